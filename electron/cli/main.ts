@@ -1,0 +1,19 @@
+// The `tether` command line: one program with subcommands, each owned by its layer.
+//   tether exec-server   the exec-server (electron/server)
+//   tether run           run one process in an environment through the reconnecting client
+//   tether web           serve the app to a browser (electron/web)
+import { Command } from 'commander';
+import { registerExecServerCommand } from '../server/cli';
+import { registerRunCommand } from '../client/run-cli';
+import { registerWebCommand } from '../web/cli';
+import { TETHER_VERSION } from '../../shared/version';
+
+const program = new Command('tether')
+  .description('Stay attached to remote machines and containers through a bad network.')
+  .version(TETHER_VERSION);
+
+registerExecServerCommand(program);
+registerRunCommand(program);
+registerWebCommand(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,4 @@
+// Placeholder registration, replaced by the owning layer's real command.
+import type { Command } from 'commander';
+
+export function registerRunCommand(_program: Command): void {}

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Builds everything that runs outside of the test runner: the `tether` CLI (exec-server, run, web),
+// the Electron main and preload bundles, and the renderer (via Vite) into dist/.
+import { build } from 'esbuild';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = path.join(root, 'dist');
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  packages: 'external',
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
+
+if (only.length === 0) rmSync(outdir, { recursive: true, force: true });
+
+const jobs = [];
+if (want('cli')) {
+  jobs.push(
+    build({ ...common, entryPoints: ['electron/cli/main.ts'], outfile: 'dist/cli.js', format: 'esm' }),
+  );
+}
+if (want('electron') && existsSync(path.join(root, 'electron/main/main.ts'))) {
+  jobs.push(
+    build({
+      ...common,
+      entryPoints: ['electron/main/main.ts'],
+      outfile: 'dist/electron/main.js',
+      format: 'esm',
+      external: ['electron'],
+    }),
+  );
+}
+if (want('electron') && existsSync(path.join(root, 'electron/preload/preload.ts'))) {
+  // Sandboxed preloads must be a single CommonJS file that requires nothing but `electron`.
+  jobs.push(
+    build({
+      ...common,
+      packages: undefined,
+      entryPoints: ['electron/preload/preload.ts'],
+      outfile: 'dist/electron/preload.cjs',
+      format: 'cjs',
+      platform: 'node',
+      external: ['electron'],
+    }),
+  );
+}
+await Promise.all(jobs);
+
+if (want('renderer') && existsSync(path.join(root, 'renderer/index.html'))) {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: path.join(root, 'renderer/vite.config.ts'), logLevel: 'warn' });
+}

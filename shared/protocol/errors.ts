@@ -1,0 +1,29 @@
+// JSON-RPC error codes used by the exec-server protocol, with codex's meanings.
+
+export const ErrorCode = {
+  /** Undecodable message (sent with id -1), handshake-order, unknown process/session, fs validation. */
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  /** OS errors other than not-found, and spawn failures (with `data.kind`). */
+  internal: -32603,
+  notFound: -32004,
+  /** Resume of a session that is still attached to another connection. */
+  alreadyAttached: -32010,
+  /** Used by relay layers for "JSON-RPC transport closed". Never sent by a local server. */
+  transportClosed: -32000,
+} as const;
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** `data.kind` of a -32603 process-start failure. */
+export const SpawnFailureKind = {
+  notFound: 'spawnNotFound',
+  permissionDenied: 'spawnPermissionDenied',
+  failed: 'spawnFailed',
+  sandboxUnavailable: 'sandboxUnavailable',
+  sandboxPreparation: 'sandboxPreparation',
+} as const;
+export type SpawnFailureKindValue = (typeof SpawnFailureKind)[keyof typeof SpawnFailureKind];
+
+/** Id used in error responses to messages whose own id could not be decoded. */
+export const UNDECODABLE_MESSAGE_ID = -1;

@@ -1,0 +1,6 @@
+// The exec-server protocol contract: method names, schemas, error codes and the method table.
+export * from './methods';
+export * from './errors';
+export * from './schemas';
+export * from './method-table';
+export * from './validation';

@@ -1,0 +1,61 @@
+// Names of every JSON-RPC method and notification of the exec-server protocol, defined once.
+// Codex methods come first; Tether's extensions follow and are used only when advertised.
+
+export const Method = {
+  initialize: 'initialize',
+  environmentInfo: 'environment/info',
+  environmentStatus: 'environment/status',
+  processStart: 'process/start',
+  processRead: 'process/read',
+  processWrite: 'process/write',
+  processSignal: 'process/signal',
+  processTerminate: 'process/terminate',
+  fsReadFile: 'fs/readFile',
+  fsWriteFile: 'fs/writeFile',
+  fsCreateDirectory: 'fs/createDirectory',
+  fsGetMetadata: 'fs/getMetadata',
+  fsReadDirectory: 'fs/readDirectory',
+  fsRemove: 'fs/remove',
+  fsCopy: 'fs/copy',
+  fsCanonicalize: 'fs/canonicalize',
+  fsWalk: 'fs/walk',
+  fsOpen: 'fs/open',
+  fsReadBlock: 'fs/readBlock',
+  fsWriteBlock: 'fs/writeBlock',
+  fsClose: 'fs/close',
+  /** Tether extension (capability `tetherProcessResize`). */
+  processResize: 'process/resize',
+  /** Tether extension (capability `tetherFsRename`): atomic rename within one filesystem. */
+  fsRename: 'fs/rename',
+} as const;
+export type MethodName = (typeof Method)[keyof typeof Method];
+
+export const Notification = {
+  initialized: 'initialized',
+  processOutput: 'process/output',
+  processExited: 'process/exited',
+  processClosed: 'process/closed',
+  /** Tether extension, client → server (capability `tetherFlowControl`). */
+  processAck: 'process/ack',
+} as const;
+export type NotificationName = (typeof Notification)[keyof typeof Notification];
+
+/**
+ * Capability flags Tether's server adds to `environmentInfo.capabilities`. A missing flag means
+ * false, so clients talking to codex simply never use these.
+ */
+export const TetherCapability = {
+  /** `process/resize` and `size` on `process/start` for tty processes. */
+  processResize: 'tetherProcessResize',
+  /** `process/signal` accepts terminate, kill, hangup, quit, suspend and continue besides interrupt. */
+  extendedSignals: 'tetherSignals',
+  /** Per-process output window (`outputWindowBytes` on start) acknowledged with `process/ack`. */
+  flowControl: 'tetherFlowControl',
+  /** `fs/rename`. */
+  fsRename: 'tetherFsRename',
+  /** Requests on one connection are served concurrently (a long poll blocks nothing). */
+  concurrentRequests: 'tetherConcurrentRequests',
+  /** `pid` in the `process/start` result. */
+  processPid: 'tetherProcessPid',
+} as const;
+export type TetherCapabilityName = (typeof TetherCapability)[keyof typeof TetherCapability];

@@ -1,0 +1,287 @@
+// Runtime schemas (zod) for every message of the exec-server protocol. Both the server (inbound
+// params) and the client (inbound results and notifications) validate at the boundary with these.
+// Objects ignore unknown members, as codex does, so newer peers stay compatible.
+import { z } from 'zod';
+
+/** Unsigned integer as codex's u64 fields accept it. */
+const u64 = z.number().int().nonnegative();
+const base64 = z.string();
+/** Absolute `file://` URI. Parsed further by whoever resolves it. */
+export const PathUri = z.string();
+
+// ── Envelope ────────────────────────────────────────────────────────────────────────────────
+
+export const RequestId = z.union([z.number().int(), z.string()]);
+export type RequestId = z.infer<typeof RequestId>;
+
+export const RpcErrorObject = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export type RpcErrorObject = z.infer<typeof RpcErrorObject>;
+
+// ── Handshake and environment ───────────────────────────────────────────────────────────────
+
+export const InitializeParams = z.object({
+  clientName: z.string(),
+  resumeSessionId: z.string().nullish(),
+});
+export type InitializeParams = z.infer<typeof InitializeParams>;
+
+export const ShellInfo = z.looseObject({ name: z.string(), path: z.string() });
+
+export const EnvironmentInfo = z.looseObject({
+  shell: ShellInfo.optional(),
+  executorVersion: z.string().optional(),
+  providerId: z.string().nullish(),
+  cwd: PathUri.optional(),
+  userHomeDir: PathUri.nullish(),
+  platformOs: z.string().optional(),
+  prependPathDirs: z.array(PathUri).optional(),
+  temporaryDirectories: z.array(PathUri).optional(),
+  tempDir: PathUri.nullish(),
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+});
+export type EnvironmentInfo = z.infer<typeof EnvironmentInfo>;
+
+export const InitializeResult = z.looseObject({
+  sessionId: z.string(),
+  environmentInfo: EnvironmentInfo.optional(),
+});
+export type InitializeResult = z.infer<typeof InitializeResult>;
+
+export const EnvironmentStatusResult = z.looseObject({ status: z.string() });
+export type EnvironmentStatusResult = z.infer<typeof EnvironmentStatusResult>;
+
+/** Methods without params accept an absent `params`, `null`, or `{}`. */
+export const NoParams = z.union([z.null(), z.undefined(), z.object({})]);
+
+// ── Processes ───────────────────────────────────────────────────────────────────────────────
+
+export const EnvPolicy = z.object({
+  inherit: z.enum(['all', 'core', 'none']),
+  ignoreDefaultExcludes: z.boolean(),
+  exclude: z.array(z.string()),
+  set: z.record(z.string(), z.string()),
+  includeOnly: z.array(z.string()),
+});
+export type EnvPolicy = z.infer<typeof EnvPolicy>;
+
+export const TerminalSize = z.object({
+  cols: z.number().int().min(1).max(10_000),
+  rows: z.number().int().min(1).max(10_000),
+});
+export type TerminalSize = z.infer<typeof TerminalSize>;
+
+export const ProcessStartParams = z.object({
+  processId: z.string(),
+  argv: z.array(z.string()),
+  cwd: PathUri,
+  env: z.record(z.string(), z.string()),
+  tty: z.boolean(),
+  pipeStdin: z.boolean().nullish(),
+  arg0: z.string().nullish(),
+  envPolicy: EnvPolicy.nullish(),
+  sandbox: z.unknown().optional(),
+  /** Tether extension: initial terminal size for tty processes. */
+  size: TerminalSize.nullish(),
+  /** Tether extension: unacknowledged output bytes after which the server stops reading the process. */
+  outputWindowBytes: z.number().int().positive().nullish(),
+});
+export type ProcessStartParams = z.infer<typeof ProcessStartParams>;
+
+export const ProcessStartResult = z.looseObject({
+  processId: z.string(),
+  sandboxType: z.string().optional(),
+  /** Tether extension (capability `tetherProcessPid`). */
+  pid: z.number().int().optional(),
+});
+export type ProcessStartResult = z.infer<typeof ProcessStartResult>;
+
+export const OutputStream = z.enum(['stdout', 'stderr', 'pty']);
+export type OutputStream = z.infer<typeof OutputStream>;
+
+export const ProcessReadParams = z.object({
+  processId: z.string(),
+  afterSeq: u64.nullish(),
+  maxBytes: u64.nullish(),
+  waitMs: u64.nullish(),
+});
+export type ProcessReadParams = z.infer<typeof ProcessReadParams>;
+
+export const OutputChunk = z.object({ seq: u64, stream: OutputStream, chunk: base64 });
+export type OutputChunk = z.infer<typeof OutputChunk>;
+
+export const ProcessReadResult = z.looseObject({
+  chunks: z.array(OutputChunk),
+  nextSeq: u64,
+  exited: z.boolean(),
+  exitCode: z.number().int().nullish(),
+  closed: z.boolean(),
+  failure: z.string().nullish(),
+  sandboxDenied: z.boolean().optional(),
+});
+export type ProcessReadResult = z.infer<typeof ProcessReadResult>;
+
+export const ProcessWriteParams = z.object({ processId: z.string(), chunk: base64, writeId: z.string() });
+export type ProcessWriteParams = z.infer<typeof ProcessWriteParams>;
+
+export const WriteStatus = z.enum(['accepted', 'unknownProcess', 'stdinClosed', 'starting']);
+export type WriteStatus = z.infer<typeof WriteStatus>;
+export const ProcessWriteResult = z.looseObject({ status: WriteStatus });
+export type ProcessWriteResult = z.infer<typeof ProcessWriteResult>;
+
+/** `interrupt` is codex's only signal; the rest are Tether's extension (capability `tetherSignals`). */
+export const CodexSignal = z.enum(['interrupt']);
+export const ExtendedSignal = z.enum([
+  'interrupt',
+  'terminate',
+  'kill',
+  'hangup',
+  'quit',
+  'suspend',
+  'continue',
+]);
+export type ProcessSignalName = z.infer<typeof ExtendedSignal>;
+export const ProcessSignalParams = z.object({ processId: z.string(), signal: ExtendedSignal });
+export type ProcessSignalParams = z.infer<typeof ProcessSignalParams>;
+
+export const ProcessIdParams = z.object({ processId: z.string() });
+export type ProcessIdParams = z.infer<typeof ProcessIdParams>;
+export const ProcessTerminateResult = z.looseObject({ running: z.boolean() });
+export type ProcessTerminateResult = z.infer<typeof ProcessTerminateResult>;
+
+export const ProcessResizeParams = z.object({
+  processId: z.string(),
+  cols: TerminalSize.shape.cols,
+  rows: TerminalSize.shape.rows,
+});
+export type ProcessResizeParams = z.infer<typeof ProcessResizeParams>;
+
+/** Cumulative count of output bytes (decoded) the client has consumed for a process. */
+export const ProcessAckParams = z.object({ processId: z.string(), consumedBytes: u64 });
+export type ProcessAckParams = z.infer<typeof ProcessAckParams>;
+
+// ── Process notifications ───────────────────────────────────────────────────────────────────
+
+export const ProcessOutputNotification = z.looseObject({
+  processId: z.string(),
+  seq: u64,
+  stream: OutputStream,
+  chunk: base64,
+});
+export type ProcessOutputNotification = z.infer<typeof ProcessOutputNotification>;
+
+export const ProcessExitedNotification = z.looseObject({
+  processId: z.string(),
+  seq: u64,
+  exitCode: z.number().int(),
+  sandboxDenied: z.boolean().optional(),
+});
+export type ProcessExitedNotification = z.infer<typeof ProcessExitedNotification>;
+
+export const ProcessClosedNotification = z.looseObject({ processId: z.string(), seq: u64 });
+export type ProcessClosedNotification = z.infer<typeof ProcessClosedNotification>;
+
+// ── Filesystem ──────────────────────────────────────────────────────────────────────────────
+
+const sandboxField = { sandbox: z.unknown().optional() };
+
+export const FsPathParams = z.object({ path: PathUri, ...sandboxField });
+export type FsPathParams = z.infer<typeof FsPathParams>;
+
+export const FsReadFileResult = z.looseObject({ dataBase64: base64 });
+export const FsWriteFileParams = z.object({ path: PathUri, dataBase64: z.string(), ...sandboxField });
+export type FsWriteFileParams = z.infer<typeof FsWriteFileParams>;
+export const FsCreateDirectoryParams = z.object({
+  path: PathUri,
+  recursive: z.boolean().nullish(),
+  ...sandboxField,
+});
+export type FsCreateDirectoryParams = z.infer<typeof FsCreateDirectoryParams>;
+
+export const FsMetadata = z.looseObject({
+  isDirectory: z.boolean(),
+  isFile: z.boolean(),
+  isSymlink: z.boolean(),
+  size: u64,
+  createdAtMs: z.number(),
+  modifiedAtMs: z.number(),
+});
+export type FsMetadata = z.infer<typeof FsMetadata>;
+
+export const FsDirectoryEntry = z.looseObject({
+  fileName: z.string(),
+  isDirectory: z.boolean(),
+  isFile: z.boolean(),
+});
+export type FsDirectoryEntry = z.infer<typeof FsDirectoryEntry>;
+export const FsReadDirectoryResult = z.looseObject({ entries: z.array(FsDirectoryEntry) });
+export type FsReadDirectoryResult = z.infer<typeof FsReadDirectoryResult>;
+
+export const FsRemoveParams = z.object({
+  path: PathUri,
+  recursive: z.boolean().nullish(),
+  force: z.boolean().nullish(),
+  ...sandboxField,
+});
+export type FsRemoveParams = z.infer<typeof FsRemoveParams>;
+
+export const FsCopyParams = z.object({
+  sourcePath: PathUri,
+  destinationPath: PathUri,
+  recursive: z.boolean(),
+  ...sandboxField,
+});
+export type FsCopyParams = z.infer<typeof FsCopyParams>;
+
+/** Tether extension (capability `tetherFsRename`). */
+export const FsRenameParams = z.object({ sourcePath: PathUri, destinationPath: PathUri, ...sandboxField });
+export type FsRenameParams = z.infer<typeof FsRenameParams>;
+
+export const FsCanonicalizeResult = z.looseObject({ path: PathUri });
+
+export const FsWalkParams = z.object({
+  path: PathUri,
+  options: z.object({
+    maxDepth: u64,
+    maxDirectories: u64,
+    maxEntries: u64,
+    followDirectorySymlinks: z.boolean(),
+    pruneHiddenDirectories: z.boolean().nullish(),
+  }),
+  ...sandboxField,
+});
+export type FsWalkParams = z.infer<typeof FsWalkParams>;
+export const FsWalkResult = z.looseObject({
+  entries: z.array(z.looseObject({ path: PathUri, kind: z.string() })),
+  errors: z.array(z.unknown()),
+  truncated: z.boolean(),
+});
+export type FsWalkResult = z.infer<typeof FsWalkResult>;
+
+export const FsOpenParams = z.object({
+  handleId: z.string(),
+  path: PathUri,
+  mode: z.enum(['read', 'replace']).nullish(),
+  ...sandboxField,
+});
+export type FsOpenParams = z.infer<typeof FsOpenParams>;
+export const FsOpenResult = z.looseObject({ handleId: z.string() });
+
+export const FsReadBlockParams = z.object({ handleId: z.string(), offset: u64, len: u64 });
+export type FsReadBlockParams = z.infer<typeof FsReadBlockParams>;
+export const FsReadBlockResult = z.looseObject({ chunk: base64, eof: z.boolean() });
+export type FsReadBlockResult = z.infer<typeof FsReadBlockResult>;
+
+export const FsWriteBlockParams = z.object({ handleId: z.string(), offset: u64, chunk: base64 });
+export type FsWriteBlockParams = z.infer<typeof FsWriteBlockParams>;
+
+export const FsHandleParams = z.object({ handleId: z.string() });
+export type FsHandleParams = z.infer<typeof FsHandleParams>;
+
+export const EmptyResult = z.looseObject({});
+
+/** Largest block `fs/readBlock` and `fs/writeBlock` accept (1 MiB). */
+export const MAX_FS_BLOCK_BYTES = 1_048_576;
