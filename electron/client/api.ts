@@ -1,0 +1,179 @@
+// The public surface of the reconnecting exec-server client, as the app layer (electron/app) and
+// `tether run` use it. Implemented by RemoteExecServerClient and ProcessSession in this folder.
+import type {
+  EnvironmentInfo,
+  FsDirectoryEntry,
+  FsMetadata,
+  OutputStream,
+  ProcessSignalName,
+  TerminalSize,
+  WriteStatus,
+} from '../../shared/protocol';
+
+/** How to reach an exec-server. */
+export type TransportSpec =
+  | {
+      kind: 'ws';
+      /** ws://HOST:PORT */
+      url: string;
+      /** Sent as `Authorization: Bearer <token>`. */
+      token?: string;
+      /** Read (trimmed) at each connect if `token` is not given. */
+      tokenFile?: string;
+    }
+  | {
+      kind: 'stdio';
+      /** Program and arguments, e.g. ['ssh', 'host', 'tether', 'exec-server', '--listen', 'stdio']. */
+      command: string[];
+      cwd?: string;
+      env?: Record<string, string>;
+    };
+
+/** Connection state of one environment's logical session. */
+export type ConnectionState =
+  | { kind: 'idle' }
+  | { kind: 'connecting'; since: number }
+  | { kind: 'connected'; since: number; sessionId: string }
+  | {
+      kind: 'reconnecting';
+      since: number;
+      /** 1 for the first attempt of this outage. */
+      attempt: number;
+      /** Epoch ms of the next attempt, or null while an attempt is in flight. */
+      nextRetryAt: number | null;
+      /** Why the link was lost or why the last attempt failed. */
+      reason: string;
+      /** Epoch ms after which recovery gives up (the session would have expired on the server). */
+      deadlineAt: number;
+    }
+  | { kind: 'failed'; since: number; reason: string; code: ClientErrorCode }
+  | { kind: 'closed'; since: number };
+
+export type ClientErrorCode =
+  | 'auth'
+  | 'unknownSession'
+  | 'recoveryDeadline'
+  | 'protocol'
+  | 'transport'
+  | 'timeout'
+  | 'closed'
+  | 'disconnected'
+  | 'rpc'
+  | 'tooManyPendingCalls'
+  | 'unsupported';
+
+/** A state change kept in the bounded history shown by the health panel. */
+export interface StateChange {
+  at: number;
+  state: ConnectionState['kind'];
+  reason?: string;
+}
+
+/** Link health, sampled while connected. Thresholds are documented in docs/client.md. */
+export interface HealthSnapshot {
+  /** Round-trip samples of the recent window: [epoch ms, rtt ms]. */
+  rttSamples: Array<[number, number]>;
+  rttP50Ms: number | null;
+  rttP95Ms: number | null;
+  lastRttMs: number | null;
+  /** Epoch ms of the last byte received from the server. */
+  lastContactAt: number | null;
+  degraded: boolean;
+  stalled: boolean;
+  reconnectCount: number;
+  history: StateChange[];
+  thresholds: { degradedRttMs: number; stalledAfterMs: number };
+}
+
+/** Ordered per-process events, as ProcessSession delivers them (each seq exactly once, ascending). */
+export type ProcessEvent =
+  | { kind: 'output'; seq: number; stream: OutputStream; data: Uint8Array }
+  | { kind: 'exited'; seq: number; exitCode: number }
+  | { kind: 'closed'; seq: number }
+  /** Seqs [fromSeq, toSeq] are gone: the server no longer retained them when we recovered. */
+  | { kind: 'gap'; fromSeq: number; toSeq: number; at: number }
+  /** The process can no longer be followed (e.g. the client failed); terminal. */
+  | { kind: 'failed'; message: string };
+
+export interface ProcessStartOptions {
+  argv: string[];
+  /** Absolute path on the server (converted to a file:// URI by the client). */
+  cwd: string;
+  env?: Record<string, string>;
+  /** Inherit the server's environment with these overrides (uses envPolicy inherit 'all'). */
+  inheritEnv?: boolean;
+  tty: boolean;
+  pipeStdin?: boolean;
+  arg0?: string;
+  size?: TerminalSize;
+  /** Request server-side flow control (used only if the server advertises it). */
+  outputWindowBytes?: number;
+  /** Chosen by the client if absent. */
+  processId?: string;
+}
+
+export interface ProcessHandle {
+  readonly processId: string;
+  readonly pid: number | null;
+  /** Last seq delivered to subscribers (0 before any). */
+  readonly lastDeliveredSeq: number;
+  readonly exitCode: number | null;
+  readonly closed: boolean;
+  /**
+   * Replays retained events with seq > afterSeq (default: all retained, gaps included), then live
+   * events. Returns an unsubscribe function.
+   */
+  subscribe(listener: (event: ProcessEvent) => void, options?: { afterSeq?: number }): () => void;
+  /** Exactly-once across reconnects (same writeId retried). */
+  write(data: Uint8Array | string): Promise<WriteStatus>;
+  signal(signal: ProcessSignalName): Promise<void>;
+  terminate(): Promise<{ running: boolean }>;
+  /** Rejects with ClientError code 'unsupported' if the server lacks `process/resize`. */
+  resize(size: TerminalSize): Promise<void>;
+  /** Flow control: cumulative output bytes the consumer has processed. No-op without server support. */
+  acknowledge(consumedBytes: number): void;
+  /** Stop routing and forget retained events (after closed, or when the app drops the process). */
+  dispose(): void;
+}
+
+export interface RemoteFileSystemApi {
+  readDirectory(path: string): Promise<FsDirectoryEntry[]>;
+  getMetadata(path: string): Promise<FsMetadata>;
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  createDirectory(path: string, options?: { recursive?: boolean }): Promise<void>;
+  remove(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  copy(sourcePath: string, destinationPath: string, options: { recursive: boolean }): Promise<void>;
+  /** Uses fs/rename when advertised, else copy + remove. */
+  rename(sourcePath: string, destinationPath: string): Promise<void>;
+  canonicalize(path: string): Promise<string>;
+  /** Streaming read in blocks (≤ 1 MiB) through fs/open + fs/readBlock; honours the abort signal. */
+  readStream(
+    path: string,
+    onChunk: (chunk: Uint8Array, offset: number) => void | Promise<void>,
+    options?: { blockSize?: number; signal?: AbortSignal },
+  ): Promise<{ bytes: number }>;
+  /** Streaming write (replace mode) through fs/open + fs/writeBlock; honours the abort signal. */
+  writeStream(
+    path: string,
+    source: AsyncIterable<Uint8Array>,
+    options?: { signal?: AbortSignal; onProgress?: (bytes: number) => void },
+  ): Promise<{ bytes: number }>;
+}
+
+export interface ExecServerClientApi {
+  readonly state: ConnectionState;
+  onStateChange(listener: (state: ConnectionState) => void): () => void;
+  /** Connects (lazily, shared by all callers) and resolves once the session is usable. */
+  connect(): Promise<void>;
+  readonly environmentInfo: EnvironmentInfo | null;
+  hasCapability(name: string): boolean;
+  health(): HealthSnapshot;
+  onHealthChange(listener: (health: HealthSnapshot) => void): () => void;
+  startProcess(options: ProcessStartOptions): Promise<ProcessHandle>;
+  readonly fs: RemoteFileSystemApi;
+  /** Skip the backoff wait: retry now if reconnecting (or reconnect a failed client). */
+  reconnectNow(): void;
+  /** Closes the connection and stops reconnecting. Remote processes keep running on the server. */
+  close(): Promise<void>;
+}

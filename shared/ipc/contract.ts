@@ -1,0 +1,366 @@
+// The one typed contract between the renderer and the AppService: every command (request →
+// response) and every event stream, declared once with zod schemas. The Electron preload bridge,
+// the main-process handlers, the web bridge and the renderer client all derive from this object.
+import { z } from 'zod';
+
+// ── Shared shapes ───────────────────────────────────────────────────────────────────────────
+
+export const EnvironmentId = z.string().min(1).max(100);
+export const ProcessKey = z.object({ envId: EnvironmentId, processId: z.string().min(1).max(200) });
+export type ProcessKey = z.infer<typeof ProcessKey>;
+
+export const EnvironmentKind = z.enum(['local', 'ws', 'command']);
+export type EnvironmentKind = z.infer<typeof EnvironmentKind>;
+
+/** Settings per kind. Tokens are write-only: the UI sends one, and only learns whether one is stored. */
+export const EnvironmentSettings = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('local') }),
+  z.object({ kind: z.literal('ws'), url: z.string().min(1).max(2000) }),
+  z.object({
+    kind: z.literal('command'),
+    /** A command line, split like a POSIX shell would (quotes respected), e.g. `ssh host tether exec-server --listen stdio`. */
+    commandLine: z.string().min(1).max(4000),
+  }),
+]);
+export type EnvironmentSettings = z.infer<typeof EnvironmentSettings>;
+
+export const EnvironmentDraft = z.object({
+  name: z.string().trim().min(1).max(100),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+  settings: EnvironmentSettings,
+  /** New token (ws kind). `null` clears a stored token; absent keeps it. */
+  token: z.string().max(10_000).nullish(),
+});
+export type EnvironmentDraft = z.infer<typeof EnvironmentDraft>;
+
+export const LinkStateKind = z.enum(['idle', 'connecting', 'connected', 'reconnecting', 'failed', 'closed']);
+export type LinkStateKind = z.infer<typeof LinkStateKind>;
+
+export const LinkState = z.object({
+  kind: LinkStateKind,
+  since: z.number(),
+  reason: z.string().optional(),
+  attempt: z.number().optional(),
+  nextRetryAt: z.number().nullable().optional(),
+  deadlineAt: z.number().optional(),
+});
+export type LinkState = z.infer<typeof LinkState>;
+
+export const HealthView = z.object({
+  rttSamples: z.array(z.tuple([z.number(), z.number()])),
+  rttP50Ms: z.number().nullable(),
+  rttP95Ms: z.number().nullable(),
+  lastRttMs: z.number().nullable(),
+  lastContactAt: z.number().nullable(),
+  degraded: z.boolean(),
+  stalled: z.boolean(),
+  reconnectCount: z.number(),
+  history: z.array(z.object({ at: z.number(), state: z.string(), reason: z.string().optional() })),
+  thresholds: z.object({ degradedRttMs: z.number(), stalledAfterMs: z.number() }),
+});
+export type HealthView = z.infer<typeof HealthView>;
+
+export const EnvironmentView = z.object({
+  id: EnvironmentId,
+  name: z.string(),
+  color: z.string(),
+  settings: EnvironmentSettings,
+  hasToken: z.boolean(),
+  /** Whether the user wants it connected (a disconnected environment stays idle). */
+  enabled: z.boolean(),
+  link: LinkState,
+  health: HealthView.nullable(),
+  /** environmentInfo from the server, as received (platform, shell, version, capabilities...). */
+  info: z.record(z.string(), z.unknown()).nullable(),
+  /** Output held back because the server cannot pause processes (codex): bytes buffered now. */
+  bufferedBytes: z.number(),
+});
+export type EnvironmentView = z.infer<typeof EnvironmentView>;
+
+export const ProcessState = z.enum(['starting', 'running', 'exited', 'failed', 'lost']);
+export type ProcessState = z.infer<typeof ProcessState>;
+
+export const ProcessView = z.object({
+  envId: EnvironmentId,
+  processId: z.string(),
+  argv: z.array(z.string()),
+  /** Short label for tabs and lists. */
+  title: z.string(),
+  cwd: z.string(),
+  tty: z.boolean(),
+  state: ProcessState,
+  pid: z.number().nullable(),
+  exitCode: z.number().nullable(),
+  failure: z.string().nullable(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  /** Terminal size last applied; null when the server cannot resize (size is fixed). */
+  size: z.object({ cols: z.number(), rows: z.number() }).nullable(),
+  resizable: z.boolean(),
+});
+export type ProcessView = z.infer<typeof ProcessView>;
+
+/** One ordered event of one process, as the renderer receives it. Output bytes are base64. */
+export const ProcessEventView = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('output'),
+    seq: z.number(),
+    stream: z.enum(['stdout', 'stderr', 'pty']),
+    data: z.string(),
+  }),
+  z.object({ kind: z.literal('exited'), seq: z.number(), exitCode: z.number() }),
+  z.object({ kind: z.literal('closed'), seq: z.number() }),
+  z.object({
+    kind: z.literal('gap'),
+    seq: z.number(),
+    fromSeq: z.number(),
+    toSeq: z.number(),
+    at: z.number(),
+  }),
+  z.object({ kind: z.literal('failed'), seq: z.number(), message: z.string() }),
+]);
+export type ProcessEventView = z.infer<typeof ProcessEventView>;
+
+export const ProcessEventBatch = z.object({
+  envId: EnvironmentId,
+  processId: z.string(),
+  events: z.array(ProcessEventView),
+});
+export type ProcessEventBatch = z.infer<typeof ProcessEventBatch>;
+
+export const FileEntry = z.object({
+  name: z.string(),
+  path: z.string(),
+  kind: z.enum(['file', 'directory', 'symlink', 'other']),
+  size: z.number().nullable(),
+  modifiedAtMs: z.number().nullable(),
+  hidden: z.boolean(),
+});
+export type FileEntry = z.infer<typeof FileEntry>;
+
+export const FilePreview = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string(), truncated: z.boolean(), size: z.number() }),
+  z.object({ kind: z.literal('image'), mime: z.string(), dataBase64: z.string(), size: z.number() }),
+  z.object({ kind: z.literal('binary'), size: z.number() }),
+  z.object({ kind: z.literal('tooLarge'), size: z.number(), limit: z.number() }),
+]);
+export type FilePreview = z.infer<typeof FilePreview>;
+
+export const TransferView = z.object({
+  id: z.string(),
+  envId: EnvironmentId,
+  direction: z.enum(['upload', 'download']),
+  remotePath: z.string(),
+  name: z.string(),
+  totalBytes: z.number().nullable(),
+  doneBytes: z.number(),
+  /** Bytes per second over the recent window. */
+  rate: z.number(),
+  state: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
+  error: z.string().nullable(),
+  startedAt: z.number().nullable(),
+  endedAt: z.number().nullable(),
+});
+export type TransferView = z.infer<typeof TransferView>;
+
+export const Settings = z.object({
+  scrollback: z.number().int().min(100).max(1_000_000),
+  copyOnSelect: z.boolean(),
+  fontSize: z.number().int().min(8).max(32),
+  theme: z.enum(['system', 'light', 'dark']),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const TestConnectionResult = z.object({
+  ok: z.boolean(),
+  /** Which step failed: name resolution, TCP connect, HTTP auth, protocol handshake, server version. */
+  stage: z.enum(['dns', 'refused', 'auth', 'handshake', 'version', 'timeout', 'spawn', 'ok']),
+  message: z.string(),
+  info: z.record(z.string(), z.unknown()).nullable(),
+  rttMs: z.number().nullable(),
+});
+export type TestConnectionResult = z.infer<typeof TestConnectionResult>;
+
+const Empty = z.object({}).strict();
+const Ok = z.object({ ok: z.literal(true) });
+
+// ── Commands ────────────────────────────────────────────────────────────────────────────────
+
+function command<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
+  return { input, output };
+}
+
+export const commands = {
+  'environments.list': command(Empty, z.array(EnvironmentView)),
+  'environments.add': command(EnvironmentDraft, EnvironmentView),
+  'environments.update': command(z.object({ id: EnvironmentId, draft: EnvironmentDraft }), EnvironmentView),
+  'environments.remove': command(
+    z.object({ id: EnvironmentId, terminateProcesses: z.boolean().optional() }),
+    Ok,
+  ),
+  'environments.connect': command(z.object({ id: EnvironmentId }), Ok),
+  'environments.disconnect': command(z.object({ id: EnvironmentId }), Ok),
+  'environments.reconnectNow': command(z.object({ id: EnvironmentId }), Ok),
+  'environments.reconnectAll': command(Empty, Ok),
+  'environments.test': command(
+    z.object({
+      settings: EnvironmentSettings,
+      token: z.string().max(10_000).nullish(),
+      id: EnvironmentId.optional(),
+    }),
+    TestConnectionResult,
+  ),
+
+  'processes.list': command(z.object({ envId: EnvironmentId }), z.array(ProcessView)),
+  'processes.start': command(
+    z.object({
+      envId: EnvironmentId,
+      /** Absent: the user's login shell. */
+      argv: z.array(z.string()).min(1).optional(),
+      /** A shell command line, run with `$SHELL -lc`. Exclusive with argv. */
+      shellLine: z.string().min(1).optional(),
+      cwd: z.string().optional(),
+      env: z.record(z.string(), z.string()).optional(),
+      tty: z.boolean(),
+      size: z.object({ cols: z.number().int().min(1), rows: z.number().int().min(1) }).optional(),
+    }),
+    ProcessView,
+  ),
+  /** Input for a process; `data` is UTF-8 text (keystrokes, paste) unless `base64` is set. */
+  'processes.write': command(
+    ProcessKey.extend({ data: z.string().max(1_048_576), base64: z.boolean().optional() }),
+    Ok,
+  ),
+  'processes.resize': command(
+    ProcessKey.extend({
+      cols: z.number().int().min(1).max(10_000),
+      rows: z.number().int().min(1).max(10_000),
+    }),
+    z.object({ applied: z.boolean() }),
+  ),
+  'processes.signal': command(
+    ProcessKey.extend({ signal: z.enum(['interrupt', 'terminate', 'kill', 'hangup']) }),
+    Ok,
+  ),
+  'processes.restart': command(ProcessKey, ProcessView),
+  /** Drop a finished process from the list (a running one must be terminated first). */
+  'processes.forget': command(ProcessKey, Ok),
+  /** Retained events with seq > afterSeq, for a pane opening or a reloaded renderer. */
+  'processes.replay': command(
+    ProcessKey.extend({ afterSeq: z.number().int().min(0) }),
+    z.object({ events: z.array(ProcessEventView), lastSeq: z.number() }),
+  ),
+  /** Flow control: the renderer has written `bytes` more output bytes of this process into xterm. */
+  'processes.ack': command(ProcessKey.extend({ bytes: z.number().int().min(0) }), Ok),
+
+  'files.home': command(z.object({ envId: EnvironmentId }), z.object({ home: z.string(), cwd: z.string() })),
+  'files.list': command(
+    z.object({ envId: EnvironmentId, path: z.string().min(1), showHidden: z.boolean() }),
+    z.object({ path: z.string(), entries: z.array(FileEntry) }),
+  ),
+  'files.stat': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), FileEntry),
+  'files.preview': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), FilePreview),
+  'files.mkdir': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
+  'files.rename': command(
+    z.object({ envId: EnvironmentId, from: z.string().min(1), to: z.string().min(1) }),
+    Ok,
+  ),
+  'files.delete': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
+
+  /** Starts an upload; the renderer then sends chunks in order with `transfers.uploadChunk`. */
+  'transfers.startUpload': command(
+    z.object({ envId: EnvironmentId, remotePath: z.string().min(1), totalBytes: z.number().int().min(0) }),
+    TransferView,
+  ),
+  'transfers.uploadChunk': command(
+    z.object({
+      id: z.string(),
+      offset: z.number().int().min(0),
+      dataBase64: z.string().max(2_000_000),
+      last: z.boolean(),
+    }),
+    Ok,
+  ),
+  /**
+   * Starts a download. In Electron the host asks for a destination with a save dialog; in web mode
+   * the response carries a one-time URL the browser downloads from.
+   */
+  'transfers.startDownload': command(
+    z.object({ envId: EnvironmentId, remotePath: z.string().min(1) }),
+    z.object({ transfer: TransferView, url: z.string().nullable() }),
+  ),
+  'transfers.list': command(Empty, z.array(TransferView)),
+  'transfers.cancel': command(z.object({ id: z.string() }), Ok),
+  'transfers.clearFinished': command(Empty, Ok),
+
+  'settings.get': command(Empty, Settings),
+  'settings.update': command(Settings.partial(), Settings),
+
+  /** Opens an http(s) URL in the system browser (Electron) or a new tab (web). */
+  'shell.openExternal': command(z.object({ url: z.string().url() }), Ok),
+} as const;
+
+// ── Events (AppService → renderer) ──────────────────────────────────────────────────────────
+
+export const events = {
+  /** An environment's config, link state, health or info changed (throttled per environment). */
+  'environments.changed': EnvironmentView,
+  'environments.removed': z.object({ id: EnvironmentId }),
+  'processes.changed': ProcessView,
+  'processes.removed': ProcessKey,
+  /** Ordered, batched output; per process, seqs are ascending and each seq is sent once. */
+  'processes.events': z.array(ProcessEventBatch),
+  'transfers.changed': TransferView,
+  'settings.changed': Settings,
+} as const;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+export type CommandInput<N extends CommandName> = z.input<Commands[N]['input']>;
+export type CommandOutput<N extends CommandName> = z.output<Commands[N]['output']>;
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<N extends EventName> = z.output<Events[N]>;
+
+export const commandNames = Object.keys(commands) as CommandName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isCommandName(name: unknown): name is CommandName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);
+}
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}
+
+// ── Errors crossing the boundary ────────────────────────────────────────────────────────────
+
+export const IpcErrorCode = z.enum([
+  'invalidInput',
+  'unknownCommand',
+  'notFound',
+  'disconnected',
+  'unsupported',
+  'conflict',
+  'remote',
+  'internal',
+]);
+export type IpcErrorCode = z.infer<typeof IpcErrorCode>;
+export const IpcErrorPayload = z.object({ code: IpcErrorCode, message: z.string() });
+export type IpcErrorPayload = z.infer<typeof IpcErrorPayload>;
+
+/** A user-readable error from the AppService, rebuilt on the renderer side from IpcErrorPayload. */
+export class IpcError extends Error {
+  constructor(
+    readonly code: IpcErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IpcError';
+  }
+}
+
+/** The API the renderer sees (window.tether in Electron, a WebSocket client in web mode). */
+export interface TetherBridge {
+  invoke<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>>;
+  on<N extends EventName>(name: N, listener: (payload: EventPayload<N>) => void): () => void;
+}

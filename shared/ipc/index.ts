@@ -1,0 +1,2 @@
+// The renderer ↔ AppService contract.
+export * from './contract';
