@@ -74,8 +74,7 @@ class Pipe {
   /** Forwards whatever the current shaping allows now, and schedules the rest. */
   pump(): void {
     if (this.disposed || this.timer || this.waitingForDrain || this.stalled()) return;
-    while (this.queue.length > 0) {
-      const head = this.queue[0];
+    for (let head = this.queue[0]; head !== undefined; head = this.queue[0]) {
       const { latencyMs, bytesPerSecond } = this.shaping();
       const now = performance.now();
       const releaseAt = Math.max(head.arrivedAt + latencyMs, bytesPerSecond === null ? 0 : this.nextSendAt);
