@@ -78,7 +78,9 @@ describe.each<ServerImpl>(['tether', 'codex'])('%s exec-server resume through a 
     const url = proxy.url();
     const stream = lineStream({ bursts: 100, linesPerBurst: 1_000, pauseMs: 60, exitCode: 7 });
 
-    let { rpc, id: sessionId } = await handshake(url, null);
+    const first = await handshake(url, null);
+    const sessionId = first.id;
+    let rpc = first.rpc;
     await rpc.call(
       'process/start',
       {
