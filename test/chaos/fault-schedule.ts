@@ -107,7 +107,7 @@ export class FaultSchedule {
 
   private sleep(ms: number): Promise<void> {
     if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
+    return new Promise<void>((resolve) => {
       this.wake = resolve;
       this.timer = setTimeout(resolve, ms);
     }).then(() => {
