@@ -1,4 +1,56 @@
-// Placeholder registration, replaced by the owning layer's real command.
+// `tether exec-server`: the command-line front of the exec-server (options compatible with
+// `codex exec-server` where they overlap). Startup errors are printed and exit with code 1.
 import type { Command } from 'commander';
+import {
+  DEFAULT_EXITED_PROCESS_TTL_MS,
+  DEFAULT_RETAINED_OUTPUT_BYTES,
+  DEFAULT_RETAINED_OUTPUT_CHUNKS,
+  DEFAULT_SESSION_TTL_MS,
+  DEFAULT_WRITE_ID_WINDOW,
+  MAX_IN_FLIGHT_REQUESTS,
+} from './limits';
+import { runExecServer } from './server';
+import { parseServerOptions, StartupError, type RawServerOptions } from './server-options';
 
-export function registerExecServerCommand(_program: Command): void {}
+export function registerExecServerCommand(program: Command): void {
+  program
+    .command('exec-server')
+    .description('Serve the Codex exec-server protocol (processes, files) over WebSocket or stdio.')
+    .option('--listen <url>', '`ws://IP:PORT` (port 0 picks one) or `stdio`', 'ws://127.0.0.1:0')
+    .option('--ws-auth <mode>', 'WebSocket authentication: `capability-token`')
+    .option('--ws-token-file <path>', 'file holding the bearer token (whitespace trimmed)')
+    .option('--ws-token-sha256 <hex>', 'SHA-256 (64 hex digits) of the bearer token')
+    .option('--ws-shared-secret-file <path>', 'codex signed-bearer-token option (not supported)')
+    .option('--ws-issuer <issuer>', 'codex signed-bearer-token option (not supported)')
+    .option('--ws-audience <audience>', 'codex signed-bearer-token option (not supported)')
+    .option('--ws-max-clock-skew-seconds <n>', 'codex signed-bearer-token option (not supported)')
+    .option('--session-ttl-ms <ms>', `detached session lifetime (default ${DEFAULT_SESSION_TTL_MS})`)
+    .option(
+      '--exited-process-ttl-ms <ms>',
+      `how long a closed process stays readable (default ${DEFAULT_EXITED_PROCESS_TTL_MS})`,
+    )
+    .option(
+      '--retained-output-bytes <n>',
+      `output bytes retained per process (default ${DEFAULT_RETAINED_OUTPUT_BYTES})`,
+    )
+    .option(
+      '--retained-output-chunks <n>',
+      `output chunks retained per process (default ${DEFAULT_RETAINED_OUTPUT_CHUNKS})`,
+    )
+    .option('--write-id-window <n>', `writeIds remembered per process (default ${DEFAULT_WRITE_ID_WINDOW})`)
+    .option(
+      '--concurrent-requests <n>',
+      `requests served at once per connection (default ${MAX_IN_FLIGHT_REQUESTS})`,
+    )
+    .option('--log-level <level>', 'error, warn, info or debug (stderr)', 'warn')
+    .action(async (raw: RawServerOptions) => {
+      try {
+        await runExecServer(parseServerOptions(raw));
+      } catch (error) {
+        const message =
+          error instanceof StartupError ? error.message : `failed to start: ${(error as Error).message}`;
+        process.stderr.write(`tether exec-server: ${message}\n`);
+        process.exit(1);
+      }
+    });
+}

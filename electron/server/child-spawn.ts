@@ -1,0 +1,205 @@
+// Starts one OS process for `process/start`, under a pty (node-pty) or with pipes, in its own
+// process group, and exposes a small uniform handle: raw output bytes, stdin, pause/resume,
+// resize and group signals. Spawn failures become -32603 errors with codex's `data.kind`.
+import { spawn as spawnPipes } from 'node:child_process';
+import { accessSync, constants as fsConstants, existsSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as pty from 'node-pty';
+import { SpawnFailureKind, type OutputStream, type TerminalSize } from '../../shared/protocol';
+import { errnoCode, osErrorText } from './os-error';
+import { RpcError } from './rpc-error';
+
+export interface SpawnSpec {
+  argv: string[];
+  arg0: string | null;
+  cwd: string;
+  env: Record<string, string>;
+  tty: boolean;
+  pipeStdin: boolean;
+  size: TerminalSize;
+  /** PATH used to find a bare argv[0]: the server's, not the child's (as codex). */
+  searchPath: string;
+}
+
+export interface ChildCallbacks {
+  data(stream: OutputStream, chunk: Buffer): void;
+  /** Called once per output stream when it reaches EOF. */
+  streamEnd(): void;
+  exit(exitCode: number): void;
+}
+
+export interface ChildIo {
+  readonly pid: number;
+  readonly streamCount: number;
+  readonly stdinWritable: boolean;
+  write(chunk: Buffer): void;
+  setReading(reading: boolean): void;
+  /** False when the process has no terminal. */
+  resize(cols: number, rows: number): boolean;
+  /** Signals the whole process group; a group that is gone is ignored. */
+  signalGroup(signal: NodeJS.Signals): void;
+}
+
+const BASH = '/bin/bash';
+
+function spawnError(code: string | undefined, fallback: string): RpcError {
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return RpcError.spawnFailure(SpawnFailureKind.notFound, osErrorText('ENOENT'));
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return RpcError.spawnFailure(SpawnFailureKind.permissionDenied, osErrorText(code));
+  }
+  return RpcError.spawnFailure(SpawnFailureKind.failed, code ? osErrorText(code) : fallback);
+}
+
+function isExecutableFile(file: string): 'ok' | 'noexec' | 'missing' {
+  try {
+    if (!statSync(file).isFile()) return 'noexec';
+    accessSync(file, fsConstants.X_OK);
+    return 'ok';
+  } catch (error) {
+    return errnoCode(error) === 'EACCES' ? 'noexec' : 'missing';
+  }
+}
+
+/** Finds the program to execute: a bare name on `searchPath`, anything with a slash as given. */
+export function resolveProgram(program: string, searchPath: string, cwd: string): string {
+  if (program.includes('/')) {
+    const absolute = path.resolve(cwd, program);
+    const state = isExecutableFile(absolute);
+    if (state === 'missing') throw spawnError('ENOENT', '');
+    if (state === 'noexec') throw spawnError('EACCES', '');
+    return absolute;
+  }
+  let denied = false;
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir || program === '') continue;
+    const candidate = path.join(dir, program);
+    const state = isExecutableFile(candidate);
+    if (state === 'ok') return candidate;
+    if (state === 'noexec' && existsSync(candidate)) denied = true;
+  }
+  throw spawnError(denied ? 'EACCES' : 'ENOENT', '');
+}
+
+function checkCwd(cwd: string): void {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch (error) {
+    throw spawnError(errnoCode(error), (error as Error).message);
+  }
+  if (!isDirectory) throw spawnError('ENOTDIR', '');
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function signalExitCode(signal: NodeJS.Signals | number | null): number {
+  if (typeof signal === 'number') return 128 + signal;
+  if (!signal) return 1;
+  return 128 + (os.constants.signals[signal] ?? 0);
+}
+
+export async function spawnChild(spec: SpawnSpec, callbacks: ChildCallbacks): Promise<ChildIo> {
+  checkCwd(spec.cwd);
+  const program = resolveProgram(spec.argv[0]!, spec.searchPath, spec.cwd);
+  return spec.tty ? spawnPty(spec, program, callbacks) : spawnWithPipes(spec, program, callbacks);
+}
+
+function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): ChildIo {
+  // node-pty cannot set argv[0]; bash's `exec -a` can, when bash exists.
+  const useArg0 = spec.arg0 !== null && existsSync(BASH);
+  const file = useArg0 ? BASH : program;
+  const args = useArg0
+    ? ['-c', 'exec -a "$0" "$@"', spec.arg0!, program, ...spec.argv.slice(1)]
+    : spec.argv.slice(1);
+  let term: pty.IPty;
+  try {
+    term = pty.spawn(file, args, {
+      name: spec.env.TERM ?? 'xterm-256color',
+      cols: spec.size.cols,
+      rows: spec.size.rows,
+      cwd: spec.cwd,
+      env: spec.env,
+      encoding: null,
+    });
+  } catch (error) {
+    throw spawnError(errnoCode(error), (error as Error).message);
+  }
+  term.onData((data) => callbacks.data('pty', data as unknown as Buffer));
+  term.onExit(({ exitCode, signal }) => {
+    // node-pty reports exit only after the terminal's output stream closed.
+    callbacks.streamEnd();
+    callbacks.exit(signal ? signalExitCode(signal) : exitCode);
+  });
+  let reading = true;
+  return {
+    pid: term.pid,
+    streamCount: 1,
+    stdinWritable: true,
+    write: (chunk) => term.write(chunk),
+    setReading: (on) => {
+      if (on === reading) return;
+      reading = on;
+      if (on) term.resume();
+      else term.pause();
+    },
+    resize: (cols, rows) => {
+      term.resize(cols, rows);
+      return true;
+    },
+    signalGroup: (signal) => signalGroup(term.pid, signal),
+  };
+}
+
+async function spawnWithPipes(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): Promise<ChildIo> {
+  const child = spawnPipes(program, spec.argv.slice(1), {
+    argv0: spec.arg0 ?? spec.argv[0]!,
+    cwd: spec.cwd,
+    env: spec.env,
+    detached: true,
+    stdio: [spec.pipeStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+  if (child.pid === undefined) {
+    const error = await new Promise<Error>((resolve) => child.once('error', resolve));
+    throw spawnError(errnoCode(error), error.message);
+  }
+  const pid = child.pid;
+  child.on('error', () => {});
+  const streams = [
+    ['stdout', child.stdout!],
+    ['stderr', child.stderr!],
+  ] as const;
+  for (const [name, stream] of streams) {
+    stream.on('data', (chunk: Buffer) => callbacks.data(name, chunk));
+    stream.once('close', () => callbacks.streamEnd());
+  }
+  child.stdin?.on('error', () => {});
+  child.once('exit', (code, signal) => callbacks.exit(code ?? signalExitCode(signal)));
+  let reading = true;
+  return {
+    pid,
+    streamCount: 2,
+    stdinWritable: spec.pipeStdin,
+    write: (chunk) => {
+      if (child.stdin && !child.stdin.destroyed) child.stdin.write(chunk);
+    },
+    setReading: (on) => {
+      if (on === reading) return;
+      reading = on;
+      for (const [, stream] of streams) {
+        if (on) stream.resume();
+        else stream.pause();
+      }
+    },
+    resize: () => false,
+    signalGroup: (signal) => signalGroup(pid, signal),
+  };
+}

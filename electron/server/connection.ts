@@ -1,0 +1,250 @@
+// One client connection (a WebSocket or the stdio pair): decodes messages, enforces codex's
+// handshake order and protocol-violation rules, runs requests concurrently (bounded, queued
+// beyond the bound), and is the sink of its session's notifications with outbound backpressure.
+import type { InitializeParams } from '../../shared/protocol';
+import {
+  ErrorCode,
+  Method,
+  MethodTable,
+  Notification,
+  ProcessAckParams,
+  describeSchemaError,
+  isRequestMethod,
+  type EnvironmentInfo,
+  type RequestMethod,
+} from '../../shared/protocol';
+import { encodeError, encodeResult, type DecodedMessage } from './envelope';
+import { FileHandles } from './file-handles';
+import { OUTBOUND_HIGH_WATERMARK_BYTES, OUTBOUND_LOW_WATERMARK_BYTES } from './limits';
+import type { Logger } from './logger';
+import { methodFamily, requestHandlers, type RequestContext } from './request-handlers';
+import { RpcError } from './rpc-error';
+import type { Session, SessionRegistry, SessionSink } from './session';
+
+/** The byte pipe under a connection. */
+export interface Transport {
+  /** Start of the -32600 message sent for undecodable input. */
+  readonly parseErrorPrefix: string;
+  send(text: string): void;
+  /** Outbound bytes queued and not yet handed to the OS. */
+  bufferedBytes(): number;
+  /** Calls `callback` once when the outbound queue next drains. */
+  onceDrain(callback: () => void): void;
+  /** Drops the connection at once (protocol violation). */
+  terminate(): void;
+}
+
+export interface ConnectionDeps {
+  registry: SessionRegistry;
+  environmentInfo: EnvironmentInfo;
+  logger: Logger;
+  maxInFlightRequests: number;
+}
+
+interface PendingRequest {
+  idJson: string;
+  method: Exclude<RequestMethod, 'initialize'>;
+  params: unknown;
+}
+
+const UNDECODABLE_ID_JSON = '-1';
+
+export class Connection implements SessionSink {
+  private state: 'new' | 'awaitingInitialized' | 'ready' = 'new';
+  private session: Session | null = null;
+  private readonly files = new FileHandles();
+  private readonly aborter = new AbortController();
+  private readonly queue: PendingRequest[] = [];
+  private inFlight = 0;
+  private closed = false;
+  congested = false;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly deps: ConnectionDeps,
+  ) {}
+
+  send(text: string): void {
+    if (this.closed) return;
+    this.transport.send(text);
+    if (!this.congested && this.transport.bufferedBytes() > OUTBOUND_HIGH_WATERMARK_BYTES) {
+      this.congested = true;
+      this.session?.setCongested(true);
+      this.waitForDrain();
+    }
+  }
+
+  private waitForDrain(): void {
+    this.transport.onceDrain(() => {
+      if (this.closed) return;
+      if (this.transport.bufferedBytes() > OUTBOUND_LOW_WATERMARK_BYTES) {
+        this.waitForDrain();
+        return;
+      }
+      this.congested = false;
+      this.session?.setCongested(false);
+    });
+  }
+
+  handleMessage(message: DecodedMessage): void {
+    if (this.closed) return;
+    try {
+      switch (message.kind) {
+        case 'invalid':
+          this.send(
+            encodeError(
+              UNDECODABLE_ID_JSON,
+              ErrorCode.invalidRequest,
+              `${this.transport.parseErrorPrefix}: ${message.reason}`,
+            ),
+          );
+          return;
+        case 'response':
+          this.violation('client sent a JSON-RPC response');
+          return;
+        case 'notification':
+          this.handleNotification(message.method, message.params);
+          return;
+        case 'request':
+          this.handleRequest(message.idJson, message.method, message.params);
+          return;
+      }
+    } catch (error) {
+      this.deps.logger.error(`unexpected error handling a message: ${(error as Error).stack ?? error}`);
+    }
+  }
+
+  handleClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.aborter.abort();
+    this.files.closeAll();
+    this.queue.length = 0;
+    this.session?.detach(this);
+  }
+
+  private violation(reason: string): void {
+    this.deps.logger.info(`dropping connection: ${reason}`);
+    this.handleClose();
+    this.transport.terminate();
+  }
+
+  private handleNotification(method: string, params: unknown): void {
+    if (method === Notification.initialized) {
+      if (this.state === 'new') this.violation('initialized sent before initialize');
+      else this.state = 'ready';
+      return;
+    }
+    if (method === Notification.processAck && this.state !== 'new') {
+      const parsed = ProcessAckParams.safeParse(params);
+      if (parsed.success) this.session?.find(parsed.data.processId)?.ack(parsed.data.consumedBytes);
+      return;
+    }
+    this.violation(`unexpected notification ${method}`);
+  }
+
+  private handleRequest(idJson: string, method: string, rawParams: unknown): void {
+    if (!isRequestMethod(method)) {
+      this.send(
+        encodeError(
+          idJson,
+          ErrorCode.methodNotFound,
+          `exec-server stub does not implement \`${method}\` yet`,
+        ),
+      );
+      return;
+    }
+    const parsed = MethodTable[method].params.safeParse(rawParams);
+    if (!parsed.success) {
+      this.send(encodeError(idJson, ErrorCode.invalidParams, describeSchemaError(parsed.error, rawParams)));
+      return;
+    }
+    if (method === Method.initialize) {
+      this.initialize(idJson, parsed.data as InitializeParams);
+      return;
+    }
+    if (this.state !== 'ready') {
+      const verb = this.state === 'new' ? 'call initialize' : 'send initialized';
+      this.send(
+        encodeError(
+          idJson,
+          ErrorCode.invalidRequest,
+          `client must ${verb} before using ${methodFamily(method)} methods`,
+        ),
+      );
+      return;
+    }
+    this.queue.push({ idJson, method, params: parsed.data });
+    this.pump();
+  }
+
+  private initialize(idJson: string, params: InitializeParams): void {
+    if (this.state !== 'new') {
+      this.send(
+        encodeError(idJson, ErrorCode.invalidRequest, 'initialize may only be sent once per connection'),
+      );
+      return;
+    }
+    let session: Session;
+    const resumeId = params.resumeSessionId;
+    if (resumeId !== undefined && resumeId !== null) {
+      const found = this.deps.registry.get(resumeId);
+      if (!found) {
+        this.send(encodeError(idJson, ErrorCode.invalidRequest, `unknown session id ${resumeId}`));
+        return;
+      }
+      if (found.attached) {
+        this.send(
+          encodeError(
+            idJson,
+            ErrorCode.alreadyAttached,
+            `session ${resumeId} is already attached to another connection`,
+          ),
+        );
+        return;
+      }
+      session = found;
+    } else {
+      session = this.deps.registry.create();
+    }
+    this.state = 'awaitingInitialized';
+    this.session = session;
+    this.send(encodeResult(idJson, { sessionId: session.id, environmentInfo: this.deps.environmentInfo }));
+    session.attach(this);
+    this.deps.logger.debug(
+      `${resumeId ? 'resumed' : 'created'} session ${session.id} for ${params.clientName}`,
+    );
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.deps.maxInFlightRequests && this.queue.length > 0) {
+      const request = this.queue.shift()!;
+      this.inFlight++;
+      void this.run(request).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async run(request: PendingRequest): Promise<void> {
+    const ctx: RequestContext = {
+      session: this.session!,
+      files: this.files,
+      environmentInfo: this.deps.environmentInfo,
+      signal: this.aborter.signal,
+    };
+    const handler = requestHandlers[request.method] as (params: unknown, ctx: RequestContext) => unknown;
+    try {
+      const result = await handler(request.params, ctx);
+      this.send(encodeResult(request.idJson, result));
+    } catch (error) {
+      if (error instanceof RpcError) {
+        this.send(encodeError(request.idJson, error.code, error.message, error.data));
+      } else {
+        this.deps.logger.error(`${request.method} failed: ${(error as Error).stack ?? error}`);
+        this.send(encodeError(request.idJson, ErrorCode.internal, (error as Error).message ?? String(error)));
+      }
+    }
+  }
+}

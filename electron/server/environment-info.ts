@@ -1,0 +1,39 @@
+// The `environmentInfo` this server reports from `initialize` and `environment/info`: the host's
+// shell, directories and OS, plus the capability flags of the Tether extensions it implements.
+import os from 'node:os';
+import path from 'node:path';
+import { TetherCapability, type EnvironmentInfo } from '../../shared/protocol';
+import { TETHER_VERSION } from '../../shared/version';
+import { pathToUri } from './path-uri';
+
+const SHELL_NAMES = new Set(['zsh', 'bash', 'powershell', 'sh', 'cmd']);
+
+function platformOs(): string {
+  if (process.platform === 'darwin') return 'macos';
+  if (process.platform === 'win32') return 'windows';
+  return process.platform;
+}
+
+export function buildEnvironmentInfo(env: NodeJS.ProcessEnv = process.env): EnvironmentInfo {
+  const shellPath = env.SHELL || '/bin/sh';
+  const base = path.basename(shellPath);
+  const tmpdir = env.TMPDIR;
+  return {
+    shell: { name: SHELL_NAMES.has(base) ? base : 'sh', path: shellPath },
+    executorVersion: TETHER_VERSION,
+    cwd: pathToUri(process.cwd()),
+    userHomeDir: pathToUri(os.homedir()),
+    platformOs: platformOs(),
+    prependPathDirs: [],
+    temporaryDirectories: tmpdir ? [pathToUri(tmpdir)] : [],
+    tempDir: pathToUri(os.tmpdir()),
+    capabilities: {
+      [TetherCapability.processResize]: true,
+      [TetherCapability.extendedSignals]: true,
+      [TetherCapability.flowControl]: true,
+      [TetherCapability.fsRename]: true,
+      [TetherCapability.concurrentRequests]: true,
+      [TetherCapability.processPid]: true,
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// Streaming file handles (`fs/open`, `fs/readBlock`, `fs/writeBlock`, `fs/close`), owned by one
+// connection and closed with it, as codex does (a resumed session does not get them back).
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { MAX_FS_BLOCK_BYTES } from '../../shared/protocol';
+import { decodeBase64Strict } from './base64';
+import { toFsRpcError } from './os-error';
+import { uriToPath } from './path-uri';
+import { RpcError } from './rpc-error';
+
+export class FileHandles {
+  private readonly handles = new Map<string, FileHandle>();
+  private readonly opening = new Set<string>();
+
+  async open(handleId: string, uri: string, mode: 'read' | 'replace'): Promise<void> {
+    const filePath = uriToPath(uri);
+    if (this.handles.has(handleId) || this.opening.has(handleId)) {
+      throw RpcError.invalidRequest(`file handle \`${handleId}\` already exists`);
+    }
+    this.opening.add(handleId);
+    try {
+      const info = await stat(filePath).catch((error: unknown) => {
+        if (mode === 'replace' && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      });
+      if (info && !info.isFile()) throw RpcError.invalidRequest(`path \`${filePath}\` is not a file`);
+      this.handles.set(handleId, await open(filePath, mode === 'read' ? 'r' : 'w'));
+    } catch (error) {
+      throw toFsRpcError(error);
+    } finally {
+      this.opening.delete(handleId);
+    }
+  }
+
+  private get(handleId: string): FileHandle {
+    const handle = this.handles.get(handleId);
+    if (!handle) throw RpcError.notFound(`unknown file handle \`${handleId}\``);
+    return handle;
+  }
+
+  async readBlock(handleId: string, offset: number, len: number): Promise<{ chunk: string; eof: boolean }> {
+    const handle = this.get(handleId);
+    if (len < 1 || len > MAX_FS_BLOCK_BYTES) {
+      throw RpcError.invalidRequest(`file read block length must be between 1 and ${MAX_FS_BLOCK_BYTES}`);
+    }
+    const buffer = Buffer.allocUnsafe(len);
+    try {
+      const { bytesRead } = await handle.read(buffer, 0, len, offset);
+      return { chunk: buffer.subarray(0, bytesRead).toString('base64'), eof: bytesRead < len };
+    } catch (error) {
+      throw toFsRpcError(error);
+    }
+  }
+
+  async writeBlock(handleId: string, offset: number, chunk: string): Promise<void> {
+    const handle = this.get(handleId);
+    const decoded = decodeBase64Strict(chunk);
+    if (!decoded.ok)
+      throw RpcError.invalidRequest(`fs/writeBlock requires valid base64 chunk: ${decoded.reason}`);
+    const size = decoded.bytes.length;
+    if (size < 1 || size > MAX_FS_BLOCK_BYTES) {
+      throw RpcError.invalidRequest(`file write block length must be between 1 and ${MAX_FS_BLOCK_BYTES}`);
+    }
+    try {
+      await handle.write(decoded.bytes, 0, size, offset);
+    } catch (error) {
+      throw toFsRpcError(error);
+    }
+  }
+
+  async close(handleId: string): Promise<void> {
+    const handle = this.handles.get(handleId);
+    if (!handle) return;
+    this.handles.delete(handleId);
+    await handle.close().catch(() => undefined);
+  }
+
+  closeAll(): void {
+    for (const handle of this.handles.values()) void handle.close().catch(() => undefined);
+    this.handles.clear();
+  }
+}

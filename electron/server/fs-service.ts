@@ -1,0 +1,210 @@
+// The stateless filesystem methods (fs/readFile … fs/walk, fs/rename) with codex's defaults,
+// validation messages and OS-error mapping.
+import {
+  cp,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import type {
+  FsCopyParams,
+  FsCreateDirectoryParams,
+  FsDirectoryEntry,
+  FsMetadata,
+  FsRemoveParams,
+  FsRenameParams,
+  FsWalkParams,
+  FsWalkResult,
+  FsWriteFileParams,
+} from '../../shared/protocol';
+import { decodeBase64Strict } from './base64';
+import { toFsRpcError } from './os-error';
+import { pathToUri, uriToPath } from './path-uri';
+import { RpcError } from './rpc-error';
+
+async function osCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw toFsRpcError(error);
+  }
+}
+
+export async function fsReadFile(uri: string): Promise<{ dataBase64: string }> {
+  const file = uriToPath(uri);
+  const info = await osCall(() => stat(file));
+  if (!info.isFile()) throw RpcError.invalidRequest(`path \`${file}\` is not a file`);
+  const data = await osCall(() => readFile(file));
+  return { dataBase64: data.toString('base64') };
+}
+
+export async function fsWriteFile(params: FsWriteFileParams): Promise<Record<string, never>> {
+  const file = uriToPath(params.path);
+  const decoded = decodeBase64Strict(params.dataBase64);
+  if (!decoded.ok) {
+    throw RpcError.invalidRequest(`fs/writeFile requires valid base64 dataBase64: ${decoded.reason}`);
+  }
+  await osCall(() => writeFile(file, decoded.bytes));
+  return {};
+}
+
+export async function fsCreateDirectory(params: FsCreateDirectoryParams): Promise<Record<string, never>> {
+  const dir = uriToPath(params.path);
+  const recursive = params.recursive ?? true;
+  await osCall(async () => {
+    if (recursive) {
+      // mkdir -p succeeds on an existing file's path in some Node versions; codex reports EEXIST.
+      const existing = await stat(dir).catch(() => null);
+      if (existing && !existing.isDirectory()) throw Object.assign(new Error('exists'), { code: 'EEXIST' });
+    }
+    await mkdir(dir, { recursive });
+  });
+  return {};
+}
+
+function metadataOf(link: Stats, target: Stats): FsMetadata {
+  return {
+    isDirectory: target.isDirectory(),
+    isFile: target.isFile(),
+    isSymlink: link.isSymbolicLink(),
+    size: target.size,
+    createdAtMs: Math.floor(target.birthtimeMs),
+    modifiedAtMs: Math.floor(target.mtimeMs),
+  };
+}
+
+export async function fsGetMetadata(uri: string): Promise<FsMetadata> {
+  const file = uriToPath(uri);
+  const link = await osCall(() => lstat(file));
+  const target = link.isSymbolicLink() ? await stat(file).catch(() => link) : link;
+  return metadataOf(link, target);
+}
+
+export async function fsReadDirectory(uri: string): Promise<{ entries: FsDirectoryEntry[] }> {
+  const dir = uriToPath(uri);
+  const dirents = await osCall(() => readdir(dir, { withFileTypes: true }));
+  const entries = await Promise.all(
+    dirents.map(async (dirent) => {
+      let isDirectory = dirent.isDirectory();
+      let isFile = dirent.isFile();
+      if (dirent.isSymbolicLink()) {
+        const target = await stat(path.join(dir, dirent.name)).catch(() => null);
+        isDirectory = target?.isDirectory() ?? false;
+        isFile = target?.isFile() ?? false;
+      }
+      return { fileName: dirent.name, isDirectory, isFile };
+    }),
+  );
+  return { entries };
+}
+
+export async function fsRemove(params: FsRemoveParams): Promise<Record<string, never>> {
+  const target = uriToPath(params.path);
+  const recursive = params.recursive ?? true;
+  const force = params.force ?? true;
+  await osCall(async () => {
+    const info = await lstat(target).catch((error: unknown) => {
+      if (force && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    });
+    if (!info) return;
+    if (info.isDirectory() && !recursive) await rmdir(target);
+    else await rm(target, { recursive, force });
+  });
+  return {};
+}
+
+function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+export async function fsCopy(params: FsCopyParams): Promise<Record<string, never>> {
+  const source = uriToPath(params.sourcePath);
+  const destination = uriToPath(params.destinationPath);
+  const info = await osCall(() => lstat(source));
+  if (info.isDirectory()) {
+    if (!params.recursive) {
+      throw RpcError.invalidRequest('fs/copy requires recursive: true when sourcePath is a directory');
+    }
+    const realSource = await osCall(() => realpath(source));
+    const destParent = await realpath(path.dirname(destination)).catch(() => path.dirname(destination));
+    if (isInside(path.join(destParent, path.basename(destination)), realSource)) {
+      throw RpcError.invalidRequest('fs/copy cannot copy a directory into itself or one of its descendants');
+    }
+  } else if (!info.isFile() && !info.isSymbolicLink()) {
+    throw RpcError.invalidRequest(
+      `fs/copy only supports regular files, directories and symlinks: \`${source}\``,
+    );
+  }
+  await osCall(() => cp(source, destination, { recursive: true, force: true, verbatimSymlinks: true }));
+  return {};
+}
+
+export async function fsRename(params: FsRenameParams): Promise<Record<string, never>> {
+  const source = uriToPath(params.sourcePath);
+  const destination = uriToPath(params.destinationPath);
+  await osCall(() => rename(source, destination));
+  return {};
+}
+
+export async function fsCanonicalize(uri: string): Promise<{ path: string }> {
+  const resolved = await osCall(() => realpath(uriToPath(uri)));
+  return { path: pathToUri(resolved) };
+}
+
+export async function fsWalk(params: FsWalkParams): Promise<FsWalkResult> {
+  const root = uriToPath(params.path);
+  const { maxDepth, maxDirectories, maxEntries, followDirectorySymlinks } = params.options;
+  const prune = params.options.pruneHiddenDirectories ?? false;
+  const rootInfo = await osCall(() => stat(root));
+  const result: FsWalkResult = { entries: [], errors: [], truncated: false };
+  if (!rootInfo.isDirectory()) return result;
+  let queue: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
+  let directoriesRead = 0;
+  while (queue.length > 0) {
+    const next: typeof queue = [];
+    for (const { dir, depth } of queue) {
+      if (directoriesRead >= maxDirectories) {
+        result.truncated = true;
+        return result;
+      }
+      directoriesRead++;
+      let dirents;
+      try {
+        dirents = await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        result.errors.push({ path: pathToUri(dir), message: toFsRpcError(error).message });
+        continue;
+      }
+      for (const dirent of dirents) {
+        const full = path.join(dir, dirent.name);
+        let isDirectory = dirent.isDirectory();
+        if (dirent.isSymbolicLink()) {
+          const target = await stat(full).catch(() => null);
+          if (!target) continue;
+          if (target.isDirectory() && !followDirectorySymlinks) continue;
+          isDirectory = target.isDirectory();
+        }
+        if (result.entries.length >= maxEntries) {
+          result.truncated = true;
+          return result;
+        }
+        result.entries.push({ path: pathToUri(full), kind: isDirectory ? 'directory' : 'file' });
+        const hidden = dirent.name.startsWith('.');
+        if (isDirectory && depth < maxDepth && !(prune && hidden)) next.push({ dir: full, depth: depth + 1 });
+      }
+    }
+    queue = next;
+  }
+  return result;
+}

@@ -1,0 +1,36 @@
+// Every number that shapes the exec-server's behaviour, in one place. Defaults match codex
+// 0.171.0 where codex has the same notion; the rest are Tether's own bounds.
+
+/** How long a detached session waits for a resume before its processes are killed. */
+export const DEFAULT_SESSION_TTL_MS = 80_000;
+/** How long an exited process stays readable (and its id taken) after `closed`. */
+export const DEFAULT_EXITED_PROCESS_TTL_MS = 80_000;
+/** Output retained per process for `process/read`, in bytes and in chunks (oldest evicted first). */
+export const DEFAULT_RETAINED_OUTPUT_BYTES = 1_048_576;
+export const DEFAULT_RETAINED_OUTPUT_CHUNKS = 50_000;
+/** Accepted writeIds remembered per process for idempotent `process/write`. */
+export const DEFAULT_WRITE_ID_WINDOW = 4096;
+
+/** Requests served at once per connection; further ones queue in arrival order. */
+export const MAX_IN_FLIGHT_REQUESTS = 256;
+/** Inbound WebSocket limits (codex: 16 MiB frame, 64 MiB message). */
+export const MAX_INBOUND_FRAME_BYTES = 16 * 1024 * 1024;
+export const MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** Limits on one decoded JSON message (codex: 262,144 values, depth about 128). */
+export const MAX_JSON_VALUES = 262_144;
+export const MAX_JSON_DEPTH = 128;
+/** Pending stdio input without a newline after which the line is rejected as too large. */
+export const MAX_STDIO_LINE_BYTES = MAX_INBOUND_MESSAGE_BYTES;
+
+/** Outbound bytes queued on a connection above which process output reading pauses. */
+export const OUTBOUND_HIGH_WATERMARK_BYTES = 8 * 1024 * 1024;
+/** Queued bytes below which reading resumes. */
+export const OUTBOUND_LOW_WATERMARK_BYTES = 1024 * 1024;
+
+/** Interval of server WebSocket pings (empty payload, pongs not enforced), as codex. */
+export const WS_PING_INTERVAL_MS = 30_000;
+/** Default terminal size of tty processes started without `size`. */
+export const DEFAULT_TTY_COLS = 80;
+export const DEFAULT_TTY_ROWS = 24;
+/** How long shutdown waits for killed processes and sockets before exiting anyway. */
+export const SHUTDOWN_GRACE_MS = 2_000;

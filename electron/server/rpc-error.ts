@@ -1,0 +1,30 @@
+// The error type every request handler throws to produce a JSON-RPC error response; anything
+// else thrown is reported as -32603 with its message.
+import { ErrorCode, type SpawnFailureKindValue } from '../../shared/protocol';
+
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+
+  static invalidRequest(message: string): RpcError {
+    return new RpcError(ErrorCode.invalidRequest, message);
+  }
+  static invalidParams(message: string): RpcError {
+    return new RpcError(ErrorCode.invalidParams, message);
+  }
+  static internal(message: string): RpcError {
+    return new RpcError(ErrorCode.internal, message);
+  }
+  static notFound(message: string): RpcError {
+    return new RpcError(ErrorCode.notFound, message);
+  }
+  static spawnFailure(kind: SpawnFailureKindValue, message: string): RpcError {
+    return new RpcError(ErrorCode.internal, message, { kind });
+  }
+}

@@ -1,0 +1,169 @@
+// Validates the exec-server's command-line options into a ServerOptions value, with codex's
+// startup messages where the two CLIs overlap, and Tether's own rule against unauthenticated
+// non-loopback listeners.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import {
+  DEFAULT_EXITED_PROCESS_TTL_MS,
+  DEFAULT_RETAINED_OUTPUT_BYTES,
+  DEFAULT_RETAINED_OUTPUT_CHUNKS,
+  DEFAULT_SESSION_TTL_MS,
+  DEFAULT_WRITE_ID_WINDOW,
+  MAX_IN_FLIGHT_REQUESTS,
+} from './limits';
+import { LOG_LEVELS, type LogLevel } from './logger';
+import type { SessionConfig } from './session';
+
+export class StartupError extends Error {
+  readonly code = 'EXEC_SERVER_STARTUP';
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
+export type ListenTarget = { kind: 'stdio' } | { kind: 'ws'; host: string; port: number };
+
+export type AuthConfig = { kind: 'none' } | { kind: 'capabilityToken'; tokenSha256: Buffer };
+
+export interface ServerOptions extends SessionConfig {
+  listen: ListenTarget;
+  auth: AuthConfig;
+  logLevel: LogLevel;
+  maxInFlightRequests: number;
+}
+
+/** Raw option values as commander hands them over. */
+export interface RawServerOptions {
+  listen?: string;
+  wsAuth?: string;
+  wsTokenFile?: string;
+  wsTokenSha256?: string;
+  wsSharedSecretFile?: string;
+  wsIssuer?: string;
+  wsAudience?: string;
+  wsMaxClockSkewSeconds?: string;
+  sessionTtlMs?: string;
+  exitedProcessTtlMs?: string;
+  retainedOutputBytes?: string;
+  retainedOutputChunks?: string;
+  writeIdWindow?: string;
+  concurrentRequests?: string;
+  logLevel?: string;
+}
+
+export function parseListen(url: string): ListenTarget {
+  if (url === 'stdio' || url === 'stdio://') return { kind: 'stdio' };
+  if (!url.startsWith('ws://')) {
+    throw new StartupError(`unsupported --listen URL \`${url}\`; expected \`ws://IP:PORT\` or \`stdio\``);
+  }
+  const match = /^ws:\/\/(\[[^\]]+\]|[^:/[\]]+):(\d{1,5})\/?$/.exec(url);
+  const host = match?.[1]?.replace(/^\[|\]$/g, '');
+  const port = Number(match?.[2]);
+  if (!host || !net.isIP(host) || !(port >= 0 && port <= 65535)) {
+    throw new StartupError(`invalid websocket --listen URL \`${url}\`; expected \`ws://IP:PORT\``);
+  }
+  return { kind: 'ws', host, port };
+}
+
+export function isLoopback(host: string): boolean {
+  if (net.isIPv4(host)) return host.startsWith('127.');
+  const lower = host.toLowerCase();
+  return lower === '::1' || lower.startsWith('::ffff:127.');
+}
+
+function parseAuth(raw: RawServerOptions): AuthConfig {
+  const jwtFlags = [raw.wsSharedSecretFile, raw.wsIssuer, raw.wsAudience, raw.wsMaxClockSkewSeconds];
+  const anyFlag = [raw.wsTokenFile, raw.wsTokenSha256, ...jwtFlags].some((v) => v !== undefined);
+  if (raw.wsAuth === undefined) {
+    if (anyFlag) {
+      throw new StartupError(
+        'websocket auth flags require `--ws-auth capability-token` or `--ws-auth signed-bearer-token`',
+      );
+    }
+    return { kind: 'none' };
+  }
+  if (raw.wsAuth === 'signed-bearer-token') {
+    throw new StartupError(
+      '`--ws-auth signed-bearer-token` is not supported by the Tether exec-server; use `--ws-auth capability-token`',
+    );
+  }
+  if (raw.wsAuth !== 'capability-token') {
+    throw new StartupError(
+      `unknown --ws-auth mode \`${raw.wsAuth}\`; expected \`capability-token\` or \`signed-bearer-token\``,
+    );
+  }
+  if (jwtFlags.some((v) => v !== undefined)) {
+    throw new StartupError('signed bearer token flags cannot be used with `--ws-auth capability-token`');
+  }
+  if (raw.wsTokenFile !== undefined && raw.wsTokenSha256 !== undefined) {
+    throw new StartupError('`--ws-token-file` and `--ws-token-sha256` are mutually exclusive');
+  }
+  if (raw.wsTokenFile !== undefined) {
+    let token: string;
+    try {
+      token = readFileSync(raw.wsTokenFile, 'utf8').trim();
+    } catch (error) {
+      throw new StartupError(`cannot read --ws-token-file ${raw.wsTokenFile}: ${(error as Error).message}`);
+    }
+    if (token === '') throw new StartupError(`websocket token file ${raw.wsTokenFile} is empty`);
+    return { kind: 'capabilityToken', tokenSha256: createHash('sha256').update(token).digest() };
+  }
+  if (raw.wsTokenSha256 !== undefined) {
+    if (!/^[0-9a-fA-F]{64}$/.test(raw.wsTokenSha256)) {
+      throw new StartupError('`--ws-token-sha256` must be 64 hexadecimal characters (a SHA-256 digest)');
+    }
+    return { kind: 'capabilityToken', tokenSha256: Buffer.from(raw.wsTokenSha256, 'hex') };
+  }
+  throw new StartupError(
+    '`--ws-token-file` or `--ws-token-sha256` is required when `--ws-auth capability-token` is set',
+  );
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < 1) {
+    throw new StartupError(`--${name} must be a positive integer, got \`${value}\``);
+  }
+  return parsed;
+}
+
+export function parseServerOptions(raw: RawServerOptions): ServerOptions {
+  const listen = parseListen(raw.listen ?? 'ws://127.0.0.1:0');
+  const auth = parseAuth(raw);
+  if (listen.kind === 'ws' && auth.kind === 'none' && !isLoopback(listen.host)) {
+    throw new StartupError(
+      `refusing to listen on non-loopback address ${listen.host} without authentication; ` +
+        'pass `--ws-auth capability-token --ws-token-file PATH` (or listen on 127.0.0.1)',
+    );
+  }
+  const logLevel = (raw.logLevel ?? 'warn') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new StartupError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return {
+    listen,
+    auth,
+    logLevel,
+    maxInFlightRequests: positiveInt('concurrent-requests', raw.concurrentRequests, MAX_IN_FLIGHT_REQUESTS),
+    sessionTtlMs: positiveInt('session-ttl-ms', raw.sessionTtlMs, DEFAULT_SESSION_TTL_MS),
+    exitedProcessTtlMs: positiveInt(
+      'exited-process-ttl-ms',
+      raw.exitedProcessTtlMs,
+      DEFAULT_EXITED_PROCESS_TTL_MS,
+    ),
+    retainedOutputBytes: positiveInt(
+      'retained-output-bytes',
+      raw.retainedOutputBytes,
+      DEFAULT_RETAINED_OUTPUT_BYTES,
+    ),
+    retainedOutputChunks: positiveInt(
+      'retained-output-chunks',
+      raw.retainedOutputChunks,
+      DEFAULT_RETAINED_OUTPUT_CHUNKS,
+    ),
+    writeIdWindow: positiveInt('write-id-window', raw.writeIdWindow, DEFAULT_WRITE_ID_WINDOW),
+  };
+}

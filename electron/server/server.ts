@@ -1,0 +1,54 @@
+// Runs the exec-server: builds the shared parts (session registry, environment info), starts the
+// chosen listener, and owns shutdown (SIGTERM/SIGINT, stdin EOF in stdio mode): stop listening,
+// kill every process group of every session, drop connections, exit.
+import { buildEnvironmentInfo } from './environment-info';
+import type { ConnectionDeps } from './connection';
+import { SHUTDOWN_GRACE_MS } from './limits';
+import { createLogger } from './logger';
+import type { ServerOptions } from './server-options';
+import { SessionRegistry } from './session';
+import { startStdioListener } from './stdio-listener';
+import { startWsListener } from './ws-listener';
+
+export async function runExecServer(options: ServerOptions): Promise<void> {
+  const logger = createLogger(options.logLevel);
+  const registry = new SessionRegistry(options);
+  const deps: ConnectionDeps = {
+    registry,
+    environmentInfo: buildEnvironmentInfo(),
+    logger,
+    maxInFlightRequests: options.maxInFlightRequests,
+  };
+  let stopListening: () => void = () => {};
+  let flush: () => Promise<void> = async () => {};
+  let shuttingDown = false;
+
+  const shutdown = (exitCode: number, why: string): void => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info(`shutting down: ${why}`);
+    stopListening();
+    registry.disposeAll();
+    const force = setTimeout(() => process.exit(exitCode), SHUTDOWN_GRACE_MS);
+    void flush().finally(() => {
+      clearTimeout(force);
+      process.exit(exitCode);
+    });
+  };
+  process.on('SIGTERM', () => shutdown(0, 'SIGTERM'));
+  process.on('SIGINT', () => shutdown(0, 'SIGINT'));
+  // A client that vanished must not take the server down with EPIPE.
+  process.stdout.on('error', () => {});
+
+  if (options.listen.kind === 'stdio') {
+    const stdio = startStdioListener(deps, (code) =>
+      shutdown(code, code === 0 ? 'stdin closed' : 'protocol violation on stdio'),
+    );
+    flush = stdio.flush;
+    return;
+  }
+  const listener = await startWsListener(options.listen.host, options.listen.port, options.auth, deps);
+  stopListening = listener.close;
+  process.stdout.write(`${listener.url}\n`);
+  logger.info(`listening on ${listener.url}${options.auth.kind === 'none' ? '' : ' (token auth)'}`);
+}

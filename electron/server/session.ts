@@ -1,0 +1,162 @@
+// A logical exec-server session: its process table, the connection it is attached to (if any),
+// and the detach timer that kills everything when no client resumes it in time.
+import { randomUUID } from 'node:crypto';
+import type { ProcessStartParams, ProcessStartResult } from '../../shared/protocol';
+import { spawnChild } from './child-spawn';
+import { buildChildEnv } from './env-policy';
+import { DEFAULT_TTY_COLS, DEFAULT_TTY_ROWS } from './limits';
+import { ManagedProcess, type ProcessLimits } from './managed-process';
+import { uriToPath } from './path-uri';
+import { RpcError } from './rpc-error';
+
+/** Where an attached session's notifications go: the live connection. */
+export interface SessionSink {
+  send(json: string): void;
+  readonly congested: boolean;
+}
+
+export interface SessionConfig extends ProcessLimits {
+  sessionTtlMs: number;
+  exitedProcessTtlMs: number;
+}
+
+export class Session {
+  readonly id = randomUUID();
+  private readonly processes = new Map<string, ManagedProcess>();
+  private readonly starting = new Set<string>();
+  private sink: SessionSink | null = null;
+  private ttlTimer: NodeJS.Timeout | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly config: SessionConfig,
+    private readonly onExpired: (session: Session) => void,
+  ) {}
+
+  get attached(): boolean {
+    return this.sink !== null;
+  }
+
+  attach(sink: SessionSink): void {
+    if (this.ttlTimer) clearTimeout(this.ttlTimer);
+    this.ttlTimer = null;
+    this.sink = sink;
+    this.setCongested(sink.congested);
+  }
+
+  detach(sink: SessionSink): void {
+    if (this.sink !== sink) return;
+    this.sink = null;
+    this.setCongested(false);
+    this.ttlTimer = setTimeout(() => {
+      this.dispose();
+      this.onExpired(this);
+    }, this.config.sessionTtlMs);
+    this.ttlTimer.unref();
+  }
+
+  setCongested(congested: boolean): void {
+    for (const process of this.processes.values()) process.setCongested(congested);
+  }
+
+  private readonly emit = (json: string): void => {
+    this.sink?.send(json);
+  };
+
+  async start(params: ProcessStartParams): Promise<ProcessStartResult> {
+    if (params.argv.length === 0) throw RpcError.invalidParams('argv must not be empty');
+    const cwd = uriToPath(params.cwd);
+    const id = params.processId;
+    if (this.processes.has(id) || this.starting.has(id)) {
+      throw RpcError.invalidRequest(`process ${id} already exists`);
+    }
+    const env = buildChildEnv(process.env, params.env, params.envPolicy);
+    const managed = new ManagedProcess(
+      id,
+      params.tty,
+      this.config,
+      params.outputWindowBytes ?? null,
+      this.emit,
+      (closed) => this.scheduleReap(closed),
+    );
+    this.starting.add(id);
+    try {
+      const io = await spawnChild(
+        {
+          argv: params.argv,
+          arg0: params.arg0 ?? null,
+          cwd,
+          env,
+          tty: params.tty,
+          pipeStdin: params.pipeStdin ?? false,
+          size: params.size ?? { cols: DEFAULT_TTY_COLS, rows: DEFAULT_TTY_ROWS },
+          searchPath: process.env.PATH ?? '',
+        },
+        {
+          data: (stream, chunk) => managed.onData(stream, chunk),
+          streamEnd: () => managed.onStreamEnd(),
+          exit: (code) => managed.onExit(code),
+        },
+      );
+      managed.bind(io);
+    } finally {
+      this.starting.delete(id);
+    }
+    this.processes.set(id, managed);
+    if (this.disposed) managed.killGroup();
+    else managed.setCongested(this.sink?.congested ?? false);
+    return { processId: id, sandboxType: 'none', pid: managed.pid };
+  }
+
+  /** The process with this id, or -32600 as codex reports unknown and starting ids. */
+  process(id: string): ManagedProcess {
+    const found = this.processes.get(id);
+    if (found) return found;
+    if (this.starting.has(id)) throw RpcError.invalidRequest(`process id ${id} is starting`);
+    throw RpcError.invalidRequest(`unknown process id ${id}`);
+  }
+
+  find(id: string): ManagedProcess | undefined {
+    return this.processes.get(id);
+  }
+
+  isStarting(id: string): boolean {
+    return this.starting.has(id);
+  }
+
+  private scheduleReap(closed: ManagedProcess): void {
+    const timer = setTimeout(() => {
+      if (this.processes.get(closed.id) === closed) this.processes.delete(closed.id);
+    }, this.config.exitedProcessTtlMs);
+    timer.unref();
+  }
+
+  /** Kills every process group of this session; the session is unusable afterwards. */
+  dispose(): void {
+    this.disposed = true;
+    if (this.ttlTimer) clearTimeout(this.ttlTimer);
+    this.ttlTimer = null;
+    for (const managed of this.processes.values()) managed.killGroup();
+  }
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly config: SessionConfig) {}
+
+  create(): Session {
+    const session = new Session(this.config, (expired) => this.sessions.delete(expired.id));
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  disposeAll(): void {
+    for (const session of this.sessions.values()) session.dispose();
+    this.sessions.clear();
+  }
+}

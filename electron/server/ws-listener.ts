@@ -1,0 +1,133 @@
+// The WebSocket listener: one HTTP server whose `/` upgrades to JSON-RPC (after the Origin and
+// bearer-token checks), `/readyz` answers 200, and everything else 400/404 as codex does.
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { checkAuthorization } from './auth';
+import { Connection, type ConnectionDeps, type Transport } from './connection';
+import { decodeBytes } from './envelope';
+import { MAX_INBOUND_FRAME_BYTES, WS_PING_INTERVAL_MS } from './limits';
+import type { AuthConfig } from './server-options';
+
+export interface WsListener {
+  /** `ws://IP:PORT` actually bound. */
+  url: string;
+  /** Stops accepting and drops every open socket. */
+  close(): void;
+}
+
+function plainResponse(socket: Socket, status: number, reason: string, body: string): void {
+  const headers = [
+    `HTTP/1.1 ${status} ${reason}`,
+    'connection: close',
+    `content-length: ${Buffer.byteLength(body)}`,
+    ...(body ? ['content-type: text/plain; charset=utf-8'] : []),
+  ];
+  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+}
+
+class WsTransport implements Transport {
+  readonly parseErrorPrefix: string;
+  private corked = false;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly socket: Socket,
+  ) {
+    this.parseErrorPrefix = `failed to parse websocket JSON-RPC message from exec-server websocket ${socket.remoteAddress}:${socket.remotePort}`;
+  }
+
+  send(text: string): void {
+    // Notifications produced in one event-loop turn leave in one TCP write.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      setImmediate(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.ws.send(text);
+  }
+
+  bufferedBytes(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  onceDrain(callback: () => void): void {
+    this.socket.once('drain', callback);
+  }
+
+  terminate(): void {
+    this.ws.terminate();
+  }
+}
+
+export function startWsListener(
+  host: string,
+  port: number,
+  auth: AuthConfig,
+  deps: ConnectionDeps,
+): Promise<WsListener> {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_INBOUND_FRAME_BYTES,
+    skipUTF8Validation: true,
+    perMessageDeflate: false,
+  });
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/readyz') {
+      res.writeHead(200, { 'content-length': '0' }).end();
+    } else if (path === '/') {
+      res
+        .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+        .end("Connection header did not include 'upgrade'");
+    } else {
+      res.writeHead(404, { 'content-length': '0' }).end();
+    }
+  });
+
+  server.on('upgrade', (req, socket: Socket, head) => {
+    socket.on('error', () => {});
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/') return plainResponse(socket, 404, 'Not Found', '');
+    if (req.headers.origin !== undefined) return plainResponse(socket, 403, 'Forbidden', '');
+    const failure = checkAuthorization(req.headers.authorization, auth);
+    if (failure !== null) {
+      deps.logger.info(`rejected websocket from ${socket.remoteAddress}: ${failure}`);
+      return plainResponse(socket, 401, 'Unauthorized', failure);
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      socket.setNoDelay(true);
+      const connection = new Connection(new WsTransport(ws, socket), deps);
+      const ping = setInterval(() => ws.ping(), WS_PING_INTERVAL_MS);
+      ws.on('message', (data: Buffer, _isBinary: boolean) => connection.handleMessage(decodeBytes(data)));
+      ws.on('error', () => ws.terminate());
+      ws.on('close', () => {
+        clearInterval(ping);
+        connection.handleClose();
+      });
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        reject(new Error('listener has no TCP address'));
+        return;
+      }
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        url: `ws://${shownHost}:${address.port}`,
+        close: () => {
+          server.close();
+          for (const client of wss.clients) client.terminate();
+          server.closeAllConnections();
+        },
+      });
+    });
+  });
+}
