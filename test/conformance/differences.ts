@@ -1,0 +1,15 @@
+// Where Tether's exec-server intentionally answers differently from codex 0.171.0. Scenarios name
+// one of these ids instead of comparing transcripts, and docs/compatibility.md explains each one.
+
+export const INTENDED_DIFFERENCES = {
+  'concurrent-requests':
+    'Tether serves the requests of one connection concurrently, so a long-polling process/read does not hold up environment/status or other calls; codex serves them one at a time by default.',
+  'tether-extensions':
+    'Tether advertises capabilities and implements process/resize, extra signal names, fs/rename and pid in the process/start result; codex rejects these requests or omits the fields.',
+  'non-loopback-listen':
+    'Tether refuses to listen beyond loopback unless --ws-auth is set; codex binds any address without authentication.',
+  'stdio-sigterm':
+    'In stdio mode Tether exits on SIGTERM after killing its processes; codex 0.171.0 kills the processes but keeps running until stdin closes.',
+} as const;
+
+export type DifferenceId = keyof typeof INTENDED_DIFFERENCES;

@@ -1,0 +1,176 @@
+// The vocabulary of conformance scenarios: what a scenario is, the context it runs in, the
+// normalised transcript it records, and helpers to drive processes and decode their output.
+// A transcript holds only what both servers must agree on, with run-specific values replaced.
+import type { ServerImpl, ServerTransport, StartedServer } from '../support/exec-servers';
+import type { RpcPeer, RpcResponse, WsConnectOptions } from '../support/rpc-peer';
+import type { DifferenceId } from './differences';
+
+/** Bound for waiting on a process to finish in a scenario. */
+export const PROCESS_WAIT_MS = 20_000;
+/** How long a scenario watches for something that must not happen (a response, a close). */
+export const QUIET_WINDOW_MS = 600;
+
+export type TranscriptEntry = [label: string, value: unknown];
+
+export interface ScenarioContext {
+  impl: ServerImpl;
+  transport: ServerTransport;
+  /** The server under test (for stdio: this scenario's own server). */
+  server: () => StartedServer;
+  /** A fresh connection: a new socket on ws; on stdio the single connection of this scenario's server. */
+  connect: (options?: WsConnectOptions) => Promise<RpcPeer>;
+  /** A fresh connection that has completed initialize + initialized. */
+  session: () => Promise<{ peer: RpcPeer; sessionId: string }>;
+  /** A fresh, empty directory for this run (realpath), removed afterwards. */
+  scratch: string;
+  /** `file://` URI of a path relative to `scratch` (or of `scratch` itself). */
+  uri: (relative?: string) => string;
+  /** Adds a normalised entry to the transcript compared between servers. */
+  record: (label: string, value: unknown) => void;
+  /** Secret token of servers started with capability-token auth. */
+  token?: string;
+}
+
+export interface Scenario {
+  name: string;
+  /** Transports the scenario applies to; both when absent. */
+  transports?: ServerTransport[];
+  /**
+   * Set when Tether intentionally behaves differently: the transcripts are then not compared and
+   * the scenario asserts each server's own behaviour (the id is explained in docs/compatibility.md).
+   */
+  differs?: DifferenceId;
+  timeoutMs?: number;
+  run: (ctx: ScenarioContext) => Promise<void>;
+}
+
+// ── Normalisation ────────────────────────────────────────────────────────────────────────────
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const TIME_KEYS = new Set(['createdAtMs', 'modifiedAtMs']);
+
+/** Replaces run-specific values (session ids, temp paths, ports, times, pids) with stable tokens. */
+export class Normaliser {
+  private readonly sessions = new Map<string, string>();
+
+  constructor(private readonly paths: Array<[string, string]>) {}
+
+  normalise(value: unknown, key?: string): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (typeof value === 'number' && key !== undefined && TIME_KEYS.has(key)) return '<ms>';
+    if (Array.isArray(value)) return value.map((item) => this.normalise(item));
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (k === 'environmentInfo') out[k] = v === undefined ? v : '<environmentInfo>';
+        // `pid` in start results is a Tether extension, asserted by its own scenario.
+        else if (k === 'pid' && typeof v === 'number') continue;
+        else out[k] = this.normalise(v, k);
+      }
+      return out;
+    }
+    return value;
+  }
+
+  private text(value: string): string {
+    let text = value.replace(UUID, (id) => {
+      if (!this.sessions.has(id)) this.sessions.set(id, `<session-${this.sessions.size + 1}>`);
+      return this.sessions.get(id) as string;
+    });
+    for (const [path, token] of this.paths) text = text.split(path).join(token);
+    return text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
+  }
+}
+
+// ── Helpers ──────────────────────────────────────────────────────────────────────────────────
+
+export const b64 = (text: string | Buffer): string => Buffer.from(text).toString('base64');
+export const unb64 = (data: unknown): string => Buffer.from(String(data), 'base64').toString('utf8');
+
+/** A response with its error message replaced, for errors whose text is a parser's wording. */
+export function looseError(response: RpcResponse): unknown {
+  if (!response.error) return response;
+  const { message, ...rest } = response.error;
+  return { ...response, error: { ...rest, message: typeof message === 'string' && message ? '<text>' : message } };
+}
+
+export interface StartOptions {
+  tty?: boolean;
+  pipeStdin?: boolean;
+  env?: Record<string, string>;
+  cwd?: string;
+  arg0?: string | null;
+  extra?: Record<string, unknown>;
+}
+
+/** Standard `process/start` params with an absolute shell and a minimal environment. */
+export function startParams(processId: string, argv: string[], cwd: string, options: StartOptions = {}) {
+  return {
+    processId,
+    argv,
+    cwd: options.cwd ?? cwd,
+    env: options.env ?? { PATH: '/usr/bin:/bin' },
+    tty: options.tty ?? false,
+    pipeStdin: options.pipeStdin ?? false,
+    arg0: options.arg0 ?? null,
+    ...options.extra,
+  };
+}
+
+export const sh = (script: string): string[] => ['/bin/sh', '-c', script];
+
+/** What a finished process produced, in a form independent of how output was chunked. */
+export interface ProcessOutcome {
+  stdout: string;
+  stderr: string;
+  pty: string;
+  exitCode: unknown;
+}
+
+/**
+ * Waits for `process/closed` of `processId`, then checks the notification seqs (1..n, each once,
+ * closed last, exited before closed) and returns the output per stream.
+ */
+export async function collectProcess(peer: RpcPeer, processId: string): Promise<ProcessOutcome> {
+  await peer.notification('process/closed', (p) => p.processId === processId, PROCESS_WAIT_MS);
+  const events = peer
+    .notifications()
+    .filter((n) => n.params.processId === processId && n.method.startsWith('process/'))
+    .sort((a, b) => Number(a.params.seq) - Number(b.params.seq));
+  const seqs = events.map((e) => Number(e.params.seq));
+  const expected = seqs.map((_, i) => i + 1);
+  if (JSON.stringify(seqs) !== JSON.stringify(expected)) {
+    throw new Error(`process ${processId}: notification seqs ${seqs.join(',')} are not 1..${seqs.length}`);
+  }
+  const exited = events.filter((e) => e.method === 'process/exited');
+  const last = events[events.length - 1];
+  if (exited.length !== 1 || last?.method !== 'process/closed') {
+    throw new Error(`process ${processId}: expected one exited and closed last, got ${events.map((e) => e.method)}`);
+  }
+  const outcome: ProcessOutcome = { stdout: '', stderr: '', pty: '', exitCode: exited[0]?.params.exitCode };
+  for (const e of events) {
+    if (e.method !== 'process/output') continue;
+    const stream = e.params.stream as 'stdout' | 'stderr' | 'pty';
+    outcome[stream] += unb64(e.params.chunk);
+  }
+  return outcome;
+}
+
+/** A `process/read` result reduced to what does not depend on chunking. */
+export function readSummary(result: Record<string, unknown>): Record<string, unknown> {
+  const chunks = (result.chunks as Array<{ seq: number; stream: string; chunk: string }>) ?? [];
+  const streams: Record<string, string> = {};
+  for (const c of chunks) streams[c.stream] = (streams[c.stream] ?? '') + unb64(c.chunk);
+  const { chunks: _chunks, nextSeq: _nextSeq, ...flags } = result;
+  return { streams, ...flags };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves true if a response to `id` arrives within `windowMs`, false otherwise. */
+export async function answeredWithin(peer: RpcPeer, id: number | string, windowMs: number): Promise<boolean> {
+  return peer.response(id, windowMs).then(
+    () => true,
+    () => false,
+  );
+}
