@@ -1,0 +1,70 @@
+// `tether run` as a black box through the fault proxy, against both servers: stdout must be the
+// process's output byte for byte and the exit code the process's, whatever the link does meanwhile.
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FaultProxy } from '../support/fault-proxy';
+import { startServer, TETHER_BIN, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { FaultSchedule } from './fault-schedule';
+import { firstDifference, lineStream } from './line-stream';
+import { chaosSeed, seededRandom } from './seeded-random';
+
+/** A run that is still going this long after it started has hung. */
+const RUN_TIMEOUT_MS = 60_000;
+
+interface RunResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+function tetherRun(url: string, argv: string[], tty: boolean): Promise<RunResult> {
+  const child = spawn(
+    process.execPath,
+    [TETHER_BIN, 'run', '--server', url, ...(tty ? ['--tty'] : []), '--', ...argv],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  const stdout: Buffer[] = [];
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => stdout.push(d));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => (stderr = (stderr + d).slice(-20_000)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      resolve({ exitCode, signal, stdout: Buffer.concat(stdout), stderr });
+    });
+  });
+}
+
+describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a faulty link', (impl) => {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+
+  afterEach(async () => {
+    await proxy?.close();
+    await server?.stop();
+    proxy = undefined;
+    server = undefined;
+  });
+
+  it.each([false, true])('tty=%s: stdout is byte-exact and the exit code is the process one', async (tty) => {
+    const seed = chaosSeed();
+    console.log(`[chaos] tether run (${impl}, tty=${tty}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
+    server = await startServer(impl, 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    const stream = lineStream({ bursts: 80, linesPerBurst: 1_000, pauseMs: 60, exitCode: 5 });
+
+    const run = tetherRun(proxy.url(), stream.argv, tty);
+    const schedule = new FaultSchedule({ proxy, random: seededRandom(seed), maxFaults: 30 });
+    const result = await run.finally(() => schedule.stop());
+
+    const context = `seed=${seed} faults: ${schedule.describe()}\nstderr: ${result.stderr}`;
+    console.log(`[chaos] tether run (${impl}, tty=${tty}) ${context}`);
+    expect(result.signal, context).toBeNull();
+    expect(firstDifference(result.stdout, stream.expected(tty ? '\r\n' : '\n')), context).toBe('identical');
+    expect(result.exitCode, context).toBe(stream.exitCode);
+  });
+});
