@@ -60,7 +60,9 @@ export type ClientErrorCode =
   | 'disconnected'
   | 'rpc'
   | 'tooManyPendingCalls'
-  | 'unsupported';
+  | 'unsupported'
+  | 'invalidArgument'
+  | 'aborted';
 
 /** A state change kept in the bounded history shown by the health panel. */
 export interface StateChange {

@@ -1,0 +1,50 @@
+// The one error type the client throws. `code` is stable (see ClientErrorCode in api.ts); the
+// message says what happened and, where it helps, what to do. RPC errors keep the server's code.
+import type { ClientErrorCode } from './api';
+import { ErrorCode } from '../../shared/protocol';
+
+export class ClientError extends Error {
+  override readonly name = 'ClientError';
+  constructor(
+    readonly code: ClientErrorCode,
+    message: string,
+    /** For code 'rpc' (and 'unknownSession'): the JSON-RPC error of the server. */
+    readonly rpc?: { code: number; message: string; data?: unknown },
+  ) {
+    super(message);
+  }
+}
+
+export function isClientError(error: unknown, ...codes: ClientErrorCode[]): error is ClientError {
+  return error instanceof ClientError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/** Wraps anything thrown into a ClientError, keeping ClientErrors as they are. */
+export function toClientError(error: unknown, code: ClientErrorCode = 'transport'): ClientError {
+  if (error instanceof ClientError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ClientError(code, message);
+}
+
+/** A JSON-RPC error response, classified: unknown session on resume is terminal for the session. */
+export function rpcError(
+  method: string,
+  error: { code: number; message: string; data?: unknown },
+): ClientError {
+  if (
+    method === 'initialize' &&
+    error.code === ErrorCode.invalidRequest &&
+    error.message.startsWith('unknown session id')
+  ) {
+    return new ClientError(
+      'unknownSession',
+      `The server no longer knows this session (${error.message}); it expired or the server restarted. ` +
+        'Processes of the old session are gone; reconnect to start a new session.',
+      error,
+    );
+  }
+  if (error.code === ErrorCode.transportClosed) {
+    return new ClientError('disconnected', `${method} failed: ${error.message}`, error);
+  }
+  return new ClientError('rpc', `${method} failed: ${error.message} (JSON-RPC error ${error.code})`, error);
+}

@@ -1,0 +1,76 @@
+// Every number that shapes the client's behaviour: timeouts, limits, backoff, keepalive and health
+// thresholds. docs/client.md explains each one; change them here and nowhere else.
+
+/** Opening a transport (TCP + WebSocket upgrade, or spawning a stdio command). Codex uses 10 s. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** The `initialize` round trip. Codex uses 10 s. */
+export const INITIALIZE_TIMEOUT_MS = 10_000;
+/** Default timeout of an ordinary call (fs, start, signal, …). */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+/** `environment/status` probes: a stalled link is closed by the liveness check long before this. */
+export const PROBE_TIMEOUT_MS = 10_000;
+/** Calls in flight on one connection before new calls are refused with 'tooManyPendingCalls'. */
+export const MAX_PENDING_CALLS = 1024;
+
+/** How long recovery may take before the client gives up (codex's server keeps sessions 80 s). */
+export const DEFAULT_RECOVERY_DEADLINE_MS = 60_000;
+/** Backoff between reconnect attempts: the first retry is immediate, then it grows to the cap. */
+export const BACKOFF_INITIAL_MS = 100;
+export const BACKOFF_MAX_MS = 2_000;
+export const BACKOFF_FACTOR = 2;
+/** Each delay is scaled by a random factor in [1 - JITTER, 1 + JITTER]. */
+export const BACKOFF_JITTER = 0.2;
+
+/** The liveness checker runs this often on every live connection. */
+export const LIVENESS_TICK_MS = 500;
+/** A WebSocket ping is sent when nothing was received for this long (and none is outstanding). */
+export const IDLE_PING_AFTER_MS = 2_000;
+/** A connection with a probe outstanding and no inbound byte for this long is closed as dead. */
+export const DEAD_AFTER_MS = 6_000;
+
+/** RTT probes (`environment/status`) are sent this often while connected. */
+export const HEALTH_SAMPLE_INTERVAL_MS = 2_000;
+/** RTT samples older than this are dropped from the percentile window. */
+export const HEALTH_WINDOW_MS = 120_000;
+/** At most this many RTT samples are kept. */
+export const HEALTH_MAX_SAMPLES = 120;
+/** p95 RTT above this (or a single probe slower than it still outstanding) marks the link degraded. */
+export const DEGRADED_RTT_MS = 250;
+/** No inbound byte for this long while a probe is outstanding marks the link stalled. */
+export const STALLED_AFTER_MS = 4_000;
+/** State changes kept for the health panel. */
+export const HEALTH_HISTORY_LIMIT = 100;
+
+/** Notifications for a process id nobody has registered yet are held this long (a start in flight). */
+export const UNROUTED_NOTIFICATION_TTL_MS = 5_000;
+/** …and at most this many of them. */
+export const UNROUTED_NOTIFICATION_LIMIT = 2_048;
+
+/** Reorder buffer caps per process (codex's values); overflow turns into a catch-up read. */
+export const REORDER_MAX_EVENTS = 256;
+export const REORDER_MAX_BYTES = 1_048_576;
+/** Retained event log per process, replayed to late subscribers and reloaded renderers. */
+export const DEFAULT_RETAINED_EVENTS = 10_000;
+export const DEFAULT_RETAINED_BYTES = 4 * 1_048_576;
+/** `maxBytes` of each catch-up `process/read` after a reconnect or overflow. */
+export const CATCH_UP_READ_MAX_BYTES = 1_048_576;
+
+/** A `process/ack` is sent at the latest once this many new bytes were acknowledged. */
+export const ACK_COALESCE_BYTES = 65_536;
+/** Writes queued while one is in flight are merged into one `process/write` of at most this size. */
+export const MAX_WRITE_BATCH_BYTES = 1_048_576;
+
+/** Default block size of streamed file transfers (the protocol's maximum). */
+export const DEFAULT_FS_BLOCK_BYTES = 1_048_576;
+/** How many times a streamed transfer reopens its file after a reconnect before it gives up. */
+export const FS_STREAM_MAX_RESUMES = 5;
+
+/** How much of a stdio server's stderr is kept for error messages. */
+export const STDERR_TAIL_BYTES = 4_096;
+/** After ending a stdio server's stdin, its process group gets this long before SIGKILL. */
+export const STDIO_KILL_GRACE_MS = 2_000;
+/** Largest inbound WebSocket message accepted (codex sends whole files as one message). */
+export const MAX_INBOUND_MESSAGE_BYTES = 1024 * 1_048_576;
+
+/** `clientName` sent in `initialize`. */
+export const CLIENT_NAME = 'tether';

@@ -1,0 +1,168 @@
+// WebSocket transport: one text frame per JSON-RPC message, `Authorization: Bearer` auth, never an
+// Origin header (codex refuses any), no compression, large inbound messages allowed. After inbound
+// data it sends one unsolicited pong per tick so our TCP ACK leaves at once (see docs/client.md).
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import WebSocket from 'ws';
+import { ClientError } from './client-error';
+import { MAX_INBOUND_MESSAGE_BYTES } from './constants';
+import type { Transport, TransportHandlers } from './transport';
+
+export interface WsTransportSpec {
+  url: string;
+  token?: string;
+  tokenFile?: string;
+}
+
+async function resolveToken(spec: WsTransportSpec): Promise<string | undefined> {
+  if (spec.token !== undefined) return spec.token;
+  if (spec.tokenFile === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(spec.tokenFile, 'utf8');
+  } catch (error) {
+    throw new ClientError(
+      'auth',
+      `Could not read the token file ${spec.tokenFile}: ${(error as Error).message}. Check the --token-file path.`,
+    );
+  }
+  const token = text.trim();
+  if (!token) throw new ClientError('auth', `The token file ${spec.tokenFile} is empty.`);
+  return token;
+}
+
+function readBody(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => {
+      if (body.length < 1000) body += d;
+    });
+    res.on('end', () => resolve(body.trim()));
+    res.on('error', () => resolve(body.trim()));
+  });
+}
+
+export async function openWsTransport(
+  spec: WsTransportSpec,
+  handlers: TransportHandlers,
+  timeoutMs: number,
+): Promise<Transport> {
+  const token = await resolveToken(spec);
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  const ws = new WebSocket(spec.url, {
+    headers,
+    perMessageDeflate: false,
+    maxPayload: MAX_INBOUND_MESSAGE_BYTES,
+    handshakeTimeout: timeoutMs,
+    followRedirects: false,
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: ClientError): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ws.removeAllListeners();
+      ws.on('error', () => undefined);
+      ws.terminate();
+      reject(error);
+    };
+    const timer = setTimeout(
+      () => fail(new ClientError('timeout', `Connecting to ${spec.url} timed out after ${timeoutMs} ms.`)),
+      timeoutMs,
+    );
+    ws.once('unexpected-response', (req, res) => {
+      void readBody(res).then((body) => {
+        const detail = body ? `: ${body}` : '';
+        if (res.statusCode === 401) {
+          fail(
+            new ClientError(
+              'auth',
+              `The server at ${spec.url} refused the credentials (HTTP 401${detail}). Check the token.`,
+            ),
+          );
+        } else {
+          fail(
+            new ClientError(
+              'transport',
+              `The server at ${spec.url} answered the WebSocket upgrade with HTTP ${res.statusCode}${detail}.`,
+            ),
+          );
+        }
+      });
+      req.destroy();
+    });
+    ws.once('upgrade', (res: IncomingMessage) => {
+      res.socket.setNoDelay(true);
+      res.socket.on('data', () => handlers.onActivity());
+    });
+    ws.once('error', (error) =>
+      fail(new ClientError('transport', `Could not connect to ${spec.url}: ${error.message}`)),
+    );
+    ws.once('open', () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ws.removeAllListeners('error');
+      resolve();
+    });
+  });
+
+  let closedByUs = false;
+  let lastError: Error | null = null;
+  let pongQueued = false;
+  const sendPong = (): void => {
+    pongQueued = false;
+    if (ws.readyState === WebSocket.OPEN) ws.pong();
+  };
+
+  ws.on('message', (data: WebSocket.RawData) => {
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data).toString('utf8');
+    handlers.onMessage(text);
+    if (!pongQueued) {
+      pongQueued = true;
+      setImmediate(sendPong);
+    }
+  });
+  ws.on('error', (error) => {
+    lastError = error;
+  });
+  ws.on('close', (code, reason) => {
+    if (closedByUs) return;
+    const why = reason.length > 0 ? `, ${reason.toString('utf8')}` : '';
+    const err = lastError ? `: ${lastError.message}` : '';
+    handlers.onClose(
+      new ClientError(
+        'disconnected',
+        `The connection to ${spec.url} was lost (close code ${code}${why})${err}.`,
+      ),
+    );
+  });
+
+  return {
+    kind: 'ws',
+    description: spec.url,
+    send(text) {
+      if (ws.readyState !== WebSocket.OPEN) {
+        throw new ClientError('disconnected', `The connection to ${spec.url} is not open.`);
+      }
+      ws.send(text);
+    },
+    ping() {
+      if (ws.readyState === WebSocket.OPEN) ws.ping();
+      return true;
+    },
+    close() {
+      if (closedByUs) return;
+      closedByUs = true;
+      ws.terminate();
+    },
+  };
+}
