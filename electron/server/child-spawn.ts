@@ -2,7 +2,15 @@
 // process group, and exposes a small uniform handle: raw output bytes, stdin, pause/resume,
 // resize and group signals. Spawn failures become -32603 errors with codex's `data.kind`.
 import { spawn as spawnPipes } from 'node:child_process';
-import { accessSync, constants as fsConstants, existsSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  existsSync,
+  openSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as pty from 'node-pty';
@@ -83,6 +91,38 @@ export function resolveProgram(program: string, searchPath: string, cwd: string)
   throw spawnError(denied ? 'EACCES' : 'ENOENT', '');
 }
 
+const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
+const HOST_ELF_DATA = os.endianness() === 'LE' ? 1 : 2;
+
+/**
+ * libc's execvp runs files the kernel refuses (ENOEXEC) through /bin/sh; codex reports them as
+ * spawn failures, so refuse what the kernel would: neither a `#!` script nor a plausible ELF image.
+ */
+export function checkExecFormat(file: string): void {
+  const head = Buffer.alloc(64);
+  let length: number;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      length = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return; // Unreadable but executable: let exec itself decide.
+  }
+  if (length >= 2 && head[0] === 0x23 && head[1] === 0x21) return;
+  const elfClass = head[4];
+  const minHeader = elfClass === 1 ? 52 : 64;
+  const plausibleElf =
+    length >= minHeader &&
+    head.subarray(0, 4).equals(ELF_MAGIC) &&
+    (elfClass === 1 || elfClass === 2) &&
+    head[5] === HOST_ELF_DATA &&
+    head[6] === 1;
+  if (!plausibleElf) throw spawnError('ENOEXEC', '');
+}
+
 function checkCwd(cwd: string): void {
   let isDirectory: boolean;
   try {
@@ -110,6 +150,7 @@ function signalExitCode(signal: NodeJS.Signals | number | null): number {
 export async function spawnChild(spec: SpawnSpec, callbacks: ChildCallbacks): Promise<ChildIo> {
   checkCwd(spec.cwd);
   const program = resolveProgram(spec.argv[0]!, spec.searchPath, spec.cwd);
+  checkExecFormat(program);
   return spec.tty ? spawnPty(spec, program, callbacks) : spawnWithPipes(spec, program, callbacks);
 }
 
