@@ -126,8 +126,8 @@ async function runScenario(
     connect,
     session: async () => {
       const peer = await connect(setup.token ? { headers: { Authorization: `Bearer ${setup.token}` } } : {});
-      const { sessionId } = await peer.handshake();
-      return { peer, sessionId };
+      const { sessionId, environmentInfo } = await peer.handshake();
+      return { peer, sessionId, environmentInfo: (environmentInfo ?? {}) as Record<string, unknown> };
     },
     scratch,
     uri: (relative = '') => pathToFileURL(path.join(scratch, relative)).href,

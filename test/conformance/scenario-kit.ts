@@ -20,7 +20,7 @@ export interface ScenarioContext {
   /** A fresh connection: a new socket on ws; on stdio the single connection of this scenario's server. */
   connect: (options?: WsConnectOptions) => Promise<RpcPeer>;
   /** A fresh connection that has completed initialize + initialized. */
-  session: () => Promise<{ peer: RpcPeer; sessionId: string }>;
+  session: () => Promise<{ peer: RpcPeer; sessionId: string; environmentInfo: Record<string, unknown> }>;
   /** A fresh, empty directory for this run (realpath), removed afterwards. */
   scratch: string;
   /** `file://` URI of a path relative to `scratch` (or of `scratch` itself). */
