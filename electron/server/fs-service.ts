@@ -139,7 +139,7 @@ export async function fsCopy(params: FsCopyParams): Promise<Record<string, never
     const realSource = await osCall(() => realpath(source));
     const destParent = await realpath(path.dirname(destination)).catch(() => path.dirname(destination));
     if (isInside(path.join(destParent, path.basename(destination)), realSource)) {
-      throw RpcError.invalidRequest('fs/copy cannot copy a directory into itself or one of its descendants');
+      throw RpcError.invalidRequest('fs/copy cannot copy a directory to itself or one of its descendants');
     }
   } else if (!info.isFile() && !info.isSymbolicLink()) {
     throw RpcError.invalidRequest(
@@ -190,10 +190,10 @@ export async function fsWalk(params: FsWalkParams): Promise<FsWalkResult> {
         const full = path.join(dir, dirent.name);
         let isDirectory = dirent.isDirectory();
         if (dirent.isSymbolicLink()) {
+          // Codex lists a symlink only when it is a directory link being followed.
           const target = await stat(full).catch(() => null);
-          if (!target) continue;
-          if (target.isDirectory() && !followDirectorySymlinks) continue;
-          isDirectory = target.isDirectory();
+          if (!target?.isDirectory() || !followDirectorySymlinks) continue;
+          isDirectory = true;
         }
         if (result.entries.length >= maxEntries) {
           result.truncated = true;

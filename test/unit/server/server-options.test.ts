@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkAuthorization } from '../../../electron/server/auth';
+import { isLoopback, parseListen, parseServerOptions } from '../../../electron/server/server-options';
+
+describe('server options', () => {
+  it('parses ws and stdio listen URLs', () => {
+    expect(parseListen('stdio')).toEqual({ kind: 'stdio' });
+    expect(parseListen('stdio://')).toEqual({ kind: 'stdio' });
+    expect(parseListen('ws://127.0.0.1:0')).toEqual({ kind: 'ws', host: '127.0.0.1', port: 0 });
+    expect(parseListen('ws://[::1]:4000')).toEqual({ kind: 'ws', host: '::1', port: 4000 });
+    expect(() => parseListen('ws://localhost:0')).toThrow(/expected `ws:\/\/IP:PORT`/);
+    expect(() => parseListen('http://127.0.0.1:0')).toThrow(/unsupported --listen URL/);
+  });
+
+  it('knows loopback addresses', () => {
+    expect(isLoopback('127.0.0.2')).toBe(true);
+    expect(isLoopback('::1')).toBe(true);
+    expect(isLoopback('0.0.0.0')).toBe(false);
+  });
+
+  it('refuses non-loopback without auth and auth flags without --ws-auth', () => {
+    expect(() => parseServerOptions({ listen: 'ws://0.0.0.0:0' })).toThrow(/non-loopback/);
+    expect(() => parseServerOptions({ wsTokenFile: 'x' })).toThrow(/require `--ws-auth/);
+    expect(() => parseServerOptions({ wsAuth: 'capability-token' })).toThrow(/is required/);
+    expect(() => parseServerOptions({ wsAuth: 'signed-bearer-token' })).toThrow(/not supported/);
+    expect(() => parseServerOptions({ wsAuth: 'capability-token', wsTokenSha256: 'abc' })).toThrow(/64/);
+  });
+
+  it('reads a trimmed token file, rejects an empty one, and applies defaults', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-opts-'));
+    try {
+      const file = path.join(dir, 'token');
+      writeFileSync(file, '  secret\n');
+      const options = parseServerOptions({
+        listen: 'ws://0.0.0.0:0',
+        wsAuth: 'capability-token',
+        wsTokenFile: file,
+      });
+      expect(options.auth).toEqual({
+        kind: 'capabilityToken',
+        tokenSha256: createHash('sha256').update('secret').digest(),
+      });
+      expect(options.sessionTtlMs).toBe(80_000);
+      expect(options.retainedOutputChunks).toBe(50_000);
+      writeFileSync(file, ' \n');
+      expect(() => parseServerOptions({ wsAuth: 'capability-token', wsTokenFile: file })).toThrow(/empty/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bearer token check', () => {
+  const auth = { kind: 'capabilityToken' as const, tokenSha256: createHash('sha256').update('tok').digest() };
+
+  it('accepts the token with any scheme case and surrounding spaces', () => {
+    expect(checkAuthorization('Bearer tok', auth)).toBeNull();
+    expect(checkAuthorization('bearer   tok  ', auth)).toBeNull();
+    expect(checkAuthorization(undefined, { kind: 'none' })).toBeNull();
+  });
+
+  it('returns codex bodies for each failure', () => {
+    expect(checkAuthorization(undefined, auth)).toBe('missing websocket bearer token');
+    expect(checkAuthorization('Basic tok', auth)).toBe('invalid authorization header');
+    expect(checkAuthorization('Bearertok', auth)).toBe('invalid authorization header');
+    expect(checkAuthorization('Bearer  ', auth)).toBe('invalid authorization header');
+    expect(checkAuthorization('Bearer nope', auth)).toBe('invalid websocket bearer token');
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { WriteDedup } from '../../../electron/server/write-dedup';
+
+describe('WriteDedup', () => {
+  it('remembers the last N ids and forgets older ones in FIFO order', () => {
+    const dedup = new WriteDedup(3);
+    for (const id of ['a', 'b', 'c']) dedup.remember(id);
+    expect(dedup.has('a')).toBe(true);
+    dedup.remember('d');
+    expect(dedup.has('a')).toBe(false);
+    expect(['b', 'c', 'd'].every((id) => dedup.has(id))).toBe(true);
+  });
+
+  it('does not count a repeated id twice', () => {
+    const dedup = new WriteDedup(2);
+    dedup.remember('a');
+    dedup.remember('a');
+    dedup.remember('b');
+    expect(dedup.has('a')).toBe(true);
+  });
+
+  it('stays correct over many ids', () => {
+    const dedup = new WriteDedup(4096);
+    for (let i = 0; i < 10_000; i++) dedup.remember(`w${i}`);
+    expect(dedup.has('w5903')).toBe(false);
+    expect(dedup.has('w5904')).toBe(true);
+    expect(dedup.has('w9999')).toBe(true);
+  });
+});
