@@ -1,0 +1,171 @@
+// Case 1, output throughput: a process writes N bytes (zeros, ANSI text) on a pipe or a pty; the
+// Tether client reads it through Tether's server and codex's, over ws and stdio, side by side with
+// the ceilings "Node reads the pipe/pty directly" and "Node ws carrying the same JSON+base64 frames".
+import path from 'node:path';
+import type { BenchCase, BenchContext } from '../lib/bench-case';
+import { firstLine, startTsHelper, withTimeout, type Helper } from '../lib/child';
+import { PTY_SIZE, readPipeDirect, readPtyDirect } from '../lib/direct';
+import { ANSI_BLOCK_BYTES, ansiText, writeAnsiBlock, writerArgv, type PayloadKind } from '../lib/payload';
+import { cpuTimeMs } from '../lib/proc-stats';
+import type { CaseRecorder } from '../lib/results';
+import { openSide, runToClose, type Side } from '../lib/sides';
+import { mbPerSecond } from '../lib/stats';
+import { readWsFrames } from '../lib/ws-frames';
+
+/** Frame size of the ws ceiling: the largest chunk a Node pipe read yields. */
+const CEILING_FRAME_BYTES = 65_536;
+const PAYLOADS: PayloadKind[] = ['zeros', 'ansi'];
+const MODES = [
+  { name: 'pipe', tty: false },
+  { name: 'pty', tty: true },
+] as const;
+const TRANSPORTS = ['ws', 'stdio'] as const;
+const IMPLS = ['tether', 'codex'] as const;
+const CHILD_ENV = { PATH: '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+
+/** Bytes a pty delivers for `bytes` of payload: the line discipline turns each LF into CRLF. */
+function ptyBytes(kind: PayloadKind, bytes: number): number {
+  if (kind === 'zeros') return bytes;
+  const block = ansiText(ANSI_BLOCK_BYTES);
+  const newlines = (buffer: Buffer): number => buffer.reduce((n, byte) => (byte === 0x0a ? n + 1 : n), 0);
+  const whole = Math.floor(bytes / block.length);
+  return bytes + whole * newlines(block) + newlines(block.subarray(0, bytes % block.length));
+}
+
+interface Sample {
+  mbps: number;
+  cpuMs: number | null;
+}
+
+async function measure(
+  recorder: CaseRecorder,
+  context: BenchContext,
+  name: string,
+  body: (bytes: number) => Promise<{ bytes: number; ms: number; cpuMs?: number | null }>,
+  expected: (bytes: number) => number,
+): Promise<void> {
+  const { bytes, warmupBytes, runs, runTimeoutMs } = context.config.throughput;
+  const samples: Sample[] = [];
+  try {
+    await withTimeout(body(warmupBytes), runTimeoutMs, `${name} warm-up`);
+    for (let run = 0; run < runs; run += 1) {
+      const result = await withTimeout(body(bytes), runTimeoutMs, name);
+      if (result.bytes !== expected(bytes)) {
+        throw new Error(`received ${result.bytes} bytes, expected ${expected(bytes)}`);
+      }
+      samples.push({ mbps: mbPerSecond(bytes, result.ms), cpuMs: result.cpuMs ?? null });
+    }
+  } catch (error) {
+    recorder.missing(name, 'MB/s', 'failed', (error as Error).message);
+    context.log(`  ${name}: failed: ${(error as Error).message}`);
+    return;
+  }
+  const cpu = samples.flatMap((s) => (s.cpuMs === null ? [] : [s.cpuMs]));
+  recorder.ok(
+    name,
+    'MB/s',
+    samples.map((s) => s.mbps),
+    cpu.length > 0 ? { 'server CPU ms': cpu } : undefined,
+  );
+  context.log(`  ${name}: ${samples.map((s) => s.mbps.toFixed(1)).join(', ')} MB/s`);
+}
+
+async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
+  const { bytes, runs } = context.config.throughput;
+  const ansiFile = path.join(context.workDir, 'ansi-block.txt');
+  writeAnsiBlock(ansiFile);
+  recorder.setup(
+    `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 0)} MiB per run, ${runs} measured run(s) after a warm-up; ` +
+      `MB/s = 10^6 bytes of payload per second from process start to the closed event. ` +
+      `ws frame ceiling: ${CEILING_FRAME_BYTES}-byte chunks. pty ${PTY_SIZE.cols}x${PTY_SIZE.rows}.`,
+  );
+  for (const kind of PAYLOADS) recorder.command(writerArgv(kind, bytes, ansiFile).join(' '));
+
+  const sides = new Map<string, Side>();
+  const frameServers = new Map<PayloadKind, { helper: Helper; url: string }>();
+  try {
+    for (const transport of TRANSPORTS) {
+      for (const impl of IMPLS) {
+        const side = await openSide(impl, transport);
+        recorder.command(side.commandLine);
+        sides.set(`${impl}/${transport}`, side);
+      }
+    }
+    for (const kind of PAYLOADS) {
+      const helper = startTsHelper('frame-server.ts', [kind, String(bytes), String(CEILING_FRAME_BYTES)]);
+      frameServers.set(kind, { helper, url: await firstLine(helper) });
+    }
+
+    for (const kind of PAYLOADS) {
+      for (const mode of MODES) {
+        const expected = (n: number): number => (mode.tty ? ptyBytes(kind, n) : n);
+        const argv = (n: number): string[] => writerArgv(kind, n, ansiFile);
+        await measure(
+          recorder,
+          context,
+          `direct · ${mode.name} · ${kind}`,
+          (n) =>
+            mode.tty ? readPtyDirect(argv(n), CHILD_ENV, expected(n)) : readPipeDirect(argv(n), CHILD_ENV),
+          expected,
+        );
+        for (const transport of TRANSPORTS) {
+          for (const impl of IMPLS) {
+            const side = sides.get(`${impl}/${transport}`)!;
+            await measure(
+              recorder,
+              context,
+              `${impl} · ${transport} · ${mode.name} · ${kind}`,
+              async (n) => {
+                const before = cpuTimeMs(side.serverPid);
+                const result = await runToClose(side, { argv: argv(n), env: CHILD_ENV, tty: mode.tty });
+                const after = cpuTimeMs(side.serverPid);
+                return { ...result, cpuMs: before !== null && after !== null ? after - before : null };
+              },
+              expected,
+            );
+          }
+        }
+      }
+      const frames = frameServers.get(kind)!;
+      await measure(
+        recorder,
+        context,
+        `ws frames ceiling · ${kind}`,
+        () => readWsFrames(frames.url),
+        () => bytes,
+      );
+    }
+  } finally {
+    for (const side of sides.values()) await side.stop();
+    for (const { helper } of frameServers.values()) await helper.stop();
+  }
+
+  for (const kind of PAYLOADS) {
+    for (const mode of MODES) {
+      for (const transport of TRANSPORTS) {
+        const tether = `tether · ${transport} · ${mode.name} · ${kind}`;
+        const codex = `codex · ${transport} · ${mode.name} · ${kind}`;
+        const ratio = recorder.ratio(`tether/codex · ${transport} · ${mode.name} · ${kind}`, tether, codex);
+        const target = transport === 'ws' ? 1.2 : 3;
+        recorder.goal(
+          `Tether/codex ≥ ${target} (${transport}, ${mode.name}, ${kind})`,
+          ratio,
+          (v) => v >= target,
+          (v) => `${v.toFixed(2)}×`,
+        );
+        recorder.ratio(
+          `tether/direct · ${transport} · ${mode.name} · ${kind}`,
+          tether,
+          `direct · ${mode.name} · ${kind}`,
+        );
+      }
+    }
+    recorder.ratio(
+      `tether ws pipe / ws frames ceiling · ${kind}`,
+      `tether · ws · pipe · ${kind}`,
+      `ws frames ceiling · ${kind}`,
+    );
+  }
+}
+
+export const throughputCase: BenchCase = { id: 'throughput', title: 'Output throughput', run };

@@ -1,0 +1,30 @@
+// What a benchmark case is: an id (for `--case`), a title, and a run that records into a
+// CaseRecorder. The context carries the sizes (full or quick) and a scratch folder.
+import type { BenchConfig } from './config';
+import type { CaseRecorder } from './results';
+
+export interface BenchContext {
+  config: BenchConfig;
+  /** Scratch folder of this bench run (payload files, temp keys), removed at the end. */
+  workDir: string;
+  /** Progress line on stderr (the result table goes to stdout). */
+  log(line: string): void;
+}
+
+export interface BenchCase {
+  id: string;
+  title: string;
+  run(context: BenchContext, recorder: CaseRecorder): Promise<void>;
+}
+
+/** Runs `body` `warmups` times unmeasured, then `runs` times, returning the measured results. */
+export async function repeat<T>(
+  runs: number,
+  warmups: number,
+  body: (run: number) => Promise<T>,
+): Promise<T[]> {
+  for (let i = 0; i < warmups; i += 1) await body(-1 - i);
+  const results: T[] = [];
+  for (let i = 0; i < runs; i += 1) results.push(await body(i));
+  return results;
+}

@@ -1,0 +1,73 @@
+// Sizes and run counts of every case, full (`npm run bench`) and quick (`--quick`, the CI harness
+// check). One place, so the whole bench's running time is tuned here.
+
+export interface BenchConfig {
+  quick: boolean;
+  throughput: {
+    /** Bytes each measured process writes. */
+    bytes: number;
+    /** Bytes of the un-measured warm-up run of each combination. */
+    warmupBytes: number;
+    runs: number;
+    /** A single run that takes longer than this is reported as failed. */
+    runTimeoutMs: number;
+  };
+  echo: { samples: number; warmupSamples: number; sampleTimeoutMs: number };
+  reconnect: {
+    outagesMs: number[];
+    runs: number;
+    /** How often the numbered-lines process prints. */
+    lineIntervalMs: number;
+    /** Lines printed (and delivered) before the cut. */
+    linesBeforeCut: number;
+    recoveryTimeoutMs: number;
+  };
+  starts: {
+    counts: number[];
+    runs: number;
+    /** A batch not finished by then is reported as wedged (codex wedges on big batches). */
+    batchTimeoutMs: number;
+  };
+  pixels: {
+    bytes: number;
+    runs: number;
+    ctrlCRuns: number;
+    keystrokeSamples: number;
+    stepTimeoutMs: number;
+  };
+  footprint: { environments: number; panes: number; linesPerPane: number; timeoutMs: number };
+}
+
+const MiB = 1024 * 1024;
+
+export const FULL_CONFIG: BenchConfig = {
+  quick: false,
+  throughput: { bytes: 256 * MiB, warmupBytes: 16 * MiB, runs: 3, runTimeoutMs: 60_000 },
+  echo: { samples: 1000, warmupSamples: 50, sampleTimeoutMs: 2_000 },
+  reconnect: {
+    outagesMs: [0, 500, 2000],
+    runs: 5,
+    lineIntervalMs: 1,
+    linesBeforeCut: 200,
+    recoveryTimeoutMs: 30_000,
+  },
+  starts: { counts: [200, 1000], runs: 3, batchTimeoutMs: 30_000 },
+  pixels: { bytes: 32 * MiB, runs: 3, ctrlCRuns: 5, keystrokeSamples: 100, stepTimeoutMs: 60_000 },
+  footprint: { environments: 10, panes: 50, linesPerPane: 10_000, timeoutMs: 180_000 },
+};
+
+export const QUICK_CONFIG: BenchConfig = {
+  quick: true,
+  throughput: { bytes: 256 * 1024, warmupBytes: 64 * 1024, runs: 1, runTimeoutMs: 20_000 },
+  echo: { samples: 20, warmupSamples: 3, sampleTimeoutMs: 2_000 },
+  reconnect: {
+    outagesMs: [0, 100],
+    runs: 1,
+    lineIntervalMs: 2,
+    linesBeforeCut: 20,
+    recoveryTimeoutMs: 20_000,
+  },
+  starts: { counts: [10], runs: 1, batchTimeoutMs: 15_000 },
+  pixels: { bytes: 256 * 1024, runs: 1, ctrlCRuns: 1, keystrokeSamples: 5, stepTimeoutMs: 20_000 },
+  footprint: { environments: 2, panes: 4, linesPerPane: 200, timeoutMs: 30_000 },
+};
