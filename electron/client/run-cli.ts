@@ -1,4 +1,218 @@
-// Placeholder registration, replaced by the owning layer's real command.
+// `tether run`: runs one process in an environment through the reconnecting client, wiring it to
+// our terminal: output to stdout/stderr, stdin forwarded (raw, with window size, under --tty), and
+// our exit code is the process's. Disconnects are ridden through silently unless --verbose.
 import type { Command } from 'commander';
+import type { ConnectionState, ProcessEvent, ProcessHandle, TransportSpec } from './api';
+import { ClientError } from './client-error';
+import { fromPathUri } from './path-uri';
+import { RemoteExecServerClient } from './remote-client';
 
-export function registerRunCommand(_program: Command): void {}
+/** Exit status when Tether itself fails (no connection, lost session), as ssh uses 255. */
+export const RUN_FAILURE_EXIT_CODE = 255;
+/** Output window requested from servers that support flow control. */
+const RUN_OUTPUT_WINDOW_BYTES = 4 * 1_048_576;
+
+interface RunOptions {
+  server?: string;
+  stdio?: string;
+  tokenFile?: string;
+  tty?: boolean;
+  cwd?: string;
+  env: string[];
+  verbose?: boolean;
+  recoveryDeadline?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parseEnv(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new ClientError('invalidArgument', `--env expects NAME=VALUE, got "${pair}".`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+function transportFrom(options: RunOptions): TransportSpec {
+  if (options.server && options.stdio) {
+    throw new ClientError('invalidArgument', 'Give either --server or --stdio, not both.');
+  }
+  if (options.server) {
+    if (!/^wss?:\/\//.test(options.server)) {
+      throw new ClientError('invalidArgument', `--server expects a ws:// URL, got "${options.server}".`);
+    }
+    return { kind: 'ws', url: options.server, tokenFile: options.tokenFile };
+  }
+  if (options.stdio) return { kind: 'stdio', command: ['/bin/sh', '-c', options.stdio] };
+  throw new ClientError('invalidArgument', 'Say where to run: --server ws://HOST:PORT or --stdio "COMMAND".');
+}
+
+function describeState(state: ConnectionState): string | null {
+  switch (state.kind) {
+    case 'reconnecting':
+      return `reconnecting (attempt ${state.attempt}): ${state.reason}`;
+    case 'connected':
+      return `connected (session ${state.sessionId})`;
+    case 'failed':
+      return `failed: ${state.reason}`;
+    default:
+      return null;
+  }
+}
+
+/** Runs `argv` and resolves with the exit status `tether run` should end with. */
+export async function runRemote(argv: string[], options: RunOptions): Promise<number> {
+  const say = (message: string): void => {
+    process.stderr.write(`tether: ${message}\n`);
+  };
+  const transport = transportFrom(options);
+  const env = parseEnv(options.env);
+  const deadline =
+    options.recoveryDeadline === undefined ? undefined : Number(options.recoveryDeadline) * 1000;
+  if (deadline !== undefined && !(deadline > 0)) {
+    throw new ClientError('invalidArgument', '--recovery-deadline expects a positive number of seconds.');
+  }
+  const client = new RemoteExecServerClient({
+    transport,
+    recoveryDeadlineMs: deadline,
+    log: options.verbose ? say : undefined,
+  });
+  if (options.verbose) {
+    client.onStateChange((state) => {
+      const text = describeState(state);
+      if (text) say(text);
+    });
+  }
+
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const interactive = Boolean(options.tty && stdin.isTTY);
+  let handle: ProcessHandle | null = null;
+  const cleanups: Array<() => void> = [];
+  try {
+    await client.connect();
+    const serverCwd = client.environmentInfo?.cwd;
+    const cwd = options.cwd ?? (serverCwd ? fromPathUri(serverCwd) : '/');
+    const size = stdout.isTTY ? { cols: stdout.columns, rows: stdout.rows } : undefined;
+    handle = await client.startProcess({
+      argv,
+      cwd,
+      env,
+      inheritEnv: true,
+      tty: Boolean(options.tty),
+      pipeStdin: true,
+      size,
+      outputWindowBytes: RUN_OUTPUT_WINDOW_BYTES,
+    });
+    const process_ = handle;
+
+    const finished = new Promise<number>((resolve) => {
+      let exitCode: number | null = null;
+      let consumed = 0;
+      process_.subscribe((event: ProcessEvent) => {
+        switch (event.kind) {
+          case 'output': {
+            const target = event.stream === 'stderr' ? process.stderr : stdout;
+            const length = event.data.byteLength;
+            target.write(event.data, () => {
+              consumed += length;
+              process_.acknowledge(consumed);
+            });
+            break;
+          }
+          case 'gap':
+            // Lost output is never hidden, verbose or not.
+            say(
+              `output seq ${event.fromSeq}–${event.toSeq} was lost: the server no longer had it after a reconnect.`,
+            );
+            break;
+          case 'exited':
+            exitCode = event.exitCode;
+            break;
+          case 'closed':
+            resolve(exitCode === null || exitCode < 0 ? RUN_FAILURE_EXIT_CODE : exitCode & 0xff);
+            break;
+          case 'failed':
+            say(event.message);
+            resolve(RUN_FAILURE_EXIT_CODE);
+            break;
+        }
+      });
+    });
+
+    let forwarding = true;
+    const onData = (chunk: Buffer): void => {
+      if (!forwarding) return;
+      process_.write(chunk).then(
+        (status) => {
+          if (status === 'stdinClosed' || status === 'unknownProcess') forwarding = false;
+        },
+        (error: unknown) => {
+          if (options.verbose) say(`input was not delivered: ${(error as Error).message}`);
+        },
+      );
+    };
+    if (interactive) {
+      stdin.setRawMode(true);
+      cleanups.push(() => stdin.setRawMode(false));
+    }
+    stdin.on('data', onData);
+    stdin.resume();
+    cleanups.push(() => {
+      stdin.off('data', onData);
+      stdin.pause();
+    });
+
+    if (options.tty && stdout.isTTY) {
+      const onResize = (): void => {
+        process_.resize({ cols: stdout.columns, rows: stdout.rows }).catch(() => undefined);
+      };
+      stdout.on('resize', onResize);
+      cleanups.push(() => stdout.off('resize', onResize));
+    }
+    if (!interactive) {
+      // Without raw mode, ^C reaches us as SIGINT: pass it on instead of dying.
+      const onInt = (): void => void process_.signal('interrupt').catch(() => undefined);
+      const onTerm = (): void => void process_.terminate().catch(() => undefined);
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      process.on('SIGHUP', onTerm);
+      cleanups.push(() => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+        process.off('SIGHUP', onTerm);
+      });
+    }
+    return await finished;
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    return RUN_FAILURE_EXIT_CODE;
+  } finally {
+    for (const cleanup of cleanups.reverse()) cleanup();
+    await client.close();
+  }
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Run a command in an environment, riding through network drops.')
+    .option('--server <url>', 'exec-server WebSocket URL, ws://HOST:PORT')
+    .option('--token-file <file>', 'file holding the bearer token for --server')
+    .option('--stdio <command>', 'shell command whose stdin/stdout speak the protocol (no reconnect)')
+    .option('--tty', 'run under a pseudo-terminal (raw input and window size when on a terminal)')
+    .option('--cwd <path>', "working directory on the server (default: the server's)")
+    .option('--env <NAME=VALUE>', 'set a variable on top of the server environment (repeatable)', collect, [])
+    .option('--recovery-deadline <seconds>', 'give up reconnecting after this long (default 60)')
+    .option('--verbose', 'report connection changes on stderr')
+    .argument('<argv...>', 'the program and its arguments, after --')
+    .action(async (argv: string[], options: RunOptions) => {
+      const code = await runRemote(argv, options);
+      // Let stdout/stderr drain, then end even if a stray handle would keep the loop alive.
+      process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+    });
+}
