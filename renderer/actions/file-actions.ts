@@ -1,0 +1,107 @@
+// What the user can do in the file browser: navigate, expand the tree, preview, and change files.
+import { invoke, errorMessage } from '../ipc/ipc-client';
+import { filesOf, joinPath, parentPath, useFiles, type SortKey } from '../stores/files-store';
+
+function state(envId: string) {
+  return filesOf(useFiles.getState().byEnv, envId);
+}
+
+export async function openHome(envId: string): Promise<void> {
+  try {
+    const { home, cwd } = await invoke('files.home', { envId });
+    await navigate(envId, cwd || home);
+  } catch (error) {
+    useFiles.getState().patch(envId, { error: errorMessage(error) });
+  }
+}
+
+export async function navigate(envId: string, path: string): Promise<void> {
+  const patch = useFiles.getState().patch;
+  patch(envId, { loading: true, error: null });
+  try {
+    const result = await invoke('files.list', { envId, path, showHidden: state(envId).showHidden });
+    patch(envId, (f) => ({
+      path: result.path,
+      entries: result.entries,
+      loading: false,
+      selected: null,
+      preview: null,
+      tree: { ...f.tree, [result.path]: result.entries.filter((e) => e.kind === 'directory') },
+    }));
+  } catch (error) {
+    patch(envId, { loading: false, error: errorMessage(error) });
+  }
+}
+
+export function refresh(envId: string): Promise<void> {
+  const path = state(envId).path;
+  return path ? navigate(envId, path) : openHome(envId);
+}
+
+export function goUp(envId: string): Promise<void> {
+  const path = state(envId).path;
+  return navigate(envId, path ? parentPath(path) : '/');
+}
+
+export async function toggleHidden(envId: string): Promise<void> {
+  useFiles.getState().patch(envId, (f) => ({ showHidden: !f.showHidden, tree: {} }));
+  await refresh(envId);
+}
+
+export function sortBy(envId: string, key: SortKey): void {
+  useFiles.getState().patch(envId, (f) => ({
+    sort: { key, ascending: f.sort.key === key ? !f.sort.ascending : true },
+  }));
+}
+
+export async function toggleTreeNode(envId: string, path: string): Promise<void> {
+  const patch = useFiles.getState().patch;
+  const f = state(envId);
+  if (f.expanded[path]) {
+    patch(envId, { expanded: { ...f.expanded, [path]: false } });
+    return;
+  }
+  patch(envId, { expanded: { ...f.expanded, [path]: true } });
+  if (f.tree[path]) return;
+  try {
+    const result = await invoke('files.list', { envId, path, showHidden: f.showHidden });
+    patch(envId, (cur) => ({
+      tree: { ...cur.tree, [path]: result.entries.filter((e) => e.kind === 'directory') },
+    }));
+  } catch (error) {
+    patch(envId, { error: errorMessage(error) });
+  }
+}
+
+export async function selectEntry(envId: string, path: string, isFile: boolean): Promise<void> {
+  const patch = useFiles.getState().patch;
+  patch(envId, { selected: path, preview: isFile ? { path, preview: null, error: null } : null });
+  if (!isFile) return;
+  try {
+    const preview = await invoke('files.preview', { envId, path });
+    patch(envId, (f) => (f.selected === path ? { preview: { path, preview, error: null } } : {}));
+  } catch (error) {
+    patch(envId, (f) =>
+      f.selected === path ? { preview: { path, preview: null, error: errorMessage(error) } } : {},
+    );
+  }
+}
+
+export async function makeFolder(envId: string, name: string): Promise<void> {
+  const dir = state(envId).path ?? '/';
+  await invoke('files.mkdir', { envId, path: joinPath(dir, name) });
+  useFiles.getState().patch(envId, { tree: {} });
+  await refresh(envId);
+}
+
+export async function renameEntry(envId: string, from: string, newName: string): Promise<void> {
+  await invoke('files.rename', { envId, from, to: joinPath(parentPath(from), newName) });
+  useFiles.getState().patch(envId, { tree: {} });
+  await refresh(envId);
+}
+
+export async function deleteEntry(envId: string, path: string): Promise<void> {
+  await invoke('files.delete', { envId, path });
+  useFiles.getState().patch(envId, { tree: {} });
+  await refresh(envId);
+}

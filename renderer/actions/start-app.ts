@@ -1,0 +1,104 @@
+// Boots the renderer against the AppService: subscribes to every event stream first (so nothing is
+// missed), then loads environments, processes, transfers and settings, prunes restored panes whose
+// process is gone, and on the very first launch opens a shell in the Local environment.
+import type { EnvironmentView } from '../../shared/ipc';
+import { invoke, onEvent } from '../ipc/ipc-client';
+import { useEnvironments } from '../stores/environments-store';
+import { leaves, usePanes } from '../stores/panes-store';
+import { useProcesses } from '../stores/processes-store';
+import { processKeyString } from '../stores/process-key';
+import { useSettings } from '../stores/settings-store';
+import { useTransfers } from '../stores/transfers-store';
+import { useUi } from '../stores/ui-store';
+import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
+import { forgetEnvironment } from './environment-actions';
+import { openShell } from './process-actions';
+
+export const FIRST_SHELL_KEY = 'tether.firstShellOpened';
+
+export async function startApp(): Promise<() => void> {
+  const offs = [
+    onEvent('environments.changed', (env) => {
+      const before = useEnvironments.getState().byId[env.id];
+      useEnvironments.getState().upsert(env);
+      if (env.link.kind === 'connected' && before?.link.kind !== 'connected') void loadProcesses(env.id);
+    }),
+    onEvent('environments.removed', ({ id }) => forgetEnvironment(id)),
+    onEvent('processes.changed', (view) => useProcesses.getState().upsert(view)),
+    onEvent('processes.removed', (key) => {
+      useProcesses.getState().remove(key);
+      const live = new Set(
+        Object.values(useProcesses.getState().byKey)
+          .filter((p) => p.envId === key.envId)
+          .map((p) => p.processId),
+      );
+      usePanes.getState().prune(key.envId, live);
+    }),
+    onEvent('processes.events', routeEvents),
+    onEvent('transfers.changed', (t) => useTransfers.getState().upsert(t)),
+    onEvent('settings.changed', (s) => {
+      useSettings.getState().set(s);
+      applySettingsToAll(s);
+    }),
+  ];
+  offs.push(
+    usePanes.subscribe((state) => {
+      const shown = new Set<string>();
+      for (const [envId, env] of Object.entries(state.byEnv)) {
+        for (const tab of env.tabs)
+          for (const leaf of leaves(tab.root))
+            shown.add(processKeyString({ envId, processId: leaf.processId }));
+      }
+      retainOnly(shown);
+    }),
+  );
+
+  await loadAll();
+  return () => offs.forEach((off) => off());
+}
+
+/** Loads (or reloads, after the bridge reconnected) everything the AppService knows. */
+export async function loadAll(): Promise<void> {
+  const [envs, settings, transfers] = await Promise.all([
+    invoke('environments.list', {}),
+    invoke('settings.get', {}),
+    invoke('transfers.list', {}),
+  ]);
+  useSettings.getState().set(settings);
+  useTransfers.getState().setAll(transfers);
+  useEnvironments.getState().setAll(envs);
+  if (useUi.getState().activeEnvId === null) useUi.getState().selectEnv(envs[0]?.id ?? null);
+  await Promise.all(envs.map((env) => loadProcesses(env.id)));
+  openFirstShell(envs);
+}
+
+async function loadProcesses(envId: string): Promise<void> {
+  try {
+    const list = await invoke('processes.list', { envId });
+    useProcesses.getState().setForEnv(envId, list);
+    usePanes.getState().prune(envId, new Set(list.map((p) => p.processId)));
+  } catch {
+    // Not connected yet: the list is fetched again when the environment connects.
+  }
+}
+
+function openFirstShell(envs: EnvironmentView[]): void {
+  if (localStorage.getItem(FIRST_SHELL_KEY)) return;
+  const local = envs.find((e) => e.settings.kind === 'local');
+  if (!local) return;
+  localStorage.setItem(FIRST_SHELL_KEY, '1');
+  const open = () => {
+    useUi.getState().selectEnv(local.id);
+    void openShell(local.id).catch(() => localStorage.removeItem(FIRST_SHELL_KEY));
+  };
+  if (local.link.kind === 'connected') {
+    open();
+    return;
+  }
+  const off = useEnvironments.subscribe((s) => {
+    if (s.byId[local.id]?.link.kind === 'connected') {
+      off();
+      open();
+    }
+  });
+}

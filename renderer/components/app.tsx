@@ -1,0 +1,105 @@
+// The window: header with the menu, the environments sidebar, the selected environment, the status
+// bar, the open dialog, global keyboard shortcuts and the theme.
+import { useEffect, useState } from 'react';
+import { removeEnvironment } from '../actions/environment-actions';
+import { runShortcut } from '../actions/shortcut-actions';
+import { matchShortcut } from '../shortcuts';
+import { useEnvironments } from '../stores/environments-store';
+import { useSettings } from '../stores/settings-store';
+import { useUi } from '../stores/ui-store';
+import { AppMenu } from './app-menu';
+import { ConfirmDialog } from './confirm-dialog';
+import { EnvironmentDialog } from './environment-dialog';
+import { EnvironmentView } from './environment-view';
+import { SettingsDialog } from './settings-dialog';
+import { ShortcutsDialog } from './shortcuts-dialog';
+import { Sidebar } from './sidebar';
+import { StatusBar } from './status-bar';
+
+export function App({ startError }: { startError?: string | null }) {
+  const activeEnvId = useUi((s) => s.activeEnvId);
+  const env = useEnvironments((s) => (activeEnvId ? s.byId[activeEnvId] : undefined));
+  const loaded = useEnvironments((s) => s.loaded);
+  const theme = useSettings((s) => s.settings.theme);
+
+  useEffect(() => {
+    if (theme === 'system') document.documentElement.removeAttribute('data-theme');
+    else document.documentElement.setAttribute('data-theme', theme);
+  }, [theme]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const id = matchShortcut(e);
+      if (!id) return;
+      e.preventDefault();
+      e.stopPropagation();
+      runShortcut(id);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>Tether</h1>
+        <span className="spacer" />
+        <button onClick={() => useUi.getState().openDialog({ kind: 'shortcuts' })}>Shortcuts</button>
+        <AppMenu />
+      </header>
+      <Sidebar />
+      <main className="main">
+        {startError ? (
+          <div className="empty" role="alert">
+            Could not reach the Tether app: {startError}
+          </div>
+        ) : env ? (
+          <EnvironmentView key={env.id} env={env} />
+        ) : (
+          <div className="empty">{loaded ? 'Add an environment to get started.' : 'Loading…'}</div>
+        )}
+      </main>
+      <StatusBar />
+      <Dialogs />
+    </div>
+  );
+}
+
+function Dialogs() {
+  const dialog = useUi((s) => s.dialog);
+  const openDialog = useUi((s) => s.openDialog);
+  const byId = useEnvironments((s) => s.byId);
+  const [terminate, setTerminate] = useState(false);
+  const close = () => openDialog(null);
+  if (!dialog) return null;
+  switch (dialog.kind) {
+    case 'addEnvironment':
+      return <EnvironmentDialog onClose={close} />;
+    case 'editEnvironment': {
+      const env = byId[dialog.id];
+      return env ? <EnvironmentDialog existing={env} onClose={close} /> : null;
+    }
+    case 'removeEnvironment': {
+      const env = byId[dialog.id];
+      if (!env) return null;
+      return (
+        <ConfirmDialog
+          title={`Remove ${env.name}?`}
+          confirmLabel="Remove"
+          onClose={close}
+          onConfirm={() => removeEnvironment(env.id, terminate)}
+        >
+          <p>The environment and its saved settings will be removed from Tether.</p>
+          <label>
+            <input type="checkbox" checked={terminate} onChange={(e) => setTerminate(e.target.checked)} />{' '}
+            Also terminate its running processes
+          </label>
+        </ConfirmDialog>
+      );
+    }
+    case 'shortcuts':
+      return <ShortcutsDialog onClose={close} />;
+    case 'settings':
+      return <SettingsDialog onClose={close} />;
+  }
+}

@@ -1,0 +1,206 @@
+// Add or edit an environment: name, colour, how to reach it (WebSocket URL + token, or a command
+// whose stdio speaks the protocol), validated before saving, with a "test connection" that names
+// the stage that failed.
+import { useState, type FormEvent } from 'react';
+import { EnvironmentDraft, type EnvironmentView, type TestConnectionResult } from '../../shared/ipc';
+import { addEnvironment, testConnection, updateEnvironment } from '../actions/environment-actions';
+import { errorMessage } from '../ipc/ipc-client';
+import { formatMs } from '../format';
+import { Modal } from './modal';
+
+type Kind = 'ws' | 'command' | 'local';
+
+const STAGE_TEXT: Record<TestConnectionResult['stage'], string> = {
+  dns: 'name resolution',
+  refused: 'connecting (refused)',
+  auth: 'authentication',
+  handshake: 'protocol handshake',
+  version: 'server version check',
+  timeout: 'timed out',
+  spawn: 'starting the command',
+  ok: 'all stages passed',
+};
+
+const PALETTE = ['#3b82f6', '#10b981', '#f59e0b', '#ef4444', '#8b5cf6', '#ec4899', '#14b8a6'];
+
+interface FormErrors {
+  name?: string;
+  color?: string;
+  target?: string;
+}
+
+export function EnvironmentDialog({
+  existing,
+  onClose,
+}: {
+  existing?: EnvironmentView;
+  onClose: () => void;
+}) {
+  const initialKind: Kind = existing?.settings.kind ?? 'ws';
+  const [name, setName] = useState(existing?.name ?? '');
+  const [color, setColor] = useState(existing?.color ?? PALETTE[Math.floor(Math.random() * PALETTE.length)]!);
+  const [kind, setKind] = useState<Kind>(initialKind);
+  const [url, setUrl] = useState(existing?.settings.kind === 'ws' ? existing.settings.url : '');
+  const [commandLine, setCommandLine] = useState(
+    existing?.settings.kind === 'command' ? existing.settings.commandLine : '',
+  );
+  const [token, setToken] = useState('');
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const [testing, setTesting] = useState(false);
+  const [test, setTest] = useState<TestConnectionResult | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const settings = () =>
+    kind === 'ws'
+      ? ({ kind, url: url.trim() } as const)
+      : kind === 'command'
+        ? ({ kind, commandLine: commandLine.trim() } as const)
+        : ({ kind } as const);
+
+  const tokenField = () => (kind === 'ws' && token ? { token } : {});
+
+  function validate(): EnvironmentDraft | null {
+    const next: FormErrors = {};
+    if (!name.trim()) next.name = 'Give the environment a name.';
+    if (!/^#[0-9a-fA-F]{6}$/.test(color)) next.color = 'Pick a colour like #3b82f6.';
+    if (kind === 'ws' && !/^wss?:\/\/[^\s/]+/.test(url.trim()))
+      next.target = 'Enter a URL like ws://host:port.';
+    if (kind === 'command' && !commandLine.trim()) next.target = 'Enter the command to run.';
+    setErrors(next);
+    if (Object.keys(next).length > 0) return null;
+    const parsed = EnvironmentDraft.safeParse({ name, color, settings: settings(), ...tokenField() });
+    if (!parsed.success) {
+      setSubmitError(parsed.error.issues.map((i) => i.message).join('; '));
+      return null;
+    }
+    return parsed.data;
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const draft = validate();
+    if (!draft) return;
+    setBusy(true);
+    setSubmitError(null);
+    try {
+      if (existing) await updateEnvironment(existing.id, draft);
+      else await addEnvironment(draft);
+      onClose();
+    } catch (error) {
+      setSubmitError(errorMessage(error));
+      setBusy(false);
+    }
+  }
+
+  async function onTest() {
+    setTesting(true);
+    setTest(null);
+    try {
+      setTest(
+        await testConnection({
+          settings: settings(),
+          ...tokenField(),
+          ...(existing ? { id: existing.id } : {}),
+        }),
+      );
+    } catch (error) {
+      setTest({ ok: false, stage: 'handshake', message: errorMessage(error), info: null, rttMs: null });
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  return (
+    <Modal title={existing ? `Edit ${existing.name}` : 'Add environment'} onClose={onClose}>
+      <form onSubmit={onSubmit} noValidate>
+        <div className="form-grid">
+          <label htmlFor="env-name">Name</label>
+          <input
+            id="env-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            aria-invalid={!!errors.name}
+          />
+          {errors.name && <span className="field-error">{errors.name}</span>}
+          <label htmlFor="env-color">Colour</label>
+          <input id="env-color" type="color" value={color} onChange={(e) => setColor(e.target.value)} />
+          {errors.color && <span className="field-error">{errors.color}</span>}
+          <label htmlFor="env-kind">Connect via</label>
+          <select
+            id="env-kind"
+            value={kind}
+            onChange={(e) => setKind(e.target.value as Kind)}
+            disabled={existing?.settings.kind === 'local'}
+          >
+            <option value="ws">WebSocket (exec-server URL)</option>
+            <option value="command">Command (stdio, e.g. over SSH)</option>
+            {existing?.settings.kind === 'local' && <option value="local">This machine</option>}
+          </select>
+          {kind === 'ws' && (
+            <>
+              <label htmlFor="env-url">URL</label>
+              <input
+                id="env-url"
+                className="mono"
+                placeholder="ws://host:port"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                aria-invalid={!!errors.target}
+              />
+              {errors.target && <span className="field-error">{errors.target}</span>}
+              <label htmlFor="env-token">Token</label>
+              <input
+                id="env-token"
+                type="password"
+                placeholder={existing?.hasToken ? 'stored (leave empty to keep)' : 'optional'}
+                value={token}
+                onChange={(e) => setToken(e.target.value)}
+              />
+            </>
+          )}
+          {kind === 'command' && (
+            <>
+              <label htmlFor="env-command">Command</label>
+              <input
+                id="env-command"
+                className="mono"
+                placeholder="ssh host tether exec-server --listen stdio"
+                value={commandLine}
+                onChange={(e) => setCommandLine(e.target.value)}
+                aria-invalid={!!errors.target}
+              />
+              {errors.target && <span className="field-error">{errors.target}</span>}
+            </>
+          )}
+        </div>
+        {test && (
+          <p role="status" className={test.ok ? 'status-connected' : 'error'}>
+            {test.ok
+              ? `Connection works (${formatMs(test.rttMs)}).`
+              : `Failed at ${STAGE_TEXT[test.stage]}: ${test.message}`}
+          </p>
+        )}
+        {submitError && (
+          <p role="alert" className="error">
+            {submitError}
+          </p>
+        )}
+        <div className="modal-actions">
+          {kind !== 'local' && (
+            <button type="button" onClick={onTest} disabled={testing}>
+              {testing ? 'Testing…' : 'Test connection'}
+            </button>
+          )}
+          <span className="spacer" />
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {existing ? 'Save' : 'Add'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,61 @@
+// The selected environment: its header (status, reconnect, edit, remove) and its four panels.
+import type { EnvironmentView as Env } from '../../shared/ipc';
+import { reconnectNow, setConnected } from '../actions/environment-actions';
+import { panelOf, useUi, type EnvPanel } from '../stores/ui-store';
+import { FileBrowser } from './file-browser';
+import { HealthPanel } from './health-panel';
+import { ProcessesPanel } from './processes-panel';
+import { StatusIndicator } from './status-indicator';
+import { TerminalsPanel } from './terminals-panel';
+
+const PANELS: { id: EnvPanel; label: string }[] = [
+  { id: 'terminals', label: 'Terminals' },
+  { id: 'processes', label: 'Processes' },
+  { id: 'files', label: 'Files' },
+  { id: 'health', label: 'Health' },
+];
+
+export function EnvironmentView({ env }: { env: Env }) {
+  const panel = useUi((s) => panelOf(s.panelByEnv, env.id));
+  const showPanel = useUi((s) => s.showPanel);
+  const openDialog = useUi((s) => s.openDialog);
+  const ignore = () => undefined;
+  return (
+    <>
+      <div className="env-header">
+        <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
+        <h2>{env.name}</h2>
+        <StatusIndicator env={env} />
+        <span className="spacer" />
+        {env.link.kind !== 'connected' && env.enabled && (
+          <button onClick={() => void reconnectNow(env.id).catch(ignore)}>Reconnect now</button>
+        )}
+        <button onClick={() => void setConnected(env.id, !env.enabled).catch(ignore)}>
+          {env.enabled ? 'Disconnect' : 'Connect'}
+        </button>
+        <button onClick={() => openDialog({ kind: 'editEnvironment', id: env.id })}>Edit</button>
+        {env.settings.kind !== 'local' && (
+          <button className="danger" onClick={() => openDialog({ kind: 'removeEnvironment', id: env.id })}>
+            Remove
+          </button>
+        )}
+      </div>
+      <div className="tabs" role="tablist" aria-label="Environment panels">
+        {PANELS.map((p) => (
+          <button
+            key={p.id}
+            role="tab"
+            aria-selected={panel === p.id}
+            onClick={() => showPanel(env.id, p.id)}
+          >
+            {p.label}
+          </button>
+        ))}
+      </div>
+      {panel === 'terminals' && <TerminalsPanel env={env} />}
+      {panel === 'processes' && <ProcessesPanel env={env} />}
+      {panel === 'files' && <FileBrowser env={env} />}
+      {panel === 'health' && <HealthPanel env={env} />}
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+// Link health of one environment: live RTT chart, p50/p95, last contact, thresholds, reconnect
+// count, the timeline of state changes, and what the server says about itself.
+import type { EnvironmentView } from '../../shared/ipc';
+import { formatClock, formatDuration, formatMs } from '../format';
+import { useNow } from '../use-now';
+import { RttChart } from './rtt-chart';
+import { StatusIndicator } from './status-indicator';
+
+export function HealthPanel({ env }: { env: EnvironmentView }) {
+  const now = useNow();
+  const h = env.health;
+  return (
+    <div className="panel padded" aria-label="Health">
+      <div>
+        <StatusIndicator env={env} />
+      </div>
+      {h ? (
+        <>
+          <div className="health-grid">
+            <Stat label="RTT now" value={formatMs(h.lastRttMs)} />
+            <Stat label="RTT p50" value={formatMs(h.rttP50Ms)} />
+            <Stat label="RTT p95" value={formatMs(h.rttP95Ms)} />
+            <Stat
+              label="Last contact"
+              value={h.lastContactAt === null ? '—' : `${formatDuration(now - h.lastContactAt)} ago`}
+            />
+            <Stat label="Reconnects" value={String(h.reconnectCount)} />
+            <Stat
+              label="Thresholds"
+              value={`${formatMs(h.thresholds.degradedRttMs)} / ${formatDuration(h.thresholds.stalledAfterMs)}`}
+              hint="degraded above this RTT / stalled after this silence"
+            />
+          </div>
+          <RttChart health={h} />
+          <section aria-label="Timeline">
+            <h3>Timeline</h3>
+            <ol className="mono" reversed>
+              {[...h.history].reverse().map((entry, i) => (
+                <li key={`${entry.at}-${i}`}>
+                  {formatClock(entry.at)} {entry.state}
+                  {entry.reason ? ` — ${entry.reason}` : ''}
+                </li>
+              ))}
+            </ol>
+          </section>
+        </>
+      ) : (
+        <p className="muted">No health data yet: the environment has not connected.</p>
+      )}
+      <section aria-label="Server">
+        <h3>Server</h3>
+        {env.info ? (
+          <table>
+            <tbody>
+              {Object.entries(env.info).map(([k, v]) => (
+                <tr key={k}>
+                  <th>{k}</th>
+                  <td className="mono">{typeof v === 'string' ? v : JSON.stringify(v)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">Not known yet.</p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <div className="stat" title={hint}>
+      <div className="muted">{label}</div>
+      <div className="value">{value}</div>
+    </div>
+  );
+}

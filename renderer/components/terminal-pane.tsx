@@ -1,0 +1,167 @@
+// One terminal pane: header (title, state, size-fixed, actions), a slim reconnect banner, the
+// inline exit line with restart, the search bar, and the xterm view fitted to the pane.
+import { useEffect, useRef, useState } from 'react';
+import type { EnvironmentView, ProcessView } from '../../shared/ipc';
+import { restartProcess } from '../actions/process-actions';
+import { openShell } from '../actions/process-actions';
+import { errorMessage } from '../ipc/ipc-client';
+import { linkStatus } from '../link-status';
+import { usePanes } from '../stores/panes-store';
+import { useSettings } from '../stores/settings-store';
+import { useUi } from '../stores/ui-store';
+import { sessionFor } from '../terminal/terminal-registry';
+import type { SessionStatus } from '../terminal/terminal-session';
+import { useNow } from '../use-now';
+
+export function TerminalPane(props: {
+  env: EnvironmentView;
+  paneId: string;
+  process: ProcessView | undefined;
+  processId: string;
+  focused: boolean;
+}) {
+  const { env, paneId, process, processId, focused } = props;
+  const mountRef = useRef<HTMLDivElement>(null);
+  const [status, setStatus] = useState<SessionStatus | null>(null);
+  const [restartError, setRestartError] = useState<string | null>(null);
+  const searchOpen = useUi((s) => s.searchPaneId === paneId);
+  const toggleSearch = useUi((s) => s.toggleSearch);
+  const { closePane, focusPane } = usePanes.getState();
+  const now = useNow();
+  const link = linkStatus(env, now);
+
+  useEffect(() => {
+    const host = mountRef.current;
+    if (!host) return;
+    const session = sessionFor({ envId: env.id, processId }, useSettings.getState().settings);
+    session.attach(host);
+    setStatus(session.getStatus());
+    const offStatus = session.onStatus(setStatus);
+    const observer = new ResizeObserver(() => session.fit());
+    observer.observe(host);
+    return () => {
+      observer.disconnect();
+      offStatus();
+      session.detach(host);
+    };
+  }, [env.id, processId]);
+
+  useEffect(() => {
+    if (focused) sessionFor({ envId: env.id, processId }, useSettings.getState().settings).focus();
+  }, [focused, env.id, processId]);
+
+  const title = process?.title ?? processId;
+  const ended =
+    process && (process.state === 'exited' || process.state === 'failed' || process.state === 'lost');
+  const split = (direction: 'horizontal' | 'vertical') =>
+    void openShell(env.id, { splitOf: { paneId, direction } }).catch(() => undefined);
+
+  return (
+    <section
+      className={`pane${focused ? ' focused' : ''}`}
+      aria-label={`Terminal ${title}`}
+      onMouseDown={() => focusPane(env.id, paneId)}
+      onFocus={() => focusPane(env.id, paneId)}
+    >
+      <header className="pane-header">
+        <span className="pane-title">{title}</span>
+        {process && <span className="badge">{process.state}</span>}
+        {status?.sizeFixed && (
+          <span className="badge" title="The server cannot resize this terminal">
+            size fixed
+          </span>
+        )}
+        <span className="spacer" />
+        <button
+          className="icon"
+          aria-label="Search"
+          aria-pressed={searchOpen}
+          onClick={() => toggleSearch(paneId)}
+        >
+          ⌕
+        </button>
+        <button className="icon" aria-label="Split right" onClick={() => split('horizontal')}>
+          ◫
+        </button>
+        <button className="icon" aria-label="Split down" onClick={() => split('vertical')}>
+          ⊟
+        </button>
+        <button className="icon" aria-label="Close pane" onClick={() => closePane(env.id, paneId)}>
+          ×
+        </button>
+      </header>
+      {(link.kind === 'reconnecting' || link.kind === 'connecting' || link.kind === 'stalled') && (
+        <div className="banner" role="status">
+          {link.icon} Link {link.text} — typing is kept and delivered once the link is back.
+        </div>
+      )}
+      {link.kind === 'failed' && (
+        <div className="banner bad" role="status">
+          {link.icon} Link {link.text}
+        </div>
+      )}
+      {status?.inputError && (
+        <div className="banner bad" role="alert">
+          Input not delivered: {status.inputError}
+        </div>
+      )}
+      {searchOpen && <SearchBar envId={env.id} processId={processId} onClose={() => toggleSearch(paneId)} />}
+      <div className="terminal-mount" ref={mountRef} />
+      {ended && (
+        <div className="exit-line" role="status">
+          {process.state === 'exited'
+            ? `exited with code ${process.exitCode ?? '?'}`
+            : process.state === 'lost'
+              ? 'lost (the server no longer knows this process)'
+              : `failed${process.failure ? `: ${process.failure}` : ''}`}{' '}
+          ·{' '}
+          <button
+            className="link"
+            onClick={() =>
+              restartProcess({ envId: env.id, processId }).catch((e: unknown) =>
+                setRestartError(errorMessage(e)),
+              )
+            }
+          >
+            restart
+          </button>
+          {restartError && <span className="error"> {restartError}</span>}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SearchBar({ envId, processId, onClose }: { envId: string; processId: string; onClose: () => void }) {
+  const [term, setTerm] = useState('');
+  const [found, setFound] = useState<boolean | null>(null);
+  const session = () => sessionFor({ envId, processId }, useSettings.getState().settings);
+  const close = () => {
+    session().clearSearch();
+    onClose();
+    session().focus();
+  };
+  return (
+    <div className="search-bar" role="search">
+      <input
+        autoFocus
+        aria-label="Search terminal"
+        value={term}
+        onChange={(e) => {
+          setTerm(e.target.value);
+          setFound(session().find(e.target.value, 'next'));
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') setFound(session().find(term, e.shiftKey ? 'previous' : 'next'));
+          if (e.key === 'Escape') close();
+        }}
+      />
+      <button onClick={() => setFound(session().find(term, 'previous'))}>Previous</button>
+      <button onClick={() => setFound(session().find(term, 'next'))}>Next</button>
+      {found === false && term && <span className="muted">no match</span>}
+      <button className="icon" aria-label="Close search" onClick={close}>
+        ×
+      </button>
+    </div>
+  );
+}

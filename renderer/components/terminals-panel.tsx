@@ -1,0 +1,78 @@
+// The terminal tabs of one environment and the active tab's pane layout.
+import type { EnvironmentView } from '../../shared/ipc';
+import { openShell } from '../actions/process-actions';
+import { envPanes, leaves, usePanes } from '../stores/panes-store';
+import { useProcesses } from '../stores/processes-store';
+import { processKeyString } from '../stores/process-key';
+import { PaneLayout } from './pane-layout';
+import { useState } from 'react';
+import { errorMessage } from '../ipc/ipc-client';
+
+export function TerminalsPanel({ env }: { env: EnvironmentView }) {
+  const panes = usePanes((s) => envPanes(s.byEnv, env.id));
+  const byKey = useProcesses((s) => s.byKey);
+  const { activateTab, closePane } = usePanes.getState();
+  const [error, setError] = useState<string | null>(null);
+  const active = panes.tabs.find((t) => t.id === panes.activeTabId);
+  const newTerminal = () => {
+    setError(null);
+    openShell(env.id).catch((e: unknown) => setError(errorMessage(e)));
+  };
+  return (
+    <div className="panel">
+      <div className="tabs" role="tablist" aria-label="Terminal tabs">
+        {panes.tabs.map((tab, index) => {
+          const first = leaves(tab.root)[0];
+          const title = first
+            ? (byKey[processKeyString({ envId: env.id, processId: first.processId })]?.title ?? 'terminal')
+            : 'terminal';
+          const count = leaves(tab.root).length;
+          return (
+            <span className="term-tab" key={tab.id}>
+              <button
+                role="tab"
+                aria-selected={tab.id === panes.activeTabId}
+                onClick={() => activateTab(env.id, tab.id)}
+              >
+                {index + 1}: {title}
+                {count > 1 ? ` (${count})` : ''}
+              </button>
+              <button
+                className="close"
+                aria-label={`Close tab ${index + 1}`}
+                onClick={() => leaves(tab.root).forEach((l) => closePane(env.id, l.id))}
+              >
+                ×
+              </button>
+            </span>
+          );
+        })}
+        <button
+          className="icon"
+          aria-label="New terminal"
+          title="New terminal (Ctrl+Shift+T)"
+          onClick={newTerminal}
+        >
+          +
+        </button>
+        {error && (
+          <span role="alert" className="error">
+            {error}
+          </span>
+        )}
+      </div>
+      <div className="pane-area" role="tabpanel">
+        {active ? (
+          <PaneLayout key={active.id} env={env} node={active.root} focusedPaneId={active.focusedPaneId} />
+        ) : (
+          <div className="empty">
+            <span>No terminal open in {env.name}.</span>
+            <button className="primary" onClick={newTerminal}>
+              Open a shell
+            </button>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+// Turns an environment's link state and health into the one status the UI shows everywhere
+// (sidebar, status bar, tabs): a kind, a text and an accessible label that never rely on colour.
+import type { EnvironmentView } from '../shared/ipc';
+import { formatMs } from './format';
+
+export type LinkStatusKind =
+  'idle' | 'connecting' | 'connected' | 'degraded' | 'stalled' | 'reconnecting' | 'failed' | 'closed';
+
+export interface LinkStatus {
+  kind: LinkStatusKind;
+  /** Short human text, e.g. "connected, 3 ms" or "reconnecting in 4 s". */
+  text: string;
+  /** Accessible name of the indicator, e.g. "Connection: connected, 3 ms". */
+  label: string;
+  icon: string;
+}
+
+const ICONS: Record<LinkStatusKind, string> = {
+  idle: '○',
+  connecting: '◌',
+  connected: '●',
+  degraded: '◐',
+  stalled: '⏸',
+  reconnecting: '↻',
+  failed: '✕',
+  closed: '○',
+};
+
+export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
+  const { link, health } = env;
+  let kind: LinkStatusKind = link.kind === 'closed' ? 'closed' : link.kind;
+  if (link.kind === 'connected' && health?.stalled) kind = 'stalled';
+  else if (link.kind === 'connected' && health?.degraded) kind = 'degraded';
+
+  let text: string;
+  switch (kind) {
+    case 'connected':
+    case 'degraded':
+      text = health?.lastRttMs != null ? `${kind}, ${formatMs(health.lastRttMs)}` : kind;
+      break;
+    case 'stalled':
+      text =
+        health?.lastContactAt != null
+          ? `stalled, no reply for ${secondsSince(health.lastContactAt, now)} s`
+          : 'stalled';
+      break;
+    case 'reconnecting': {
+      const retryAt = link.nextRetryAt ?? null;
+      text =
+        retryAt !== null && retryAt > now
+          ? `reconnecting in ${Math.ceil((retryAt - now) / 1000)} s`
+          : 'reconnecting';
+      if (link.attempt) text += ` (attempt ${link.attempt})`;
+      break;
+    }
+    case 'failed':
+      text = link.reason ? `failed: ${link.reason}` : 'failed';
+      break;
+    case 'idle':
+      text = 'disconnected';
+      break;
+    default:
+      text = kind;
+  }
+  return { kind, text, label: `Connection: ${text}`, icon: ICONS[kind] };
+}
+
+function secondsSince(at: number, now: number): number {
+  return Math.max(0, Math.round((now - at) / 1000));
+}

@@ -1,0 +1,30 @@
+// Renderer entry: connects to the host's bridge, starts the stores, renders the app. After the web
+// bridge reconnects, it reloads the lists and lets every terminal catch up on missed output.
+import { createRoot } from 'react-dom/client';
+import '@xterm/xterm/css/xterm.css';
+import './styles.css';
+import { App } from './components/app';
+import { resolveBridge } from './ipc/resolve-bridge';
+import { errorMessage, setBridge } from './ipc/ipc-client';
+import { loadAll, startApp } from './actions/start-app';
+import { catchUpAll } from './terminal/terminal-registry';
+
+const root = createRoot(document.getElementById('root') as HTMLElement);
+root.render(<App />);
+
+const { bridge, onStatus } = resolveBridge();
+setBridge(bridge);
+startApp().then(
+  () => {
+    let dropped = false;
+    onStatus?.((status) => {
+      if (status === 'closed') dropped = true;
+      if (status === 'open' && dropped) {
+        dropped = false;
+        catchUpAll();
+        void loadAll().catch(() => undefined);
+      }
+    });
+  },
+  (error: unknown) => root.render(<App startError={errorMessage(error)} />),
+);

@@ -1,0 +1,78 @@
+// File browser state per environment: current directory and its entries, the lazily loaded tree,
+// sort order, hidden toggle, selection and preview.
+import { create } from 'zustand';
+import type { FileEntry, FilePreview } from '../../shared/ipc';
+
+export type SortKey = 'name' | 'size' | 'modified';
+
+export interface EnvFiles {
+  path: string | null;
+  entries: FileEntry[];
+  loading: boolean;
+  error: string | null;
+  showHidden: boolean;
+  sort: { key: SortKey; ascending: boolean };
+  selected: string | null;
+  preview: { path: string; preview: FilePreview | null; error: string | null } | null;
+  /** Children of expanded directories in the tree, by path. */
+  tree: Record<string, FileEntry[]>;
+  expanded: Record<string, boolean>;
+}
+
+export const EMPTY_FILES: EnvFiles = {
+  path: null,
+  entries: [],
+  loading: false,
+  error: null,
+  showHidden: false,
+  sort: { key: 'name', ascending: true },
+  selected: null,
+  preview: null,
+  tree: {},
+  expanded: {},
+};
+
+interface FilesState {
+  byEnv: Record<string, EnvFiles>;
+  patch: (envId: string, patch: Partial<EnvFiles> | ((f: EnvFiles) => Partial<EnvFiles>)) => void;
+}
+
+export const useFiles = create<FilesState>((set) => ({
+  byEnv: {},
+  patch: (envId, patch) =>
+    set((s) => {
+      const current = s.byEnv[envId] ?? EMPTY_FILES;
+      const change = typeof patch === 'function' ? patch(current) : patch;
+      return { byEnv: { ...s.byEnv, [envId]: { ...current, ...change } } };
+    }),
+}));
+
+export function filesOf(byEnv: Record<string, EnvFiles>, envId: string): EnvFiles {
+  return byEnv[envId] ?? EMPTY_FILES;
+}
+
+/** Directories first, then by the chosen column. */
+export function sortEntries(entries: FileEntry[], sort: EnvFiles['sort']): FileEntry[] {
+  const dir = sort.ascending ? 1 : -1;
+  return [...entries].sort((a, b) => {
+    const aDir = a.kind === 'directory' ? 0 : 1;
+    const bDir = b.kind === 'directory' ? 0 : 1;
+    if (aDir !== bDir) return aDir - bDir;
+    let cmp = 0;
+    if (sort.key === 'size') cmp = (a.size ?? -1) - (b.size ?? -1);
+    else if (sort.key === 'modified') cmp = (a.modifiedAtMs ?? 0) - (b.modifiedAtMs ?? 0);
+    if (cmp === 0) cmp = a.name.localeCompare(b.name);
+    return cmp * dir;
+  });
+}
+
+/** Joins a POSIX-style directory and a name (remote paths are absolute, '/'-separated). */
+export function joinPath(dir: string, name: string): string {
+  return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
+}
+
+export function parentPath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  const index = trimmed.lastIndexOf('/');
+  return index <= 0 ? '/' : trimmed.slice(0, index);
+}

@@ -1,0 +1,173 @@
+// Terminal tabs and their split layouts per environment: which process shows in which pane.
+// Persisted in localStorage so a reloaded window reopens every pane on the same process.
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+
+export type SplitDirection = 'horizontal' | 'vertical';
+
+export type PaneNode =
+  | { type: 'leaf'; id: string; processId: string }
+  | { type: 'split'; id: string; direction: SplitDirection; children: [PaneNode, PaneNode] };
+
+export interface TerminalTab {
+  id: string;
+  root: PaneNode;
+  focusedPaneId: string;
+}
+
+export interface EnvPanes {
+  tabs: TerminalTab[];
+  activeTabId: string | null;
+}
+
+interface PanesState {
+  byEnv: Record<string, EnvPanes>;
+  openTab: (envId: string, processId: string) => void;
+  split: (envId: string, paneId: string, direction: SplitDirection, processId: string) => void;
+  closePane: (envId: string, paneId: string) => void;
+  activateTab: (envId: string, tabId: string) => void;
+  cycleTab: (envId: string, step: 1 | -1) => void;
+  focusPane: (envId: string, paneId: string) => void;
+  replaceProcess: (envId: string, fromProcessId: string, toProcessId: string) => void;
+  /** Drops panes whose process the AppService no longer knows (e.g. after an app restart). */
+  prune: (envId: string, liveProcessIds: Set<string>) => void;
+  removeEnv: (envId: string) => void;
+}
+
+export const PANES_STORAGE_KEY = 'tether.panes.v1';
+
+let counter = 0;
+function newId(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+const EMPTY: EnvPanes = { tabs: [], activeTabId: null };
+
+export function leaves(node: PaneNode): Extract<PaneNode, { type: 'leaf' }>[] {
+  return node.type === 'leaf' ? [node] : [...leaves(node.children[0]), ...leaves(node.children[1])];
+}
+
+function mapTree(
+  node: PaneNode,
+  fn: (leaf: Extract<PaneNode, { type: 'leaf' }>) => PaneNode | null,
+): PaneNode | null {
+  if (node.type === 'leaf') return fn(node);
+  const a = mapTree(node.children[0], fn);
+  const b = mapTree(node.children[1], fn);
+  if (a && b) return { ...node, children: [a, b] };
+  return a ?? b;
+}
+
+function updateEnv(
+  state: PanesState,
+  envId: string,
+  fn: (env: EnvPanes) => EnvPanes,
+): Pick<PanesState, 'byEnv'> {
+  return { byEnv: { ...state.byEnv, [envId]: fn(state.byEnv[envId] ?? EMPTY) } };
+}
+
+/** Rebuilds tabs through `fn`, dropping tabs that end up empty and keeping a valid active tab. */
+function rebuildTabs(
+  env: EnvPanes,
+  fn: (leaf: Extract<PaneNode, { type: 'leaf' }>) => PaneNode | null,
+): EnvPanes {
+  const tabs: TerminalTab[] = [];
+  for (const tab of env.tabs) {
+    const root = mapTree(tab.root, fn);
+    if (!root) continue;
+    const ids = leaves(root).map((l) => l.id);
+    tabs.push({
+      ...tab,
+      root,
+      focusedPaneId: ids.includes(tab.focusedPaneId) ? tab.focusedPaneId : (ids[0] as string),
+    });
+  }
+  const oldIndex = env.tabs.findIndex((t) => t.id === env.activeTabId);
+  const stillActive = tabs.some((t) => t.id === env.activeTabId);
+  const activeTabId = stillActive
+    ? env.activeTabId
+    : (tabs[Math.min(Math.max(oldIndex, 0), tabs.length - 1)]?.id ?? null);
+  return { tabs, activeTabId };
+}
+
+export const usePanes = create<PanesState>()(
+  persist(
+    (set) => ({
+      byEnv: {},
+      openTab: (envId, processId) =>
+        set((s) =>
+          updateEnv(s, envId, (env) => {
+            const leaf: PaneNode = { type: 'leaf', id: newId('pane'), processId };
+            const tab: TerminalTab = { id: newId('tab'), root: leaf, focusedPaneId: leaf.id };
+            return { tabs: [...env.tabs, tab], activeTabId: tab.id };
+          }),
+        ),
+      split: (envId, paneId, direction, processId) =>
+        set((s) =>
+          updateEnv(s, envId, (env) => {
+            const fresh: PaneNode = { type: 'leaf', id: newId('pane'), processId };
+            const next = rebuildTabs(env, (leaf) =>
+              leaf.id === paneId
+                ? { type: 'split', id: newId('split'), direction, children: [leaf, fresh] }
+                : leaf,
+            );
+            return {
+              ...next,
+              tabs: next.tabs.map((t) =>
+                leaves(t.root).some((l) => l.id === fresh.id) ? { ...t, focusedPaneId: fresh.id } : t,
+              ),
+            };
+          }),
+        ),
+      closePane: (envId, paneId) =>
+        set((s) =>
+          updateEnv(s, envId, (env) => rebuildTabs(env, (leaf) => (leaf.id === paneId ? null : leaf))),
+        ),
+      activateTab: (envId, tabId) =>
+        set((s) => updateEnv(s, envId, (env) => ({ ...env, activeTabId: tabId }))),
+      cycleTab: (envId, step) =>
+        set((s) =>
+          updateEnv(s, envId, (env) => {
+            if (env.tabs.length === 0) return env;
+            const index = env.tabs.findIndex((t) => t.id === env.activeTabId);
+            const next = env.tabs[(index + step + env.tabs.length) % env.tabs.length] as TerminalTab;
+            return { ...env, activeTabId: next.id };
+          }),
+        ),
+      focusPane: (envId, paneId) =>
+        set((s) =>
+          updateEnv(s, envId, (env) => ({
+            ...env,
+            tabs: env.tabs.map((t) =>
+              leaves(t.root).some((l) => l.id === paneId) ? { ...t, focusedPaneId: paneId } : t,
+            ),
+          })),
+        ),
+      replaceProcess: (envId, fromProcessId, toProcessId) =>
+        set((s) =>
+          updateEnv(s, envId, (env) =>
+            rebuildTabs(env, (leaf) =>
+              leaf.processId === fromProcessId ? { ...leaf, processId: toProcessId } : leaf,
+            ),
+          ),
+        ),
+      prune: (envId, liveProcessIds) =>
+        set((s) =>
+          updateEnv(s, envId, (env) =>
+            rebuildTabs(env, (leaf) => (liveProcessIds.has(leaf.processId) ? leaf : null)),
+          ),
+        ),
+      removeEnv: (envId) =>
+        set((s) => {
+          const { [envId]: _gone, ...rest } = s.byEnv;
+          return { byEnv: rest };
+        }),
+    }),
+    { name: PANES_STORAGE_KEY, partialize: (s) => ({ byEnv: s.byEnv }) },
+  ),
+);
+
+export function envPanes(byEnv: Record<string, EnvPanes>, envId: string): EnvPanes {
+  return byEnv[envId] ?? EMPTY;
+}

@@ -1,0 +1,43 @@
+// Which environment and which panel the user is looking at, and which dialog is open.
+import { create } from 'zustand';
+
+export type EnvPanel = 'terminals' | 'processes' | 'files' | 'health';
+
+export type Dialog =
+  | { kind: 'addEnvironment' }
+  | { kind: 'editEnvironment'; id: string }
+  | { kind: 'removeEnvironment'; id: string }
+  | { kind: 'shortcuts' }
+  | { kind: 'settings' };
+
+interface UiState {
+  activeEnvId: string | null;
+  panelByEnv: Record<string, EnvPanel>;
+  dialog: Dialog | null;
+  /** Pane whose search bar is open. */
+  searchPaneId: string | null;
+  /** Bumped to ask the file browser to take keyboard focus. */
+  fileFocusRequest: number;
+  selectEnv: (id: string | null) => void;
+  showPanel: (envId: string, panel: EnvPanel) => void;
+  openDialog: (dialog: Dialog | null) => void;
+  toggleSearch: (paneId: string | null) => void;
+  requestFileFocus: () => void;
+}
+
+export const useUi = create<UiState>((set) => ({
+  activeEnvId: null,
+  panelByEnv: {},
+  dialog: null,
+  searchPaneId: null,
+  fileFocusRequest: 0,
+  selectEnv: (id) => set({ activeEnvId: id }),
+  showPanel: (envId, panel) => set((s) => ({ panelByEnv: { ...s.panelByEnv, [envId]: panel } })),
+  openDialog: (dialog) => set({ dialog }),
+  toggleSearch: (paneId) => set((s) => ({ searchPaneId: s.searchPaneId === paneId ? null : paneId })),
+  requestFileFocus: () => set((s) => ({ fileFocusRequest: s.fileFocusRequest + 1 })),
+}));
+
+export function panelOf(panelByEnv: Record<string, EnvPanel>, envId: string): EnvPanel {
+  return panelByEnv[envId] ?? 'terminals';
+}

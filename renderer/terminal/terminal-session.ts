@@ -1,0 +1,229 @@
+// One xterm terminal bound to one process: renders its output through OutputFlow, sends keystrokes
+// straight to processes.write, fits itself to its pane and propagates the size. It outlives pane
+// re-mounts (its element moves between hosts) and is disposed when no pane shows the process.
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { SearchAddon } from '@xterm/addon-search';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import { WebglAddon } from '@xterm/addon-webgl';
+import type { ProcessKey, Settings } from '../../shared/ipc';
+import { invoke } from '../ipc/ipc-client';
+import { OutputFlow } from './output-flow';
+import { PASTE_CHUNK_CHARS } from './flow-limits';
+import { DARK_THEME, LIGHT_THEME, resolvedTheme } from './terminal-theme';
+
+const INTERRUPT = '\x03';
+
+export interface SessionStatus {
+  /** The server could not apply the pane's size (codex without resize): the size is fixed. */
+  sizeFixed: boolean;
+  renderer: 'webgl' | 'dom';
+  inputError: string | null;
+}
+
+export class TerminalSession {
+  readonly element: HTMLDivElement;
+  readonly terminal: Terminal;
+  private readonly fitAddon = new FitAddon();
+  private readonly searchAddon = new SearchAddon();
+  private readonly flow: OutputFlow;
+  private opened = false;
+  private webgl: WebglAddon | null = null;
+  private lastSize: { cols: number; rows: number } | null = null;
+  private pasteChain: Promise<void> = Promise.resolve();
+  /** Pastes queued or in progress; keystrokes wait behind them to keep their order. */
+  private pastesPending = 0;
+  private pasteGeneration = 0;
+  private status: SessionStatus = { sizeFixed: false, renderer: 'dom', inputError: null };
+  private readonly statusListeners = new Set<(s: SessionStatus) => void>();
+  private copyOnSelect: boolean;
+
+  constructor(
+    readonly key: ProcessKey,
+    settings: Settings,
+  ) {
+    this.element = document.createElement('div');
+    this.element.className = 'terminal-host';
+    this.copyOnSelect = settings.copyOnSelect;
+    this.terminal = new Terminal({
+      scrollback: settings.scrollback,
+      fontSize: settings.fontSize,
+      fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+      theme: resolvedTheme(settings.theme) === 'dark' ? DARK_THEME : LIGHT_THEME,
+      allowProposedApi: true,
+      cursorBlink: true,
+    });
+    this.terminal.loadAddon(this.fitAddon);
+    this.terminal.loadAddon(this.searchAddon);
+    this.terminal.loadAddon(
+      new WebLinksAddon((_event, uri) => {
+        invoke('shell.openExternal', { url: uri }).catch(() => undefined);
+      }),
+    );
+    this.terminal.onData((data) => this.sendInput(data));
+    // onBinary hands over one char per byte (0-255), which btoa encodes as-is.
+    this.terminal.onBinary((data) => this.write(btoa(data), true));
+    this.terminal.onSelectionChange(() => {
+      const text = this.terminal.getSelection();
+      if (this.copyOnSelect && text) navigator.clipboard?.writeText(text).catch(() => undefined);
+    });
+    this.flow = new OutputFlow({
+      sink: { write: (data, done) => this.terminal.write(data, done) },
+      replay: (afterSeq) => invoke('processes.replay', { ...key, afterSeq }),
+      ack: (bytes) => {
+        invoke('processes.ack', { ...key, bytes }).catch(() => undefined);
+      },
+    });
+  }
+
+  /** Shows the terminal inside `host`; the first attach opens xterm and starts the replay. */
+  attach(host: HTMLElement): void {
+    host.appendChild(this.element);
+    if (!this.opened) {
+      this.opened = true;
+      this.terminal.open(this.element);
+      this.enableWebgl();
+      void this.flow.start();
+    }
+    this.fit();
+  }
+
+  /** Fills in output missed while the bridge to the AppService was down. */
+  catchUp(): void {
+    void this.flow.catchUp();
+  }
+
+  detach(host: HTMLElement): void {
+    if (this.element.parentElement === host) host.removeChild(this.element);
+  }
+
+  pushLive(events: Parameters<OutputFlow['pushLive']>[0]): void {
+    this.flow.pushLive(events);
+  }
+
+  /** Fits xterm to its host and tells the process about a changed size. */
+  fit(): void {
+    if (!this.opened || !this.element.isConnected) return;
+    const dims = this.fitAddon.proposeDimensions();
+    if (!dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows) || dims.cols < 1 || dims.rows < 1)
+      return;
+    if (dims.cols !== this.terminal.cols || dims.rows !== this.terminal.rows)
+      this.terminal.resize(dims.cols, dims.rows);
+    if (this.lastSize?.cols === dims.cols && this.lastSize.rows === dims.rows) return;
+    this.lastSize = { cols: dims.cols, rows: dims.rows };
+    invoke('processes.resize', { ...this.key, cols: dims.cols, rows: dims.rows }).then(
+      (result) => this.setStatus({ sizeFixed: !result.applied }),
+      () => undefined,
+    );
+  }
+
+  focus(): void {
+    this.terminal.focus();
+  }
+
+  find(term: string, direction: 'next' | 'previous'): boolean {
+    if (!term) {
+      this.searchAddon.clearDecorations();
+      return false;
+    }
+    const options = {
+      decorations: { matchOverviewRuler: '#d4a017', activeMatchColorOverviewRuler: '#ff8800' },
+    };
+    return direction === 'next'
+      ? this.searchAddon.findNext(term, options)
+      : this.searchAddon.findPrevious(term, options);
+  }
+
+  clearSearch(): void {
+    this.searchAddon.clearDecorations();
+  }
+
+  applySettings(settings: Settings): void {
+    this.copyOnSelect = settings.copyOnSelect;
+    this.terminal.options.scrollback = settings.scrollback;
+    this.terminal.options.fontSize = settings.fontSize;
+    this.terminal.options.theme = resolvedTheme(settings.theme) === 'dark' ? DARK_THEME : LIGHT_THEME;
+    this.fit();
+  }
+
+  getStatus(): SessionStatus {
+    return this.status;
+  }
+
+  onStatus(listener: (s: SessionStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  dispose(): void {
+    this.flow.dispose();
+    this.statusListeners.clear();
+    this.terminal.dispose();
+    this.element.remove();
+  }
+
+  /**
+   * Keystrokes go out at once, never behind output. A large paste goes in awaited pieces, and
+   * keystrokes typed meanwhile queue after it — except Ctrl-C, which abandons the paste and goes now.
+   */
+  private sendInput(data: string): void {
+    if (data === INTERRUPT) {
+      this.pasteGeneration += 1;
+      this.write(data, false);
+      return;
+    }
+    if (data.length <= PASTE_CHUNK_CHARS && this.pastesPending === 0) {
+      this.write(data, false);
+      return;
+    }
+    const generation = this.pasteGeneration;
+    this.pastesPending += 1;
+    this.pasteChain = this.pasteChain.then(async () => {
+      for (let i = 0; i < data.length; i += PASTE_CHUNK_CHARS) {
+        if (generation !== this.pasteGeneration) break;
+        await this.writeAwaited(data.slice(i, i + PASTE_CHUNK_CHARS));
+      }
+      this.pastesPending -= 1;
+    });
+  }
+
+  private write(data: string, base64: boolean): void {
+    invoke('processes.write', { ...this.key, data, ...(base64 ? { base64 } : {}) }).then(
+      () => this.status.inputError && this.setStatus({ inputError: null }),
+      (error: unknown) =>
+        this.setStatus({ inputError: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  private async writeAwaited(data: string): Promise<void> {
+    try {
+      await invoke('processes.write', { ...this.key, data });
+    } catch (error) {
+      this.setStatus({ inputError: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private enableWebgl(): void {
+    try {
+      const addon = new WebglAddon();
+      addon.onContextLoss(() => {
+        addon.dispose();
+        this.webgl = null;
+        this.setStatus({ renderer: 'dom' });
+      });
+      this.terminal.loadAddon(addon);
+      this.webgl = addon;
+      this.setStatus({ renderer: 'webgl' });
+    } catch {
+      // No WebGL here (headless, blocklisted GPU): xterm keeps its DOM renderer.
+      this.webgl?.dispose();
+      this.webgl = null;
+      this.setStatus({ renderer: 'dom' });
+    }
+  }
+
+  private setStatus(patch: Partial<SessionStatus>): void {
+    this.status = { ...this.status, ...patch };
+    for (const listener of this.statusListeners) listener(this.status);
+  }
+}
