@@ -1,0 +1,113 @@
+// Scenarios where Tether intentionally differs from codex (see differences.ts): each asserts the
+// behaviour expected of the server under test instead of comparing transcripts.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { TetherCapability } from '../../shared/protocol';
+import {
+  PROCESS_WAIT_MS,
+  QUIET_WINDOW_MS,
+  b64,
+  collectProcess,
+  sh,
+  sleep,
+  startParams,
+  type Scenario,
+} from './scenario-kit';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + PROCESS_WAIT_MS;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(20);
+  }
+}
+
+export const differenceScenarios: Scenario[] = [
+  {
+    name: 'extensions: capabilities, process/resize, extra signals, fs/rename, pid',
+    differs: 'tether-extensions',
+    run: async (ctx) => {
+      const { peer, environmentInfo } = await ctx.session();
+      const capabilities = environmentInfo.capabilities as Record<string, unknown>;
+      const start = (await peer.call(
+        'process/start',
+        startParams('t', sh('read line; stty size'), ctx.uri(), { tty: true, extra: { size: { cols: 100, rows: 30 } } }),
+      )) as Record<string, unknown>;
+      const resize = await peer.request('process/resize', { processId: 't', cols: 120, rows: 40 });
+      writeFileSync(path.join(ctx.scratch, 'a'), 'A');
+      const rename = await peer.request('fs/rename', { sourcePath: ctx.uri('a'), destinationPath: ctx.uri('b') });
+      await peer.call('process/start', startParams('c', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
+      const terminate = await peer.request('process/signal', { processId: 'c', signal: 'terminate' });
+      if (ctx.impl === 'codex') {
+        for (const name of Object.values(TetherCapability)) expect(capabilities[name]).toBeUndefined();
+        expect(start.pid).toBeUndefined();
+        expect(resize.error?.code).toBe(-32601);
+        expect(rename.error?.code).toBe(-32601);
+        expect(terminate.error?.code).toBe(-32602);
+        await peer.call('process/terminate', { processId: 'c' });
+        await peer.call('process/terminate', { processId: 't' });
+        return;
+      }
+      for (const name of Object.values(TetherCapability)) expect(capabilities[name], name).toBe(true);
+      expect(start.pid).toEqual(expect.any(Number));
+      expect(isAlive(start.pid as number)).toBe(true);
+      expect(resize.result).toEqual({});
+      await peer.call('process/write', { processId: 't', chunk: b64('\r'), writeId: '1' });
+      expect((await collectProcess(peer, 't')).pty).toContain('40 120');
+      expect(rename.result).toEqual({});
+      expect(existsSync(path.join(ctx.scratch, 'a'))).toBe(false);
+      expect(readFileSync(path.join(ctx.scratch, 'b'), 'utf8')).toBe('A');
+      expect(terminate.result).toEqual({});
+      expect((await collectProcess(peer, 'c')).exitCode).toBe(143);
+    },
+  },
+  {
+    name: 'concurrency: a long poll does not hold up environment/status',
+    differs: 'concurrent-requests',
+    run: async (ctx) => {
+      const { peer } = await ctx.session();
+      await peer.call('process/start', startParams('q', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
+      const pollId = peer.sendRequest('process/read', { processId: 'q', afterSeq: 0, waitMs: 2_500 });
+      const statusId = peer.sendRequest('environment/status');
+      await peer.response(pollId, PROCESS_WAIT_MS);
+      await peer.response(statusId, PROCESS_WAIT_MS);
+      const order = peer.responses().map((r) => r.id).filter((id) => id === pollId || id === statusId);
+      // Codex answers in arrival order; Tether answers the status while the poll still waits.
+      expect(order).toEqual(ctx.impl === 'codex' ? [pollId, statusId] : [statusId, pollId]);
+      await peer.call('process/terminate', { processId: 'q' });
+    },
+  },
+  {
+    name: 'stdio SIGTERM: processes are killed; Tether exits, codex waits for stdin to close',
+    transports: ['stdio'],
+    differs: 'stdio-sigterm',
+    run: async (ctx) => {
+      const { peer } = await ctx.session();
+      const pidFile = path.join(ctx.scratch, 'pid');
+      await peer.call('process/start', startParams('s', sh(`echo $$ > ${pidFile}; exec sleep 1000`), ctx.uri()));
+      await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the child wrote its pid');
+      const child = Number(readFileSync(pidFile, 'utf8'));
+      const server = ctx.server().child;
+      const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+      server.kill('SIGTERM');
+      await until(() => !isAlive(child), 'the managed process is gone');
+      if (ctx.impl === 'codex') {
+        await sleep(QUIET_WINDOW_MS);
+        expect(server.exitCode).toBeNull();
+        server.stdin?.end();
+      }
+      expect(await exited).toBe(0);
+      await peer.waitForClose();
+    },
+  },
+];
