@@ -1,4 +1,84 @@
-// Placeholder registration, replaced by the owning layer's real command.
+// `tether web`: runs the AppService and serves the app to a browser on loopback. The first line on
+// stdout is the URL (with the per-launch token); everything else goes to stderr.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { AppService } from '../app/app-service';
+import { remoteClientFactory } from '../app/client-factory';
+import { FileSecretStore } from '../app/file-secret-store';
+import { findPackageRoot, localServerCommand } from '../app/local-server';
+import { webDataDir } from './data-dir';
+import { openInBrowser } from './open-browser';
+import { WebDownloads } from './web-downloads';
+import { newToken, startWebHost } from './web-host';
 
-export function registerWebCommand(_program: Command): void {}
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+interface WebOptions {
+  port: string;
+  host: string;
+  open: boolean;
+  dataDir?: string;
+}
+
+export function registerWebCommand(program: Command): void {
+  program
+    .command('web')
+    .description('Serve the Tether app to your browser (loopback only, token-protected).')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--host <ip>', 'loopback address to bind', '127.0.0.1')
+    .option('--no-open', 'do not open the browser')
+    .option('--data-dir <dir>', 'where config and tokens are kept (default: $TETHER_WEB_USER_DATA or ~/.config/tether-web)')
+    .action(async (options: WebOptions) => {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+        program.error(`--port must be a port number, got "${options.port}".`);
+      }
+      if (!LOOPBACK_HOSTS.has(options.host)) {
+        program.error(`--host must be a loopback address (127.0.0.1, ::1); "${options.host}" would expose your machine.`);
+      }
+      await runWeb({ ...options, port, host: options.host === 'localhost' ? '127.0.0.1' : options.host });
+    });
+}
+
+async function runWeb(options: { port: number; host: string; open: boolean; dataDir?: string }): Promise<void> {
+  const packageRoot = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+  const dataDir = webDataDir(options.dataDir);
+  const token = newToken();
+  const downloads = new WebDownloads(token);
+  const service = await AppService.create({
+    dataDir,
+    secrets: new FileSecretStore(path.join(dataDir, 'tokens.json')),
+    createClient: remoteClientFactory(),
+    localServer: localServerCommand({ packageRoot, execPath: process.execPath, electron: false }),
+    host: {
+      downloads,
+      openExternal: (url) => openInBrowser(url).catch(() => console.error(`tether: open ${url} in your browser.`)),
+    },
+  });
+  const host = await startWebHost({
+    service,
+    downloads,
+    staticDir: path.join(packageRoot, 'dist', 'renderer'),
+    host: options.host,
+    port: options.port,
+    token,
+  });
+  process.stdout.write(`${host.url}\n`);
+  console.error(`tether: web mode, config in ${dataDir}. Press Ctrl-C to stop.`);
+  if (options.open) {
+    await openInBrowser(host.url).catch((error: Error) =>
+      console.error(`tether: could not open a browser (${error.message}); open the URL above yourself.`),
+    );
+  }
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await host.close();
+    await service.shutdown();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

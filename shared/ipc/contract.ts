@@ -181,6 +181,15 @@ export const TestConnectionResult = z.object({
 });
 export type TestConnectionResult = z.infer<typeof TestConnectionResult>;
 
+/** Something the user should know that is not tied to one command (e.g. a config file moved aside). */
+export const AppNotice = z.object({
+  id: z.string(),
+  level: z.enum(['error', 'warning', 'info']),
+  message: z.string(),
+  at: z.number(),
+});
+export type AppNotice = z.infer<typeof AppNotice>;
+
 const Empty = z.object({}).strict();
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -296,6 +305,10 @@ export const commands = {
   'settings.get': command(Empty, Settings),
   'settings.update': command(Settings.partial(), Settings),
 
+  /** Notices not yet dismissed (oldest first). */
+  'app.notices': command(Empty, z.array(AppNotice)),
+  'app.dismissNotice': command(z.object({ id: z.string() }), Ok),
+
   /** Opens an http(s) URL in the system browser (Electron) or a new tab (web). */
   'shell.openExternal': command(z.object({ url: z.string().url() }), Ok),
 } as const;
@@ -312,6 +325,8 @@ export const events = {
   'processes.events': z.array(ProcessEventBatch),
   'transfers.changed': TransferView,
   'settings.changed': Settings,
+  /** A new notice (also listed by app.notices until dismissed). */
+  'app.notice': AppNotice,
 } as const;
 
 export type Commands = typeof commands;

@@ -1,2 +1,3 @@
-// The renderer ↔ AppService contract.
+// The renderer ↔ AppService contract, and its framing over the web host's WebSocket.
 export * from './contract';
+export * from './web-protocol';

@@ -1,0 +1,28 @@
+// Writes a file so that readers see either the old or the new content, never a torn one:
+// write a temp file in the same directory, fsync it, rename it over the target, fsync the directory.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  const dir = path.dirname(file);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const handle = await fs.open(temp, 'w', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  const dirHandle = await fs.open(dir, 'r').catch(() => null);
+  if (dirHandle) {
+    await dirHandle.sync().catch(() => undefined);
+    await dirHandle.close();
+  }
+}

@@ -1,0 +1,164 @@
+// One environment at run time: its stored config, its client (while enabled), the link state and
+// health the UI sees, and its processes. Health-only changes reach the UI throttled; state and
+// config changes go out at once.
+import type { EnvironmentView, HealthView, LinkState } from '../../shared/ipc';
+import type { ConnectionState, ExecServerClientApi, HealthSnapshot, TransportSpec } from '../client/api';
+import { AppError } from './app-error';
+import type { StoredEnvironment } from './config-store';
+import { HEALTH_SAMPLES_TO_UI, HEALTH_THROTTLE_MS } from './limits';
+import type { ProcessRuntime } from './process-runtime';
+
+export type ClientFactory = (spec: TransportSpec) => ExecServerClientApi;
+
+export interface EnvironmentRuntimeDeps {
+  createClient: ClientFactory;
+  /** Builds the transport (reads the token) at connect time. */
+  transport: (stored: StoredEnvironment) => Promise<TransportSpec>;
+  /** Output held back for this environment's renderers right now. */
+  bufferedBytes: (env: EnvironmentRuntime) => number;
+  changed: (view: EnvironmentView) => void;
+}
+
+export class EnvironmentRuntime {
+  readonly processes = new Map<string, ProcessRuntime>();
+  private client: ExecServerClientApi | null = null;
+  private unlisten: Array<() => void> = [];
+  private link: LinkState = { kind: 'idle', since: Date.now() };
+  private health: HealthSnapshot | null = null;
+  private lastEmitAt = 0;
+  private throttleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    public stored: StoredEnvironment,
+    public hasToken: boolean,
+    private readonly deps: EnvironmentRuntimeDeps,
+  ) {}
+
+  get id(): string {
+    return this.stored.id;
+  }
+
+  get view(): EnvironmentView {
+    return {
+      id: this.stored.id,
+      name: this.stored.name,
+      color: this.stored.color,
+      settings: this.stored.settings,
+      hasToken: this.hasToken,
+      enabled: this.stored.enabled,
+      link: this.link,
+      health: this.health ? healthView(this.health) : null,
+      info: this.client?.environmentInfo ? { ...this.client.environmentInfo } : null,
+      bufferedBytes: this.deps.bufferedBytes(this),
+    };
+  }
+
+  /** The connected client, or a clear error saying why there is none. */
+  requireClient(): ExecServerClientApi {
+    if (!this.client) {
+      throw new AppError('disconnected', `"${this.stored.name}" is not connected. Connect it and try again.`);
+    }
+    if (this.client.state.kind === 'failed' || this.client.state.kind === 'closed') {
+      throw new AppError(
+        'disconnected',
+        `"${this.stored.name}" is not connected (${this.link.reason ?? this.client.state.kind}). Reconnect it and try again.`,
+      );
+    }
+    return this.client;
+  }
+
+  get currentClient(): ExecServerClientApi | null {
+    return this.client;
+  }
+
+  /** Creates the client if needed and waits until it is connected (or fails; the link says why). */
+  async connect(): Promise<void> {
+    if (!this.client) {
+      const spec = await this.deps.transport(this.stored);
+      const client = this.deps.createClient(spec);
+      this.client = client;
+      this.unlisten = [
+        client.onStateChange((state) => this.onState(state)),
+        client.onHealthChange((health) => {
+          this.health = health;
+          this.emitThrottled();
+        }),
+      ];
+      this.onState(client.state);
+    }
+    const client = this.client;
+    await client.connect().catch(() => undefined);
+  }
+
+  reconnectNow(): void {
+    if (this.client) this.client.reconnectNow();
+  }
+
+  async disconnect(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    await client.close().catch(() => undefined);
+    for (const stop of this.unlisten) stop();
+    this.unlisten = [];
+    if (this.client === client) this.client = null;
+    this.health = null;
+    this.link = { kind: 'idle', since: Date.now() };
+    this.emitNow();
+  }
+
+  /** Something shown in the view changed (e.g. buffered bytes): send it, at most a few times a second. */
+  emitThrottled(): void {
+    if (this.throttleTimer) return;
+    const wait = Math.max(0, this.lastEmitAt + HEALTH_THROTTLE_MS - Date.now());
+    this.throttleTimer = setTimeout(() => this.emitNow(), wait);
+  }
+
+  emitNow(): void {
+    if (this.throttleTimer) {
+      clearTimeout(this.throttleTimer);
+      this.throttleTimer = null;
+    }
+    this.lastEmitAt = Date.now();
+    this.deps.changed(this.view);
+  }
+
+  dispose(): void {
+    if (this.throttleTimer) clearTimeout(this.throttleTimer);
+    this.throttleTimer = null;
+  }
+
+  private onState(state: ConnectionState): void {
+    this.link = linkState(state);
+    this.emitNow();
+  }
+}
+
+function linkState(state: ConnectionState): LinkState {
+  switch (state.kind) {
+    case 'idle':
+      return { kind: 'idle', since: Date.now() };
+    case 'connecting':
+    case 'connected':
+    case 'closed':
+      return { kind: state.kind, since: state.since };
+    case 'reconnecting':
+      return {
+        kind: 'reconnecting',
+        since: state.since,
+        reason: state.reason,
+        attempt: state.attempt,
+        nextRetryAt: state.nextRetryAt,
+        deadlineAt: state.deadlineAt,
+      };
+    case 'failed':
+      return { kind: 'failed', since: state.since, reason: state.reason };
+  }
+}
+
+function healthView(health: HealthSnapshot): HealthView {
+  return {
+    ...health,
+    rttSamples: health.rttSamples.slice(-HEALTH_SAMPLES_TO_UI),
+    history: health.history.map((h) => ({ at: h.at, state: h.state, ...(h.reason ? { reason: h.reason } : {}) })),
+  };
+}

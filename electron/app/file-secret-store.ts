@@ -1,0 +1,77 @@
+// A SecretStore kept in one JSON file readable only by the user (mode 0600), for web mode, where no
+// OS keychain is available. Optional `seal`/`unseal` let Electron encrypt the values (safeStorage).
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import { AppError } from './app-error';
+import { writeFileAtomic } from './atomic-file';
+import type { SecretStore } from './secret-store';
+
+const SecretsFile = z.object({ version: z.literal(1), secrets: z.record(z.string(), z.string()) });
+
+export interface SecretSealer {
+  seal(plain: string): string;
+  unseal(sealed: string): string;
+}
+
+export class FileSecretStore implements SecretStore {
+  private cache: Map<string, string> | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly file: string,
+    readonly description = `a file readable only by you (${file}, mode 0600)`,
+    private readonly sealer?: SecretSealer,
+  ) {}
+
+  async get(key: string): Promise<string | null> {
+    const sealed = (await this.load()).get(key);
+    if (sealed === undefined) return null;
+    return this.sealer ? this.sealer.unseal(sealed) : sealed;
+  }
+
+  set(key: string, value: string): Promise<void> {
+    return this.mutate((map) => map.set(key, this.sealer ? this.sealer.seal(value) : value));
+  }
+
+  delete(key: string): Promise<void> {
+    return this.mutate((map) => map.delete(key));
+  }
+
+  private mutate(change: (map: Map<string, string>) => void): Promise<void> {
+    const run = this.chain.then(async () => {
+      const map = await this.load();
+      change(map);
+      const body = { version: 1, secrets: Object.fromEntries(map) };
+      await writeFileAtomic(this.file, JSON.stringify(body, null, 2), 0o600);
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async load(): Promise<Map<string, string>> {
+    if (this.cache) return this.cache;
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.cache = new Map());
+      throw error;
+    }
+    const parsed = SecretsFile.safeParse(safeJson(text));
+    if (!parsed.success) {
+      throw new AppError(
+        'internal',
+        `The token file ${this.file} is unreadable. Move it away and enter the tokens again.`,
+      );
+    }
+    return (this.cache = new Map(Object.entries(parsed.data.secrets)));
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,47 @@
+// Every number that shapes the AppService: batching, flow-control windows, buffers, preview and
+// transfer limits, throttles. docs/app.md explains each one; change them here and nowhere else.
+
+/** Output events are batched to the renderer at most this often… */
+export const BATCH_INTERVAL_MS = 16;
+/** …or as soon as a batch holds this many output bytes. */
+export const BATCH_MAX_BYTES = 256 * 1024;
+/** Output bytes of one process sent to one renderer connection and not yet acknowledged. */
+export const RENDERER_WINDOW_BYTES = 2 * 1_048_576;
+/** Output window requested from servers with `tetherFlowControl` (they stop reading the process). */
+export const SERVER_OUTPUT_WINDOW_BYTES = 2 * 1_048_576;
+/**
+ * Output kept per process in the app: for replay after a renderer reload, and as the buffer for
+ * servers that cannot pause a process (codex). Beyond it the oldest output is dropped and any
+ * renderer that had not received it gets an explicit gap event.
+ */
+export const PROCESS_LOG_LIMIT_BYTES = 16 * 1_048_576;
+/** …and at most this many events (many tiny chunks cost more than their bytes). */
+export const PROCESS_LOG_LIMIT_EVENTS = 100_000;
+
+/** environments.changed is sent at most this often per environment for health-only changes. */
+export const HEALTH_THROTTLE_MS = 250;
+/** RTT samples sent to the UI per environment (the newest ones). */
+export const HEALTH_SAMPLES_TO_UI = 60;
+
+/** files.preview: text beyond this is cut (and flagged truncated). */
+export const PREVIEW_TEXT_LIMIT_BYTES = 256 * 1024;
+/** files.preview: images up to this size are sent whole as base64. */
+export const PREVIEW_IMAGE_LIMIT_BYTES = 8 * 1_048_576;
+/** files.list: getMetadata calls in flight at once for one listing. */
+export const LIST_METADATA_CONCURRENCY = 8;
+
+/** Transfers running at once; the rest wait in the queue. */
+export const TRANSFER_CONCURRENCY = 2;
+/** Upload bytes received from the renderer but not yet written to the server. */
+export const UPLOAD_BUFFER_LIMIT_BYTES = 8 * 1_048_576;
+/** Rate is measured over this window. */
+export const TRANSFER_RATE_WINDOW_MS = 2_000;
+/** transfers.changed for progress is sent at most this often per transfer. */
+export const TRANSFER_PROGRESS_THROTTLE_MS = 100;
+/** A one-time download URL of the web host expires after this long when unused. */
+export const DOWNLOAD_URL_TTL_MS = 5 * 60_000;
+
+/** environments.test gives up after this long. */
+export const TEST_CONNECTION_TIMEOUT_MS = 15_000;
+/** Closing clients on shutdown waits at most this long. */
+export const SHUTDOWN_TIMEOUT_MS = 5_000;

@@ -1,0 +1,137 @@
+// One process the user started in an environment: its handle from the client, the view the UI
+// shows, and the app-side event log that renderers stream from. Owns the process's state machine
+// (starting → running → exited, or failed / lost) and the cumulative ack sent to the server.
+import type { ProcessEventView, ProcessView } from '../../shared/ipc';
+import type { ProcessEvent, ProcessHandle, ProcessStartOptions } from '../client/api';
+import { PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS } from './limits';
+import { ProcessLog } from './process-log';
+
+export interface ProcessRuntimeEvents {
+  changed(view: ProcessView): void;
+  appended(bytes: number): void;
+}
+
+export class ProcessRuntime {
+  readonly log = new ProcessLog(PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS);
+  private handle: ProcessHandle | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private serverAck = 0;
+  private view: ProcessView;
+
+  constructor(
+    readonly envId: string,
+    readonly options: ProcessStartOptions & { processId: string },
+    readonly resizable: boolean,
+    private readonly listener: ProcessRuntimeEvents,
+  ) {
+    this.view = {
+      envId,
+      processId: options.processId,
+      argv: options.argv,
+      title: titleOf(options.argv),
+      cwd: options.cwd,
+      tty: options.tty,
+      state: 'starting',
+      pid: null,
+      exitCode: null,
+      failure: null,
+      startedAt: Date.now(),
+      endedAt: null,
+      size: options.tty && options.size ? { ...options.size } : null,
+      resizable,
+    };
+  }
+
+  get processId(): string {
+    return this.options.processId;
+  }
+
+  get snapshot(): ProcessView {
+    return { ...this.view };
+  }
+
+  get running(): boolean {
+    return this.view.state === 'starting' || this.view.state === 'running';
+  }
+
+  get live(): ProcessHandle | null {
+    return this.running ? this.handle : null;
+  }
+
+  attach(handle: ProcessHandle): void {
+    this.handle = handle;
+    this.update({ state: 'running', pid: handle.pid });
+    this.unsubscribe = handle.subscribe((event) => this.onEvent(event));
+  }
+
+  startFailed(message: string): void {
+    this.update({ state: 'failed', failure: message, endedAt: Date.now() });
+  }
+
+  /** The app can no longer follow the process (its environment was disconnected). */
+  lost(message: string): void {
+    this.onEvent({ kind: 'failed', message });
+  }
+
+  resized(size: { cols: number; rows: number }): void {
+    this.update({ size });
+  }
+
+  /** Cumulative output bytes consumed downstream; forwarded to the server when it grows. */
+  acknowledge(consumedBytes: number): void {
+    if (consumedBytes <= this.serverAck || !this.handle) return;
+    this.serverAck = consumedBytes;
+    this.handle.acknowledge(consumedBytes);
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.handle?.dispose();
+  }
+
+  private onEvent(event: ProcessEvent): void {
+    switch (event.kind) {
+      case 'output':
+        this.append(
+          { kind: 'output', seq: event.seq, stream: event.stream, data: Buffer.from(event.data).toString('base64') },
+          event.data.byteLength,
+        );
+        return;
+      case 'exited':
+        this.append({ kind: 'exited', seq: event.seq, exitCode: event.exitCode }, 0);
+        this.update({ state: 'exited', exitCode: event.exitCode, endedAt: Date.now() });
+        return;
+      case 'closed':
+        this.append({ kind: 'closed', seq: event.seq }, 0);
+        if (this.running) this.update({ state: 'exited', endedAt: Date.now() });
+        return;
+      case 'gap':
+        this.append({ kind: 'gap', seq: event.toSeq, fromSeq: event.fromSeq, toSeq: event.toSeq, at: event.at }, 0);
+        return;
+      case 'failed':
+        // Terminal and seq-less in the client; it takes the next seq so the renderer orders it last.
+        this.append({ kind: 'failed', seq: this.log.lastSeq + 1, message: event.message }, 0);
+        if (this.running) this.update({ state: 'lost', failure: event.message, endedAt: Date.now() });
+        return;
+    }
+  }
+
+  private append(event: ProcessEventView, bytes: number): void {
+    if (event.seq <= this.log.lastSeq) return;
+    this.log.append(event, bytes);
+    this.listener.appended(bytes);
+  }
+
+  private update(patch: Partial<ProcessView>): void {
+    this.view = { ...this.view, ...patch };
+    this.listener.changed(this.snapshot);
+  }
+}
+
+function titleOf(argv: string[]): string {
+  const program = (argv[0] ?? '').split('/').pop() ?? '';
+  const rest = argv.slice(1).join(' ');
+  const title = rest && !(argv.length === 2 && argv[1] === '-l') ? `${program} ${rest}` : program;
+  return title.length > 60 ? `${title.slice(0, 57)}…` : title;
+}

@@ -1,0 +1,163 @@
+// Uploads and downloads: a queue with limited concurrency, each transfer streaming in blocks through
+// the client's fs handles, with progress, rate, cancel and clear failures. Owns every TransferView
+// and sends transfers.changed (progress throttled, state changes at once).
+import { randomUUID } from 'node:crypto';
+import type { TransferView } from '../../shared/ipc';
+import { AppError, notFound } from './app-error';
+import { TRANSFER_CONCURRENCY, TRANSFER_PROGRESS_THROTTLE_MS, TRANSFER_RATE_WINDOW_MS } from './limits';
+import type { UploadBuffer } from './upload-buffer';
+
+export interface TransferJob {
+  /** Runs the transfer; reports progress as cumulative bytes. Must honour the signal. */
+  run(signal: AbortSignal, progress: (doneBytes: number) => void): Promise<void>;
+  upload?: UploadBuffer;
+}
+
+interface Entry {
+  view: TransferView;
+  job: TransferJob;
+  abort: AbortController;
+  samples: Array<[number, number]>;
+  lastEmitAt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+export class TransferQueue {
+  private readonly entries = new Map<string, Entry>();
+  private running = 0;
+
+  constructor(
+    private readonly changed: (view: TransferView) => void,
+    private readonly concurrency = TRANSFER_CONCURRENCY,
+  ) {}
+
+  add(
+    init: Pick<TransferView, 'envId' | 'direction' | 'remotePath' | 'name' | 'totalBytes'>,
+    job: TransferJob,
+  ): TransferView {
+    const view: TransferView = {
+      id: randomUUID(),
+      ...init,
+      doneBytes: 0,
+      rate: 0,
+      state: 'queued',
+      error: null,
+      startedAt: null,
+      endedAt: null,
+    };
+    this.entries.set(view.id, { view, job, abort: new AbortController(), samples: [], lastEmitAt: 0, timer: null });
+    this.changed({ ...view });
+    this.pump();
+    return { ...this.entries.get(view.id)!.view };
+  }
+
+  /** A transfer that ended before it began (e.g. the save dialog was closed). */
+  addCancelled(init: Pick<TransferView, 'envId' | 'direction' | 'remotePath' | 'name' | 'totalBytes'>): TransferView {
+    const now = Date.now();
+    const view: TransferView = { id: randomUUID(), ...init, doneBytes: 0, rate: 0, state: 'cancelled', error: null, startedAt: null, endedAt: now };
+    const entry: Entry = { view, job: { run: async () => undefined }, abort: new AbortController(), samples: [], lastEmitAt: 0, timer: null };
+    this.entries.set(view.id, entry);
+    this.changed({ ...view });
+    return { ...view };
+  }
+
+  list(): TransferView[] {
+    return [...this.entries.values()].map((e) => ({ ...e.view }));
+  }
+
+  upload(id: string): UploadBuffer {
+    const entry = this.entries.get(id);
+    if (!entry?.job.upload) throw notFound(`Upload ${id}`);
+    if (entry.view.state === 'cancelled' || entry.view.state === 'failed') {
+      throw new AppError('conflict', `This upload was ${entry.view.state}; start it again.`);
+    }
+    return entry.job.upload;
+  }
+
+  cancel(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) throw notFound(`Transfer ${id}`);
+    if (entry.view.state !== 'queued' && entry.view.state !== 'running') return;
+    const wasQueued = entry.view.state === 'queued';
+    entry.abort.abort();
+    entry.job.upload?.fail(new AppError('conflict', 'The upload was cancelled.'));
+    this.finish(entry, 'cancelled', null);
+    if (wasQueued) this.pump();
+  }
+
+  /** Cancels everything still queued or running (shutdown). */
+  cancelAll(): void {
+    for (const entry of this.entries.values()) {
+      if (entry.view.state === 'queued' || entry.view.state === 'running') this.cancel(entry.view.id);
+    }
+  }
+
+  clearFinished(): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.view.state !== 'queued' && entry.view.state !== 'running') this.entries.delete(id);
+    }
+  }
+
+  private pump(): void {
+    for (const entry of this.entries.values()) {
+      if (this.running >= this.concurrency) return;
+      if (entry.view.state !== 'queued') continue;
+      this.running++;
+      void this.start(entry);
+    }
+  }
+
+  private async start(entry: Entry): Promise<void> {
+    entry.view = { ...entry.view, state: 'running', startedAt: Date.now() };
+    entry.samples = [[Date.now(), 0]];
+    this.changed({ ...entry.view });
+    try {
+      await entry.job.run(entry.abort.signal, (done) => this.progress(entry, done));
+      if (entry.view.state === 'running') {
+        entry.view.doneBytes = entry.view.totalBytes ?? entry.view.doneBytes;
+        this.finish(entry, 'done', null);
+      }
+    } catch (error) {
+      if (entry.view.state === 'running') {
+        entry.job.upload?.fail(error as Error);
+        this.finish(entry, 'failed', describe(entry.view, error));
+      }
+    } finally {
+      this.running--;
+      this.pump();
+    }
+  }
+
+  private progress(entry: Entry, doneBytes: number): void {
+    if (entry.view.state !== 'running') return;
+    const now = Date.now();
+    entry.samples.push([now, doneBytes]);
+    while (entry.samples.length > 2 && entry.samples[0]![0] < now - TRANSFER_RATE_WINDOW_MS) entry.samples.shift();
+    const [t0, b0] = entry.samples[0]!;
+    entry.view.doneBytes = doneBytes;
+    entry.view.rate = now > t0 ? Math.round(((doneBytes - b0) * 1000) / (now - t0)) : 0;
+    if (now - entry.lastEmitAt >= TRANSFER_PROGRESS_THROTTLE_MS) {
+      this.emit(entry);
+    } else {
+      entry.timer ??= setTimeout(() => this.emit(entry), TRANSFER_PROGRESS_THROTTLE_MS);
+    }
+  }
+
+  private finish(entry: Entry, state: 'done' | 'failed' | 'cancelled', error: string | null): void {
+    entry.view = { ...entry.view, state, error, endedAt: Date.now(), rate: 0 };
+    this.emit(entry);
+  }
+
+  private emit(entry: Entry): void {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = null;
+    entry.lastEmitAt = Date.now();
+    this.changed({ ...entry.view });
+  }
+}
+
+function describe(view: TransferView, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const verb = view.direction === 'upload' ? 'Uploading' : 'Downloading';
+  return `${verb} ${view.name} failed after ${view.doneBytes} bytes: ${message}`;
+}

@@ -1,0 +1,82 @@
+// Downloads in web mode: each download gets a one-time URL on the web host; when the browser opens
+// it, the response becomes the transfer's destination and the file streams straight into it.
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { DownloadHost, DownloadRequest, DownloadTarget } from '../app/host-services';
+import { AppError } from '../app/app-error';
+import { DOWNLOAD_URL_TTL_MS } from '../app/limits';
+import { WEB_DOWNLOAD_PATH, WEB_TOKEN_PARAM } from '../../shared/ipc';
+
+interface PendingDownload {
+  request: DownloadRequest;
+  resolve: (target: DownloadTarget) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class WebDownloads implements DownloadHost {
+  private readonly pending = new Map<string, PendingDownload>();
+
+  constructor(private readonly token: string) {}
+
+  async begin(request: DownloadRequest): Promise<{ url: string; target: Promise<DownloadTarget> }> {
+    const id = randomBytes(18).toString('base64url');
+    const target = new Promise<DownloadTarget>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new AppError('conflict', 'The download link was not opened in time; start the download again.'));
+      }, DOWNLOAD_URL_TTL_MS);
+      this.pending.set(id, { request, resolve, reject, timer });
+      request.signal.addEventListener('abort', () => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(timer);
+        reject(new AppError('conflict', 'The download was cancelled.'));
+      });
+    });
+    target.catch(() => undefined);
+    return { url: `${WEB_DOWNLOAD_PATH}${id}?${WEB_TOKEN_PARAM}=${encodeURIComponent(this.token)}`, target };
+  }
+
+  /** Serves GET /download/<id>; returns false when the id is unknown or already used. */
+  serve(id: string, response: ServerResponse): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    const { name, size } = entry.request;
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      'cache-control': 'no-store',
+      ...(size !== null ? { 'content-length': String(size) } : {}),
+    });
+    entry.resolve({
+      write: (chunk) =>
+        new Promise<void>((resolve, reject) => {
+          if (response.destroyed) return reject(new AppError('conflict', 'The browser stopped the download.'));
+          if (response.write(chunk)) return resolve();
+          const onDrain = (): void => {
+            response.off('close', onClose);
+            resolve();
+          };
+          const onClose = (): void => {
+            response.off('drain', onDrain);
+            reject(new AppError('conflict', 'The browser stopped the download.'));
+          };
+          response.once('drain', onDrain);
+          response.once('close', onClose);
+        }),
+      finish: () => new Promise<void>((resolve) => response.end(resolve)),
+      abort: () => response.destroy(),
+    });
+    return true;
+  }
+
+  close(): void {
+    for (const entry of this.pending.values()) {
+      clearTimeout(entry.timer);
+      entry.reject(new AppError('conflict', 'Tether is shutting down.'));
+    }
+    this.pending.clear();
+  }
+}

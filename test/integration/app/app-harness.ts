@@ -1,0 +1,86 @@
+// Test harness for the AppService: a real AppService on a temp data dir (Local environment = a real
+// `bin/tether.js exec-server --listen stdio`), one attached renderer link recording every event,
+// and invoke() going through the same dispatcher the hosts use.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CommandInput, CommandName, CommandOutput, EventName, EventPayload } from '../../../shared/ipc';
+import { IpcError } from '../../../shared/ipc';
+import { AppService } from '../../../electron/app/app-service';
+import { remoteClientFactory } from '../../../electron/app/client-factory';
+import { dispatch } from '../../../electron/app/dispatcher';
+import { fileDownloadTarget } from '../../../electron/app/file-download-target';
+import { FileSecretStore } from '../../../electron/app/file-secret-store';
+import { localServerCommand } from '../../../electron/app/local-server';
+import type { RendererLink } from '../../../electron/app/renderer-link';
+import { REPO_ROOT } from '../../support/exec-servers';
+
+export interface RecordedEvent {
+  name: EventName;
+  payload: unknown;
+}
+
+export interface Harness {
+  service: AppService;
+  dataDir: string;
+  link: RendererLink;
+  events: RecordedEvent[];
+  invoke<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>>;
+  /** Raw dispatch result, for error tests. */
+  raw(name: unknown, input: unknown): ReturnType<typeof dispatch>;
+  eventsNamed<N extends EventName>(name: N): Array<EventPayload<N>>;
+  close(options?: { keepDataDir?: boolean }): Promise<void>;
+}
+
+export async function createHarness(options: { dataDir?: string; autoConnect?: boolean } = {}): Promise<Harness> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
+  const service = await AppService.create({
+    dataDir,
+    secrets: new FileSecretStore(path.join(dataDir, 'tokens.json')),
+    createClient: remoteClientFactory(() => undefined),
+    localServer: localServerCommand({ packageRoot: REPO_ROOT, execPath: process.execPath, electron: false }),
+    host: {
+      openExternal: async () => undefined,
+      downloads: {
+        begin: async ({ name }) => ({ url: null, target: fileDownloadTarget(path.join(dataDir, `downloaded-${name}`)) }),
+      },
+    },
+    autoConnect: options.autoConnect ?? true,
+  });
+  const events: RecordedEvent[] = [];
+  const link = service.attach((name, payload) => events.push({ name, payload }));
+  const raw = (name: unknown, input: unknown) => dispatch(service.handlers, link, name, input);
+  return {
+    service,
+    dataDir,
+    link,
+    events,
+    raw,
+    async invoke(name, input) {
+      const result = await raw(name, input);
+      if (!result.ok) throw new IpcError(result.error.code, result.error.message);
+      return result.output as never;
+    },
+    eventsNamed(name) {
+      return events.filter((e) => e.name === name).map((e) => e.payload as never);
+    },
+    async close(closeOptions = {}) {
+      await service.shutdown();
+      if (!closeOptions.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
