@@ -14,30 +14,42 @@ import { elapsedMs, quantile } from '../lib/stats';
 /** Puts the pty in raw mode without echo, says it is ready, then echoes bytes back one by one. */
 const RAW_CAT = 'stty raw -echo; printf R; exec cat';
 const READY_MARK = 'R';
+const READY_TIMEOUT_MS = 15_000;
 /** Samples each side takes before handing over to the next. */
 const ROUND_SAMPLES = 50;
 const CHILD_ENV = { PATH: '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
 
-/** A byte pipe to a raw `cat`: write sends keystrokes, `onData` receives what came back. */
+/** A byte pipe to a raw `cat`: write sends keystrokes, the listener receives what came back. */
 interface EchoTarget {
   name: string;
+  /** Resolves once the ready mark came back (raw mode is on). */
+  ready: Promise<void>;
   write(byte: string): void;
   setListener(listener: (data: string) => void): void;
   close(): Promise<void>;
 }
 
-function readyWaiter(target: EchoTarget, timeoutMs: number): Promise<void> {
-  let seen = '';
-  return withTimeout(
-    new Promise<void>((resolve) =>
-      target.setListener((data) => {
-        seen += data;
-        if (seen.includes(READY_MARK)) resolve();
-      }),
-    ),
-    timeoutMs,
-    `${target.name} ready mark`,
-  );
+/** Builds a target around a write function; `deliver` must be called with everything read back. */
+function makeTarget(
+  name: string,
+  write: (byte: string) => void,
+  close: () => Promise<void>,
+): { target: EchoTarget; deliver: (data: string) => void } {
+  let listener: (data: string) => void = () => undefined;
+  let seen: string | null = '';
+  let markSeen: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markSeen = resolve));
+  const deliver = (data: string): void => {
+    if (seen !== null) {
+      seen += data;
+      if (seen.includes(READY_MARK)) {
+        seen = null;
+        markSeen();
+      }
+    }
+    listener(data);
+  };
+  return { target: { name, ready, write, setListener: (l) => (listener = l), close }, deliver };
 }
 
 async function clientTarget(name: string, side: Side): Promise<EchoTarget> {
@@ -48,59 +60,56 @@ async function clientTarget(name: string, side: Side): Promise<EchoTarget> {
     tty: true,
     size: PTY_SIZE,
   });
-  let listener: (data: string) => void = () => undefined;
+  const { target, deliver } = makeTarget(
+    name,
+    (byte) => void handle.write(byte),
+    async () => {
+      await handle.terminate();
+      handle.dispose();
+    },
+  );
   let consumed = 0;
   const decoder = new TextDecoder();
   handle.subscribe((event) => {
     if (event.kind !== 'output') return;
     consumed += event.data.length;
     handle.acknowledge(consumed);
-    listener(decoder.decode(event.data));
+    deliver(decoder.decode(event.data));
   });
-  return {
-    name,
-    write: (byte) => void handle.write(byte),
-    setListener: (l) => (listener = l),
-    close: async () => {
-      await handle.terminate();
-      handle.dispose();
-    },
-  };
+  return target;
 }
 
 function sshTarget(sshd: TempSshd): EchoTarget {
   const [command, ...args] = sshd.clientArgv(RAW_CAT);
   const child = spawn(command!, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-  let listener: (data: string) => void = () => undefined;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (data: string) => listener(data));
   child.stdin.on('error', () => undefined);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    name: 'ssh -tt',
-    write: (byte) => child.stdin.write(byte),
-    setListener: (l) => (listener = l),
-    close: async () => {
+  const { target, deliver } = makeTarget(
+    'ssh -tt',
+    (byte) => child.stdin.write(byte),
+    async () => {
       child.kill('SIGTERM');
       await exited;
     },
-  };
+  );
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', deliver);
+  return target;
 }
 
 function ptyTarget(): EchoTarget {
   const term = pty.spawn('/bin/sh', ['-c', RAW_CAT], { ...PTY_SIZE, env: CHILD_ENV });
-  let listener: (data: string) => void = () => undefined;
-  term.onData((data) => listener(data));
   const exited = new Promise<void>((resolve) => term.onExit(() => resolve()));
-  return {
-    name: 'node-pty direct',
-    write: (byte) => term.write(byte),
-    setListener: (l) => (listener = l),
-    close: async () => {
+  const { target, deliver } = makeTarget(
+    'node-pty direct',
+    (byte) => term.write(byte),
+    async () => {
       term.kill();
       await exited;
     },
-  };
+  );
+  term.onData(deliver);
+  return target;
 }
 
 /** One sample: ms from writing `byte` until it came back. */
@@ -150,7 +159,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     }
     targets.push(ptyTarget());
     for (const target of targets) {
-      await readyWaiter(target, 15_000);
+      await withTimeout(target.ready, READY_TIMEOUT_MS, `${target.name} ready mark`);
       for (let i = 0; i < warmupSamples; i += 1) await sample(target, 'w', sampleTimeoutMs);
     }
     const values = new Map<string, number[]>(targets.map((t) => [t.name, []]));
