@@ -1,0 +1,97 @@
+// Input through a faulty link: lines written with ProcessHandle.write() to a `cat` (stdin pipe, and a
+// pty) while the proxy cuts and stalls the link must each come back exactly once, in order. Writes
+// are issued without waiting for each other, so retries across reconnects must keep their order too.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WriteStatus } from '../../shared/protocol';
+import { RemoteExecServerClient } from '../../electron/client/remote-client';
+import { FaultProxy } from '../support/fault-proxy';
+import { startServer, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { FaultSchedule } from './fault-schedule';
+import { firstDifference } from './line-stream';
+import { followProcess, waitUntil, within } from './process-follower';
+import { chaosSeed, randomInt, seededRandom } from './seeded-random';
+
+const LINES = 200;
+/** Bound for the echo of everything written to come back through the faults. */
+const ECHO_DONE_MS = 60_000;
+const CLOSE_MS = 15_000;
+
+const line = (i: number) => `line-${String(i).padStart(6, '0')}`;
+
+describe.each<ServerImpl>(['tether', 'codex'])('client writes to %s through a faulty link', (impl) => {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+  let client: RemoteExecServerClient | undefined;
+
+  afterEach(async () => {
+    await client?.close();
+    await proxy?.close();
+    await server?.stop();
+    client = undefined;
+    proxy = undefined;
+    server = undefined;
+  });
+
+  it.each([false, true])('tty=%s: each line echoes exactly once, in order', async (tty) => {
+    const seed = chaosSeed();
+    const random = seededRandom(seed);
+    const log: string[] = [];
+    console.log(`[chaos] client write (${impl}, tty=${tty}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
+    server = await startServer(impl, 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    client = new RemoteExecServerClient({
+      transport: { kind: 'ws', url: proxy.url() },
+      log: (entry) => log.push(entry),
+    });
+    await client.connect();
+    const eol = tty ? '\r\n' : '\n';
+    // Under a pty the terminal would echo our input too; turn that off so only cat's copy comes back.
+    const prompt = tty ? `READY${eol}` : '';
+    const handle = await client.startProcess({
+      argv: tty ? ['/bin/sh', '-c', 'stty -echo; echo READY; exec cat'] : ['cat'],
+      cwd: server.home,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      tty,
+      pipeStdin: !tty,
+    });
+    const followed = followProcess(handle);
+    await waitUntil(() => followed.output().toString() === prompt, 10_000, 'the process to be ready');
+
+    const schedule = new FaultSchedule({ proxy, random, maxFaults: 30 });
+    const writes: Array<Promise<WriteStatus>> = [];
+    const end = `END${eol}`;
+    try {
+      for (let i = 1; i <= LINES; i++) {
+        writes.push(handle.write(`${line(i)}\n`));
+        await new Promise((r) => setTimeout(r, randomInt(random, 5, 40)));
+      }
+      const statuses = await within(Promise.all(writes), ECHO_DONE_MS, 'every write being accepted');
+      expect(new Set(statuses)).toEqual(new Set(['accepted']));
+      await handle.write('END\n');
+      await waitUntil(() => followed.output().toString().endsWith(end), ECHO_DONE_MS, 'the END marker');
+    } finally {
+      await schedule.stop();
+    }
+
+    const summary = `seed=${seed} reconnects=${client.health().reconnectCount} faults: ${schedule.describe()}`;
+    console.log(`[chaos] client write (${impl}, tty=${tty}) ${summary}`);
+    const context = `${summary}\nclient log:\n${log.slice(-20).join('\n')}`;
+    let expected = prompt;
+    for (let i = 1; i <= LINES; i++) expected += `${line(i)}${eol}`;
+    expected += end;
+    expect(followed.problems, context).toEqual([]);
+    expect(firstDifference(followed.output(), Buffer.from(expected)), context).toBe('identical');
+
+    if (tty) {
+      await handle.write('\x04');
+      expect(await within(followed.finished, CLOSE_MS, 'cat exiting on ^D'), context).toBe('closed');
+      expect(followed.exitCode(), context).toBe(0);
+    } else {
+      await handle.terminate();
+      expect(await within(followed.finished, CLOSE_MS, 'cat closing after terminate'), context).toBe(
+        'closed',
+      );
+    }
+    expect(followed.output().toString(), context).toBe(expected);
+  });
+});
