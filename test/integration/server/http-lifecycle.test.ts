@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
+import { pidAlive, TestClient, until } from './test-client';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function tetherServer(extraArgs: string[] = []): Promise<StartedServer> {
+  const s = await startServer('tether', 'ws', { extraArgs });
+  cleanups.push(() => s.stop());
+  return s;
+}
+
+interface HttpAnswer {
+  status: number;
+  body: string;
+  contentType: string | undefined;
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url.replace(/^ws:/, 'http:'), { headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (d: string) => (body += d));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body, contentType: response.headers['content-type'] }),
+      );
+    });
+    request.on('error', reject);
+  });
+}
+
+const upgrade = {
+  connection: 'Upgrade',
+  upgrade: 'websocket',
+  'sec-websocket-version': '13',
+  'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+};
+
+describe('HTTP surface and authentication', () => {
+  it('serves /readyz, rejects plain GET / and unknown paths, and refuses any Origin', async () => {
+    const s = await tetherServer();
+    expect(await get(`${s.url}/readyz`)).toMatchObject({ status: 200, body: '' });
+    expect(await get(`${s.url}/`)).toMatchObject({
+      status: 400,
+      body: "Connection header did not include 'upgrade'",
+    });
+    expect((await get(`${s.url}/healthz`)).status).toBe(404);
+    expect(await get(`${s.url}/`, { ...upgrade, origin: 'http://127.0.0.1' })).toMatchObject({
+      status: 403,
+      body: '',
+    });
+  });
+
+  it('checks bearer tokens with codex bodies, and accepts the right token', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-auth-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(path.join(dir, 'token'), 'sekrit-token\n');
+    const s = await tetherServer([
+      '--ws-auth',
+      'capability-token',
+      '--ws-token-file',
+      path.join(dir, 'token'),
+    ]);
+    const cases: Array<[Record<string, string>, string]> = [
+      [{}, 'missing websocket bearer token'],
+      [{ authorization: 'Basic abc' }, 'invalid authorization header'],
+      [{ authorization: 'Bearer wrong' }, 'invalid websocket bearer token'],
+    ];
+    for (const [headers, body] of cases) {
+      expect(await get(`${s.url}/`, { ...upgrade, ...headers })).toEqual({
+        status: 401,
+        body,
+        contentType: 'text/plain; charset=utf-8',
+      });
+    }
+    expect((await get(`${s.url}/readyz`)).status).toBe(200);
+    const c = await TestClient.ws(s.url!, { Authorization: 'bearer  sekrit-token ' });
+    cleanups.push(() => c.close());
+    await c.handshake();
+    expect(await c.call('environment/status')).toEqual({ status: 'ready' });
+    expect(s.stderr()).not.toContain('sekrit-token');
+  });
+
+  it('accepts --ws-token-sha256', async () => {
+    const digest = createHash('sha256').update('abc').digest('hex');
+    const s = await tetherServer(['--ws-auth', 'capability-token', '--ws-token-sha256', digest]);
+    const c = await TestClient.ws(s.url!, { Authorization: 'Bearer abc' });
+    cleanups.push(() => c.close());
+    await c.handshake();
+  });
+
+  it('refuses to listen beyond loopback without auth (exit 1)', async () => {
+    const child = spawn(process.execPath, [TETHER_BIN, 'exec-server', '--listen', 'ws://0.0.0.0:0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/non-loopback/);
+  });
+});
+
+describe('shutdown', () => {
+  it('kills every process group on SIGTERM and exits 0', async () => {
+    const s = await startServer('tether', 'ws');
+    cleanups.push(() => s.stop());
+    const c = await TestClient.ws(s.url!);
+    cleanups.push(() => c.close());
+    await c.handshake();
+    const { pid } = await c.call('process/start', {
+      processId: 'tree',
+      argv: ['/bin/sh', '-c', 'sleep 30 & sleep 30'],
+      cwd: 'file:///tmp',
+      env: {},
+      tty: false,
+    });
+    const tty = await c.call('process/start', {
+      processId: 'tty',
+      argv: ['sleep', '30'],
+      cwd: 'file:///tmp',
+      env: {},
+      tty: true,
+    });
+    const exit = new Promise<number | null>((resolve) => s.child.once('exit', resolve));
+    s.child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    const groupAlive = (groupId: number): boolean => pidAlive(-groupId);
+    await until(() => !groupAlive(pid as number) && !pidAlive(tty.pid as number), 'process groups gone');
+  });
+});

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type StartedServer } from '../../support/exec-servers';
+import { pidAlive, TestClient, until } from './test-client';
+
+const servers: StartedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+async function stdioServer(): Promise<{ server: StartedServer; client: TestClient }> {
+  const server = await startServer('tether', 'stdio');
+  servers.push(server);
+  return { server, client: TestClient.stdio(server.child) };
+}
+
+describe('exec-server over stdio', () => {
+  it('speaks newline-delimited JSON, tolerates CRLF and blank lines, and reports bad lines', async () => {
+    const { client } = await stdioServer();
+    client.sendRaw('');
+    client.sendRaw('{"id":1,"method":"initialize","params":{"clientName":"x"}}\r');
+    client.sendRaw('{"method":"initialized"}');
+    client.sendRaw('{oops');
+    await client.waitFor(() => client.responses.some((r) => r.id === -1), 'parse error');
+    const parseError = client.responses.find((r) => r.id === -1)!;
+    expect(parseError.error?.code).toBe(-32600);
+    expect(parseError.error?.message).toMatch(/^failed to parse JSON-RPC message from exec-server stdio: /);
+    await client.call('process/start', {
+      processId: 'p',
+      argv: ['/bin/sh', '-c', 'echo out'],
+      cwd: 'file:///tmp',
+      env: {},
+      tty: false,
+    });
+    await client.waitFor(() => client.hasClosed('p'), 'p closed');
+    expect(client.outputOf('p')).toBe('out\n');
+  });
+
+  it('exits 0 on stdin EOF and kills its processes', async () => {
+    const { server, client } = await stdioServer();
+    await client.handshake();
+    const { pid } = await client.call('process/start', {
+      processId: 'sleeper',
+      argv: ['sleep', '30'],
+      cwd: 'file:///tmp',
+      env: {},
+      tty: false,
+    });
+    const exit = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    client.close();
+    expect(await exit).toBe(0);
+    await until(() => !pidAlive(pid as number), 'sleeper killed');
+  });
+
+  it('exits 0 on SIGTERM', async () => {
+    const { server, client } = await stdioServer();
+    await client.handshake();
+    const exit = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});
