@@ -60,14 +60,15 @@ export class TestClient {
   }
 
   private receive(text: string): void {
-    const message = JSON.parse(text) as RpcResponse & RpcNotification;
-    if ('id' in message && !('method' in message)) {
-      const key = JSON.stringify(message.id);
-      this.pending.get(key)?.(message);
+    const message = JSON.parse(text) as Partial<RpcResponse & RpcNotification>;
+    if (message.method === undefined) {
+      const response = message as RpcResponse;
+      const key = JSON.stringify(response.id);
+      this.pending.get(key)?.(response);
       this.pending.delete(key);
-      this.responses.push(message);
+      this.responses.push(response);
     } else {
-      this.notifications.push(message);
+      this.notifications.push(message as RpcNotification);
     }
     this.notifyWatchers();
   }
