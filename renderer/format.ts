@@ -41,5 +41,6 @@ export function formatDateTime(at: number | null): string {
 
 export function formatMs(ms: number | null): string {
   if (ms === null) return '—';
-  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+  if (Number.isInteger(ms) || ms >= 10) return `${Math.round(ms)} ms`;
+  return `${ms.toFixed(1)} ms`;
 }

@@ -1,0 +1,216 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen, waitFor, within, fireEvent } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { setBridge } from '../ipc/ipc-client';
+import { useEnvironments } from '../stores/environments-store';
+import { useProcesses } from '../stores/processes-store';
+import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
+import { resetStores } from '../test/reset-stores';
+import { Sidebar } from './sidebar';
+import { EnvironmentDialog } from './environment-dialog';
+import { ProcessesPanel } from './processes-panel';
+import { HealthPanel } from './health-panel';
+import { FileBrowser } from './file-browser';
+import { decodeBase64 } from '../terminal/base64';
+import type { FileEntry } from '../../shared/ipc';
+
+let bridge: FakeBridge;
+beforeEach(() => {
+  resetStores();
+  bridge = new FakeBridge();
+  setBridge(bridge);
+});
+afterEach(cleanup);
+
+describe('Sidebar', () => {
+  it('lists environments with a status indicator that has an accessible name', () => {
+    useEnvironments
+      .getState()
+      .setAll([
+        makeEnv(),
+        makeEnv({ id: 'env-2', name: 'Pi', link: { kind: 'reconnecting', since: 0, attempt: 2 } }),
+      ]);
+    render(<Sidebar />);
+    expect(screen.getByRole('button', { name: 'Environment Build box' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Connection: connected, 3 ms' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Connection: reconnecting (attempt 2)' })).toBeTruthy();
+  });
+});
+
+describe('EnvironmentDialog', () => {
+  it('validates before saving and names the stage a failed test stopped at', async () => {
+    const user = userEvent.setup();
+    bridge.handle('environments.test', () => ({
+      ok: false,
+      stage: 'auth',
+      message: 'the server rejected the token',
+      info: null,
+      rttMs: null,
+    }));
+    bridge.handle('environments.add', (draft) => makeEnv({ id: 'new', name: draft.name }));
+    let closed = false;
+    render(<EnvironmentDialog onClose={() => (closed = true)} />);
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    expect(screen.getByText('Give the environment a name.')).toBeTruthy();
+    expect(screen.getByText('Enter a URL like ws://host:port.')).toBeTruthy();
+    expect(bridge.callsOf('environments.add')).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Name'), 'Lab');
+    await user.type(screen.getByLabelText('URL'), 'ws://10.0.0.2:7000');
+    await user.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('Failed at authentication: the server rejected the token')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(closed).toBe(true));
+    expect(bridge.callsOf('environments.add')[0]).toMatchObject({
+      name: 'Lab',
+      settings: { kind: 'ws', url: 'ws://10.0.0.2:7000' },
+    });
+    expect(useEnvironments.getState().byId.new?.name).toBe('Lab');
+  });
+});
+
+describe('ProcessesPanel', () => {
+  it('shows each process with state and exit code and sends its actions', async () => {
+    const user = userEvent.setup();
+    bridge.handle('processes.signal', () => ({ ok: true }));
+    bridge.handle('processes.start', (input) =>
+      makeProcess({ processId: 'p-3', title: input.shellLine ?? '?' }),
+    );
+    useProcesses
+      .getState()
+      .setForEnv('env-1', [
+        makeProcess(),
+        makeProcess({ processId: 'p-2', title: 'make', state: 'exited', exitCode: 3, endedAt: Date.now() }),
+      ]);
+    render(<ProcessesPanel env={makeEnv()} />);
+    const running = screen.getByRole('row', { name: 'Process bash' });
+    expect(within(running).getByText('running')).toBeTruthy();
+    expect(within(running).getByText('1m 05s')).toBeTruthy();
+    const exited = screen.getByRole('row', { name: 'Process make' });
+    expect(within(exited).getByText('3')).toBeTruthy();
+    expect(within(exited).queryByRole('button', { name: 'Kill' })).toBeNull();
+
+    await user.click(within(running).getByRole('button', { name: 'Interrupt' }));
+    expect(bridge.callsOf('processes.signal')).toEqual([
+      { envId: 'env-1', processId: 'p-1', signal: 'interrupt' },
+    ]);
+
+    await user.type(screen.getByLabelText('Command'), 'make -j4');
+    await user.type(screen.getByLabelText('Environment (K=V lines)'), 'CC=clang{enter}bad line');
+    await user.click(screen.getByRole('button', { name: 'Start' }));
+    expect(await screen.findByText('"bad line" is not KEY=VALUE.')).toBeTruthy();
+    await user.clear(screen.getByLabelText('Environment (K=V lines)'));
+    await user.type(screen.getByLabelText('Environment (K=V lines)'), 'CC=clang');
+    await user.click(screen.getByLabelText('Open in a pane'));
+    await user.click(screen.getByRole('button', { name: 'Start' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('processes.start')[0]).toEqual({
+        envId: 'env-1',
+        shellLine: 'make -j4',
+        tty: true,
+        env: { CC: 'clang' },
+      }),
+    );
+  });
+});
+
+describe('HealthPanel', () => {
+  it('shows percentiles, reconnects, the state timeline and server info', () => {
+    render(<HealthPanel env={makeEnv()} />);
+    expect(screen.getByText('RTT p95').nextSibling?.textContent).toBe('5 ms');
+    expect(screen.getByText('Reconnects').nextSibling?.textContent).toBe('2');
+    expect(screen.getByRole('img', { name: /RTT over the last 2 s, latest 4 ms/ })).toBeTruthy();
+    const timeline = screen.getByRole('region', { name: 'Timeline' });
+    expect(within(timeline).getByText(/reconnecting — socket closed/)).toBeTruthy();
+    expect(screen.getByText('/bin/bash')).toBeTruthy();
+  });
+});
+
+describe('FileBrowser', () => {
+  const entry = (name: string, kind: FileEntry['kind'], size: number | null): FileEntry => ({
+    name,
+    path: `/home/u/${name}`,
+    kind,
+    size,
+    modifiedAtMs: 1_700_000_000_000,
+    hidden: false,
+  });
+
+  it('lists a folder, sorts by size, previews text and uploads dropped files in ordered chunks', async () => {
+    const user = userEvent.setup();
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({
+      path,
+      entries: [entry('b.txt', 'file', 10), entry('a.log', 'file', 5_000), entry('src', 'directory', null)],
+    }));
+    bridge.handle('files.preview', () => ({
+      kind: 'text',
+      text: 'hello from b',
+      truncated: false,
+      size: 12,
+    }));
+    const chunks: { offset: number; data: string; last: boolean }[] = [];
+    bridge.handle('transfers.startUpload', ({ envId, remotePath, totalBytes }) => ({
+      id: 't1',
+      envId,
+      direction: 'upload',
+      remotePath,
+      name: 'big.bin',
+      totalBytes,
+      doneBytes: 0,
+      rate: 0,
+      state: 'running',
+      error: null,
+      startedAt: Date.now(),
+      endedAt: null,
+    }));
+    bridge.handle('transfers.uploadChunk', ({ offset, dataBase64, last }) => {
+      chunks.push({ offset, data: dataBase64, last });
+      return { ok: true };
+    });
+
+    render(<FileBrowser env={makeEnv()} />);
+    const table = await screen.findByRole('table', { name: 'Folder contents' });
+    await within(table).findByText(/b\.txt/);
+    const names = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => (r as HTMLTableRowElement).cells[0]?.textContent);
+    expect(names()).toEqual(['📁 src', '📄 a.log', '📄 b.txt']);
+    await user.click(within(table).getByRole('button', { name: 'Size' }));
+    expect(names()).toEqual(['📁 src', '📄 b.txt', '📄 a.log']);
+
+    await user.click(within(table).getByRole('button', { name: '📄 b.txt' }));
+    expect(await screen.findByText('hello from b')).toBeTruthy();
+
+    const bytes = new Uint8Array(700 * 1024).map((_, i) => i % 251);
+    const file = new File([bytes], 'big.bin');
+    fireEvent.drop(screen.getByRole('region', { name: 'Files' }), { dataTransfer: { files: [file] } });
+    await waitFor(() => expect(chunks.at(-1)?.last).toBe(true));
+    expect(bridge.callsOf('transfers.startUpload')[0]).toEqual({
+      envId: 'env-1',
+      remotePath: '/home/u/big.bin',
+      totalBytes: bytes.length,
+    });
+    expect(chunks.map((c) => c.offset)).toEqual([0, 512 * 1024]);
+    const joined = new Uint8Array(chunks.flatMap((c) => [...decodeBase64(c.data)]));
+    expect(joined).toEqual(bytes);
+  });
+
+  it('asks before deleting', async () => {
+    const user = userEvent.setup();
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [entry('old.txt', 'file', 1)] }));
+    bridge.handle('files.delete', () => ({ ok: true }));
+    render(<FileBrowser env={makeEnv()} />);
+    await user.click(await screen.findByRole('button', { name: 'Delete old.txt' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete old.txt?' });
+    expect(bridge.callsOf('files.delete')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('files.delete')).toEqual([{ envId: 'env-1', path: '/home/u/old.txt' }]),
+    );
+  });
+});

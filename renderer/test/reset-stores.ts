@@ -1,0 +1,25 @@
+// Puts every renderer store back to its empty state between tests.
+import { useEnvironments } from '../stores/environments-store';
+import { useFiles } from '../stores/files-store';
+import { usePanes } from '../stores/panes-store';
+import { useProcesses } from '../stores/processes-store';
+import { DEFAULT_SETTINGS, useSettings } from '../stores/settings-store';
+import { useTransfers } from '../stores/transfers-store';
+import { useUi } from '../stores/ui-store';
+
+export function resetStores(): void {
+  useEnvironments.setState({ loaded: false, byId: {}, order: [] });
+  useProcesses.setState({ byKey: {}, listed: {} });
+  usePanes.setState({ byEnv: {} });
+  useFiles.setState({ byEnv: {} });
+  useTransfers.setState({ byId: {} });
+  useSettings.setState({ settings: DEFAULT_SETTINGS });
+  useUi.setState({
+    activeEnvId: null,
+    panelByEnv: {},
+    dialog: null,
+    searchPaneId: null,
+    fileFocusRequest: 0,
+  });
+  localStorage.clear();
+}
