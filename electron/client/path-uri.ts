@@ -6,9 +6,8 @@ export function toPathUri(path: string): string {
   if (!path.startsWith('/')) {
     throw new ClientError('invalidArgument', `Expected an absolute path on the server, got "${path}".`);
   }
-  const url = new URL('file://');
-  url.pathname = path;
-  return url.href;
+  // Encode every segment: the URL pathname setter would leave a literal '%' undecodable.
+  return `file://${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 export function fromPathUri(uri: string): string {

@@ -1,0 +1,247 @@
+// RemoteExecServerClient against real servers (OpenAI's codex and Tether's), over WebSocket through
+// a fault-injection proxy: handshake, ordered byte-exact output, one shared reconnect, resume with
+// output produced meanwhile, exactly-once writes, gap events, isolation between processes, liveness
+// and the terminal errors.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { isClientError } from '../../../electron/client/client-error';
+import { FaultProxy } from '../../support/fault-proxy';
+import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
+import { collect, delay, waitFor } from './helpers';
+
+describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %s (ws)', (impl) => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function setup(extraArgs: string[] = []) {
+    const server = await startServer(impl, 'ws', { extraArgs });
+    cleanups.push(() => server.stop());
+    const proxy = await FaultProxy.forUrl(server.url!);
+    cleanups.push(() => proxy.close());
+    const client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() } });
+    cleanups.push(() => client.close());
+    return { server, proxy, client };
+  }
+
+  it('handshakes lazily and delivers output in order, byte-exact', async () => {
+    const { client, server } = await setup();
+    expect(client.state.kind).toBe('idle');
+    await client.connect();
+    expect(client.state.kind).toBe('connected');
+    expect(client.environmentInfo?.cwd).toBe(`file://${server.home}`);
+    const handle = await client.startProcess({
+      argv: ['/bin/sh', '-c', 'seq 1 20000; echo to-stderr >&2; exit 4'],
+      cwd: server.home,
+      tty: false,
+    });
+    const out = collect(handle);
+    await waitFor('closed', () => out.closed());
+    const expected = Array.from({ length: 20000 }, (_, i) => `${i + 1}\n`).join('');
+    const streamText = (stream: string): string =>
+      Buffer.concat(
+        out.events.flatMap((e) => (e.kind === 'output' && e.stream === stream ? [Buffer.from(e.data)] : [])),
+      ).toString();
+    expect(streamText('stdout')).toBe(expected);
+    expect(streamText('stderr')).toBe('to-stderr\n');
+    expect(out.exitCode()).toBe(4);
+    expect(out.inOrder()).toBe(true);
+    expect(out.gaps()).toHaveLength(0);
+  });
+
+  it('shares one reconnect among many concurrent callers', async () => {
+    const { client, proxy, server } = await setup();
+    await client.connect();
+    const sessionId = client.state.kind === 'connected' ? client.state.sessionId : '';
+    const before = proxy.stats().connections;
+    proxy.refuseNew(true);
+    proxy.cutAll();
+    await waitFor('reconnecting', () => client.state.kind === 'reconnecting');
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0
+        ? client.fs.readDirectory(server.home).then(() => 'ok')
+        : client
+            .startProcess({ argv: ['/bin/echo', String(i)], cwd: server.home, tty: false })
+            .then(() => 'ok'),
+    );
+    await waitFor('a few refused attempts', () => proxy.stats().refused >= 3);
+    proxy.refuseNew(false);
+    expect(await Promise.all(calls)).toEqual(Array(20).fill('ok'));
+    expect(proxy.stats().connections - before).toBe(1);
+    expect(client.state).toMatchObject({ kind: 'connected', sessionId });
+    expect(client.health().reconnectCount).toBe(1);
+  });
+
+  it('resumes after the socket is destroyed and recovers output produced meanwhile', async () => {
+    const { client, proxy, server } = await setup();
+    const handle = await client.startProcess({
+      argv: ['/bin/sh', '-c', 'i=0; while [ $i -lt 300 ]; do i=$((i+1)); echo "tick $i"; sleep 0.005; done'],
+      cwd: server.home,
+      tty: false,
+    });
+    const out = collect(handle);
+    await waitFor('first output', () => out.text().includes('tick 1\n'));
+    proxy.refuseNew(true);
+    proxy.cutAll();
+    await delay(700);
+    proxy.refuseNew(false);
+    await waitFor('closed', () => out.closed(), 45_000);
+    const expected = Array.from({ length: 300 }, (_, i) => `tick ${i + 1}\n`).join('');
+    expect(out.text()).toBe(expected);
+    expect(out.inOrder()).toBe(true);
+    expect(out.gaps()).toHaveLength(0);
+    expect(out.exitCode()).toBe(0);
+    expect(client.health().reconnectCount).toBeGreaterThanOrEqual(1);
+  });
+
+  it('delivers a write exactly once when its answer is lost in a reconnect', async () => {
+    const { client, proxy, server } = await setup();
+    const cat = await client.startProcess({
+      argv: ['/bin/cat'],
+      cwd: server.home,
+      tty: false,
+      pipeStdin: true,
+    });
+    const out = collect(cat);
+    // The request reaches the server at once, its answer is held back and then cut off.
+    proxy.setLatency(5_000, 'downstream');
+    const write = cat.write('once\n');
+    await delay(400);
+    proxy.cutAll();
+    proxy.restore();
+    expect(await write).toBe('accepted');
+    expect(await cat.write('end\n')).toBe('accepted');
+    await waitFor('echo of the last write', () => out.text().includes('end\n'));
+    expect(out.text()).toBe('once\nend\n');
+    expect(out.inOrder()).toBe(true);
+    await cat.terminate();
+    await waitFor('closed', () => out.closed());
+  });
+
+  it('reports output the server no longer retains as a gap event and carries on', async () => {
+    const small = impl === 'tether';
+    const { client, proxy, server } = await setup(small ? ['--retained-output-bytes', '4096'] : []);
+    const produce = small ? 200_000 : 3_000_000;
+    const handle = await client.startProcess({
+      argv: [
+        '/bin/sh',
+        '-c',
+        `echo start; sleep 1; head -c ${produce} /dev/zero | tr '\\0' x; sleep 1; echo; echo done`,
+      ],
+      cwd: server.home,
+      tty: false,
+    });
+    const out = collect(handle);
+    await waitFor('start', () => out.text().startsWith('start\n'));
+    proxy.refuseNew(true);
+    proxy.cutAll();
+    await delay(1_800);
+    proxy.refuseNew(false);
+    await waitFor('closed', () => out.closed(), 45_000);
+    expect(out.gaps().length).toBeGreaterThan(0);
+    expect(out.inOrder()).toBe(true);
+    expect(out.text().startsWith('start\n')).toBe(true);
+    expect(out.text().endsWith('\ndone\n')).toBe(true);
+    expect(out.bytes().length).toBeLessThan(produce);
+    expect(out.exitCode()).toBe(0);
+    expect(out.failed()).toBeNull();
+  });
+
+  it("never lets a noisy process delay another process's events", async () => {
+    const { client, server } = await setup();
+    const noisy = await client.startProcess({
+      argv: ['/usr/bin/yes', 'noise'],
+      cwd: server.home,
+      tty: false,
+    });
+    const noisyOut = collect(noisy);
+    const cat = await client.startProcess({
+      argv: ['/bin/cat'],
+      cwd: server.home,
+      tty: false,
+      pipeStdin: true,
+    });
+    const catOut = collect(cat);
+    await waitFor('noise flowing', () => noisyOut.events.length > 100);
+    for (let i = 0; i < 5; i++) {
+      await cat.write(`ping ${i}\n`);
+      await waitFor(`echo ${i}`, () => catOut.text().includes(`ping ${i}\n`), 20_000);
+    }
+    expect(noisyOut.closed()).toBe(false);
+    await noisy.terminate();
+    await cat.terminate();
+    await waitFor('both closed', () => noisyOut.closed() && catOut.closed(), 30_000);
+    expect(noisyOut.inOrder()).toBe(true);
+  });
+
+  it('declares a silent link dead within seconds and resumes once it flows again', async () => {
+    const { client, proxy, server } = await setup();
+    const handle = await client.startProcess({
+      argv: ['/bin/sh', '-c', 'i=0; while [ $i -lt 100 ]; do i=$((i+1)); echo "n $i"; sleep 0.05; done'],
+      cwd: server.home,
+      tty: false,
+    });
+    const out = collect(handle);
+    await waitFor('output', () => out.text().includes('n 2\n'));
+    proxy.stall();
+    await waitFor('stalled flag', () => client.health().stalled, 15_000);
+    await waitFor('reconnecting', () => client.state.kind === 'reconnecting', 15_000);
+    proxy.restore();
+    proxy.cutAll();
+    await waitFor('closed', () => out.closed(), 45_000);
+    expect(out.text()).toBe(Array.from({ length: 100 }, (_, i) => `n ${i + 1}\n`).join(''));
+    expect(out.inOrder()).toBe(true);
+  });
+
+  it('fails with code auth on HTTP 401', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-token-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const tokenFile = path.join(dir, 'token');
+    writeFileSync(tokenFile, 'right-token\n');
+    const server = await startServer(impl, 'ws', {
+      extraArgs: ['--ws-auth', 'capability-token', '--ws-token-file', tokenFile],
+    });
+    cleanups.push(() => server.stop());
+    const wrong = new RemoteExecServerClient({ transport: { kind: 'ws', url: server.url!, token: 'wrong' } });
+    cleanups.push(() => wrong.close());
+    const error = await wrong.connect().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isClientError(error, 'auth')).toBe(true);
+    expect(wrong.state).toMatchObject({ kind: 'failed', code: 'auth' });
+    const right = new RemoteExecServerClient({ transport: { kind: 'ws', url: server.url!, tokenFile } });
+    cleanups.push(() => right.close());
+    await right.connect();
+    expect(right.state.kind).toBe('connected');
+  });
+
+  it('fails with code unknownSession when the server restarted, and can start afresh', async () => {
+    const first = await startServer(impl, 'ws');
+    const url = first.url!;
+    const restarted: { server?: StartedServer } = {};
+    cleanups.push(async () => {
+      await first.stop();
+      await restarted.server?.stop();
+    });
+    const client = new RemoteExecServerClient({ transport: { kind: 'ws', url } });
+    cleanups.push(() => client.close());
+    const handle = await client.startProcess({ argv: ['/bin/sleep', '5'], cwd: first.home, tty: false });
+    const out = collect(handle);
+    await first.stop();
+    await waitFor('reconnecting', () => client.state.kind === 'reconnecting');
+    const second = await startServer(impl, 'ws', { listen: url });
+    restarted.server = second;
+    await waitFor('failed', () => client.state.kind === 'failed', 30_000);
+    expect(client.state).toMatchObject({ kind: 'failed', code: 'unknownSession' });
+    expect(out.failed()).toMatch(/no longer knows this session/);
+    await expect(client.fs.readDirectory('/')).rejects.toMatchObject({ code: 'unknownSession' });
+    client.reconnectNow();
+    await waitFor('connected afresh', () => client.state.kind === 'connected', 30_000);
+    expect((await client.fs.readDirectory(second.home)).length).toBeGreaterThanOrEqual(0);
+  });
+});
