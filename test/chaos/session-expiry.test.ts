@@ -1,0 +1,103 @@
+// An outage longer than recovery can bridge must end in a clear `failed` state, never a hang:
+// against Tether with a short server session TTL (the resume is refused once the link is back), and
+// against codex (80 s TTL) with a client recovery deadline shorter than the outage.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConnectionState } from '../../electron/client/api';
+import { RemoteExecServerClient } from '../../electron/client/remote-client';
+import { FaultProxy } from '../support/fault-proxy';
+import { startServer, type StartedServer } from '../support/exec-servers';
+import { followProcess, waitUntil, within } from './process-follower';
+
+const TETHER_SESSION_TTL_MS = 3_000;
+/** Longer than the Tether TTL above: the client is still trying when the link comes back. */
+const TETHER_CLIENT_DEADLINE_MS = 20_000;
+const CODEX_CLIENT_DEADLINE_MS = 3_000;
+const OUTAGE_MS = 5_000;
+/** Bound for the client to reach `failed` once recovery cannot succeed. */
+const FAILED_WITHIN_MS = 20_000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('an outage longer than recovery allows', () => {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+  let client: RemoteExecServerClient | undefined;
+
+  afterEach(async () => {
+    await client?.close();
+    await proxy?.close();
+    await server?.stop();
+    client = undefined;
+    proxy = undefined;
+    server = undefined;
+  });
+
+  async function setUp(impl: 'tether' | 'codex', extraArgs: string[], recoveryDeadlineMs: number) {
+    server = await startServer(impl, 'ws', { extraArgs });
+    proxy = await FaultProxy.forUrl(server.url!);
+    client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() }, recoveryDeadlineMs });
+    const states: ConnectionState[] = [];
+    client.onStateChange((state) => states.push(state));
+    await client.connect();
+    const handle = await client.startProcess({
+      argv: ['/bin/sh', '-c', 'echo started; exec sleep 60'],
+      cwd: server.home,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      tty: false,
+    });
+    const followed = followProcess(handle);
+    await waitUntil(() => followed.output().toString() === 'started\n', 10_000, 'the first output');
+    return { client, proxy, states, followed, pid: handle.pid };
+  }
+
+  it('tether: the session expired on the server, so the resume is refused and the client fails', async () => {
+    const { client, proxy, states, followed, pid } = await setUp(
+      'tether',
+      ['--session-ttl-ms', String(TETHER_SESSION_TTL_MS)],
+      TETHER_CLIENT_DEADLINE_MS,
+    );
+    proxy.cutAll();
+    proxy.refuseNew(true);
+    await waitUntil(() => client.state.kind === 'reconnecting', 10_000, 'the client to notice the cut');
+    await new Promise((r) => setTimeout(r, OUTAGE_MS));
+    proxy.restore();
+    client.reconnectNow();
+
+    await waitUntil(() => client.state.kind === 'failed', FAILED_WITHIN_MS, 'the client to fail');
+    const state = client.state as Extract<ConnectionState, { kind: 'failed' }>;
+    expect(state.code).toBe('unknownSession');
+    expect(state.reason).toMatch(/session/i);
+    expect(states.map((s) => s.kind)).toContain('reconnecting');
+    expect(await within(followed.finished, 5_000, 'the process to report the failure')).toBe('failed');
+    expect(followed.problems.join('\n')).toMatch(/failed/);
+    console.log(`[chaos] tether expiry: ${state.reason} | ${followed.problems.join(' | ')}`);
+    // The expired session took its processes with it (Tether reports the pid; codex does not).
+    expect(pid).toEqual(expect.any(Number));
+    await waitUntil(() => !isAlive(pid!), 10_000, `pid ${pid} to be gone`);
+  });
+
+  it('codex: the recovery deadline passes while the link is silent, and the client fails', async () => {
+    const { client, proxy, followed } = await setUp('codex', [], CODEX_CLIENT_DEADLINE_MS);
+    // Cut, then stall: reconnect attempts reach TCP but their handshakes hang, so the deadline, not a
+    // refusal, must end the recovery.
+    proxy.cutAll();
+    proxy.stall();
+    try {
+      await waitUntil(() => client.state.kind === 'failed', FAILED_WITHIN_MS, 'the client to fail');
+    } finally {
+      proxy.restore();
+    }
+    const state = client.state as Extract<ConnectionState, { kind: 'failed' }>;
+    expect(state.code).toBe('recoveryDeadline');
+    expect(state.reason.length).toBeGreaterThan(0);
+    console.log(`[chaos] codex deadline: ${state.reason} | ${followed.problems.join(' | ')}`);
+    expect(await within(followed.finished, 5_000, 'the process to report the failure')).toBe('failed');
+  });
+});
