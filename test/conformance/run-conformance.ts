@@ -6,7 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ServerImpl, type ServerTransport, type StartedServer } from '../support/exec-servers';
+import {
+  startServer,
+  type ServerImpl,
+  type ServerTransport,
+  type StartedServer,
+} from '../support/exec-servers';
 import { RpcPeer } from '../support/rpc-peer';
 import { Normaliser, type Scenario, type ScenarioContext, type TranscriptEntry } from './scenario-kit';
 
@@ -44,7 +49,14 @@ export function defineConformanceSuite(options: SuiteOptions): void {
         }
       });
       afterAll(async () => {
-        await Promise.all([...shared.values()].map((s) => s.then((server) => server.stop(), () => undefined)));
+        await Promise.all(
+          [...shared.values()].map((s) =>
+            s.then(
+              (server) => server.stop(),
+              () => undefined,
+            ),
+          ),
+        );
         if (setup.dir) rmSync(setup.dir, { recursive: true, force: true });
       });
       for (const scenario of scenarios) {
@@ -68,7 +80,9 @@ export function defineConformanceSuite(options: SuiteOptions): void {
           const transcript = await runScenario(scenario, 'tether', transport, setup, shared.get('tether'));
           if (scenario.differs) return;
           const expected = await reference.catch((error: unknown) => {
-            throw new Error(`the codex reference run failed, so there is nothing to compare with: ${String(error)}`);
+            throw new Error(
+              `the codex reference run failed, so there is nothing to compare with: ${String(error)}`,
+            );
           });
           expect(transcript, 'Tether transcript must equal codex transcript').toEqual(expected);
         });
@@ -148,7 +162,12 @@ async function runScenario(
   }
 }
 
-function dumpTranscript(scenario: Scenario, impl: ServerImpl, transport: ServerTransport, transcript: TranscriptEntry[]) {
+function dumpTranscript(
+  scenario: Scenario,
+  impl: ServerImpl,
+  transport: ServerTransport,
+  transcript: TranscriptEntry[],
+) {
   if (!DUMP_FILE) return;
   appendFileSync(DUMP_FILE, `${JSON.stringify({ scenario: scenario.name, impl, transport, transcript })}\n`);
 }

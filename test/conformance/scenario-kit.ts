@@ -91,7 +91,10 @@ export const unb64 = (data: unknown): string => Buffer.from(String(data), 'base6
 export function looseError(response: RpcResponse): unknown {
   if (!response.error) return response;
   const { message, ...rest } = response.error;
-  return { ...response, error: { ...rest, message: typeof message === 'string' && message ? '<text>' : message } };
+  return {
+    ...response,
+    error: { ...rest, message: typeof message === 'string' && message ? '<text>' : message },
+  };
 }
 
 export interface StartOptions {
@@ -145,7 +148,9 @@ export async function collectProcess(peer: RpcPeer, processId: string): Promise<
   const exited = events.filter((e) => e.method === 'process/exited');
   const last = events[events.length - 1];
   if (exited.length !== 1 || last?.method !== 'process/closed') {
-    throw new Error(`process ${processId}: expected one exited and closed last, got ${events.map((e) => e.method)}`);
+    throw new Error(
+      `process ${processId}: expected one exited and closed last, got ${events.map((e) => e.method)}`,
+    );
   }
   const outcome: ProcessOutcome = { stdout: '', stderr: '', pty: '', exitCode: exited[0]?.params.exitCode };
   for (const e of events) {

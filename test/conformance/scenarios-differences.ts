@@ -41,11 +41,17 @@ export const differenceScenarios: Scenario[] = [
       const capabilities = environmentInfo.capabilities as Record<string, unknown>;
       const start = (await peer.call(
         'process/start',
-        startParams('t', sh('read line; stty size'), ctx.uri(), { tty: true, extra: { size: { cols: 100, rows: 30 } } }),
+        startParams('t', sh('read line; stty size'), ctx.uri(), {
+          tty: true,
+          extra: { size: { cols: 100, rows: 30 } },
+        }),
       )) as Record<string, unknown>;
       const resize = await peer.request('process/resize', { processId: 't', cols: 120, rows: 40 });
       writeFileSync(path.join(ctx.scratch, 'a'), 'A');
-      const rename = await peer.request('fs/rename', { sourcePath: ctx.uri('a'), destinationPath: ctx.uri('b') });
+      const rename = await peer.request('fs/rename', {
+        sourcePath: ctx.uri('a'),
+        destinationPath: ctx.uri('b'),
+      });
       await peer.call('process/start', startParams('c', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
       const terminate = await peer.request('process/signal', { processId: 'c', signal: 'terminate' });
       if (ctx.impl === 'codex') {
@@ -81,7 +87,10 @@ export const differenceScenarios: Scenario[] = [
       const statusId = peer.sendRequest('environment/status');
       await peer.response(pollId, PROCESS_WAIT_MS);
       await peer.response(statusId, PROCESS_WAIT_MS);
-      const order = peer.responses().map((r) => r.id).filter((id) => id === pollId || id === statusId);
+      const order = peer
+        .responses()
+        .map((r) => r.id)
+        .filter((id) => id === pollId || id === statusId);
       // Codex answers in arrival order; Tether answers the status while the poll still waits.
       expect(order).toEqual(ctx.impl === 'codex' ? [pollId, statusId] : [statusId, pollId]);
       await peer.call('process/terminate', { processId: 'q' });
@@ -94,8 +103,14 @@ export const differenceScenarios: Scenario[] = [
     run: async (ctx) => {
       const { peer } = await ctx.session();
       const pidFile = path.join(ctx.scratch, 'pid');
-      await peer.call('process/start', startParams('s', sh(`echo $$ > ${pidFile}; exec sleep 1000`), ctx.uri()));
-      await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the child wrote its pid');
+      await peer.call(
+        'process/start',
+        startParams('s', sh(`echo $$ > ${pidFile}; exec sleep 1000`), ctx.uri()),
+      );
+      await until(
+        () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'),
+        'the child wrote its pid',
+      );
       const child = Number(readFileSync(pidFile, 'utf8'));
       const server = ctx.server().child;
       const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));

@@ -1,7 +1,13 @@
 // Conformance scenarios for malformed and hostile input: undecodable frames, batches, odd ids,
 // unknown methods, and the protocol violations that make the server drop the connection.
 import type { RpcPeer } from '../support/rpc-peer';
-import { QUIET_WINDOW_MS, answeredWithin, looseError, type Scenario, type ScenarioContext } from './scenario-kit';
+import {
+  QUIET_WINDOW_MS,
+  answeredWithin,
+  looseError,
+  type Scenario,
+  type ScenarioContext,
+} from './scenario-kit';
 
 /** The id member of the raw response text for request `marker` (kept as text: ids may exceed 2^53). */
 function rawIdOf(peer: RpcPeer, method: string): string | undefined {
@@ -30,7 +36,15 @@ export const inputScenarios: Scenario[] = [
     name: 'input: undecodable text, batches and several values get -32600 with id -1; the connection stays',
     run: async (ctx) => {
       const { peer } = await ctx.session();
-      const frames = ['not json', '[]', '[{"id":1,"method":"environment/status"}]', '{"id":1}{"id":2}', '42', '"str"', '{'];
+      const frames = [
+        'not json',
+        '[]',
+        '[{"id":1,"method":"environment/status"}]',
+        '{"id":1}{"id":2}',
+        '42',
+        '"str"',
+        '{',
+      ];
       for (const frame of frames) {
         const before = peer.inbound.length;
         peer.sendText(frame);
@@ -122,10 +136,12 @@ export const inputScenarios: Scenario[] = [
       peer.sendBytes(Buffer.from('{"id":"bin","method":"environment/status"}'));
       ctx.record('binary json', await peer.response('bin'));
       peer.sendBytes(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
-      await peer.waitFor((m) => 'error' in m.message || m.message.id === -1, 'answer to invalid UTF-8', 3_000).then(
-        (m) => ctx.record('invalid utf-8', looseError(m.message as never)),
-        () => ctx.record('invalid utf-8', 'no answer'),
-      );
+      await peer
+        .waitFor((m) => 'error' in m.message || m.message.id === -1, 'answer to invalid UTF-8', 3_000)
+        .then(
+          (m) => ctx.record('invalid utf-8', looseError(m.message as never)),
+          () => ctx.record('invalid utf-8', 'no answer'),
+        );
       ctx.record('still open', peer.isClosed ? 'closed' : await peer.request('environment/status'));
       const url = new URL(ctx.server().url as string);
       const plain = await fetch(`http://${url.host}/`);

@@ -29,7 +29,8 @@ async function outputContains(peer: RpcPeer, processId: string, text: string): P
       .join('');
   const deadline = Date.now() + PROCESS_WAIT_MS;
   while (!seen().includes(text)) {
-    if (Date.now() > deadline) throw new Error(`output of ${processId} never contained ${JSON.stringify(text)}: ${seen()}`);
+    if (Date.now() > deadline)
+      throw new Error(`output of ${processId} never contained ${JSON.stringify(text)}: ${seen()}`);
     await peer
       .notification('process/output', (p) => p.processId === processId && seen().includes(text), 500)
       .catch(() => undefined);
@@ -54,13 +55,18 @@ export const processScenarios: Scenario[] = [
     name: 'pipes: stdout and stderr, exit code, seq order, exited before closed, read after close',
     run: async (ctx) => {
       const { peer } = await ctx.session();
-      const start = await peer.request('process/start', startParams('p1', sh('echo hi; echo oops >&2; exit 3'), ctx.uri()));
+      const start = await peer.request(
+        'process/start',
+        startParams('p1', sh('echo hi; echo oops >&2; exit 3'), ctx.uri()),
+      );
       ctx.record('start', start);
       ctx.record('outcome', await collectProcess(peer, 'p1'));
-      const read = (await peer.call('process/read', { processId: 'p1', afterSeq: 0, maxBytes: null, waitMs: 0 })) as Record<
-        string,
-        unknown
-      >;
+      const read = (await peer.call('process/read', {
+        processId: 'p1',
+        afterSeq: 0,
+        maxBytes: null,
+        waitMs: 0,
+      })) as Record<string, unknown>;
       const lastSeq = Math.max(...peer.notifications().map((n) => Number(n.params.seq ?? 0)));
       ctx.record('read', readSummary(read));
       ctx.record('nextSeq follows closed', read.nextSeq === lastSeq + 1);
@@ -73,11 +79,16 @@ export const processScenarios: Scenario[] = [
       const { peer } = await ctx.session();
       await peer.call(
         'process/start',
-        startParams('t1', sh("[ -t 0 ] && [ -t 1 ] && echo is-a-tty; printf 'a\\nb\\n'"), ctx.uri(), { tty: true }),
+        startParams('t1', sh("[ -t 0 ] && [ -t 1 ] && echo is-a-tty; printf 'a\\nb\\n'"), ctx.uri(), {
+          tty: true,
+        }),
       );
       ctx.record('printf', await collectProcess(peer, 't1'));
       await peer.call('process/start', startParams('t2', ['/bin/cat'], ctx.uri(), { tty: true }));
-      ctx.record('write', await peer.request('process/write', { processId: 't2', chunk: b64('hello\n'), writeId: '1' }));
+      ctx.record(
+        'write',
+        await peer.request('process/write', { processId: 't2', chunk: b64('hello\n'), writeId: '1' }),
+      );
       await outputContains(peer, 't2', 'hello\r\nhello\r\n');
       await peer.call('process/write', { processId: 't2', chunk: b64('\x04'), writeId: '2' });
       ctx.record('cat', await collectProcess(peer, 't2'));
@@ -88,18 +99,39 @@ export const processScenarios: Scenario[] = [
     run: async (ctx) => {
       const { peer } = await ctx.session();
       await peer.call('process/start', startParams('c1', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
-      ctx.record('write', await peer.request('process/write', { processId: 'c1', chunk: b64('hello\n'), writeId: 'w-1' }));
-      ctx.record('empty chunk', await peer.request('process/write', { processId: 'c1', chunk: '', writeId: 'w-2' }));
+      ctx.record(
+        'write',
+        await peer.request('process/write', { processId: 'c1', chunk: b64('hello\n'), writeId: 'w-1' }),
+      );
+      ctx.record(
+        'empty chunk',
+        await peer.request('process/write', { processId: 'c1', chunk: '', writeId: 'w-2' }),
+      );
       await outputContains(peer, 'c1', 'hello\n');
       await peer.call('process/terminate', { processId: 'c1' });
       ctx.record('cat', await collectProcess(peer, 'c1'));
       await peer.call('process/start', startParams('c2', ['/bin/cat'], ctx.uri(), { pipeStdin: false }));
-      ctx.record('no stdin', await peer.request('process/write', { processId: 'c2', chunk: b64('x'), writeId: '1' }));
+      ctx.record(
+        'no stdin',
+        await peer.request('process/write', { processId: 'c2', chunk: b64('x'), writeId: '1' }),
+      );
       ctx.record('cat without stdin', await collectProcess(peer, 'c2'));
-      ctx.record('unknown', await peer.request('process/write', { processId: 'nope', chunk: b64('x'), writeId: '1' }));
-      ctx.record('empty writeId', await peer.request('process/write', { processId: 'c2', chunk: b64('x'), writeId: '' }));
-      ctx.record('bad base64', looseError(await peer.request('process/write', { processId: 'c2', chunk: '!!', writeId: '3' })));
-      ctx.record('missing writeId', looseError(await peer.request('process/write', { processId: 'c2', chunk: '' })));
+      ctx.record(
+        'unknown',
+        await peer.request('process/write', { processId: 'nope', chunk: b64('x'), writeId: '1' }),
+      );
+      ctx.record(
+        'empty writeId',
+        await peer.request('process/write', { processId: 'c2', chunk: b64('x'), writeId: '' }),
+      );
+      ctx.record(
+        'bad base64',
+        looseError(await peer.request('process/write', { processId: 'c2', chunk: '!!', writeId: '3' })),
+      );
+      ctx.record(
+        'missing writeId',
+        looseError(await peer.request('process/write', { processId: 'c2', chunk: '' })),
+      );
     },
   },
   {
@@ -107,13 +139,25 @@ export const processScenarios: Scenario[] = [
     run: async (ctx) => {
       const { peer } = await ctx.session();
       await peer.call('process/start', startParams('d', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
-      ctx.record('w1', await peer.request('process/write', { processId: 'd', chunk: b64('one\n'), writeId: 'a' }));
-      ctx.record('w1 again', await peer.request('process/write', { processId: 'd', chunk: b64('one\n'), writeId: 'a' }));
-      ctx.record('w2', await peer.request('process/write', { processId: 'd', chunk: b64('two\n'), writeId: 'b' }));
+      ctx.record(
+        'w1',
+        await peer.request('process/write', { processId: 'd', chunk: b64('one\n'), writeId: 'a' }),
+      );
+      ctx.record(
+        'w1 again',
+        await peer.request('process/write', { processId: 'd', chunk: b64('one\n'), writeId: 'a' }),
+      );
+      ctx.record(
+        'w2',
+        await peer.request('process/write', { processId: 'd', chunk: b64('two\n'), writeId: 'b' }),
+      );
       await outputContains(peer, 'd', 'two\n');
       await peer.call('process/signal', { processId: 'd', signal: 'interrupt' });
       ctx.record('outcome', await collectProcess(peer, 'd'));
-      ctx.record('write after exit', await peer.request('process/write', { processId: 'd', chunk: b64('x'), writeId: 'c' }));
+      ctx.record(
+        'write after exit',
+        await peer.request('process/write', { processId: 'd', chunk: b64('x'), writeId: 'c' }),
+      );
     },
   },
   {
@@ -130,7 +174,10 @@ export const processScenarios: Scenario[] = [
     name: 'env: exactly the given map without envPolicy; argv[0] found on the server PATH; cwd honoured',
     run: async (ctx) => {
       const { peer } = await ctx.session();
-      await peer.call('process/start', startParams('e1', ['/usr/bin/env'], ctx.uri(), { env: { A: '1', B: 'two words' } }));
+      await peer.call(
+        'process/start',
+        startParams('e1', ['/usr/bin/env'], ctx.uri(), { env: { A: '1', B: 'two words' } }),
+      );
       ctx.record('exact env', await collectProcess(peer, 'e1'));
       await peer.call('process/start', startParams('e2', ['env'], ctx.uri(), { env: {} }));
       ctx.record('empty env, bare argv[0]', await collectProcess(peer, 'e2'));
@@ -143,24 +190,55 @@ export const processScenarios: Scenario[] = [
     run: async (ctx) => {
       const { peer, environmentInfo } = await ctx.session();
       // Codex puts its own helper directories (environmentInfo.prependPathDirs) in front of PATH.
-      const prepended = ((environmentInfo.prependPathDirs as string[] | undefined) ?? []).map((uri) => `${fileURLToPath(uri)}:`);
+      const prepended = ((environmentInfo.prependPathDirs as string[] | undefined) ?? []).map(
+        (uri) => `${fileURLToPath(uri)}:`,
+      );
       const policies: Record<string, unknown> = {
-        none: { inherit: 'none', ignoreDefaultExcludes: false, exclude: [], set: { S: 'set' }, includeOnly: [] },
+        none: {
+          inherit: 'none',
+          ignoreDefaultExcludes: false,
+          exclude: [],
+          set: { S: 'set' },
+          includeOnly: [],
+        },
         core: { inherit: 'core', ignoreDefaultExcludes: false, exclude: [], set: {}, includeOnly: [] },
-        excludeAll: { inherit: 'all', ignoreDefaultExcludes: false, exclude: ['*'], set: { S: '1' }, includeOnly: [] },
-        includeOnly: { inherit: 'all', ignoreDefaultExcludes: true, exclude: [], set: {}, includeOnly: ['pAtH'] },
+        excludeAll: {
+          inherit: 'all',
+          ignoreDefaultExcludes: false,
+          exclude: ['*'],
+          set: { S: '1' },
+          includeOnly: [],
+        },
+        includeOnly: {
+          inherit: 'all',
+          ignoreDefaultExcludes: true,
+          exclude: [],
+          set: {},
+          includeOnly: ['pAtH'],
+        },
       };
       for (const [name, envPolicy] of Object.entries(policies)) {
         const id = `env-${name}`;
-        await peer.call('process/start', startParams(id, ['/usr/bin/env'], ctx.uri(), { env: { E: 'env', S: 'overlay' }, extra: { envPolicy } }));
+        await peer.call(
+          'process/start',
+          startParams(id, ['/usr/bin/env'], ctx.uri(), {
+            env: { E: 'env', S: 'overlay' },
+            extra: { envPolicy },
+          }),
+        );
         const outcome = await collectProcess(peer, id);
-        const lines = outcome.stdout.split('\n').map((line) => prepended.reduce((l, dir) => l.replace(`=${dir}`, '='), line));
+        const lines = outcome.stdout
+          .split('\n')
+          .map((line) => prepended.reduce((l, dir) => l.replace(`=${dir}`, '='), line));
         ctx.record(name, lines.sort());
       }
       ctx.record(
         'incomplete policy',
         looseError(
-          await peer.request('process/start', startParams('bad', ['/usr/bin/env'], ctx.uri(), { extra: { envPolicy: { inherit: 'none' } } })),
+          await peer.request(
+            'process/start',
+            startParams('bad', ['/usr/bin/env'], ctx.uri(), { extra: { envPolicy: { inherit: 'none' } } }),
+          ),
         ),
       );
     },
@@ -175,17 +253,49 @@ export const processScenarios: Scenario[] = [
       const garbage = path.join(ctx.scratch, 'garbage');
       writeFileSync(garbage, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 1, 2, 3, 0, 0, 0]));
       chmodSync(garbage, 0o755);
-      ctx.record('missing program', await peer.request('process/start', startParams('f1', ['/nonexistent/prog'], ctx.uri())));
-      ctx.record('missing cwd', await peer.request('process/start', startParams('f2', ['/bin/true'], ctx.uri('missing-dir'))));
-      ctx.record('not executable', await peer.request('process/start', startParams('f3', [noExec], ctx.uri())));
+      ctx.record(
+        'missing program',
+        await peer.request('process/start', startParams('f1', ['/nonexistent/prog'], ctx.uri())),
+      );
+      ctx.record(
+        'missing cwd',
+        await peer.request('process/start', startParams('f2', ['/bin/true'], ctx.uri('missing-dir'))),
+      );
+      ctx.record(
+        'not executable',
+        await peer.request('process/start', startParams('f3', [noExec], ctx.uri())),
+      );
       ctx.record('bad format', await peer.request('process/start', startParams('f4', [garbage], ctx.uri())));
       ctx.record('read after failure', await peer.request('process/read', { processId: 'f1' }));
-      ctx.record('retry same id', await peer.request('process/start', startParams('f1', sh('exit 0'), ctx.uri())));
+      ctx.record(
+        'retry same id',
+        await peer.request('process/start', startParams('f1', sh('exit 0'), ctx.uri())),
+      );
       ctx.record('empty argv', await peer.request('process/start', startParams('f5', [], ctx.uri())));
-      ctx.record('duplicate id', await peer.request('process/start', startParams('f1', sh('exit 0'), ctx.uri())));
-      ctx.record('processId not a string', looseError(await peer.request('process/start', startParams('x', ['/bin/true'], ctx.uri(), { extra: { processId: 5 } }))));
-      ctx.record('unknown fields ignored', await peer.request('process/start', startParams('f6', sh('exit 0'), ctx.uri(), { extra: { somethingNew: 1 } })));
-      ctx.record('empty process id', await peer.request('process/start', startParams('', sh('exit 0'), ctx.uri())));
+      ctx.record(
+        'duplicate id',
+        await peer.request('process/start', startParams('f1', sh('exit 0'), ctx.uri())),
+      );
+      ctx.record(
+        'processId not a string',
+        looseError(
+          await peer.request(
+            'process/start',
+            startParams('x', ['/bin/true'], ctx.uri(), { extra: { processId: 5 } }),
+          ),
+        ),
+      );
+      ctx.record(
+        'unknown fields ignored',
+        await peer.request(
+          'process/start',
+          startParams('f6', sh('exit 0'), ctx.uri(), { extra: { somethingNew: 1 } }),
+        ),
+      );
+      ctx.record(
+        'empty process id',
+        await peer.request('process/start', startParams('', sh('exit 0'), ctx.uri())),
+      );
       ctx.record('f1', await collectProcess(peer, 'f1'));
     },
   },
@@ -197,7 +307,10 @@ export const processScenarios: Scenario[] = [
       // connection would queue behind the poll on a server that serves requests one at a time.
       const script = 'while [ ! -f go ]; do sleep 0.02; done; echo wake; exec cat';
       await peer.call('process/start', startParams('lp', sh(script), ctx.uri(), { pipeStdin: true }));
-      ctx.record('empty after timeout', readSummary(await peer.call('process/read', { processId: 'lp', afterSeq: 0, waitMs: 200 })));
+      ctx.record(
+        'empty after timeout',
+        readSummary(await peer.call('process/read', { processId: 'lp', afterSeq: 0, waitMs: 200 })),
+      );
       const pollId = peer.sendRequest('process/read', { processId: 'lp', afterSeq: 0, waitMs: 60_000 });
       await sleep(100);
       writeFileSync(path.join(ctx.scratch, 'go'), '');
@@ -205,7 +318,11 @@ export const processScenarios: Scenario[] = [
       ctx.record('woken by output', readSummary(poll.result as Record<string, unknown>));
       await peer.call('process/terminate', { processId: 'lp' });
       await peer.notification('process/closed', (p) => p.processId === 'lp', PROCESS_WAIT_MS);
-      const afterExit = await peer.call('process/read', { processId: 'lp', afterSeq: 1, waitMs: 60_000 }, PROCESS_WAIT_MS);
+      const afterExit = await peer.call(
+        'process/read',
+        { processId: 'lp', afterSeq: 1, waitMs: 60_000 },
+        PROCESS_WAIT_MS,
+      );
       ctx.record('exit not yet seen returns at once', readSummary(afterExit));
     },
   },
@@ -220,9 +337,16 @@ export const processScenarios: Scenario[] = [
         await outputSeq(peer, 'r', i + 1);
       }
       const read = async (params: Record<string, unknown>) => {
-        const result = (await peer.call('process/read', { processId: 'r', ...params })) as Record<string, unknown>;
+        const result = (await peer.call('process/read', { processId: 'r', ...params })) as Record<
+          string,
+          unknown
+        >;
         const chunks = result.chunks as Array<{ seq: number; chunk: string }>;
-        return { chunks: chunks.map((c) => [c.seq, unb64(c.chunk)]), nextSeq: result.nextSeq, exited: result.exited };
+        return {
+          chunks: chunks.map((c) => [c.seq, unb64(c.chunk)]),
+          nextSeq: result.nextSeq,
+          exited: result.exited,
+        };
       };
       ctx.record('all', await read({ afterSeq: 0 }));
       ctx.record('maxBytes 0', await read({ afterSeq: 0, maxBytes: 0 }));
@@ -235,8 +359,14 @@ export const processScenarios: Scenario[] = [
       ctx.record('afterSeq 3', await read({ afterSeq: 3 }));
       ctx.record('afterSeq beyond', await read({ afterSeq: 99 }));
       ctx.record('afterSeq null', await read({ afterSeq: null, maxBytes: null, waitMs: null }));
-      ctx.record('negative afterSeq', looseError(await peer.request('process/read', { processId: 'r', afterSeq: -1 })));
-      ctx.record('string maxBytes', looseError(await peer.request('process/read', { processId: 'r', maxBytes: '1' })));
+      ctx.record(
+        'negative afterSeq',
+        looseError(await peer.request('process/read', { processId: 'r', afterSeq: -1 })),
+      );
+      ctx.record(
+        'string maxBytes',
+        looseError(await peer.request('process/read', { processId: 'r', maxBytes: '1' })),
+      );
       await peer.call('process/terminate', { processId: 'r' });
       await peer.notification('process/closed', (p) => p.processId === 'r', PROCESS_WAIT_MS);
       ctx.record('after close', await read({ afterSeq: 0 }));
@@ -254,7 +384,10 @@ export const processScenarios: Scenario[] = [
       ctx.record('outcome', await collectProcess(peer, 's'));
       ctx.record('exited', await peer.request('process/signal', { processId: 's', signal: 'interrupt' }));
       ctx.record('unknown', await peer.request('process/signal', { processId: 'nope', signal: 'interrupt' }));
-      ctx.record('bad name', looseError(await peer.request('process/signal', { processId: 's', signal: 'SIGINT' })));
+      ctx.record(
+        'bad name',
+        looseError(await peer.request('process/signal', { processId: 's', signal: 'SIGINT' })),
+      );
       ctx.record('missing signal', looseError(await peer.request('process/signal', { processId: 's' })));
     },
   },

@@ -33,9 +33,16 @@ export const retentionScenarios: Scenario[] = [
     run: async (ctx) => {
       const { peer } = await ctx.session();
       const expected = execFileSync('/usr/bin/seq', ['1', '480000'], { maxBuffer: 16 * RETAINED_BYTES });
-      await peer.call('process/start', { ...base(ctx.uri()), processId: 'big', argv: ['/usr/bin/seq', '1', '480000'] });
+      await peer.call('process/start', {
+        ...base(ctx.uri()),
+        processId: 'big',
+        argv: ['/usr/bin/seq', '1', '480000'],
+      });
       await peer.notification('process/closed', (p) => p.processId === 'big', PROCESS_WAIT_MS);
-      const read = (await peer.call('process/read', { processId: 'big', afterSeq: 0 })) as { chunks: Chunk[]; nextSeq: number };
+      const read = (await peer.call('process/read', { processId: 'big', afterSeq: 0 })) as {
+        chunks: Chunk[];
+        nextSeq: number;
+      };
       const live = peer.notifications('process/output').length;
       const retained = joinChunks(read.chunks);
       const largest = Math.max(...read.chunks.map((c) => Buffer.from(c.chunk, 'base64').length));
@@ -43,7 +50,10 @@ export const retentionScenarios: Scenario[] = [
       ctx.record('every chunk was pushed live', live === read.nextSeq - 3);
       ctx.record('retained at most 1 MiB', retained.length <= RETAINED_BYTES);
       ctx.record('retained all but less than one chunk of 1 MiB', retained.length > RETAINED_BYTES - largest);
-      ctx.record('retained bytes are the tail of the output', retained.equals(expected.subarray(expected.length - retained.length)));
+      ctx.record(
+        'retained bytes are the tail of the output',
+        retained.equals(expected.subarray(expected.length - retained.length)),
+      );
       ctx.record('oldest chunks evicted', (read.chunks[0] as Chunk).seq > 1);
       const lastOutput = Math.max(...peer.notifications('process/output').map((n) => Number(n.params.seq)));
       ctx.record('last retained chunk is the last output', (read.chunks.at(-1) as Chunk).seq === lastOutput);
@@ -55,11 +65,17 @@ export const retentionScenarios: Scenario[] = [
     timeoutMs: 90_000,
     run: async (ctx) => {
       const { peer } = await ctx.session();
-      await peer.call('process/start', { ...base(ctx.uri()), processId: 'many', argv: ['/usr/bin/perl', '-e', PACED_WRITER] });
+      await peer.call('process/start', {
+        ...base(ctx.uri()),
+        processId: 'many',
+        argv: ['/usr/bin/perl', '-e', PACED_WRITER],
+      });
       await peer.notification('process/closed', (p) => p.processId === 'many', 60_000);
       const produced = peer.notifications('process/output').length;
       if (produced <= RETAINED_CHUNKS) {
-        throw new Error(`only ${produced} chunks were produced (writes coalesced); the chunk cap was not exercised`);
+        throw new Error(
+          `only ${produced} chunks were produced (writes coalesced); the chunk cap was not exercised`,
+        );
       }
       const read = (await peer.call('process/read', { processId: 'many', afterSeq: 0 }, PROCESS_WAIT_MS)) as {
         chunks: Chunk[];
@@ -67,8 +83,14 @@ export const retentionScenarios: Scenario[] = [
       };
       const retained = joinChunks(read.chunks);
       ctx.record('retained chunk count', read.chunks.length);
-      const outputSeqs = peer.notifications('process/output').map((n) => Number(n.params.seq)).sort((a, b) => a - b);
-      ctx.record('retained the newest chunks', (read.chunks[0] as Chunk).seq === outputSeqs[produced - RETAINED_CHUNKS]);
+      const outputSeqs = peer
+        .notifications('process/output')
+        .map((n) => Number(n.params.seq))
+        .sort((a, b) => a - b);
+      ctx.record(
+        'retained the newest chunks',
+        (read.chunks[0] as Chunk).seq === outputSeqs[produced - RETAINED_CHUNKS],
+      );
       ctx.record('retained bytes under the byte cap', retained.length < RETAINED_BYTES);
     },
   },

@@ -57,10 +57,7 @@ export const sessionScenarios: Scenario[] = [
       const peer = await ctx.connect();
       ctx.record('status', await peer.request('environment/status'));
       ctx.record('info', await peer.request('environment/info'));
-      ctx.record(
-        'start',
-        await peer.request('process/start', startParams('p', ['/bin/true'], ctx.uri())),
-      );
+      ctx.record('start', await peer.request('process/start', startParams('p', ['/bin/true'], ctx.uri())));
       ctx.record('read', await peer.request('process/read', { processId: 'p' }));
       ctx.record('readFile', await peer.request('fs/readFile', { path: ctx.uri('x') }));
       ctx.record('start with bad params', looseError(await peer.request('process/start', {})));
@@ -84,12 +81,21 @@ export const sessionScenarios: Scenario[] = [
     run: async (ctx) => {
       const peer = await ctx.connect();
       ctx.record('missing clientName', looseError(await peer.request('initialize', {})));
-      ctx.record('unknown resume id', await peer.request('initialize', { clientName: 'c', resumeSessionId: 'nope' }));
-      ctx.record('empty resume id', await peer.request('initialize', { clientName: 'c', resumeSessionId: '' }));
+      ctx.record(
+        'unknown resume id',
+        await peer.request('initialize', { clientName: 'c', resumeSessionId: 'nope' }),
+      );
+      ctx.record(
+        'empty resume id',
+        await peer.request('initialize', { clientName: 'c', resumeSessionId: '' }),
+      );
       ctx.record('retry fresh', await peer.request('initialize', { clientName: 'c' }));
       ctx.record('second initialize', await peer.request('initialize', { clientName: 'c' }));
       peer.notify('initialized');
-      ctx.record('second initialize after initialized', await peer.request('initialize', { clientName: 'c' }));
+      ctx.record(
+        'second initialize after initialized',
+        await peer.request('initialize', { clientName: 'c' }),
+      );
     },
   },
   {
@@ -109,22 +115,34 @@ export const sessionScenarios: Scenario[] = [
       await fileAppears(wrote);
 
       const second = await ctx.connect();
-      const resumed = await second.request('initialize', { clientName: 'c', resumeSessionId: first.sessionId });
+      const resumed = await second.request('initialize', {
+        clientName: 'c',
+        resumeSessionId: first.sessionId,
+      });
       ctx.record('resume result', resumed);
       second.notify('initialized');
-      const gap = (await second.call('process/read', { processId: 'tick', afterSeq: before.params.seq, waitMs: 0 })) as Record<
-        string,
-        unknown
-      >;
+      const gap = (await second.call('process/read', {
+        processId: 'tick',
+        afterSeq: before.params.seq,
+        waitMs: 0,
+      })) as Record<string, unknown>;
       ctx.record('read after resume', readSummary(gap));
       ctx.record(
         'output pushed on resume (no replay)',
         second.notifications('process/output').map((n) => unb64(n.params.chunk)),
       );
       writeFileSync(go2, '');
-      const after = await second.notification('process/output', (p) => p.processId === 'tick', PROCESS_WAIT_MS);
+      const after = await second.notification(
+        'process/output',
+        (p) => p.processId === 'tick',
+        PROCESS_WAIT_MS,
+      );
       ctx.record('live after resume', unb64(after.params.chunk));
-      const exited = await second.notification('process/exited', (p) => p.processId === 'tick', PROCESS_WAIT_MS);
+      const exited = await second.notification(
+        'process/exited',
+        (p) => p.processId === 'tick',
+        PROCESS_WAIT_MS,
+      );
       ctx.record('exit', exited.params.exitCode);
     },
   },
@@ -138,7 +156,10 @@ export const sessionScenarios: Scenario[] = [
         'resume attached',
         await second.request('initialize', { clientName: 'c', resumeSessionId: first.sessionId }),
       );
-      ctx.record('rejected connection may initialize fresh', await second.request('initialize', { clientName: 'c' }));
+      ctx.record(
+        'rejected connection may initialize fresh',
+        await second.request('initialize', { clientName: 'c' }),
+      );
       ctx.record('first still served', await first.peer.request('environment/status'));
     },
   },
@@ -153,8 +174,14 @@ export const sessionScenarios: Scenario[] = [
       await b.peer.call('process/start', startParams('p1', sh('echo from-b'), ctx.uri()));
       ctx.record('a', await collectProcess(a.peer, 'p1'));
       ctx.record('b', await collectProcess(b.peer, 'p1'));
-      ctx.record('a sees no b output', a.peer.notifications('process/output').map((n) => unb64(n.params.chunk)));
-      ctx.record('write to a', await a.peer.request('process/write', { processId: 'p1', chunk: b64('x'), writeId: '1' }));
+      ctx.record(
+        'a sees no b output',
+        a.peer.notifications('process/output').map((n) => unb64(n.params.chunk)),
+      );
+      ctx.record(
+        'write to a',
+        await a.peer.request('process/write', { processId: 'p1', chunk: b64('x'), writeId: '1' }),
+      );
     },
   },
 ];

@@ -111,7 +111,9 @@ export class RpcPeer {
       () => ws.close(1000),
     );
     ws.on('message', (data: WebSocket.RawData) => {
-      peer.receive(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString());
+      peer.receive(
+        Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString(),
+      );
     });
     ws.on('close', (code) => peer.markClosed(code));
     return new Promise((resolve, reject) => {
@@ -182,7 +184,11 @@ export class RpcPeer {
   }
 
   /** Sends a request and waits for its response (result or error). */
-  request(method: string, params?: unknown, options: { id?: RpcId; timeoutMs?: number } = {}): Promise<RpcResponse> {
+  request(
+    method: string,
+    params?: unknown,
+    options: { id?: RpcId; timeoutMs?: number } = {},
+  ): Promise<RpcResponse> {
     const id = this.sendRequest(method, params, options.id);
     return this.response(id, options.timeoutMs);
   }
@@ -282,7 +288,11 @@ export class RpcPeer {
   }
 
   /** Offers every later inbound message (and the close) to `probe` until it yields a value. */
-  private wait<T>(probe: (event: InboundMessage | 'close') => T | undefined, what: string, timeoutMs: number): Promise<T> {
+  private wait<T>(
+    probe: (event: InboundMessage | 'close') => T | undefined,
+    what: string,
+    timeoutMs: number,
+  ): Promise<T> {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         offer: (event) => {
