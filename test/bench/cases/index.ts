@@ -1,10 +1,11 @@
 // Every benchmark case, in the order `npm run bench` runs them, and the budgets the report states.
 import type { BenchCase } from '../lib/bench-case';
 import { echoCase } from './echo';
+import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
 import { reconnectCase } from './reconnect';
 import { startsCase } from './starts';
 import { throughputCase } from './throughput';
 
-export const ALL_CASES: BenchCase[] = [throughputCase, echoCase, reconnectCase, startsCase];
+export const ALL_CASES: BenchCase[] = [throughputCase, echoCase, reconnectCase, startsCase, footprintCase];
 
-export const BUDGETS: string[] = [];
+export const BUDGETS: string[] = [...FOOTPRINT_BUDGETS];

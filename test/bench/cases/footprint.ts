@@ -1,0 +1,129 @@
+// Case 6, footprint: the AppService (the `tether web` process) with E environments and P terminal
+// processes that printed L lines each, all output acknowledged; its RSS (now and peak) is read from
+// /proc, then the app page is opened in Chromium and its JS heap measured after a forced GC.
+import type { BenchCase, BenchContext } from '../lib/bench-case';
+import { launchChromium } from '../lib/browser';
+import { sleep, withTimeout } from '../lib/child';
+import { PTY_SIZE } from '../lib/direct';
+import { peakRssMiB, rssMiB } from '../lib/proc-stats';
+import type { CaseRecorder } from '../lib/results';
+import { BridgeClient, startWebApp } from '../lib/web-app';
+import { startServer } from '../../support/exec-servers';
+
+/** Budgets stated in docs/benchmarks.md; the goals below judge against them. */
+export const APP_RSS_BUDGET_MIB = 512;
+export const RENDERER_HEAP_BUDGET_MIB = 256;
+export const FOOTPRINT_BUDGETS = [
+  `AppService (main-process) RSS ≤ ${APP_RSS_BUDGET_MIB} MiB with 10 environments and 50 terminal processes of ` +
+    '10k lines each (its retained logs are bounded per process, so this must not grow with output volume).',
+  `Renderer JS heap ≤ ${RENDERER_HEAP_BUDGET_MIB} MiB for the same app state.`,
+];
+/** Let timers, batches and the allocator settle before reading memory. */
+const SETTLE_MS = 2_000;
+/** Output is complete once nothing new arrived for this long after every process exited. */
+const QUIET_MS = 500;
+const LINE = 'lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt';
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  await withTimeout(
+    (async () => {
+      while (!condition()) await sleep(50);
+    })(),
+    timeoutMs,
+    what,
+  );
+}
+
+async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
+  const { environments, panes, linesPerPane, timeoutMs } = context.config.footprint;
+  recorder.setup(
+    `${environments} environments (ws, all to one Tether exec-server), ${panes} tty processes spread over them, ` +
+      `each printing ${linesPerPane} lines of ${LINE.length + 1} bytes; output acknowledged by a renderer stand-in on ` +
+      'the web bridge. Then the page is opened in Chromium and its heap read after a forced GC (CDP).',
+  );
+  const server = await startServer('tether', 'ws');
+  const web = await startWebApp();
+  recorder.command(web.commandLine);
+  recorder.command(`sh -c "yes '${LINE}' | head -n ${linesPerPane}" (tty ${PTY_SIZE.cols}x${PTY_SIZE.rows})`);
+  let bridge: BridgeClient | null = null;
+  try {
+    bridge = await BridgeClient.connect(web.url);
+    const envIds: string[] = [];
+    for (let i = 0; i < environments; i += 1) {
+      const view = await bridge.invoke<{ id: string }>('environments.add', {
+        name: `bench ${i + 1}`,
+        color: '#3366aa',
+        settings: { kind: 'ws', url: server.url },
+      });
+      envIds.push(view.id);
+    }
+    const keys: string[] = [];
+    for (let i = 0; i < panes; i += 1) {
+      const envId = envIds[i % envIds.length]!;
+      const view = await bridge.invoke<{ envId: string; processId: string }>('processes.start', {
+        envId,
+        argv: ['/bin/sh', '-c', `yes '${LINE}' | head -n ${linesPerPane}`],
+        tty: true,
+        size: PTY_SIZE,
+      });
+      keys.push(`${view.envId}/${view.processId}`);
+    }
+    const client = bridge;
+    await waitFor(
+      () => keys.every((k) => client.processStates.get(k) === 'exited'),
+      timeoutMs,
+      'every process exited',
+    );
+    const received = (): number => keys.reduce((n, k) => n + (client.outputBytes.get(k) ?? 0), 0);
+    for (let last = -1; received() !== last; await sleep(QUIET_MS)) last = received();
+    const expectedBytes = panes * linesPerPane * (LINE.length + 2);
+    if (received() < expectedBytes) {
+      recorder.note(
+        `The renderer stand-in received ${received()} of ${expectedBytes} output bytes (pty tails lost).`,
+      );
+    }
+    await sleep(SETTLE_MS);
+    const rss = rssMiB(web.pid);
+    const peak = peakRssMiB(web.pid);
+    if (rss === null || peak === null) throw new Error('the web app process is gone');
+    recorder.ok('AppService RSS', 'MiB', [rss], { 'peak RSS MiB': [peak] });
+    context.log(`  AppService RSS ${rss.toFixed(1)} MiB (peak ${peak.toFixed(1)})`);
+
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+      await page.goto(web.url, { waitUntil: 'load' });
+      await sleep(SETTLE_MS);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('HeapProfiler.collectGarbage');
+      const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+      const terminals = await page.locator('.xterm').count();
+      recorder.ok('renderer JS heap', 'MiB', [heap.usedSize / 1048576], { 'xterm panes open': [terminals] });
+      recorder.note(
+        `The page opened with ${terminals} xterm pane(s) mounted; the heap covers the app state as loaded.`,
+      );
+      context.log(`  renderer heap ${(heap.usedSize / 1048576).toFixed(1)} MiB, ${terminals} panes`);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    bridge?.close();
+    await web.stop();
+    await server.stop();
+  }
+  const mib = (v: number): string => `${v.toFixed(1)} MiB`;
+  recorder.goal(
+    `AppService RSS ≤ ${APP_RSS_BUDGET_MIB} MiB (budget)`,
+    recorder.median('AppService RSS'),
+    (v) => v <= APP_RSS_BUDGET_MIB,
+    mib,
+  );
+  recorder.goal(
+    `Renderer heap ≤ ${RENDERER_HEAP_BUDGET_MIB} MiB (budget)`,
+    recorder.median('renderer JS heap'),
+    (v) => v <= RENDERER_HEAP_BUDGET_MIB,
+    mib,
+  );
+}
+
+export const footprintCase: BenchCase = { id: 'footprint', title: 'Footprint', run };

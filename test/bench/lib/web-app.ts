@@ -1,0 +1,145 @@
+// Tether's web mode as the bench drives it: `tether web` started on 127.0.0.1 with a temp data dir
+// (stopped by pid), and a minimal renderer stand-in speaking the web bridge (invoke/result/event)
+// that acknowledges every output byte it receives, as a renderer that keeps up would.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { WEB_SOCKET_PATH, WEB_TOKEN_PARAM } from '../../../shared/ipc';
+import { firstLine, startHelper, type Helper } from './child';
+import { TETHER_BIN } from '../../support/exec-servers';
+
+/** How long one bridge call may take. */
+const INVOKE_TIMEOUT_MS = 30_000;
+
+export interface WebApp {
+  /** The page URL, token included. */
+  url: string;
+  pid: number;
+  commandLine: string;
+  stop(): Promise<void>;
+}
+
+export async function startWebApp(): Promise<WebApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tether-bench-web-'));
+  const args = [TETHER_BIN, 'web', '--no-open', '--port', '0', '--data-dir', dataDir];
+  const helper: Helper = startHelper(process.execPath, args);
+  const stop = async (): Promise<void> => {
+    await helper.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const url = await firstLine(helper);
+    return { url, pid: helper.pid, commandLine: ['node', ...args].join(' '), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+interface ProcessViewLite {
+  envId: string;
+  processId: string;
+  state: string;
+}
+
+/** A renderer stand-in on the web bridge: invokes commands, acknowledges all output. */
+export class BridgeClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly listeners = new Set<(name: string, payload: unknown) => void>();
+  /** Output bytes received per `envId/processId`. */
+  readonly outputBytes = new Map<string, number>();
+  readonly processStates = new Map<string, string>();
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer) =>
+      this.receive(JSON.parse(data.toString('utf8')) as Record<string, unknown>),
+    );
+  }
+
+  static async connect(pageUrl: string): Promise<BridgeClient> {
+    const page = new URL(pageUrl);
+    const token = page.searchParams.get(WEB_TOKEN_PARAM) ?? '';
+    const ws = new WebSocket(
+      `ws://${page.host}${WEB_SOCKET_PATH}?${WEB_TOKEN_PARAM}=${encodeURIComponent(token)}`,
+      {
+        perMessageDeflate: false,
+      },
+    );
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return new BridgeClient(ws);
+  }
+
+  invoke<T = unknown>(name: string, input: unknown): Promise<T> {
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ type: 'invoke', id, name, input }));
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`${name} got no answer within ${INVOKE_TIMEOUT_MS} ms`));
+      }, INVOKE_TIMEOUT_MS);
+      this.pending.set(id, {
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v as T);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+    });
+  }
+
+  onEvent(listener: (name: string, payload: unknown) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+
+  private receive(message: Record<string, unknown>): void {
+    if (message.type === 'result') {
+      const waiter = this.pending.get(message.id as number);
+      if (!waiter) return;
+      this.pending.delete(message.id as number);
+      if (message.ok) waiter.resolve(message.output);
+      else waiter.reject(new Error(`bridge error: ${JSON.stringify(message.error)}`));
+      return;
+    }
+    if (message.type !== 'event') return;
+    const name = message.name as string;
+    if (name === 'processes.events') this.acknowledge(message.payload as BatchLite[]);
+    if (name === 'processes.changed') {
+      const view = message.payload as ProcessViewLite;
+      this.processStates.set(`${view.envId}/${view.processId}`, view.state);
+    }
+    for (const listener of this.listeners) listener(name, message.payload);
+  }
+
+  private acknowledge(batches: BatchLite[]): void {
+    for (const batch of batches) {
+      let bytes = 0;
+      for (const event of batch.events)
+        if (event.kind === 'output') bytes += Buffer.from(event.data, 'base64').length;
+      if (bytes === 0) continue;
+      const key = `${batch.envId}/${batch.processId}`;
+      this.outputBytes.set(key, (this.outputBytes.get(key) ?? 0) + bytes);
+      this.invoke('processes.ack', { envId: batch.envId, processId: batch.processId, bytes }).catch(
+        () => undefined,
+      );
+    }
+  }
+}
+
+interface BatchLite {
+  envId: string;
+  processId: string;
+  events: Array<{ kind: string; data: string }>;
+}
