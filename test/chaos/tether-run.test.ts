@@ -18,7 +18,12 @@ interface RunResult {
   stderr: string;
 }
 
-function tetherRun(url: string, argv: string[], tty: boolean): Promise<RunResult> {
+/**
+ * Spawns `tether run`; `onFirstOutput` fires with the first stdout bytes, i.e. once the process is
+ * running. Faults start only then: a start cut in flight is deliberately not retried (it could run
+ * twice), and a first connection that fails is reported, not retried.
+ */
+function tetherRun(url: string, argv: string[], tty: boolean, onFirstOutput: () => void): Promise<RunResult> {
   const child = spawn(
     process.execPath,
     [TETHER_BIN, 'run', '--server', url, ...(tty ? ['--tty'] : []), '--', ...argv],
@@ -26,7 +31,10 @@ function tetherRun(url: string, argv: string[], tty: boolean): Promise<RunResult
   );
   const stdout: Buffer[] = [];
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => stdout.push(d));
+  child.stdout.on('data', (d: Buffer) => {
+    if (stdout.length === 0) onFirstOutput();
+    stdout.push(d);
+  });
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => (stderr = (stderr + d).slice(-20_000)));
   const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
@@ -57,11 +65,13 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a 
     proxy = await FaultProxy.forUrl(server.url!);
     const stream = lineStream({ bursts: 80, linesPerBurst: 1_000, pauseMs: 60, exitCode: 5 });
 
-    const run = tetherRun(proxy.url(), stream.argv, tty);
-    const schedule = new FaultSchedule({ proxy, random: seededRandom(seed), maxFaults: 30 });
-    const result = await run.finally(() => schedule.stop());
+    let schedule: FaultSchedule | undefined;
+    const faultyProxy = proxy;
+    const result = await tetherRun(proxy.url(), stream.argv, tty, () => {
+      schedule = new FaultSchedule({ proxy: faultyProxy, random: seededRandom(seed), maxFaults: 30 });
+    }).finally(() => schedule?.stop());
 
-    const context = `seed=${seed} faults: ${schedule.describe()}\nstderr: ${result.stderr}`;
+    const context = `seed=${seed} faults: ${schedule?.describe()}\nstderr: ${result.stderr}`;
     console.log(`[chaos] tether run (${impl}, tty=${tty}) ${context}`);
     expect(result.signal, context).toBeNull();
     expect(firstDifference(result.stdout, stream.expected(tty ? '\r\n' : '\n')), context).toBe('identical');
