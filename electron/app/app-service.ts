@@ -88,7 +88,8 @@ export class AppService {
   detach(link: RendererLink): void {
     link.close();
     this.links.delete(link);
-    for (const env of this.envs.values()) for (const p of env.processes.values()) this.consumed(env.id, p.processId);
+    for (const env of this.envs.values())
+      for (const p of env.processes.values()) this.consumed(env.id, p.processId);
   }
 
   /** Closes every client (stopping the Local exec-server); remote processes keep running. */
@@ -100,7 +101,10 @@ export class AppService {
       env.dispose();
       await env.disconnect();
     });
-    await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS))]);
+    await Promise.race([
+      Promise.all(closing),
+      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS)),
+    ]);
     for (const link of this.links) link.close();
     this.links.clear();
   }
@@ -109,7 +113,10 @@ export class AppService {
     'environments.list': () => [...this.envs.values()].map((e) => e.view),
     'environments.add': async (draft) => {
       if (draft.settings.kind === 'local') {
-        throw new AppError('invalidInput', 'There is exactly one Local environment; add a WebSocket or Command one.');
+        throw new AppError(
+          'invalidInput',
+          'There is exactly one Local environment; add a WebSocket or Command one.',
+        );
       }
       checkSettings(draft.settings);
       const stored: StoredEnvironment = {
@@ -148,7 +155,8 @@ export class AppService {
     },
     'environments.remove': async ({ id, terminateProcesses }) => {
       const env = this.env(id);
-      if (id === LOCAL_ENVIRONMENT_ID) throw new AppError('conflict', 'The Local environment cannot be removed.');
+      if (id === LOCAL_ENVIRONMENT_ID)
+        throw new AppError('conflict', 'The Local environment cannot be removed.');
       if (terminateProcesses) {
         await Promise.all([...env.processes.values()].map((p) => p.live?.terminate().catch(() => undefined)));
       }
@@ -175,7 +183,10 @@ export class AppService {
       env.stored = { ...env.stored, enabled: false };
       await this.save();
       await env.disconnect();
-      this.markLost(env, 'Disconnected; reconnecting starts a new session, so this process can no longer be followed.');
+      this.markLost(
+        env,
+        'Disconnected; reconnecting starts a new session, so this process can no longer be followed.',
+      );
       return { ok: true };
     },
     'environments.reconnectNow': ({ id }) => {
@@ -189,7 +200,10 @@ export class AppService {
     'environments.test': async ({ settings, token, id }) => {
       checkSettings(settings);
       const secret = token ?? (id ? await this.options.secrets.get(secretKey(id)) : null);
-      return testConnection(transportFor(settings, secret, this.options.localServer), this.options.createClient);
+      return testConnection(
+        transportFor(settings, secret, this.options.localServer),
+        this.options.createClient,
+      );
     },
 
     'processes.list': ({ envId }) => [...this.env(envId).processes.values()].map((p) => p.snapshot),
@@ -231,10 +245,12 @@ export class AppService {
     },
     'processes.signal': async ({ envId, processId, signal }) => {
       const handle = this.liveHandle(envId, processId);
-      const extended = this.env(envId).currentClient?.hasCapability(TetherCapability.extendedSignals) ?? false;
+      const extended =
+        this.env(envId).currentClient?.hasCapability(TetherCapability.extendedSignals) ?? false;
       if (signal === 'interrupt' || extended) await handle.signal(signal);
       else if (signal === 'terminate' || signal === 'kill') await handle.terminate();
-      else throw new AppError('unsupported', `This server cannot send "${signal}"; use interrupt or terminate.`);
+      else
+        throw new AppError('unsupported', `This server cannot send "${signal}"; use interrupt or terminate.`);
       return { ok: true };
     },
     'processes.restart': async ({ envId, processId }) => {
@@ -244,12 +260,19 @@ export class AppService {
       const client = await this.connectedClient(env);
       const size = old.snapshot.size;
       const { argv, cwd, env: vars, tty } = old.options;
-      return this.startProcess(env, client, { argv, cwd, tty, ...(vars ? { env: vars } : {}), ...(size ? { size } : {}) });
+      return this.startProcess(env, client, {
+        argv,
+        cwd,
+        tty,
+        ...(vars ? { env: vars } : {}),
+        ...(size ? { size } : {}),
+      });
     },
     'processes.forget': ({ envId, processId }) => {
       const env = this.env(envId);
       const runtime = this.process(envId, processId);
-      if (runtime.running) throw new AppError('conflict', 'The process is still running; terminate it first.');
+      if (runtime.running)
+        throw new AppError('conflict', 'The process is still running; terminate it first.');
       this.dropProcess(env, runtime);
       return { ok: true };
     },
@@ -267,7 +290,8 @@ export class AppService {
     'files.list': async ({ envId, path, showHidden }) =>
       listDirectory((await this.connectedClient(this.env(envId))).fs, path, showHidden),
     'files.stat': async ({ envId, path }) => statPath((await this.connectedClient(this.env(envId))).fs, path),
-    'files.preview': async ({ envId, path }) => previewFile((await this.connectedClient(this.env(envId))).fs, path),
+    'files.preview': async ({ envId, path }) =>
+      previewFile((await this.connectedClient(this.env(envId))).fs, path),
     'files.mkdir': async ({ envId, path }) => {
       await (await this.connectedClient(this.env(envId))).fs.createDirectory(path, { recursive: true });
       return { ok: true };
@@ -307,10 +331,21 @@ export class AppService {
     'transfers.startDownload': async ({ envId, remotePath }) => {
       const client = await this.connectedClient(this.env(envId));
       const meta = await client.fs.getMetadata(remotePath);
-      if (meta.isDirectory) throw new AppError('invalidInput', `${remotePath} is a folder; only files can be downloaded.`);
-      const init = { envId, direction: 'download' as const, remotePath, name: baseName(remotePath), totalBytes: meta.size };
+      if (meta.isDirectory)
+        throw new AppError('invalidInput', `${remotePath} is a folder; only files can be downloaded.`);
+      const init = {
+        envId,
+        direction: 'download' as const,
+        remotePath,
+        name: baseName(remotePath),
+        totalBytes: meta.size,
+      };
       const cancel = new AbortController();
-      const prepared = await this.options.host.downloads.begin({ name: init.name, size: meta.size, signal: cancel.signal });
+      const prepared = await this.options.host.downloads.begin({
+        name: init.name,
+        size: meta.size,
+        signal: cancel.signal,
+      });
       if (!prepared) return { transfer: this.transfers.addCancelled(init), url: null };
       const transfer = this.transfers.add(init, {
         run: async (signal, progress) => {

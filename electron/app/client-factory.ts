@@ -3,6 +3,8 @@ import type { TransportSpec } from '../client/api';
 import { RemoteExecServerClient } from '../client/remote-client';
 import type { ClientFactory } from './environment-runtime';
 
-export function remoteClientFactory(log: (line: string) => void = (line) => console.error(line)): ClientFactory {
+export function remoteClientFactory(
+  log: (line: string) => void = (line) => console.error(line),
+): ClientFactory {
   return (transport: TransportSpec) => new RemoteExecServerClient({ transport, log });
 }

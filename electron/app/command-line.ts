@@ -38,7 +38,8 @@ export function splitCommandLine(line: string): string[] {
       }
       i++;
     } else if (c === '\\') {
-      if (i + 1 >= line.length) throw new AppError('invalidInput', 'The command line ends with a lone backslash.');
+      if (i + 1 >= line.length)
+        throw new AppError('invalidInput', 'The command line ends with a lone backslash.');
       if (line[i + 1] !== '\n') {
         word += line[i + 1];
         inWord = true;

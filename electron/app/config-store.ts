@@ -27,10 +27,21 @@ const ConfigFile = z.object({
 });
 export type AppConfig = z.infer<typeof ConfigFile>;
 
-export const DEFAULT_SETTINGS: Settings = { scrollback: 10_000, copyOnSelect: false, fontSize: 13, theme: 'system' };
+export const DEFAULT_SETTINGS: Settings = {
+  scrollback: 10_000,
+  copyOnSelect: false,
+  fontSize: 13,
+  theme: 'system',
+};
 
 export function defaultLocalEnvironment(): StoredEnvironment {
-  return { id: LOCAL_ENVIRONMENT_ID, name: 'Local', color: '#2f81f7', settings: { kind: 'local' }, enabled: true };
+  return {
+    id: LOCAL_ENVIRONMENT_ID,
+    name: 'Local',
+    color: '#2f81f7',
+    settings: { kind: 'local' },
+    enabled: true,
+  };
 }
 
 export interface LoadedConfig {
@@ -52,7 +63,8 @@ export class ConfigStore {
     try {
       text = await fs.readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: withLocal(null), problem: null };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return { config: withLocal(null), problem: null };
       throw error;
     }
     const reason = describeProblem(text);

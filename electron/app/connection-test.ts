@@ -42,10 +42,20 @@ export async function testConnection(
       );
     }
     const started = performance.now();
-    await withDeadline(client.fs.canonicalize('/'), deadline, 'The server did not answer a simple request in time.');
+    await withDeadline(
+      client.fs.canonicalize('/'),
+      deadline,
+      'The server did not answer a simple request in time.',
+    );
     const rttMs = Math.round(performance.now() - started);
     const version = typeof info.executorVersion === 'string' ? ` (version ${info.executorVersion})` : '';
-    return { ok: true, stage: 'ok', message: `Connected to the exec-server${version}.`, info: { ...info }, rttMs };
+    return {
+      ok: true,
+      stage: 'ok',
+      message: `Connected to the exec-server${version}.`,
+      info: { ...info },
+      rttMs,
+    };
   } catch (error) {
     const failure = error instanceof StageFailure ? error : classify(error);
     return { ok: false, stage: failure.stage, message: failure.message, info: null, rttMs: null };
@@ -72,15 +82,26 @@ async function probeSocket(rawUrl: string, deadline: number): Promise<void> {
       address = (await withDeadline(dns.lookup(host), deadline, `Looking up ${host} took too long.`)).address;
     } catch (error) {
       if (error instanceof StageFailure) throw error;
-      throw new StageFailure('dns', `The host name ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check the spelling and your network.`);
+      throw new StageFailure(
+        'dns',
+        `The host name ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check the spelling and your network.`,
+      );
     }
   }
   await new Promise<void>((resolve, reject) => {
     const socket = net.connect({ host: address, port });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new StageFailure('timeout', `Nothing answered at ${host}:${port} in time; a firewall may be dropping the connection.`));
-    }, Math.max(1, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        socket.destroy();
+        reject(
+          new StageFailure(
+            'timeout',
+            `Nothing answered at ${host}:${port} in time; a firewall may be dropping the connection.`,
+          ),
+        );
+      },
+      Math.max(1, deadline - Date.now()),
+    );
     socket.once('connect', () => {
       clearTimeout(timer);
       socket.destroy();
@@ -104,7 +125,10 @@ async function probeCommand(program: string): Promise<void> {
   if (!program) throw new StageFailure('spawn', 'The command line is empty.');
   const candidates = program.includes('/')
     ? [program]
-    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program));
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, program));
   for (const candidate of candidates) {
     try {
       await fs.access(candidate, fsConstants.X_OK);
@@ -113,7 +137,10 @@ async function probeCommand(program: string): Promise<void> {
       // Not here; try the next PATH entry.
     }
   }
-  throw new StageFailure('spawn', `The program "${program}" was not found or is not executable (searched PATH). Install it or give its full path.`);
+  throw new StageFailure(
+    'spawn',
+    `The program "${program}" was not found or is not executable (searched PATH). Install it or give its full path.`,
+  );
 }
 
 /** Resolves once connected; fails on the first failure instead of letting the client retry. */
@@ -145,7 +172,10 @@ function classify(error: unknown): StageFailure {
   if (error instanceof StageFailure) return error;
   if (error instanceof AppError) throw error;
   const code = (error as { code?: unknown }).code;
-  return classifyText(error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : undefined);
+  return classifyText(
+    error instanceof Error ? error.message : String(error),
+    typeof code === 'string' ? code : undefined,
+  );
 }
 
 function classifyText(message: string, code?: string): StageFailure {
@@ -161,7 +191,10 @@ function classifyText(message: string, code?: string): StageFailure {
 
 function withDeadline<T>(promise: Promise<T>, deadline: number, message: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StageFailure('timeout', message)), Math.max(1, deadline - Date.now()));
+    const timer = setTimeout(
+      () => reject(new StageFailure('timeout', message)),
+      Math.max(1, deadline - Date.now()),
+    );
     promise.then(
       (value) => {
         clearTimeout(timer);

@@ -24,7 +24,10 @@ export async function dispatch(
   const spec = commands[name];
   const parsed = spec.input.safeParse(input ?? {});
   if (!parsed.success) {
-    return { ok: false, error: { code: 'invalidInput', message: `Invalid input for ${name}: ${describeIssues(parsed.error)}` } };
+    return {
+      ok: false,
+      error: { code: 'invalidInput', message: `Invalid input for ${name}: ${describeIssues(parsed.error)}` },
+    };
   }
   try {
     const handler = handlers[name] as (input: unknown, link: RendererLink) => unknown;
@@ -32,7 +35,10 @@ export async function dispatch(
     const checked = spec.output.safeParse(output);
     if (!checked.success) {
       console.error(`tether: ${name} produced an invalid result: ${describeIssues(checked.error)}`);
-      return { ok: false, error: { code: 'internal', message: `${name} produced an unexpected result; please report this.` } };
+      return {
+        ok: false,
+        error: { code: 'internal', message: `${name} produced an unexpected result; please report this.` },
+      };
     }
     return { ok: true, output: checked.data };
   } catch (error) {

@@ -159,6 +159,10 @@ function healthView(health: HealthSnapshot): HealthView {
   return {
     ...health,
     rttSamples: health.rttSamples.slice(-HEALTH_SAMPLES_TO_UI),
-    history: health.history.map((h) => ({ at: h.at, state: h.state, ...(h.reason ? { reason: h.reason } : {}) })),
+    history: health.history.map((h) => ({
+      at: h.at,
+      state: h.state,
+      ...(h.reason ? { reason: h.reason } : {}),
+    })),
   };
 }

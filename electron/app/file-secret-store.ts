@@ -9,8 +9,8 @@ import type { SecretStore } from './secret-store';
 const SecretsFile = z.object({ version: z.literal(1), secrets: z.record(z.string(), z.string()) });
 
 export interface SecretSealer {
-  seal(plain: string): string;
-  unseal(sealed: string): string;
+  seal(plain: string): Promise<string>;
+  unseal(sealed: string): Promise<string>;
 }
 
 export class FileSecretStore implements SecretStore {
@@ -29,8 +29,9 @@ export class FileSecretStore implements SecretStore {
     return this.sealer ? this.sealer.unseal(sealed) : sealed;
   }
 
-  set(key: string, value: string): Promise<void> {
-    return this.mutate((map) => map.set(key, this.sealer ? this.sealer.seal(value) : value));
+  async set(key: string, value: string): Promise<void> {
+    const sealed = this.sealer ? await this.sealer.seal(value) : value;
+    return this.mutate((map) => map.set(key, sealed));
   }
 
   delete(key: string): Promise<void> {

@@ -40,7 +40,14 @@ export async function listDirectory(
     } catch {
       // A dangling symlink or an entry removed meanwhile: show what readDirectory said.
       const kind = e.isDirectory ? 'directory' : e.isFile ? 'file' : 'symlink';
-      return { name: e.fileName, path: full, kind, size: null, modifiedAtMs: null, hidden: isHidden(e.fileName) } as FileEntry;
+      return {
+        name: e.fileName,
+        path: full,
+        kind,
+        size: null,
+        modifiedAtMs: null,
+        hidden: isHidden(e.fileName),
+      } as FileEntry;
     }
   });
   entries.sort((a, b) => {
@@ -57,14 +64,20 @@ export async function statPath(fs: RemoteFileSystemApi, path: string): Promise<F
 
 export async function previewFile(fs: RemoteFileSystemApi, path: string): Promise<FilePreview> {
   const meta = await fs.getMetadata(path);
-  if (meta.isDirectory) throw new AppError('invalidInput', `${path} is a folder; open it instead of previewing it.`);
+  if (meta.isDirectory)
+    throw new AppError('invalidInput', `${path} is a folder; open it instead of previewing it.`);
   const size = meta.size;
   const mime = IMAGE_TYPES[extensionOf(path)];
   if (mime) {
     if (size > PREVIEW_IMAGE_LIMIT_BYTES) return { kind: 'tooLarge', size, limit: PREVIEW_IMAGE_LIMIT_BYTES };
     const data = await fs.readFile(path);
     if (mime === 'image/svg+xml' || magicMime(data) !== null) {
-      return { kind: 'image', mime: magicMime(data) ?? mime, dataBase64: Buffer.from(data).toString('base64'), size };
+      return {
+        kind: 'image',
+        mime: magicMime(data) ?? mime,
+        dataBase64: Buffer.from(data).toString('base64'),
+        size,
+      };
     }
     return classify(data, size);
   }
@@ -86,7 +99,12 @@ function classify(data: Uint8Array, size: number): FilePreview {
   return { kind: 'text', text, truncated: data.byteLength < size, size };
 }
 
-async function readHead(fs: RemoteFileSystemApi, path: string, size: number, limit: number): Promise<Uint8Array> {
+async function readHead(
+  fs: RemoteFileSystemApi,
+  path: string,
+  size: number,
+  limit: number,
+): Promise<Uint8Array> {
   if (size <= limit) return fs.readFile(path);
   const parts: Uint8Array[] = [];
   let got = 0;
@@ -120,7 +138,10 @@ function magicMime(data: Uint8Array): string | null {
   return null;
 }
 
-function entryFrom(path: string, meta: { isDirectory: boolean; isFile: boolean; isSymlink: boolean; size: number; modifiedAtMs: number }): FileEntry {
+function entryFrom(
+  path: string,
+  meta: { isDirectory: boolean; isFile: boolean; isSymlink: boolean; size: number; modifiedAtMs: number },
+): FileEntry {
   const name = baseName(path);
   const kind = meta.isDirectory ? 'directory' : meta.isFile ? 'file' : meta.isSymlink ? 'symlink' : 'other';
   return {

@@ -33,10 +33,7 @@ export class ProcessLog {
     this.entries.push({ event, bytes, endOffset: this.totalBytes });
     this.retainedBytes += bytes;
     this.lastSeq = event.seq;
-    while (
-      this.length > 1 &&
-      (this.retainedBytes > this.limitBytes || this.length > this.limitEvents)
-    ) {
+    while (this.length > 1 && (this.retainedBytes > this.limitBytes || this.length > this.limitEvents)) {
       const dropped = this.entries[this.head++]!;
       this.retainedBytes -= dropped.bytes;
       this.droppedThroughSeq = dropped.event.seq;

@@ -94,7 +94,12 @@ export class ProcessRuntime {
     switch (event.kind) {
       case 'output':
         this.append(
-          { kind: 'output', seq: event.seq, stream: event.stream, data: Buffer.from(event.data).toString('base64') },
+          {
+            kind: 'output',
+            seq: event.seq,
+            stream: event.stream,
+            data: Buffer.from(event.data).toString('base64'),
+          },
           event.data.byteLength,
         );
         return;
@@ -107,7 +112,10 @@ export class ProcessRuntime {
         if (this.running) this.update({ state: 'exited', endedAt: Date.now() });
         return;
       case 'gap':
-        this.append({ kind: 'gap', seq: event.toSeq, fromSeq: event.fromSeq, toSeq: event.toSeq, at: event.at }, 0);
+        this.append(
+          { kind: 'gap', seq: event.toSeq, fromSeq: event.fromSeq, toSeq: event.toSeq, at: event.at },
+          0,
+        );
         return;
       case 'failed':
         // Terminal and seq-less in the client; it takes the next seq so the renderer orders it last.

@@ -45,17 +45,42 @@ export class TransferQueue {
       startedAt: null,
       endedAt: null,
     };
-    this.entries.set(view.id, { view, job, abort: new AbortController(), samples: [], lastEmitAt: 0, timer: null });
+    this.entries.set(view.id, {
+      view,
+      job,
+      abort: new AbortController(),
+      samples: [],
+      lastEmitAt: 0,
+      timer: null,
+    });
     this.changed({ ...view });
     this.pump();
     return { ...this.entries.get(view.id)!.view };
   }
 
   /** A transfer that ended before it began (e.g. the save dialog was closed). */
-  addCancelled(init: Pick<TransferView, 'envId' | 'direction' | 'remotePath' | 'name' | 'totalBytes'>): TransferView {
+  addCancelled(
+    init: Pick<TransferView, 'envId' | 'direction' | 'remotePath' | 'name' | 'totalBytes'>,
+  ): TransferView {
     const now = Date.now();
-    const view: TransferView = { id: randomUUID(), ...init, doneBytes: 0, rate: 0, state: 'cancelled', error: null, startedAt: null, endedAt: now };
-    const entry: Entry = { view, job: { run: async () => undefined }, abort: new AbortController(), samples: [], lastEmitAt: 0, timer: null };
+    const view: TransferView = {
+      id: randomUUID(),
+      ...init,
+      doneBytes: 0,
+      rate: 0,
+      state: 'cancelled',
+      error: null,
+      startedAt: null,
+      endedAt: now,
+    };
+    const entry: Entry = {
+      view,
+      job: { run: async () => undefined },
+      abort: new AbortController(),
+      samples: [],
+      lastEmitAt: 0,
+      timer: null,
+    };
     this.entries.set(view.id, entry);
     this.changed({ ...view });
     return { ...view };
@@ -132,7 +157,8 @@ export class TransferQueue {
     if (entry.view.state !== 'running') return;
     const now = Date.now();
     entry.samples.push([now, doneBytes]);
-    while (entry.samples.length > 2 && entry.samples[0]![0] < now - TRANSFER_RATE_WINDOW_MS) entry.samples.shift();
+    while (entry.samples.length > 2 && entry.samples[0]![0] < now - TRANSFER_RATE_WINDOW_MS)
+      entry.samples.shift();
     const [t0, b0] = entry.samples[0]!;
     entry.view.doneBytes = doneBytes;
     entry.view.rate = now > t0 ? Math.round(((doneBytes - b0) * 1000) / (now - t0)) : 0;

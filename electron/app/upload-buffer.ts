@@ -30,10 +30,19 @@ export class UploadBuffer implements AsyncIterable<Uint8Array> {
     if (this.failure) throw this.failure;
     if (this.ended) throw new AppError('conflict', 'This upload already received its last chunk.');
     if (offset !== this.received) {
-      throw new AppError('invalidInput', `Upload chunk at offset ${offset} arrived, but ${this.received} was expected; send chunks in order.`);
+      throw new AppError(
+        'invalidInput',
+        `Upload chunk at offset ${offset} arrived, but ${this.received} was expected; send chunks in order.`,
+      );
     }
-    if (this.received + data.byteLength > this.totalBytes || (last && this.received + data.byteLength !== this.totalBytes)) {
-      throw new AppError('invalidInput', `The upload chunks do not add up to the announced ${this.totalBytes} bytes.`);
+    if (
+      this.received + data.byteLength > this.totalBytes ||
+      (last && this.received + data.byteLength !== this.totalBytes)
+    ) {
+      throw new AppError(
+        'invalidInput',
+        `The upload chunks do not add up to the announced ${this.totalBytes} bytes.`,
+      );
     }
     this.received += data.byteLength;
     while (this.buffered > 0 && this.buffered + data.byteLength > this.limitBytes) {

@@ -28,20 +28,30 @@ export function registerWebCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
     .option('--host <ip>', 'loopback address to bind', '127.0.0.1')
     .option('--no-open', 'do not open the browser')
-    .option('--data-dir <dir>', 'where config and tokens are kept (default: $TETHER_WEB_USER_DATA or ~/.config/tether-web)')
+    .option(
+      '--data-dir <dir>',
+      'where config and tokens are kept (default: $TETHER_WEB_USER_DATA or ~/.config/tether-web)',
+    )
     .action(async (options: WebOptions) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65_535) {
         program.error(`--port must be a port number, got "${options.port}".`);
       }
       if (!LOOPBACK_HOSTS.has(options.host)) {
-        program.error(`--host must be a loopback address (127.0.0.1, ::1); "${options.host}" would expose your machine.`);
+        program.error(
+          `--host must be a loopback address (127.0.0.1, ::1); "${options.host}" would expose your machine.`,
+        );
       }
       await runWeb({ ...options, port, host: options.host === 'localhost' ? '127.0.0.1' : options.host });
     });
 }
 
-async function runWeb(options: { port: number; host: string; open: boolean; dataDir?: string }): Promise<void> {
+async function runWeb(options: {
+  port: number;
+  host: string;
+  open: boolean;
+  dataDir?: string;
+}): Promise<void> {
   const packageRoot = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
   const dataDir = webDataDir(options.dataDir);
   const token = newToken();
@@ -53,7 +63,8 @@ async function runWeb(options: { port: number; host: string; open: boolean; data
     localServer: localServerCommand({ packageRoot, execPath: process.execPath, electron: false }),
     host: {
       downloads,
-      openExternal: (url) => openInBrowser(url).catch(() => console.error(`tether: open ${url} in your browser.`)),
+      openExternal: (url) =>
+        openInBrowser(url).catch(() => console.error(`tether: open ${url} in your browser.`)),
     },
   });
   const host = await startWebHost({

@@ -37,7 +37,12 @@ export function contentSecurityPolicy(origin: string): string {
   ].join('; ');
 }
 
-export async function serveStatic(root: string, urlPath: string, response: ServerResponse, csp: string): Promise<void> {
+export async function serveStatic(
+  root: string,
+  urlPath: string,
+  response: ServerResponse,
+  csp: string,
+): Promise<void> {
   let relative: string;
   try {
     relative = decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath);
@@ -66,7 +71,9 @@ export async function serveStatic(root: string, urlPath: string, response: Serve
     'content-length': String(stat.size),
     'x-content-type-options': 'nosniff',
     'cache-control': type.startsWith('text/html') ? 'no-store' : 'no-cache',
-    ...(type.startsWith('text/html') ? { 'content-security-policy': csp, 'referrer-policy': 'no-referrer' } : {}),
+    ...(type.startsWith('text/html')
+      ? { 'content-security-policy': csp, 'referrer-policy': 'no-referrer' }
+      : {}),
   });
   createReadStream(file).pipe(response);
 }

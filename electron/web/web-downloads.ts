@@ -24,7 +24,9 @@ export class WebDownloads implements DownloadHost {
     const target = new Promise<DownloadTarget>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new AppError('conflict', 'The download link was not opened in time; start the download again.'));
+        reject(
+          new AppError('conflict', 'The download link was not opened in time; start the download again.'),
+        );
       }, DOWNLOAD_URL_TTL_MS);
       this.pending.set(id, { request, resolve, reject, timer });
       request.signal.addEventListener('abort', () => {
@@ -53,7 +55,8 @@ export class WebDownloads implements DownloadHost {
     entry.resolve({
       write: (chunk) =>
         new Promise<void>((resolve, reject) => {
-          if (response.destroyed) return reject(new AppError('conflict', 'The browser stopped the download.'));
+          if (response.destroyed)
+            return reject(new AppError('conflict', 'The browser stopped the download.'));
           if (response.write(chunk)) return resolve();
           const onDrain = (): void => {
             response.off('close', onClose);

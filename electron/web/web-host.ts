@@ -58,12 +58,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!hostAllowed(request)) return plain(response, 403, 'Forbidden host.');
     const fromQuery = url.searchParams.get(WEB_TOKEN_PARAM);
     if (!tokenMatches(fromQuery ?? cookieToken(request), token)) {
-      return plain(response, 401, 'Unauthorized: open the URL Tether printed when it started (it carries the token).');
+      return plain(
+        response,
+        401,
+        'Unauthorized: open the URL Tether printed when it started (it carries the token).',
+      );
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') return plain(response, 405, 'Method not allowed.');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return plain(response, 405, 'Method not allowed.');
     if (url.pathname.startsWith(WEB_DOWNLOAD_PATH)) {
       const id = url.pathname.slice(WEB_DOWNLOAD_PATH.length);
-      if (!downloads.serve(id, response)) plain(response, 404, 'This download link was already used or has expired.');
+      if (!downloads.serve(id, response))
+        plain(response, 404, 'This download link was already used or has expired.');
       return;
     }
     if (fromQuery) {
@@ -75,7 +81,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
     const refuse = (status: number, text: string): void => {
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${text}\n`);
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${text}\n`,
+      );
     };
     if (!hostAllowed(request)) return refuse(403, 'Forbidden host.');
     const origin = request.headers.origin;
@@ -105,7 +113,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         const parsed = WebInvokeMessage.safeParse(json);
         if (!parsed.success) {
           const id = (json as { id?: unknown } | null)?.id;
-          return send(malformed(typeof id === 'number' && Number.isInteger(id) ? id : -1, 'expected {type:"invoke", id, name, input}.'));
+          return send(
+            malformed(
+              typeof id === 'number' && Number.isInteger(id) ? id : -1,
+              'expected {type:"invoke", id, name, input}.',
+            ),
+          );
         }
         const { id, name, input } = parsed.data;
         const result = await dispatch(service.handlers, link, name, input);
@@ -151,7 +164,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 }
 
 function malformed(id: number, detail: string) {
-  return { type: 'result', id, ok: false, error: { code: 'invalidInput', message: `Malformed message: ${detail}` } };
+  return {
+    type: 'result',
+    id,
+    ok: false,
+    error: { code: 'invalidInput', message: `Malformed message: ${detail}` },
+  };
 }
 
 function cookieToken(request: IncomingMessage): string | null {

@@ -1,3 +1,5 @@
-// The renderer ↔ AppService contract, and its framing over the web host's WebSocket.
+// The renderer ↔ AppService contract, its Electron channel names, and its framing over the web
+// host's WebSocket.
 export * from './contract';
+export * from './channels';
 export * from './web-protocol';

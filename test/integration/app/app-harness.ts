@@ -32,7 +32,9 @@ export interface Harness {
   close(options?: { keepDataDir?: boolean }): Promise<void>;
 }
 
-export async function createHarness(options: { dataDir?: string; autoConnect?: boolean } = {}): Promise<Harness> {
+export async function createHarness(
+  options: { dataDir?: string; autoConnect?: boolean } = {},
+): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
   const service = await AppService.create({
     dataDir,
@@ -42,7 +44,10 @@ export async function createHarness(options: { dataDir?: string; autoConnect?: b
     host: {
       openExternal: async () => undefined,
       downloads: {
-        begin: async ({ name }) => ({ url: null, target: fileDownloadTarget(path.join(dataDir, `downloaded-${name}`)) }),
+        begin: async ({ name }) => ({
+          url: null,
+          target: fileDownloadTarget(path.join(dataDir, `downloaded-${name}`)),
+        }),
       },
     },
     autoConnect: options.autoConnect ?? true,

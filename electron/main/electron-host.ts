@@ -1,0 +1,43 @@
+// Hosts the AppService for one BrowserWindow: one ipcMain handler per contract command (channel
+// names derived from the contract), accepted only from our own page, and the window's renderer
+// link, recreated when the page reloads so replay and flow control start fresh.
+import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
+import { commandChannel, commandNames, eventChannel, type IpcErrorPayload } from '../../shared/ipc';
+import type { AppService } from '../app/app-service';
+import { dispatch, type InvokeResult } from '../app/dispatcher';
+import type { RendererLink } from '../app/renderer-link';
+
+export function hostWindow(service: AppService, window: BrowserWindow, appUrl: string): () => void {
+  const contents = window.webContents;
+  let link: RendererLink | null = null;
+  const attach = (): void => {
+    if (link) service.detach(link);
+    link = service.attach((name, payload) => {
+      if (!contents.isDestroyed()) contents.send(eventChannel(name), payload);
+    });
+  };
+  attach();
+  contents.on('did-start-navigation', (details) => {
+    if (details.isMainFrame && !details.isSameDocument) attach();
+  });
+
+  const refuse = (message: string): InvokeResult => ({
+    ok: false,
+    error: { code: 'invalidInput', message } satisfies IpcErrorPayload,
+  });
+  for (const name of commandNames) {
+    ipcMain.handle(commandChannel(name), async (event: IpcMainInvokeEvent, input: unknown) => {
+      if (event.sender !== contents || !link)
+        return refuse('Commands are accepted only from the Tether window.');
+      if (!event.senderFrame || event.senderFrame.url.split(/[?#]/)[0] !== appUrl) {
+        return refuse('Commands are accepted only from the Tether page.');
+      }
+      return dispatch(service.handlers, link, name, input);
+    });
+  }
+  return () => {
+    for (const name of commandNames) ipcMain.removeHandler(commandChannel(name));
+    if (link) service.detach(link);
+    link = null;
+  };
+}

@@ -1,0 +1,126 @@
+// Electron entry point: one window hosting the app, the AppService behind it, and the lifecycle
+// around them (single instance, reconnect on resume / network back, clean shutdown that stops the
+// Local exec-server while remote processes keep running).
+import { app, BrowserWindow, dialog, net, powerMonitor, session, shell } from 'electron';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AppService } from '../app/app-service';
+import { remoteClientFactory } from '../app/client-factory';
+import { fileDownloadTarget } from '../app/file-download-target';
+import { FileSecretStore } from '../app/file-secret-store';
+import { findPackageRoot, localServerCommand } from '../app/local-server';
+import { installMenu } from './app-menu';
+import { hostWindow } from './electron-host';
+import { safeStorageSealer } from './safe-storage-sealer';
+import { hardenContents, hardenSession } from './security';
+import { loadWindowState, trackWindowState } from './window-state';
+
+/** How often the network state is polled (Electron has no "online" event in the main process). */
+const ONLINE_POLL_MS = 3_000;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rendererIndex = path.join(here, '..', 'renderer', 'index.html');
+const appUrl = pathToFileURL(rendererIndex).href;
+
+let mainWindow: BrowserWindow | null = null;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.whenReady().then(start, (error: unknown) => fail(error));
+}
+
+async function start(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  hardenSession(session.defaultSession);
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents, appUrl));
+
+  const service = await AppService.create({
+    dataDir,
+    secrets: new FileSecretStore(
+      path.join(dataDir, 'tokens.json'),
+      'tokens encrypted with the OS keychain (Electron safeStorage)',
+      safeStorageSealer,
+    ),
+    createClient: remoteClientFactory(),
+    localServer: localServerCommand({
+      packageRoot: findPackageRoot(here),
+      execPath: process.execPath,
+      electron: true,
+    }),
+    host: {
+      openExternal: (url) => shell.openExternal(url),
+      downloads: {
+        begin: async ({ name }) => {
+          const options = { defaultPath: path.join(app.getPath('downloads'), name) };
+          const choice = mainWindow
+            ? await dialog.showSaveDialog(mainWindow, options)
+            : await dialog.showSaveDialog(options);
+          if (choice.canceled || !choice.filePath) return null;
+          return { url: null, target: fileDownloadTarget(choice.filePath) };
+        },
+      },
+    },
+  });
+
+  installMenu({ reconnectAll: () => service.reconnectAll() });
+  powerMonitor.on('resume', () => service.reconnectAll());
+  powerMonitor.on('unlock-screen', () => service.reconnectAll());
+  let online = net.isOnline();
+  const onlineTimer = setInterval(() => {
+    const now = net.isOnline();
+    if (now && !online) service.reconnectAll();
+    online = now;
+  }, ONLINE_POLL_MS);
+
+  const state = await loadWindowState(dataDir);
+  const window = new BrowserWindow({
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+    width: state.width ?? 1280,
+    height: state.height ?? 820,
+    minWidth: 640,
+    minHeight: 400,
+    title: 'Tether',
+    show: false,
+    webPreferences: {
+      preload: path.join(here, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  mainWindow = window;
+  if (state.maximized) window.maximize();
+  trackWindowState(window, dataDir);
+  const unhost = hostWindow(service, window, appUrl);
+  window.once('ready-to-show', () => window.show());
+  window.on('closed', () => {
+    unhost();
+    mainWindow = null;
+  });
+  await window.loadFile(rendererIndex);
+
+  app.on('window-all-closed', () => app.quit());
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    clearInterval(onlineTimer);
+    void service.shutdown().finally(() => app.quit());
+  });
+}
+
+function fail(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`tether: cannot start: ${message}`);
+  dialog.showErrorBox('Tether cannot start', message);
+  app.exit(1);
+}

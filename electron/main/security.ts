@@ -1,0 +1,49 @@
+// The Electron security posture: a strict CSP on every response, no navigation away from the app,
+// no new windows (http/https links go to the system browser), no permissions granted.
+import { shell, type Session, type WebContents } from 'electron';
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+export function hardenSession(session: Session): void {
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
+  });
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+}
+
+export function hardenContents(contents: WebContents, appUrl: string): void {
+  contents.on('will-navigate', (event, url) => {
+    if (url !== appUrl) {
+      event.preventDefault();
+      openIfWeb(url);
+    }
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    openIfWeb(url);
+    return { action: 'deny' };
+  });
+}
+
+export function openIfWeb(url: string): void {
+  try {
+    const { protocol } = new URL(url);
+    if (protocol === 'http:' || protocol === 'https:') void shell.openExternal(url);
+  } catch {
+    // Not a URL: nothing to open.
+  }
+}

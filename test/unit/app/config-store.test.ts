@@ -1,0 +1,83 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONFIG_FILE_NAME, ConfigStore, LOCAL_ENVIRONMENT_ID } from '../../../electron/app/config-store';
+import { FileSecretStore } from '../../../electron/app/file-secret-store';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-config-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ConfigStore', () => {
+  it('starts with the Local environment when there is no file, and round-trips a saved config', async () => {
+    const dir = tempDir();
+    const store = new ConfigStore(dir);
+    const first = await store.load();
+    expect(first.problem).toBeNull();
+    expect(first.config.environments.map((e) => e.id)).toEqual([LOCAL_ENVIRONMENT_ID]);
+    const config = {
+      ...first.config,
+      environments: [
+        ...first.config.environments,
+        {
+          id: 'x',
+          name: 'X',
+          color: '#123456',
+          settings: { kind: 'ws' as const, url: 'ws://127.0.0.1:1' },
+          enabled: false,
+        },
+      ],
+    };
+    await store.save(config);
+    expect((await new ConfigStore(dir).load()).config).toEqual(config);
+    expect(readdirSync(dir)).toEqual([CONFIG_FILE_NAME]);
+  });
+
+  it('moves a corrupt file aside, says where it went, and never overwrites it', async () => {
+    for (const content of [
+      '{ not json',
+      JSON.stringify({ version: 1, environments: 'nope', settings: {} }),
+    ]) {
+      const dir = tempDir();
+      writeFileSync(path.join(dir, CONFIG_FILE_NAME), content);
+      const loaded = await new ConfigStore(dir).load();
+      const aside = readdirSync(dir).find((f) => f.startsWith(`${CONFIG_FILE_NAME}.corrupt-`));
+      expect(aside).toBeDefined();
+      expect(readFileSync(path.join(dir, aside!), 'utf8')).toBe(content);
+      expect(loaded.problem).toContain(aside!);
+      expect(loaded.config.environments.map((e) => e.id)).toEqual([LOCAL_ENVIRONMENT_ID]);
+    }
+  });
+
+  it('treats a file from a newer version as unreadable rather than guessing', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, CONFIG_FILE_NAME), JSON.stringify({ version: 99 }));
+    const loaded = await new ConfigStore(dir).load();
+    expect(loaded.problem).toContain('newer Tether');
+  });
+});
+
+describe('FileSecretStore', () => {
+  it('keeps secrets in a 0600 file, and applies the sealer', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'tokens.json');
+    const sealer = {
+      seal: async (plain: string) => Buffer.from(plain).reverse().toString('base64'),
+      unseal: async (sealed: string) => Buffer.from(sealed, 'base64').reverse().toString(),
+    };
+    const store = new FileSecretStore(file, 'test', sealer);
+    await store.set('a', 'secret-token');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).not.toContain('secret-token');
+    expect(await new FileSecretStore(file, 'test', sealer).get('a')).toBe('secret-token');
+    await store.delete('a');
+    expect(await new FileSecretStore(file, 'test', sealer).get('a')).toBeNull();
+  });
+});
