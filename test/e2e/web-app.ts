@@ -1,0 +1,63 @@
+// Starts `tether web --no-open --port 0` with a throwaway data dir for one e2e test, reads the URL
+// from its first stdout line, and stops it by pid.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { TETHER_BIN } from '../support/exec-servers';
+
+/** How long the web host may take to print its URL on a loaded machine. */
+const START_TIMEOUT_MS = 30_000;
+/** Grace period between SIGTERM and SIGKILL when stopping. */
+const STOP_GRACE_MS = 5_000;
+
+export interface WebApp {
+  url: string;
+  dataDir: string;
+  child: ChildProcess;
+  stderr: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startWebApp(): Promise<WebApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tether-web-e2e-'));
+  const home = path.join(dataDir, 'home');
+  mkdirSync(home);
+  const child = spawn(process.execPath, [TETHER_BIN, 'web', '--no-open', '--port', '0', '--data-dir', dataDir], {
+    cwd: dataDir,
+    env: { ...process.env, TETHER_WEB_USER_DATA: dataDir, HOME: home, SHELL: '/bin/bash', PS1: '$ ' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (d: string) => (stderr = (stderr + d).slice(-20_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`tether web printed no URL in time; stderr: ${stderr}`)), START_TIMEOUT_MS);
+      const lines = readline.createInterface({ input: child.stdout! });
+      lines.once('line', (line) => {
+        clearTimeout(timer);
+        resolve(line.trim());
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`tether web exited with ${code}; stderr: ${stderr}`));
+      });
+    });
+    return { url, dataDir, child, stderr: () => stderr, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
