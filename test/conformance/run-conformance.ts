@@ -1,7 +1,7 @@
 // Runs a list of scenarios against codex's and Tether's exec-servers over each transport and
 // compares the normalised transcripts. WebSocket servers are shared by a file's scenarios (each
 // scenario opens its own connections); a stdio server carries one connection, so each run starts one.
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +31,8 @@ export interface SuiteOptions {
 interface ServerSetup {
   extraArgs: string[];
   token?: string;
+  /** Holds the token file; removed after the suite. */
+  dir?: string;
 }
 
 export function defineConformanceSuite(options: SuiteOptions): void {
@@ -91,11 +93,7 @@ export function defineConformanceSuite(options: SuiteOptions): void {
   }
 }
 
-interface SetupWithDir extends ServerSetup {
-  dir?: string;
-}
-
-function makeServerSetup(auth: boolean): SetupWithDir {
+function makeServerSetup(auth: boolean): ServerSetup {
   if (!auth) return { extraArgs: [] };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-conformance-auth-'));
   const token = `conformance-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -112,7 +110,6 @@ async function runScenario(
   shared: Promise<StartedServer> | undefined,
 ): Promise<TranscriptEntry[]> {
   const scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), `tether-conf-${impl}-`)));
-  mkdirSync(scratch, { recursive: true });
   const server = shared ? await shared : await startServer(impl, 'stdio', { extraArgs: setup.extraArgs });
   const peers: RpcPeer[] = [];
   const normaliser = new Normaliser(

@@ -88,7 +88,8 @@ export const b64 = (text: string | Buffer): string => Buffer.from(text).toString
 export const unb64 = (data: unknown): string => Buffer.from(String(data), 'base64').toString('utf8');
 
 /** A response with its error message replaced, for errors whose text is a parser's wording. */
-export function looseError(response: RpcResponse): unknown {
+export function looseError(answer: RpcResponse | Record<string, unknown>): unknown {
+  const response = answer as RpcResponse;
   if (!response.error) return response;
   const { message, ...rest } = response.error;
   return {

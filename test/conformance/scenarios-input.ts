@@ -48,8 +48,8 @@ export const inputScenarios: Scenario[] = [
       for (const frame of frames) {
         const before = peer.inbound.length;
         peer.sendText(frame);
-        const answer = await peer.waitFor((_m) => peer.inbound.length > before, `answer to ${frame}`);
-        ctx.record(`frame ${frame}`, looseError(answer.message as never));
+        const answer = await peer.messageAt(before);
+        ctx.record(`frame ${frame}`, looseError(answer.message));
       }
       ctx.record('still served', await peer.request('environment/status'));
     },
@@ -58,11 +58,15 @@ export const inputScenarios: Scenario[] = [
     name: 'input: ids — float and null refused, strings, negatives and big integers echoed exactly',
     run: async (ctx) => {
       const { peer } = await ctx.session();
-      peer.sendText('{"id":1.5,"method":"environment/status"}');
-      ctx.record('float id', looseError(await peer.response(-1)));
-      peer.inbound.length = 0;
-      peer.sendText('{"id":null,"method":"environment/status"}');
-      ctx.record('null id', looseError(await peer.response(-1)));
+      const badIds: Array<[string, string]> = [
+        ['float id', '1.5'],
+        ['null id', 'null'],
+      ];
+      for (const [label, id] of badIds) {
+        const before = peer.inbound.length;
+        peer.sendText(`{"id":${id},"method":"environment/status"}`);
+        ctx.record(label, looseError((await peer.messageAt(before)).message));
+      }
       ctx.record('string id', await peer.request('environment/status', undefined, { id: 'abc' }));
       ctx.record('empty string id', await peer.request('environment/status', undefined, { id: '' }));
       ctx.record('negative id', await peer.request('environment/status', undefined, { id: -7 }));
@@ -124,7 +128,7 @@ export const inputScenarios: Scenario[] = [
       const deep = `{"id":5,"method":"environment/status","params":{"a":${'['.repeat(300)}${']'.repeat(300)}}}`;
       peer.sendText(deep);
       const answer = await peer.waitFor((m) => 'error' in m.message, 'nesting error');
-      ctx.record('deep', looseError(answer.message as never));
+      ctx.record('deep', looseError(answer.message));
       ctx.record('still served', await peer.request('environment/status'));
     },
   },
@@ -139,7 +143,7 @@ export const inputScenarios: Scenario[] = [
       await peer
         .waitFor((m) => 'error' in m.message || m.message.id === -1, 'answer to invalid UTF-8', 3_000)
         .then(
-          (m) => ctx.record('invalid utf-8', looseError(m.message as never)),
+          (m) => ctx.record('invalid utf-8', looseError(m.message)),
           () => ctx.record('invalid utf-8', 'no answer'),
         );
       ctx.record('still open', peer.isClosed ? 'closed' : await peer.request('environment/status'));

@@ -241,6 +241,11 @@ export class RpcPeer {
     );
   }
 
+  /** Waits for the inbound message at position `index` of `inbound` (the next one after a send). */
+  messageAt(index: number, timeoutMs = DEFAULT_WAIT_MS): Promise<InboundMessage> {
+    return this.waitFor((m) => this.inbound.indexOf(m) === index, `inbound message #${index}`, timeoutMs);
+  }
+
   /** Waits for a notification of `method` whose params satisfy `predicate`. */
   async notification(
     method: string,
