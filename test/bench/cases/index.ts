@@ -2,10 +2,18 @@
 import type { BenchCase } from '../lib/bench-case';
 import { echoCase } from './echo';
 import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
+import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
 import { startsCase } from './starts';
 import { throughputCase } from './throughput';
 
-export const ALL_CASES: BenchCase[] = [throughputCase, echoCase, reconnectCase, startsCase, footprintCase];
+export const ALL_CASES: BenchCase[] = [
+  throughputCase,
+  echoCase,
+  reconnectCase,
+  startsCase,
+  pixelsCase,
+  footprintCase,
+];
 
 export const BUDGETS: string[] = [...FOOTPRINT_BUDGETS];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import { firstLine, startTsHelper, withTimeout, type Helper } from '../lib/child';
 import { PTY_SIZE, readPipeDirect, readPtyDirect } from '../lib/direct';
-import { ANSI_BLOCK_BYTES, ansiText, writeAnsiBlock, writerArgv, type PayloadKind } from '../lib/payload';
+import { ptyOutputBytes, writeAnsiBlock, writerArgv, type PayloadKind } from '../lib/payload';
 import { cpuTimeMs } from '../lib/proc-stats';
 import type { CaseRecorder } from '../lib/results';
 import { openSide, runToClose, type Side } from '../lib/sides';
@@ -22,15 +22,6 @@ const MODES = [
 const TRANSPORTS = ['ws', 'stdio'] as const;
 const IMPLS = ['tether', 'codex'] as const;
 const CHILD_ENV = { PATH: '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
-
-/** Bytes a pty delivers for `bytes` of payload: the line discipline turns each LF into CRLF. */
-function ptyBytes(kind: PayloadKind, bytes: number): number {
-  if (kind === 'zeros') return bytes;
-  const block = ansiText(ANSI_BLOCK_BYTES);
-  const newlines = (buffer: Buffer): number => buffer.reduce((n, byte) => (byte === 0x0a ? n + 1 : n), 0);
-  const whole = Math.floor(bytes / block.length);
-  return bytes + whole * newlines(block) + newlines(block.subarray(0, bytes % block.length));
-}
 
 interface Sample {
   mbps: number;
@@ -98,7 +89,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
 
     for (const kind of PAYLOADS) {
       for (const mode of MODES) {
-        const expected = (n: number): number => (mode.tty ? ptyBytes(kind, n) : n);
+        const expected = (n: number): number => (mode.tty ? ptyOutputBytes(kind, n) : n);
         const argv = (n: number): string[] => writerArgv(kind, n, ansiFile);
         await measure(
           recorder,

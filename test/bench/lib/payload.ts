@@ -58,3 +58,17 @@ export function writerArgv(kind: PayloadKind, bytes: number, ansiBlockFile: stri
   if (kind === 'zeros') return ['/usr/bin/head', '-c', String(bytes), '/dev/zero'];
   return ['/bin/sh', '-c', 'while cat "$0"; do :; done | head -c "$1"', ansiBlockFile, String(bytes)];
 }
+
+/** Bytes a pty delivers for `bytes` of writer output: the line discipline turns each LF into CRLF. */
+export function ptyOutputBytes(kind: PayloadKind, bytes: number): number {
+  if (kind === 'zeros') return bytes;
+  const block = ansiText(ANSI_BLOCK_BYTES);
+  const newlines = (buffer: Buffer): number => buffer.reduce((n, byte) => (byte === 0x0a ? n + 1 : n), 0);
+  const whole = Math.floor(bytes / block.length);
+  return bytes + whole * newlines(block) + newlines(block.subarray(0, bytes % block.length));
+}
+
+/** The ANSI block as a pty delivers it (CRLF line ends). */
+export function ansiBlockAsPty(): Buffer {
+  return Buffer.from(ansiText(ANSI_BLOCK_BYTES).toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
+}

@@ -1,0 +1,70 @@
+// The pixel ceiling's page: a loopback HTTP server that serves the app's own @xterm/xterm build (and
+// its WebGL addon, tried first as the app does) and a page that writes given bytes straight into one
+// terminal, timing until xterm's last write callback. Stopped with close().
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { REPO_ROOT } from '../../support/exec-servers';
+
+const MODULES = path.join(REPO_ROOT, 'node_modules', '@xterm');
+const ASSETS: Record<string, { file: string; type: string }> = {
+  '/xterm.js': { file: path.join(MODULES, 'xterm', 'lib', 'xterm.js'), type: 'text/javascript' },
+  '/xterm.css': { file: path.join(MODULES, 'xterm', 'css', 'xterm.css'), type: 'text/css' },
+  '/addon-webgl.js': {
+    file: path.join(MODULES, 'addon-webgl', 'lib', 'addon-webgl.js'),
+    type: 'text/javascript',
+  },
+};
+
+/** Bytes handed to term.write at a time, as the app's output flow hands over batches. */
+export const PAGE_WRITE_CHUNK = 65_536;
+
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/xterm.css">
+<script src="/xterm.js"></script><script src="/addon-webgl.js"></script></head>
+<body style="margin:0"><div id="t" style="width:1400px;height:800px"></div><script>
+const term = new Terminal({ scrollback: 10000, fontSize: 14 });
+term.open(document.getElementById('t'));
+window.rendererKind = 'dom';
+try { term.loadAddon(new WebglAddon.WebglAddon()); window.rendererKind = 'webgl'; } catch (e) {}
+window.feed = async (base64, total) => {
+  const block = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const start = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const size = Math.min(${PAGE_WRITE_CHUNK}, total - sent);
+    const offset = sent % block.length;
+    const chunk = offset + size <= block.length ? block.subarray(offset, offset + size)
+      : Uint8Array.from({ length: size }, (_, i) => block[(offset + i) % block.length]);
+    sent += size;
+    await new Promise((resolve) => term.write(chunk, resolve));
+  }
+  return performance.now() - start;
+};
+</script></body></html>`;
+
+export interface XtermPageServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startXtermPage(): Promise<XtermPageServer> {
+  const server = http.createServer((request, response) => {
+    const asset = ASSETS[request.url ?? ''];
+    if (asset) {
+      response.writeHead(200, { 'content-type': asset.type });
+      response.end(readFileSync(asset.file));
+    } else if (request.url === '/') {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(PAGE);
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
