@@ -11,6 +11,7 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as pty from 'node-pty';
@@ -133,6 +134,48 @@ function checkCwd(cwd: string): void {
   if (!isDirectory) throw spawnError('ENOTDIR', '');
 }
 
+/** How often a forced pty close is retried while its output is paused. */
+const PTY_PAUSED_CLOSE_RETRY_MS = 200;
+const PTY_DRAIN_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * On Linux the last few KiB a pty process writes before exiting can stay unread: the master never
+ * becomes readable again, and node-pty destroys the terminal 200 ms after the exit (its plain
+ * `destroy()` call, without an error). Read what is left synchronously before that, and postpone
+ * it while reading is paused (flow control, backpressure) so nothing is dropped.
+ */
+function drainPtyBeforeForcedClose(
+  term: pty.IPty,
+  isReading: () => boolean,
+  deliver: (chunk: Buffer) => void,
+): void {
+  const internals = term as unknown as { _socket?: Socket; _fd?: number };
+  const socket = internals._socket;
+  const fd = internals._fd;
+  if (!socket || fd === undefined) return;
+  const destroy = socket.destroy.bind(socket);
+  socket.destroy = (error?: Error): Socket => {
+    if (error === undefined && !socket.destroyed) {
+      if (!isReading()) {
+        setTimeout(() => socket.destroy(), PTY_PAUSED_CLOSE_RETRY_MS).unref();
+        return socket;
+      }
+      const buffer = Buffer.allocUnsafe(PTY_DRAIN_BUFFER_BYTES);
+      for (;;) {
+        let read: number;
+        try {
+          read = readSync(fd, buffer, 0, buffer.length, null);
+        } catch {
+          break; // EIO (all read) or EAGAIN (nothing left).
+        }
+        if (read <= 0) break;
+        deliver(Buffer.from(buffer.subarray(0, read)));
+      }
+    }
+    return destroy(error);
+  };
+}
+
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
@@ -174,13 +217,18 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
   } catch (error) {
     throw spawnError(errnoCode(error), (error as Error).message);
   }
+  let reading = true;
   term.onData((data) => callbacks.data('pty', data as unknown as Buffer));
+  drainPtyBeforeForcedClose(
+    term,
+    () => reading,
+    (chunk) => callbacks.data('pty', chunk),
+  );
   term.onExit(({ exitCode, signal }) => {
     // node-pty reports exit only after the terminal's output stream closed.
     callbacks.streamEnd();
     callbacks.exit(signal ? signalExitCode(signal) : exitCode);
   });
-  let reading = true;
   return {
     pid: term.pid,
     streamCount: 1,

@@ -170,6 +170,23 @@ describe('exec-server over WebSocket: processes', () => {
     );
   });
 
+  it('delivers every byte a tty process wrote before exiting', async () => {
+    const c = await client((await server()).url!);
+    await c.handshake();
+    const size = 4 * 1024 * 1024;
+    const ids = ['z1', 'z2', 'z3'];
+    for (const id of ids) {
+      await c.call('process/start', start(id, ['head', '-c', String(size), '/dev/zero'], { tty: true }));
+    }
+    await c.waitFor(() => ids.every((id) => c.hasClosed(id)), 'all closed', 30_000);
+    for (const id of ids) {
+      const bytes = c.notifications
+        .filter((n) => n.method === 'process/output' && n.params.processId === id)
+        .reduce((sum, n) => sum + Buffer.from(n.params.chunk as string, 'base64').length, 0);
+      expect(bytes).toBe(size);
+    }
+  });
+
   it('serves requests concurrently: a long poll does not block other calls', async () => {
     const c = await client((await server()).url!);
     await c.handshake();
