@@ -178,7 +178,9 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
                         else void selectEntry(env.id, entry.path, true);
                       }}
                     >
-                      {entry.kind === 'directory' ? '📁 ' : entry.kind === 'symlink' ? '🔗 ' : '📄 '}
+                      <span aria-hidden="true">
+                        {entry.kind === 'directory' ? '📁 ' : entry.kind === 'symlink' ? '🔗 ' : '📄 '}
+                      </span>
                       {entry.name}
                     </button>
                   </td>

@@ -24,11 +24,15 @@ export async function startWebApp(): Promise<WebApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tether-web-e2e-'));
   const home = path.join(dataDir, 'home');
   mkdirSync(home);
-  const child = spawn(process.execPath, [TETHER_BIN, 'web', '--no-open', '--port', '0', '--data-dir', dataDir], {
-    cwd: dataDir,
-    env: { ...process.env, TETHER_WEB_USER_DATA: dataDir, HOME: home, SHELL: '/bin/bash', PS1: '$ ' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [TETHER_BIN, 'web', '--no-open', '--port', '0', '--data-dir', dataDir],
+    {
+      cwd: dataDir,
+      env: { ...process.env, TETHER_WEB_USER_DATA: dataDir, HOME: home, SHELL: '/bin/bash', PS1: '$ ' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (d: string) => (stderr = (stderr + d).slice(-20_000)));
@@ -44,7 +48,10 @@ export async function startWebApp(): Promise<WebApp> {
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`tether web printed no URL in time; stderr: ${stderr}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`tether web printed no URL in time; stderr: ${stderr}`)),
+        START_TIMEOUT_MS,
+      );
       const lines = readline.createInterface({ input: child.stdout! });
       lines.once('line', (line) => {
         clearTimeout(timer);

@@ -28,7 +28,9 @@ export interface LaunchedBrowser {
 export class ChromiumMissingError extends Error {
   readonly code = 'chromiumMissing';
   constructor() {
-    super(`No Chromium at ${CHROMIUM_PATH}; install it with "apt-get install -y chromium" or set TETHER_CHROMIUM.`);
+    super(
+      `No Chromium at ${CHROMIUM_PATH}; install it with "apt-get install -y chromium" or set TETHER_CHROMIUM.`,
+    );
     this.name = 'ChromiumMissingError';
   }
 }

@@ -1,0 +1,106 @@
+// The Local environment with no setup, through the UI in Chromium: a shell ready on first launch,
+// the file browser (drag-and-drop upload, preview, byte-identical download), the other panels, and a
+// page reload that restores the pane and its scrollback without duplicates.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startWebApp, type WebApp } from './web-app';
+import { countInPane, pane, paneText, typeLine } from './terminal-text';
+import { saveScreenshot } from './screens';
+
+/** Generous bound for UI conditions on a shared, loaded machine. */
+const UI_TIMEOUT_MS = 30_000;
+const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
+
+describe('web app: Local environment', () => {
+  let app: WebApp;
+  let browser: LaunchedBrowser;
+  let scratch: string;
+
+  beforeEach(async () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'tether-e2e-files-'));
+    app = await startWebApp();
+    browser = await launchBrowser({ disableWebgl: true });
+  });
+  afterEach(async () => {
+    await browser?.close();
+    await app?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('opens a ready shell, moves files both ways and restores panes after a reload', async () => {
+    const { page } = browser;
+    await page.goto(app.url);
+
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Connection: connected/ }).count(), poll)
+      .toBeGreaterThan(0);
+    await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+    await typeLine(page, 'echo hello-$((40+2))');
+    await expect.poll(() => countInPane(page, /hello-42/), poll).toBe(1);
+    await saveScreenshot(page, 'terminal');
+
+    // Files: go to a scratch folder, drop a file on the list, preview it, download it back.
+    await page.getByRole('tab', { name: 'Files' }).click();
+    const pathBar = page.getByRole('textbox', { name: 'Path' });
+    await expect.poll(() => pathBar.inputValue(), poll).not.toBe('');
+    await pathBar.fill(scratch);
+    await pathBar.press('Enter');
+    await expect.poll(() => pathBar.inputValue(), poll).toBe(scratch);
+
+    const content = Array.from({ length: 3000 }, (_, i) => `line ${i} of the dropped file\n`).join('');
+    await page.getByRole('region', { name: 'Files' }).evaluate((target, text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], 'dropped.txt', { type: 'text/plain' }));
+      target.dispatchEvent(
+        new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+      );
+      target.dispatchEvent(
+        new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+      );
+    }, content);
+    const transfers = page.getByRole('region', { name: 'Transfers' });
+    await expect
+      .poll(() => transfers.getByRole('row', { name: 'upload dropped.txt' }).textContent(), poll)
+      .toContain('done');
+    await expect
+      .poll(() => readFileSync(path.join(scratch, 'dropped.txt'), 'utf8').length, poll)
+      .toBe(content.length);
+    expect(readFileSync(path.join(scratch, 'dropped.txt'), 'utf8')).toBe(content);
+
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('button', { name: 'dropped.txt', exact: true }).click();
+    const preview = page.getByRole('complementary', { name: 'Preview of dropped.txt' });
+    await expect.poll(() => preview.textContent(), poll).toContain('line 0 of the dropped file');
+
+    const binary = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7 + 3) % 256));
+    writeFileSync(path.join(scratch, 'blob.bin'), binary);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const downloaded = page.waitForEvent('download', { timeout: UI_TIMEOUT_MS });
+    await page.getByRole('button', { name: 'Download blob.bin' }).click();
+    const download = await downloaded;
+    const saved = path.join(scratch, 'downloaded.bin');
+    await download.saveAs(saved);
+    expect(readFileSync(saved).equals(binary)).toBe(true);
+    await saveScreenshot(page, 'files');
+
+    await page.getByRole('tab', { name: 'Processes' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /^Process / }).count(), poll).toBeGreaterThan(0);
+    await saveScreenshot(page, 'processes');
+    await page.getByRole('tab', { name: 'Health' }).click();
+    await expect.poll(() => page.getByRole('img', { name: /^RTT over the last/ }).count(), poll).toBe(1);
+    await saveScreenshot(page, 'health');
+
+    // Reload: the same pane comes back on the same process, with its scrollback, once.
+    await page.getByRole('tab', { name: 'Terminals' }).click();
+    await page.reload();
+    await expect.poll(() => countInPane(page, /hello-42/), poll).toBe(1);
+    await typeLine(page, 'echo again-$((1+1))');
+    await expect.poll(() => countInPane(page, /again-2/), poll).toBe(1);
+    expect(await countInPane(page, /hello-42/)).toBe(1);
+    expect(await page.locator('section.pane').count()).toBe(1);
+    expect(await paneText(page)).not.toContain('could not replay');
+  });
+});
