@@ -170,6 +170,8 @@ export async function fsWalk(params: FsWalkParams): Promise<FsWalkResult> {
   const result: FsWalkResult = { entries: [], errors: [], truncated: false };
   if (!rootInfo.isDirectory()) return result;
   let queue: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
+  // A directory reached twice (through a followed symlink) is listed each time but walked once.
+  const walked = new Set([`${rootInfo.dev}:${rootInfo.ino}`]);
   let directoriesRead = 0;
   while (queue.length > 0) {
     const next: typeof queue = [];
@@ -189,10 +191,11 @@ export async function fsWalk(params: FsWalkParams): Promise<FsWalkResult> {
       for (const dirent of dirents) {
         const full = path.join(dir, dirent.name);
         let isDirectory = dirent.isDirectory();
+        let identity: Stats | null = null;
         if (dirent.isSymbolicLink()) {
           // Codex lists a symlink only when it is a directory link being followed.
-          const target = await stat(full).catch(() => null);
-          if (!target?.isDirectory() || !followDirectorySymlinks) continue;
+          identity = await stat(full).catch(() => null);
+          if (!identity?.isDirectory() || !followDirectorySymlinks) continue;
           isDirectory = true;
         }
         if (result.entries.length >= maxEntries) {
@@ -201,7 +204,12 @@ export async function fsWalk(params: FsWalkParams): Promise<FsWalkResult> {
         }
         result.entries.push({ path: pathToUri(full), kind: isDirectory ? 'directory' : 'file' });
         const hidden = dirent.name.startsWith('.');
-        if (isDirectory && depth < maxDepth && !(prune && hidden)) next.push({ dir: full, depth: depth + 1 });
+        if (!isDirectory || depth >= maxDepth || (prune && hidden)) continue;
+        identity ??= await stat(full).catch(() => null);
+        const key = identity ? `${identity.dev}:${identity.ino}` : full;
+        if (walked.has(key)) continue;
+        walked.add(key);
+        next.push({ dir: full, depth: depth + 1 });
       }
     }
     queue = next;
