@@ -69,12 +69,19 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
   const say = (message: string): void => {
     process.stderr.write(`tether: ${message}\n`);
   };
-  const transport = transportFrom(options);
-  const env = parseEnv(options.env);
-  const deadline =
-    options.recoveryDeadline === undefined ? undefined : Number(options.recoveryDeadline) * 1000;
-  if (deadline !== undefined && !(deadline > 0)) {
-    throw new ClientError('invalidArgument', '--recovery-deadline expects a positive number of seconds.');
+  let transport: TransportSpec;
+  let env: Record<string, string>;
+  let deadline: number | undefined;
+  try {
+    transport = transportFrom(options);
+    env = parseEnv(options.env);
+    deadline = options.recoveryDeadline === undefined ? undefined : Number(options.recoveryDeadline) * 1000;
+    if (deadline !== undefined && !(deadline > 0)) {
+      throw new ClientError('invalidArgument', '--recovery-deadline expects a positive number of seconds.');
+    }
+  } catch (error) {
+    say((error as Error).message);
+    return RUN_FAILURE_EXIT_CODE;
   }
   const client = new RemoteExecServerClient({
     transport,

@@ -1,0 +1,156 @@
+// `tether run` end to end against both servers: byte-exact output on the right streams, the
+// process's exit code (128+signal for signals), stdin forwarding, a tty session driven through a
+// real pty, the stdio transport, and a clear failure when there is no server.
+import { spawn } from 'node:child_process';
+import pty from 'node-pty';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serverCommand, startServer, TETHER_BIN, type ServerImpl } from '../../support/exec-servers';
+import { waitFor } from './helpers';
+
+interface RunResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+function tetherRun(args: string[], input?: string): Promise<RunResult> {
+  const child = spawn(process.execPath, [TETHER_BIN, 'run', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const stdout: Buffer[] = [];
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => stdout.push(d));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => (stderr += d));
+  if (input !== undefined) child.stdin.end(input);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(stdout), stderr });
+    });
+  });
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) => {
+  async function serverUrl(): Promise<{ url: string; home: string }> {
+    const server = await startServer(impl, 'ws');
+    cleanups.push(() => server.stop());
+    return { url: server.url!, home: server.home };
+  }
+
+  it('copies stdout and stderr byte-exact and exits with the process status', async () => {
+    const { url } = await serverUrl();
+    const result = await tetherRun([
+      '--server',
+      url,
+      '--',
+      '/bin/sh',
+      '-c',
+      'seq 1 30000; printf "\\001\\002\\377" >&2; exit 7',
+    ]);
+    expect(result.code).toBe(7);
+    expect(result.stdout.toString()).toBe(Array.from({ length: 30000 }, (_, i) => `${i + 1}\n`).join(''));
+    expect(Buffer.from(result.stderr, 'latin1').length).toBeGreaterThan(0);
+    expect(result.stderr).toContain('\u0001\u0002');
+  });
+
+  it('exits with 128+signal when the process is killed by a signal', async () => {
+    const { url } = await serverUrl();
+    const result = await tetherRun(['--server', url, '--', '/bin/sh', '-c', 'kill -TERM $$']);
+    expect(result.code).toBe(143);
+  });
+
+  it('uses the server cwd by default, --cwd and --env on top of the server environment', async () => {
+    const { url, home } = await serverUrl();
+    const defaults = await tetherRun([
+      '--server',
+      url,
+      '--',
+      '/bin/sh',
+      '-c',
+      'pwd; echo "$PATH" | grep -c /',
+    ]);
+    expect(defaults.stdout.toString()).toBe(`${home}\n1\n`);
+    const custom = await tetherRun([
+      '--server',
+      url,
+      '--cwd',
+      '/',
+      '--env',
+      'GREETING=hi there',
+      '--',
+      '/bin/sh',
+      '-c',
+      'pwd; echo "$GREETING"',
+    ]);
+    expect(custom.stdout.toString()).toBe('/\nhi there\n');
+  });
+
+  it('forwards stdin that is not a terminal and keeps going after its end', async () => {
+    const { url } = await serverUrl();
+    const result = await tetherRun(
+      ['--server', url, '--', '/bin/sh', '-c', 'head -c 11; sleep 0.3; echo after'],
+      'hello world and more',
+    );
+    expect(result.stdout.toString()).toBe('hello worldafter\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('runs an interactive tty session through a real pty', async () => {
+    const { url } = await serverUrl();
+    const argv = ['/bin/sh', '-c', 'stty -echo; echo READY; stty echo; exec cat'];
+    const term = pty.spawn(process.execPath, [TETHER_BIN, 'run', '--tty', '--server', url, '--', ...argv], {
+      cols: 100,
+      rows: 30,
+      env: process.env as Record<string, string>,
+    });
+    let output = '';
+    term.onData((d) => (output += d));
+    const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+    cleanups.push(() => {
+      try {
+        process.kill(term.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    });
+    // Raw mode: keystrokes go through unprocessed, the remote pty echoes them.
+    await waitFor('remote shell ready', () => output.includes('READY'), 20_000);
+    term.write('typed text\r');
+    // Once from the remote pty's echo, once from cat.
+    await waitFor(
+      'echo and output from the remote pty',
+      () => output.split('typed text').length >= 3,
+      20_000,
+    );
+    term.write('\x04');
+    expect(await exited).toBe(0);
+  });
+
+  it('runs over --stdio and exits with the process status', async () => {
+    const { command, args } = serverCommand(impl);
+    const line = [command, ...args, '--listen', 'stdio'].map((a) => `'${a}'`).join(' ');
+    const result = await tetherRun(['--stdio', line, '--', '/bin/sh', '-c', 'echo over-stdio; exit 3']);
+    expect(result.stdout.toString()).toBe('over-stdio\n');
+    expect(result.code).toBe(3);
+  });
+});
+
+describe('tether run failures', () => {
+  it('exits 255 with a clear message when no server answers', async () => {
+    const result = await tetherRun(['--server', 'ws://127.0.0.1:1', '--', '/bin/true']);
+    expect(result.code).toBe(255);
+    expect(result.stderr).toMatch(/Could not connect to ws:\/\/127\.0\.0\.1:1/);
+  });
+
+  it('refuses a missing target with a usage message', async () => {
+    const result = await tetherRun(['--', '/bin/true']);
+    expect(result.code).toBe(255);
+    expect(result.stderr).toMatch(/--server ws:\/\/HOST:PORT or --stdio/);
+  });
+});
