@@ -1,0 +1,352 @@
+// Processes through the AppService against Tether's stdio server (Local) and codex's ws server:
+// ordered gapless streaming, input, resize, restart, replay after a renderer reload without
+// duplicates, and flow control holding under a flood while an interrupt still gets through.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProcessEventBatch, ProcessEventView } from '../../../shared/ipc';
+import {
+  PROCESS_LOG_LIMIT_BYTES,
+  RENDERER_WINDOW_BYTES,
+  SERVER_OUTPUT_WINDOW_BYTES,
+} from '../../../electron/app/limits';
+import { dispatch } from '../../../electron/app/dispatcher';
+import type { RendererLink } from '../../../electron/app/renderer-link';
+import { startServer, type StartedServer } from '../../support/exec-servers';
+import { createHarness, waitFor, type Harness } from './app-harness';
+
+/** Slack over a window: one server chunk or one batch may straddle the bound. */
+const CHUNK_SLACK = 1_048_576;
+
+function eventsOf(h: Harness, processId: string): ProcessEventView[] {
+  return (h.eventsNamed('processes.events') as ProcessEventBatch[][])
+    .flat()
+    .filter((b) => b.processId === processId)
+    .flatMap((b) => b.events);
+}
+
+function outputText(events: ProcessEventView[]): string {
+  return events
+    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString('latin1') : ''))
+    .join('');
+}
+
+function expectStrictlyAscending(events: ProcessEventView[]): void {
+  const seqs = events.map((e) => e.seq);
+  for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBeGreaterThan(seqs[i - 1]!);
+}
+
+async function connected(h: Harness, envId: string): Promise<void> {
+  await waitFor(
+    async () =>
+      (await h.invoke('environments.list', {})).find((e) => e.id === envId)?.link.kind === 'connected',
+    `${envId} connected`,
+  );
+}
+
+async function ackAll(
+  h: Harness,
+  link: RendererLink,
+  envId: string,
+  processId: string,
+  until: () => boolean,
+): Promise<void> {
+  let acked = 0;
+  await waitFor(
+    () => {
+      const sent = eventsOf(h, processId).reduce(
+        (sum, e) => sum + (e.kind === 'output' ? Buffer.from(e.data, 'base64').byteLength : 0),
+        0,
+      );
+      if (sent > acked) {
+        link.ack(envId, processId, sent - acked);
+        acked = sent;
+      }
+      return until();
+    },
+    `${processId} drained`,
+    60_000,
+  );
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('processes on the Local environment (Tether stdio server)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+    await connected(h, 'local');
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('streams output in seq order, gapless, with exit code and state', async () => {
+    const view = await h.invoke('processes.start', {
+      envId: 'local',
+      argv: ['seq', '1', '30000'],
+      tty: false,
+    });
+    expect(view.state).toBe('running');
+    expect(view.pid).toBeTypeOf('number');
+    await waitFor(() => eventsOf(h, view.processId).some((e) => e.kind === 'closed'), 'closed');
+    const events = eventsOf(h, view.processId);
+    expectStrictlyAscending(events);
+    expect(events.some((e) => e.kind === 'gap')).toBe(false);
+    expect(outputText(events)).toBe(Array.from({ length: 30000 }, (_, i) => `${i + 1}\n`).join(''));
+    const list = await h.invoke('processes.list', { envId: 'local' });
+    expect(list.find((p) => p.processId === view.processId)).toMatchObject({ state: 'exited', exitCode: 0 });
+  });
+
+  it('runs a login shell by default in the home folder, takes input, resizes, and restarts', async () => {
+    const shell = await h.invoke('processes.start', {
+      envId: 'local',
+      tty: true,
+      size: { cols: 100, rows: 30 },
+    });
+    const home = (await h.invoke('files.home', { envId: 'local' })).home;
+    expect(shell).toMatchObject({ cwd: home, tty: true, resizable: true, size: { cols: 100, rows: 30 } });
+    expect(shell.argv.at(-1)).toBe('-l');
+    const resized = await h.invoke('processes.resize', {
+      envId: 'local',
+      processId: shell.processId,
+      cols: 77,
+      rows: 22,
+    });
+    expect(resized).toEqual({ applied: true });
+    await h.invoke('processes.write', {
+      envId: 'local',
+      processId: shell.processId,
+      data: 'stty size; echo mark-$((6*7))\r',
+    });
+    await waitFor(() => outputText(eventsOf(h, shell.processId)).includes('mark-42'), 'shell output');
+    expect(outputText(eventsOf(h, shell.processId))).toContain('22 77');
+    await h.invoke('processes.write', {
+      envId: 'local',
+      processId: shell.processId,
+      data: Buffer.from('exit 5\r').toString('base64'),
+      base64: true,
+    });
+    await waitFor(
+      async () =>
+        (await h.invoke('processes.list', { envId: 'local' })).find((p) => p.processId === shell.processId)
+          ?.state === 'exited',
+      'shell exited',
+    );
+    await expect(
+      h.invoke('processes.write', { envId: 'local', processId: shell.processId, data: 'x' }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+
+    const line = await h.invoke('processes.start', {
+      envId: 'local',
+      shellLine: 'echo "from $0 in $(pwd)"',
+      cwd: '/tmp',
+      tty: false,
+    });
+    await waitFor(() => outputText(eventsOf(h, line.processId)).includes('in /tmp'), 'shellLine output');
+    const again = await h.invoke('processes.restart', { envId: 'local', processId: line.processId });
+    expect(again.processId).not.toBe(line.processId);
+    expect(again).toMatchObject({ argv: line.argv, cwd: '/tmp' });
+    await waitFor(() => outputText(eventsOf(h, again.processId)).includes('in /tmp'), 'restarted output');
+    await waitFor(
+      async () =>
+        (await h.invoke('processes.list', { envId: 'local' })).find((p) => p.processId === again.processId)
+          ?.state === 'exited',
+      'restarted exited',
+    );
+    await h.invoke('processes.forget', { envId: 'local', processId: again.processId });
+    expect(
+      (await h.invoke('processes.list', { envId: 'local' })).some((p) => p.processId === again.processId),
+    ).toBe(false);
+    expect(h.eventsNamed('processes.removed')).toContainEqual({ envId: 'local', processId: again.processId });
+  });
+
+  it('reports a process that cannot start as failed, with the reason', async () => {
+    const view = await h.invoke('processes.start', {
+      envId: 'local',
+      argv: ['/no/such/program'],
+      tty: false,
+    });
+    expect(view.state).toBe('failed');
+    expect(view.failure).toContain('/no/such/program');
+  });
+
+  it('replays after a renderer reload without duplicates, then continues live', async () => {
+    const view = await h.invoke('processes.start', {
+      envId: 'local',
+      argv: ['sh', '-c', 'i=0; while [ $i -lt 40 ]; do i=$((i+1)); echo line-$i; sleep 0.05; done'],
+      tty: false,
+    });
+    await waitFor(() => outputText(eventsOf(h, view.processId)).includes('line-10\n'), 'first lines');
+    const reloaded: Array<{ name: string; payload: unknown }> = [];
+    const link = h.service.attach((name, payload) => reloaded.push({ name, payload }));
+    try {
+      const liveEvents = () =>
+        reloaded
+          .filter((e) => e.name === 'processes.events')
+          .flatMap((e) =>
+            (e.payload as ProcessEventBatch[])
+              .filter((b) => b.processId === view.processId)
+              .flatMap((b) => b.events),
+          );
+      const fresh = await dispatch(h.service.handlers, link, 'processes.replay', {
+        envId: 'local',
+        processId: view.processId,
+        afterSeq: 0,
+      });
+      expect(fresh.ok).toBe(true);
+      const replayed = (fresh as { output: { events: ProcessEventView[]; lastSeq: number } }).output;
+      expect(outputText(replayed.events)).toContain('line-10\n');
+      await waitFor(() => liveEvents().some((e) => e.kind === 'closed'), 'live after replay', 30_000);
+      const all = [...replayed.events, ...liveEvents()];
+      expectStrictlyAscending(all);
+      expect(liveEvents()[0]!.seq).toBe(replayed.lastSeq + 1);
+      expect(outputText(all)).toBe(Array.from({ length: 40 }, (_, i) => `line-${i + 1}\n`).join(''));
+    } finally {
+      h.service.detach(link);
+    }
+  });
+
+  it('holds flow control under a flood: unacked bytes stay bounded and an interrupt still ends it', async () => {
+    const view = await h.invoke('processes.start', { envId: 'local', argv: ['yes', 'flood'], tty: true });
+    const { processId } = view;
+    await waitFor(() => h.link.unackedBytes('local', processId) >= RENDERER_WINDOW_BYTES, 'window filled');
+    // Give the flood time to overrun any bound that does not hold.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(h.link.unackedBytes('local', processId)).toBeLessThanOrEqual(RENDERER_WINDOW_BYTES + CHUNK_SLACK);
+    // Nothing was acknowledged, so the server may have sent one window in total: what the renderer
+    // holds plus what the app buffers stays within it.
+    const env = (await h.invoke('environments.list', {}))[0]!;
+    const received = h.link.unackedBytes('local', processId) + env.bufferedBytes;
+    expect(received).toBeLessThanOrEqual(SERVER_OUTPUT_WINDOW_BYTES + CHUNK_SLACK);
+    // Input still works while output is held back: Ctrl-C reaches the blocked process.
+    await h.invoke('processes.signal', { envId: 'local', processId, signal: 'interrupt' });
+    await waitFor(() => !pidAlive(view.pid!), 'yes killed by the interrupt', 30_000);
+    await ackAll(h, h.link, 'local', processId, () =>
+      eventsOf(h, processId).some((e) => e.kind === 'closed'),
+    );
+    expectStrictlyAscending(eventsOf(h, processId));
+  });
+});
+
+describe('processes and files on codex exec-server (no server-side flow control)', () => {
+  let codex: StartedServer;
+  let h: Harness;
+  let envId: string;
+  beforeAll(async () => {
+    codex = await startServer('codex', 'ws');
+    h = await createHarness();
+    envId = (
+      await h.invoke('environments.add', {
+        name: 'Codex',
+        color: '#10a37f',
+        settings: { kind: 'ws', url: codex.url! },
+      })
+    ).id;
+    await connected(h, envId);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await codex?.stop();
+  });
+
+  it('streams in order, writes input, interrupts, and knows resize is unavailable', async () => {
+    const cat = await h.invoke('processes.start', { envId, argv: ['cat'], tty: false });
+    expect(cat.resizable).toBe(false);
+    await h.invoke('processes.write', { envId, processId: cat.processId, data: 'hello codex\n' });
+    await waitFor(() => outputText(eventsOf(h, cat.processId)).includes('hello codex'), 'cat echo');
+    expect(
+      await h.invoke('processes.resize', { envId, processId: cat.processId, cols: 80, rows: 24 }),
+    ).toEqual({ applied: false });
+    await h.invoke('processes.signal', { envId, processId: cat.processId, signal: 'terminate' });
+    await waitFor(
+      async () =>
+        (await h.invoke('processes.list', { envId })).find((p) => p.processId === cat.processId)?.state ===
+        'exited',
+      'cat ended',
+    );
+    await expect(
+      h.invoke('processes.signal', { envId, processId: cat.processId, signal: 'hangup' }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+
+    const seq = await h.invoke('processes.start', { envId, argv: ['seq', '1', '5000'], tty: false });
+    await waitFor(() => eventsOf(h, seq.processId).some((e) => e.kind === 'closed'), 'seq closed');
+    expectStrictlyAscending(eventsOf(h, seq.processId));
+    expect(outputText(eventsOf(h, seq.processId))).toBe(
+      Array.from({ length: 5000 }, (_, i) => `${i + 1}\n`).join(''),
+    );
+  });
+
+  it('buffers within its bound when the renderer is behind, then delivers an explicit gap', async () => {
+    const total = PROCESS_LOG_LIMIT_BYTES + 8 * 1_048_576;
+    const view = await h.invoke('processes.start', {
+      envId,
+      argv: ['head', '-c', String(total), '/dev/zero'],
+      tty: false,
+    });
+    await waitFor(
+      async () =>
+        (await h.invoke('processes.list', { envId })).find((p) => p.processId === view.processId)?.state ===
+        'exited',
+      'flood exited',
+      120_000,
+    );
+    expect(h.link.unackedBytes(envId, view.processId)).toBeLessThanOrEqual(
+      RENDERER_WINDOW_BYTES + CHUNK_SLACK,
+    );
+    const env = (await h.invoke('environments.list', {})).find((e) => e.id === envId)!;
+    expect(env.bufferedBytes).toBeLessThanOrEqual(PROCESS_LOG_LIMIT_BYTES);
+    await ackAll(h, h.link, envId, view.processId, () =>
+      eventsOf(h, view.processId).some((e) => e.kind === 'closed'),
+    );
+    const events = eventsOf(h, view.processId);
+    expectStrictlyAscending(events);
+    const gap = events.find((e) => e.kind === 'gap');
+    expect(gap).toBeDefined();
+    const delivered = events.reduce(
+      (sum, e) => sum + (e.kind === 'output' ? Buffer.from(e.data, 'base64').byteLength : 0),
+      0,
+    );
+    expect(delivered).toBeLessThan(total);
+    expect(delivered).toBeGreaterThanOrEqual(PROCESS_LOG_LIMIT_BYTES - CHUNK_SLACK);
+  });
+
+  it('lists, previews and renames files', async () => {
+    const dir = `${codex.home}/files-test`;
+    await h.invoke('files.mkdir', { envId, path: dir });
+    await h.invoke('processes.start', {
+      envId,
+      shellLine: `printf 'hello' > ${dir}/b.txt && mkdir ${dir}/a-dir && printf x > ${dir}/.hidden`,
+      tty: false,
+    });
+    await waitFor(
+      async () => (await h.invoke('files.list', { envId, path: dir, showHidden: true })).entries.length === 3,
+      'files created',
+    );
+    const listing = await h.invoke('files.list', { envId, path: dir, showHidden: false });
+    expect(listing.entries.map((e) => [e.name, e.kind, e.size])).toEqual([
+      ['a-dir', 'directory', null],
+      ['b.txt', 'file', 5],
+    ]);
+    expect(await h.invoke('files.preview', { envId, path: `${dir}/b.txt` })).toEqual({
+      kind: 'text',
+      text: 'hello',
+      truncated: false,
+      size: 5,
+    });
+    await h.invoke('files.rename', { envId, from: `${dir}/b.txt`, to: `${dir}/c.txt` });
+    expect((await h.invoke('files.stat', { envId, path: `${dir}/c.txt` })).size).toBe(5);
+    await expect(h.invoke('files.stat', { envId, path: `${dir}/b.txt` })).rejects.toMatchObject({
+      code: 'notFound',
+    });
+    await h.invoke('files.delete', { envId, path: dir });
+    await expect(h.invoke('files.list', { envId, path: dir, showHidden: true })).rejects.toMatchObject({
+      code: 'notFound',
+    });
+  });
+});

@@ -1,0 +1,121 @@
+// Transfers through the AppService and Tether's stdio server: a 24 MiB random file uploads in
+// chunks and downloads back byte-exactly, with progress events; cancel and failures are reported.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TransferView } from '../../../shared/ipc';
+import { createHarness, waitFor, type Harness } from './app-harness';
+
+const SIZE = 24 * 1_048_576;
+const CHUNK = 1_048_576;
+
+describe('transfers', () => {
+  let h: Harness;
+  let dir: string;
+  beforeAll(async () => {
+    h = await createHarness();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'tether-transfer-'));
+    await waitFor(
+      async () => (await h.invoke('environments.list', {}))[0]?.link.kind === 'connected',
+      'local connected',
+    );
+  });
+  afterAll(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const transfer = (id: string): TransferView | undefined =>
+    h
+      .eventsNamed('transfers.changed')
+      .filter((t) => t.id === id)
+      .at(-1);
+
+  it('round-trips 24 MiB byte-exactly with progress', async () => {
+    const data = randomBytes(SIZE);
+    const remotePath = path.join(dir, 'random.bin');
+    const upload = await h.invoke('transfers.startUpload', { envId: 'local', remotePath, totalBytes: SIZE });
+    expect(upload).toMatchObject({ direction: 'upload', name: 'random.bin', totalBytes: SIZE });
+    for (let offset = 0; offset < SIZE; offset += CHUNK) {
+      const chunk = data.subarray(offset, offset + CHUNK);
+      await h.invoke('transfers.uploadChunk', {
+        id: upload.id,
+        offset,
+        dataBase64: chunk.toString('base64'),
+        last: offset + CHUNK >= SIZE,
+      });
+    }
+    await waitFor(() => transfer(upload.id)?.state === 'done', 'upload done', 120_000);
+    expect(readFileSync(remotePath).equals(data)).toBe(true);
+    const uploadProgress = h
+      .eventsNamed('transfers.changed')
+      .filter((t) => t.id === upload.id && t.state === 'running' && t.doneBytes > 0 && t.doneBytes < SIZE);
+    expect(uploadProgress.length).toBeGreaterThan(0);
+    expect(uploadProgress.some((t) => t.rate > 0)).toBe(true);
+
+    const { transfer: download, url } = await h.invoke('transfers.startDownload', {
+      envId: 'local',
+      remotePath,
+    });
+    expect(url).toBeNull();
+    await waitFor(() => transfer(download.id)?.state === 'done', 'download done', 120_000);
+    expect(transfer(download.id)?.doneBytes).toBe(SIZE);
+    expect(readFileSync(path.join(h.dataDir, 'downloaded-random.bin')).equals(data)).toBe(true);
+    expect(
+      h
+        .eventsNamed('transfers.changed')
+        .some((t) => t.id === download.id && t.state === 'running' && t.doneBytes > 0 && t.doneBytes < SIZE),
+    ).toBe(true);
+
+    const listed = await h.invoke('transfers.list', {});
+    expect(listed.map((t) => t.id)).toEqual(expect.arrayContaining([upload.id, download.id]));
+    await h.invoke('transfers.clearFinished', {});
+    expect(await h.invoke('transfers.list', {})).toEqual([]);
+  });
+
+  it('cancels an upload, refuses further chunks, and reports a failing download clearly', async () => {
+    const remotePath = path.join(dir, 'partial.bin');
+    const upload = await h.invoke('transfers.startUpload', {
+      envId: 'local',
+      remotePath,
+      totalBytes: 4 * CHUNK,
+    });
+    await h.invoke('transfers.uploadChunk', {
+      id: upload.id,
+      offset: 0,
+      dataBase64: randomBytes(CHUNK).toString('base64'),
+      last: false,
+    });
+    await h.invoke('transfers.cancel', { id: upload.id });
+    expect(transfer(upload.id)?.state).toBe('cancelled');
+    await expect(
+      h.invoke('transfers.uploadChunk', {
+        id: upload.id,
+        offset: CHUNK,
+        dataBase64: randomBytes(16).toString('base64'),
+        last: false,
+      }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      h.invoke('transfers.startDownload', { envId: 'local', remotePath: path.join(dir, 'missing.bin') }),
+    ).rejects.toMatchObject({
+      code: 'notFound',
+    });
+    await expect(
+      h.invoke('transfers.startDownload', { envId: 'local', remotePath: dir }),
+    ).rejects.toMatchObject({ code: 'invalidInput' });
+    await expect(
+      h.invoke('transfers.uploadChunk', { id: 'no-such-transfer', offset: 0, dataBase64: '', last: true }),
+    ).rejects.toMatchObject({ code: 'notFound' });
+    const empty = await h.invoke('transfers.startUpload', {
+      envId: 'local',
+      remotePath: path.join(dir, 'empty.txt'),
+      totalBytes: 0,
+    });
+    await h.invoke('transfers.uploadChunk', { id: empty.id, offset: 0, dataBase64: '', last: true });
+    await waitFor(() => transfer(empty.id)?.state === 'done', 'empty upload done');
+    expect(existsSync(path.join(dir, 'empty.txt'))).toBe(true);
+  });
+});
