@@ -16,8 +16,6 @@ import { startXtermPage } from '../lib/xterm-page';
 /** The prompt the bench sets, typed as $'…' escapes so the typed command itself never matches it. */
 const PROMPT = 'TB> ';
 const SET_PROMPT = "PS1=$'\\x54\\x42\\x3e '";
-/** How long `yes` floods the pane before Ctrl-C. */
-const FLOOD_MS = 1_000;
 
 /** Watches the page's bridge socket: output text it receives and output bytes it acknowledges. */
 class PaneWatch {
@@ -75,7 +73,7 @@ async function typeLine(page: Page, watch: PaneWatch, line: string, timeoutMs: n
 }
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
-  const { bytes, runs, ctrlCRuns, keystrokeSamples, stepTimeoutMs } = context.config.pixels;
+  const { bytes, runs, warmups, ctrlCRuns, floodMs, keystrokeSamples, stepTimeoutMs } = context.config.pixels;
   const ansiFile = path.join(context.workDir, 'pixels-ansi.txt');
   writeAnsiBlock(ansiFile);
   const expected = ptyOutputBytes('ansi', bytes);
@@ -84,10 +82,10 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     .join(' ');
   recorder.setup(
     `${(bytes / 1048576).toFixed(2)} MiB of ANSI text (${expected} bytes after the pty's CRLF) per run, ${runs} run(s) ` +
-      'after a warm-up, headless Chromium. App: typed into the login-shell pane of `tether web`; done when the ' +
+      `after ${warmups} warm-up(s), headless Chromium. App: typed into the login-shell pane of \`tether web\`; done when the ` +
       "renderer's flow-control acks (sent after xterm's write callback) cover the output. Ceiling: the same bytes " +
       `written into @xterm/xterm directly, in 64 KiB chunks awaiting each write callback. Ctrl-C: ${ctrlCRuns} run(s), ` +
-      `\`yes\` flooding ${FLOOD_MS} ms, then Ctrl-C until the prompt's bytes reach the page. Keystroke: ` +
+      `\`yes\` flooding ${floodMs} ms, then Ctrl-C until the prompt's bytes reach the page. Keystroke: ` +
       `${keystrokeSamples} samples, key press until its echo reaches the page (xterm draws it on the next frame).`,
   );
   recorder.command(writer);
@@ -101,11 +99,11 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     const block = ansiBlockAsPty().toString('base64');
     const feed = (total: number): Promise<number> =>
       ceilingPage.evaluate(
-        ([b, t]) => (window as unknown as { feed: (b: string, t: number) => Promise<number> }).feed(b, t),
+        ([b, t]) => (globalThis as unknown as { feed: (b: string, t: number) => Promise<number> }).feed(b, t),
         [block, total] as const,
       );
     const ceilingRenderer = await ceilingPage.evaluate(
-      () => (window as unknown as { rendererKind: string }).rendererKind,
+      () => (globalThis as unknown as { rendererKind: string }).rendererKind,
     );
 
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -120,7 +118,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
 
     const app: number[] = [];
     const ceiling: number[] = [];
-    for (let i = -1; i < runs; i += 1) {
+    for (let i = -warmups; i < runs; i += 1) {
       const ms = await withTimeout(feed(expected), stepTimeoutMs, 'ceiling feed');
       const before = watch.acked;
       const prompt = watch.output((t) => t.includes(PROMPT), stepTimeoutMs, 'prompt after output');
@@ -142,7 +140,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     for (let i = 0; i < ctrlCRuns; i += 1) {
       await page.keyboard.type('yes');
       await page.keyboard.press('Enter');
-      await sleep(FLOOD_MS);
+      await sleep(floodMs);
       const prompt = watch.output((t) => t.includes(PROMPT), stepTimeoutMs, 'prompt after Ctrl-C');
       const start = process.hrtime.bigint();
       await page.keyboard.press('Control+C');

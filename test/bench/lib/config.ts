@@ -31,6 +31,9 @@ export interface BenchConfig {
   pixels: {
     bytes: number;
     runs: number;
+    warmups: number;
+    /** How long `yes` floods the pane before Ctrl-C. */
+    floodMs: number;
     ctrlCRuns: number;
     keystrokeSamples: number;
     stepTimeoutMs: number;
@@ -52,7 +55,15 @@ export const FULL_CONFIG: BenchConfig = {
     recoveryTimeoutMs: 30_000,
   },
   starts: { counts: [200, 1000], runs: 3, batchTimeoutMs: 30_000 },
-  pixels: { bytes: 32 * MiB, runs: 3, ctrlCRuns: 5, keystrokeSamples: 100, stepTimeoutMs: 60_000 },
+  pixels: {
+    bytes: 32 * MiB,
+    runs: 3,
+    warmups: 1,
+    floodMs: 1_000,
+    ctrlCRuns: 5,
+    keystrokeSamples: 100,
+    stepTimeoutMs: 60_000,
+  },
   footprint: { environments: 10, panes: 50, linesPerPane: 10_000, timeoutMs: 180_000 },
 };
 
@@ -68,6 +79,14 @@ export const QUICK_CONFIG: BenchConfig = {
     recoveryTimeoutMs: 20_000,
   },
   starts: { counts: [10], runs: 1, batchTimeoutMs: 15_000 },
-  pixels: { bytes: 256 * 1024, runs: 1, ctrlCRuns: 1, keystrokeSamples: 5, stepTimeoutMs: 20_000 },
+  pixels: {
+    bytes: 256 * 1024,
+    runs: 1,
+    warmups: 0,
+    floodMs: 300,
+    ctrlCRuns: 1,
+    keystrokeSamples: 5,
+    stepTimeoutMs: 20_000,
+  },
   footprint: { environments: 2, panes: 4, linesPerPane: 200, timeoutMs: 30_000 },
 };
