@@ -1,0 +1,116 @@
+// A WebSocket environment behind a fault proxy, driven through the UI in Chromium: add it with the
+// dialog, run a shell, cut the link (indicator and banner say reconnecting), and check that output
+// produced and keystrokes typed during the cut arrive exactly once; resize follows the window; an
+// exit code is shown inline.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServer, type StartedServer } from '../support/exec-servers';
+import { FaultProxy } from '../support/fault-proxy';
+import { startWebApp, type WebApp } from './web-app';
+import { countInPane, pane, paneText, typeLine } from './terminal-text';
+import { saveScreenshot } from './screens';
+
+const UI_TIMEOUT_MS = 30_000;
+const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
+/** How long the link stays cut: long enough for the loop to print several lines meanwhile. */
+const CUT_MS = 3_000;
+
+describe('web app: remote environment over a bad link', () => {
+  let server: StartedServer;
+  let proxy: FaultProxy;
+  let app: WebApp;
+  let browser: LaunchedBrowser;
+
+  beforeEach(async () => {
+    server = await startServer('tether', 'ws');
+    proxy = await FaultProxy.forUrl(server.url as string);
+    app = await startWebApp();
+    browser = await launchBrowser({ disableWebgl: true });
+  });
+  afterEach(async () => {
+    await browser?.close();
+    await app?.stop();
+    await proxy?.close();
+    await server?.stop();
+  });
+
+  it('survives a cut without losing or repeating output or input, resizes, and shows the exit code', async () => {
+    const { page } = browser;
+    await page.goto(app.url);
+    await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+
+    await page.getByRole('button', { name: 'Add environment' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add environment' });
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => dialog.getByText('Give the environment a name.').count(), poll).toBe(1);
+    await dialog.getByLabel('Name').fill('Lab box');
+    await dialog.getByLabel('URL').fill(proxy.url());
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => dialog.getByRole('status').textContent(), poll).toContain('Connection works');
+    await saveScreenshot(page, 'add-environment');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+
+    const entry = page.getByRole('button', { name: 'Environment Lab box' });
+    const indicator = entry.getByRole('img', { name: /^Connection:/ });
+    await expect
+      .poll(() => indicator.getAttribute('aria-label'), poll)
+      .toMatch(/^Connection: connected, [\d.]+ ms$/);
+
+    await page.getByRole('button', { name: 'Open a shell' }).click();
+    await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+    await expect.poll(async () => (await paneText(page)).trim().length, poll).toBeGreaterThan(0);
+    await typeLine(page, 'echo hello');
+    await expect.poll(() => countInPane(page, /^hello$/m), poll).toBe(1);
+
+    // Output during the cut: a loop keeps printing while the link is down.
+    await typeLine(page, 'clear; for i in 1 2 3 4 5 6 7 8 9; do echo "n=$i"; sleep 0.6; done');
+    await expect.poll(() => countInPane(page, /n=1/), poll).toBe(1);
+    proxy.refuseNew(true);
+    proxy.cutAll();
+    await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: reconnecting/);
+    await expect
+      .poll(() => pane(page).getByRole('status').first().textContent(), poll)
+      .toMatch(/Link reconnecting/);
+    // Typed while cut: delivered once, after the loop, when the link is back.
+    await pane(page).locator('.xterm-screen').click();
+    await page.keyboard.type('echo typed$((20+1))');
+    await page.keyboard.press('Enter');
+    await saveScreenshot(page, 'reconnecting');
+    await new Promise((resolve) => setTimeout(resolve, CUT_MS));
+    proxy.refuseNew(false);
+    proxy.restore();
+
+    await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: connected/);
+    await expect.poll(() => countInPane(page, /n=9/), poll).toBe(1);
+    await expect.poll(() => countInPane(page, /typed21/), poll).toBe(1);
+    const text = await paneText(page);
+    for (let i = 1; i <= 9; i += 1) expect([...text.matchAll(new RegExp(`n=${i}\\b`, 'g'))]).toHaveLength(1);
+    expect(text.indexOf('n=1')).toBeLessThan(text.indexOf('n=9'));
+    expect(
+      await pane(page)
+        .getByText(/Link reconnecting/)
+        .count(),
+    ).toBe(0);
+
+    // The terminal follows the window size.
+    await typeLine(page, 'clear; echo "cols=$(tput cols)"');
+    await expect.poll(() => countInPane(page, /cols=\d+/), poll).toBe(1);
+    const before = Number(/cols=(\d+)/.exec(await paneText(page))?.[1]);
+    await page.setViewportSize({ width: 900, height: 700 });
+    await expect
+      .poll(async () => {
+        await typeLine(page, 'clear; echo "cols=$(tput cols)"');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return Number(/cols=(\d+)/.exec(await paneText(page))?.[1]);
+      }, poll)
+      .toBeLessThan(before);
+
+    await typeLine(page, 'exit 3');
+    await expect
+      .poll(() => pane(page).getByRole('status').filter({ hasText: 'exited with code 3' }).count(), poll)
+      .toBe(1);
+    expect(await countInPane(page, /\[process exited with code 3\]/)).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'restart' }).count(), poll).toBe(1);
+    await saveScreenshot(page, 'exited');
+  });
+});
