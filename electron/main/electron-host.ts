@@ -7,7 +7,7 @@ import type { AppService } from '../app/app-service';
 import { dispatch, type InvokeResult } from '../app/dispatcher';
 import type { RendererLink } from '../app/renderer-link';
 
-export function hostWindow(service: AppService, window: BrowserWindow, appUrl: string): () => void {
+export function hostWindow(service: AppService, window: BrowserWindow, appOrigin: string): () => void {
   const contents = window.webContents;
   let link: RendererLink | null = null;
   const attach = (): void => {
@@ -29,7 +29,7 @@ export function hostWindow(service: AppService, window: BrowserWindow, appUrl: s
     ipcMain.handle(commandChannel(name), async (event: IpcMainInvokeEvent, input: unknown) => {
       if (event.sender !== contents || !link)
         return refuse('Commands are accepted only from the Tether window.');
-      if (!event.senderFrame || event.senderFrame.url.split(/[?#]/)[0] !== appUrl) {
+      if (!event.senderFrame || !event.senderFrame.url.startsWith(`${appOrigin}/`)) {
         return refuse('Commands are accepted only from the Tether page.');
       }
       return dispatch(service.handlers, link, name, input);

@@ -3,13 +3,14 @@
 // Local exec-server while remote processes keep running).
 import { app, BrowserWindow, dialog, net, powerMonitor, session, shell } from 'electron';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { AppService } from '../app/app-service';
 import { remoteClientFactory } from '../app/client-factory';
 import { fileDownloadTarget } from '../app/file-download-target';
 import { FileSecretStore } from '../app/file-secret-store';
 import { findPackageRoot, localServerCommand } from '../app/local-server';
 import { installMenu } from './app-menu';
+import { APP_ORIGIN, APP_URL, registerAppScheme, serveRenderer } from './app-protocol';
 import { hostWindow } from './electron-host';
 import { safeStorageSealer } from './safe-storage-sealer';
 import { hardenContents, hardenSession } from './security';
@@ -19,10 +20,14 @@ import { loadWindowState, trackWindowState } from './window-state';
 const ONLINE_POLL_MS = 3_000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const rendererIndex = path.join(here, '..', 'renderer', 'index.html');
-const appUrl = pathToFileURL(rendererIndex).href;
+const rendererDir = path.join(here, '..', 'renderer');
 
 let mainWindow: BrowserWindow | null = null;
+
+// Lets tests (and people with several setups) keep the config somewhere else.
+if (process.env.TETHER_USER_DATA) app.setPath('userData', path.resolve(process.env.TETHER_USER_DATA));
+
+registerAppScheme();
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -38,7 +43,8 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   hardenSession(session.defaultSession);
-  app.on('web-contents-created', (_event, contents) => hardenContents(contents, appUrl));
+  serveRenderer(rendererDir);
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents, APP_ORIGIN));
 
   const service = await AppService.create({
     dataDir,
@@ -99,13 +105,13 @@ async function start(): Promise<void> {
   mainWindow = window;
   if (state.maximized) window.maximize();
   trackWindowState(window, dataDir);
-  const unhost = hostWindow(service, window, appUrl);
+  const unhost = hostWindow(service, window, APP_ORIGIN);
   window.once('ready-to-show', () => window.show());
   window.on('closed', () => {
     unhost();
     mainWindow = null;
   });
-  await window.loadFile(rendererIndex);
+  await window.loadURL(APP_URL);
 
   app.on('window-all-closed', () => app.quit());
   let quitting = false;

@@ -1,5 +1,5 @@
-// The Electron security posture: a strict CSP on every response, no navigation away from the app,
-// no new windows (http/https links go to the system browser), no permissions granted.
+// The Electron security posture: a strict CSP on every response, no navigation away from the app's
+// origin, no new windows (http/https links go to the system browser), no permissions granted.
 import { shell, type Session, type WebContents } from 'electron';
 
 export const CONTENT_SECURITY_POLICY = [
@@ -25,9 +25,9 @@ export function hardenSession(session: Session): void {
   session.setPermissionCheckHandler(() => false);
 }
 
-export function hardenContents(contents: WebContents, appUrl: string): void {
+export function hardenContents(contents: WebContents, appOrigin: string): void {
   contents.on('will-navigate', (event, url) => {
-    if (url !== appUrl) {
+    if (!url.startsWith(`${appOrigin}/`)) {
       event.preventDefault();
       openIfWeb(url);
     }
