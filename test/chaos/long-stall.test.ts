@@ -57,10 +57,10 @@ describe.each<ServerImpl>(['tether', 'codex'])('a stall longer than the liveness
     try {
       await waitUntil(
         () => client!.state.kind === 'reconnecting',
-        STALL_MS,
+        DETECT_WITHIN_MS,
         'the client to declare the link dead',
       );
-      await new Promise((r) => setTimeout(r, STALL_MS - DEAD_AFTER_MS));
+      await new Promise((r) => setTimeout(r, STALL_AFTER_DETECTION_MS));
     } finally {
       proxy.restore();
     }
