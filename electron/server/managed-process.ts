@@ -15,6 +15,13 @@ export interface ProcessLimits {
 /** Extra retention beyond a flow-control window: output read before the pause took effect. */
 const WINDOW_RETENTION_SLACK_BYTES = 256 * 1024;
 
+/** Output arriving this soon after the previous read counts as a busy stream and is coalesced. */
+const COALESCE_QUIET_MS = 0.25;
+/** Longest a read of a busy stream waits to be joined with the next ones. */
+const COALESCE_DELAY_MS = 1;
+/** Pending output at which a coalesced chunk leaves at once (one full pipe read). */
+const COALESCE_FLUSH_BYTES = 64 * 1024;
+
 const SIGNALS: Record<ProcessSignalName, NodeJS.Signals> = {
   interrupt: 'SIGINT',
   terminate: 'SIGTERM',
@@ -38,6 +45,11 @@ export class ManagedProcess {
   private produced = 0;
   private acked = 0;
   private congested = false;
+  private pendingStream: OutputStream | null = null;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private lastDataAt = 0;
 
   constructor(
     readonly id: string,
@@ -76,23 +88,48 @@ export class ManagedProcess {
 
   onData(stream: OutputStream, data: Buffer): void {
     if (data.length === 0) return;
+    const now = performance.now();
+    const quiet = now - this.lastDataAt > COALESCE_QUIET_MS;
+    this.lastDataAt = now;
+    if (this.pendingStream !== stream) this.flushOutput();
+    this.pendingStream = stream;
+    this.pending.push(data);
+    this.pendingBytes += data.length;
+    this.produced += data.length;
+    if (this.outputWindowBytes !== null) this.updateReading();
+    // A read after a quiet spell (a keystroke echo) leaves at once; reads in a busy stream (a pty
+    // yields 4 KiB at a time) are joined for up to COALESCE_DELAY_MS, saving messages and syscalls.
+    if (quiet || this.pendingBytes >= COALESCE_FLUSH_BYTES) this.flushOutput();
+    else this.flushTimer ??= setTimeout(this.flushOutput, COALESCE_DELAY_MS);
+  }
+
+  private readonly flushOutput = (): void => {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const stream = this.pendingStream;
+    if (stream === null || this.pendingBytes === 0) return;
+    const data =
+      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.pendingStream = null;
     const seq = this.nextSeq++;
     this.log.append({ seq, stream, data });
-    this.produced += data.length;
     this.emit(
       `{"method":"process/output","params":{"processId":${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"${data.toString('base64')}"}}`,
     );
-    if (this.outputWindowBytes !== null) this.updateReading();
     this.wake();
-  }
+  };
 
   onStreamEnd(): void {
+    this.flushOutput();
     this.openStreams--;
     this.maybeClose();
   }
 
   onExit(exitCode: number): void {
     if (this.exitCode !== null) return;
+    this.flushOutput();
     this.exitCode = exitCode;
     const seq = this.nextSeq++;
     this.emit(
