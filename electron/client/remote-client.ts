@@ -59,6 +59,15 @@ function isRetryable(error: ClientError): boolean {
   return error.code === 'rpc' && error.rpc?.code === ErrorCode.alreadyAttached;
 }
 
+/** Runs a subscriber; one that throws must not break the client's own bookkeeping. */
+function guarded(run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    process.emitWarning(`A client listener threw: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 export class RemoteExecServerClient implements ExecServerClientApi {
   private currentState: ConnectionState = { kind: 'idle' };
   private info: EnvironmentInfo | null = null;
@@ -458,7 +467,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   private setState(state: ConnectionState, reason?: string): void {
     this.currentState = state;
     this.monitor.recordState(state, reason);
-    for (const listener of [...this.stateListeners]) listener(state);
+    for (const listener of [...this.stateListeners]) guarded(() => listener(state));
     this.emitHealth(true);
   }
 
@@ -502,7 +511,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     const key = `${snapshot.degraded}/${snapshot.stalled}`;
     if (!force && key === this.lastHealthKey) return;
     this.lastHealthKey = key;
-    for (const listener of [...this.healthListeners]) listener(snapshot);
+    for (const listener of [...this.healthListeners]) guarded(() => listener(snapshot));
   }
 
   private log(message: string): void {

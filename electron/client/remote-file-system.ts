@@ -3,6 +3,7 @@
 // (a read interrupted by a reconnect reopens at its offset; an interrupted upload fails clearly).
 import { randomUUID } from 'node:crypto';
 import {
+  ErrorCode,
   MAX_FS_BLOCK_BYTES,
   Method,
   TetherCapability,
@@ -20,6 +21,24 @@ import { fromPathUri, toPathUri } from './path-uri';
 export interface RemoteFileSystemOps {
   callOnce<M extends RequestMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
   hasCapability(name: string): boolean;
+}
+
+/** Codex refuses handle ids longer than 32 bytes. */
+function newHandleId(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
+/**
+ * The transfer's handle is gone with its connection: either the call was cut off, or it went out on
+ * the recovered connection, where the old handle is unknown (-32004).
+ */
+function handleLost(error: unknown): boolean {
+  if (isClientError(error, 'disconnected')) return true;
+  return (
+    isClientError(error, 'rpc') &&
+    error.rpc?.code === ErrorCode.notFound &&
+    error.rpc.message.includes('unknown file handle')
+  );
 }
 
 function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
@@ -100,7 +119,7 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
     let resumes = 0;
     for (;;) {
       throwIfAborted(options.signal, `Reading ${path}`);
-      const handleId = randomUUID();
+      const handleId = newHandleId();
       await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'read' });
       try {
         for (;;) {
@@ -115,7 +134,7 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
         }
       } catch (error) {
         // Handles die with the connection; reads are idempotent, so reopen at the same offset.
-        if (!isClientError(error, 'disconnected') || ++resumes > FS_STREAM_MAX_RESUMES) throw error;
+        if (!handleLost(error) || ++resumes > FS_STREAM_MAX_RESUMES) throw error;
         continue;
       } finally {
         this.closeHandle(handleId);
@@ -129,7 +148,7 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
     options: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {},
   ): Promise<{ bytes: number }> {
     const uri = toPathUri(path);
-    const handleId = randomUUID();
+    const handleId = newHandleId();
     throwIfAborted(options.signal, `Writing ${path}`);
     await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'replace' });
     let offset = 0;
@@ -149,7 +168,7 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
       }
       return { bytes: offset };
     } catch (error) {
-      if (isClientError(error, 'disconnected')) {
+      if (handleLost(error)) {
         // The source cannot be rewound, so the upload cannot restart from 0 by itself.
         throw new ClientError(
           'disconnected',

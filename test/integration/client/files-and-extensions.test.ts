@@ -1,0 +1,149 @@
+// The file-system adapter and the process extensions against both servers: streamed transfers
+// (a read resumes across a reconnect), rename with and without fs/rename, resize, signals, and
+// Tether's flow control (output stops at the window until the consumer acknowledges).
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { FaultProxy } from '../../support/fault-proxy';
+import { startServer, type ServerImpl } from '../../support/exec-servers';
+import { collect, delay, waitFor } from './helpers';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(impl: ServerImpl) {
+  const server = await startServer(impl, 'ws');
+  cleanups.push(() => server.stop());
+  const proxy = await FaultProxy.forUrl(server.url!);
+  cleanups.push(() => proxy.close());
+  const client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() } });
+  cleanups.push(() => client.close());
+  await client.connect();
+  return { server, proxy, client };
+}
+
+async function* chunksOf(data: Buffer, size: number): AsyncIterable<Uint8Array> {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}
+
+describe.each<ServerImpl>(['codex', 'tether'])('files and extensions against %s', (impl) => {
+  it('streams a file up and down byte-exact, and a read resumes across a reconnect', async () => {
+    const { client, proxy, server } = await setup(impl);
+    const data = randomBytes(3 * 1024 * 1024 + 17);
+    const target = path.join(server.home, 'up.bin');
+    const progress: number[] = [];
+    const written = await client.fs.writeStream(target, chunksOf(data, 700_000), {
+      onProgress: (b) => progress.push(b),
+    });
+    expect(written.bytes).toBe(data.length);
+    expect(progress.at(-1)).toBe(data.length);
+    expect(readFileSync(target).equals(data)).toBe(true);
+
+    const received: Buffer[] = [];
+    let cuts = 0;
+    const read = await client.fs.readStream(
+      target,
+      async (chunk, offset) => {
+        expect(offset).toBe(received.reduce((n, b) => n + b.length, 0));
+        received.push(Buffer.from(chunk));
+        if (received.length === 2 || received.length === 5) {
+          cuts += 1;
+          proxy.cutAll();
+          // Second time, let the client notice first: the next block then goes out on the new
+          // connection, where the old handle is unknown.
+          if (received.length === 5) {
+            const reconnects = client.health().reconnectCount;
+            await waitFor('reconnected', () => client.health().reconnectCount > reconnects);
+          }
+        }
+      },
+      { blockSize: 256 * 1024 },
+    );
+    expect(cuts).toBe(2);
+    expect(read.bytes).toBe(data.length);
+    expect(Buffer.concat(received).equals(data)).toBe(true);
+  });
+
+  it('lists, inspects, renames and removes files', async () => {
+    const { client, server } = await setup(impl);
+    writeFileSync(path.join(server.home, 'a.txt'), 'hello');
+    await client.fs.createDirectory(path.join(server.home, 'dir/sub'));
+    await client.fs.rename(path.join(server.home, 'a.txt'), path.join(server.home, 'dir/b.txt'));
+    const entries = await client.fs.readDirectory(path.join(server.home, 'dir'));
+    expect(entries.map((e) => e.fileName).sort()).toEqual(['b.txt', 'sub']);
+    const meta = await client.fs.getMetadata(path.join(server.home, 'dir/b.txt'));
+    expect(meta).toMatchObject({ isFile: true, size: 5 });
+    expect(Buffer.from(await client.fs.readFile(path.join(server.home, 'dir/b.txt'))).toString()).toBe(
+      'hello',
+    );
+    await expect(client.fs.getMetadata(path.join(server.home, 'a.txt'))).rejects.toMatchObject({
+      code: 'rpc',
+    });
+    expect(await client.fs.canonicalize(path.join(server.home, 'dir/sub/..'))).toBe(
+      path.join(server.home, 'dir'),
+    );
+    await client.fs.remove(path.join(server.home, 'dir'));
+    await expect(client.fs.readDirectory(path.join(server.home, 'dir'))).rejects.toMatchObject({
+      code: 'rpc',
+    });
+  });
+
+  it('resizes and signals where the server supports it, and says so where it does not', async () => {
+    const { client, server } = await setup(impl);
+    const shell = await client.startProcess({
+      argv: ['/bin/sh', '-c', 'read line; stty size; sleep 30'],
+      cwd: server.home,
+      tty: true,
+      size: { cols: 90, rows: 20 },
+    });
+    const out = collect(shell);
+    const tether = impl === 'tether';
+    if (tether) {
+      await shell.resize({ cols: 123, rows: 45 });
+      await shell.write('go\r');
+      await waitFor('stty size', () => out.text().includes('45 123'));
+      await shell.signal('hangup');
+      await waitFor('closed', () => out.closed());
+      expect(out.exitCode()).toBe(129);
+    } else {
+      await expect(shell.resize({ cols: 123, rows: 45 })).rejects.toMatchObject({ code: 'unsupported' });
+      await expect(shell.signal('hangup')).rejects.toMatchObject({ code: 'unsupported' });
+      await shell.signal('terminate');
+      await waitFor('closed', () => out.closed());
+      // codex 0.171.0 reports a killed pty process as exit code 1 (a pipe process as 137).
+      expect(out.exitCode()).toBe(1);
+    }
+  });
+});
+
+describe('flow control against tether', () => {
+  it('stops output at the window until the consumer acknowledges it', async () => {
+    const { client, server } = await setup('tether');
+    const total = 2 * 1024 * 1024;
+    const window = 64 * 1024;
+    const handle = await client.startProcess({
+      argv: ['/bin/sh', '-c', `head -c ${total} /dev/zero`],
+      cwd: server.home,
+      tty: false,
+      outputWindowBytes: window,
+    });
+    const out = collect(handle);
+    await waitFor('first output', () => out.bytes().length > 0);
+    await delay(1_000);
+    const held = out.bytes().length;
+    expect(held).toBeLessThan(total);
+    expect(out.closed()).toBe(false);
+    const unsubscribe = handle.subscribe((e) => {
+      if (e.kind === 'output') handle.acknowledge(out.bytes().length);
+    });
+    handle.acknowledge(held);
+    await waitFor('all output', () => out.closed(), 30_000);
+    unsubscribe();
+    expect(out.bytes().length).toBe(total);
+    expect(out.inOrder()).toBe(true);
+  });
+});
