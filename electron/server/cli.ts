@@ -17,13 +17,13 @@ export function registerExecServerCommand(program: Command): void {
     .command('exec-server')
     .description('Serve the Codex exec-server protocol (processes, files) over WebSocket or stdio.')
     .option('--listen <url>', '`ws://IP:PORT` (port 0 picks one) or `stdio`', 'ws://127.0.0.1:0')
-    .option('--ws-auth <mode>', 'WebSocket authentication: `capability-token`')
+    .option('--ws-auth <mode>', 'WebSocket authentication: `capability-token` or `signed-bearer-token`')
     .option('--ws-token-file <path>', 'file holding the bearer token (whitespace trimmed)')
     .option('--ws-token-sha256 <hex>', 'SHA-256 (64 hex digits) of the bearer token')
-    .option('--ws-shared-secret-file <path>', 'codex signed-bearer-token option (not supported)')
-    .option('--ws-issuer <issuer>', 'codex signed-bearer-token option (not supported)')
-    .option('--ws-audience <audience>', 'codex signed-bearer-token option (not supported)')
-    .option('--ws-max-clock-skew-seconds <n>', 'codex signed-bearer-token option (not supported)')
+    .option('--ws-shared-secret-file <path>', 'HS256 secret for signed bearer tokens (at least 32 bytes)')
+    .option('--ws-issuer <issuer>', 'required `iss` claim of signed bearer tokens')
+    .option('--ws-audience <audience>', 'required `aud` entry of signed bearer tokens')
+    .option('--ws-max-clock-skew-seconds <n>', 'clock skew allowed for exp/nbf (default 30)')
     .option('--session-ttl-ms <ms>', `detached session lifetime (default ${DEFAULT_SESSION_TTL_MS})`)
     .option(
       '--exited-process-ttl-ms <ms>',

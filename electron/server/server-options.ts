@@ -13,6 +13,7 @@ import {
   MAX_IN_FLIGHT_REQUESTS,
 } from './limits';
 import { LOG_LEVELS, type LogLevel } from './logger';
+import type { JwtConfig } from './jwt';
 import type { SessionConfig } from './session';
 
 export class StartupError extends Error {
@@ -25,7 +26,14 @@ export class StartupError extends Error {
 
 export type ListenTarget = { kind: 'stdio' } | { kind: 'ws'; host: string; port: number };
 
-export type AuthConfig = { kind: 'none' } | { kind: 'capabilityToken'; tokenSha256: Buffer };
+export type AuthConfig =
+  | { kind: 'none' }
+  | { kind: 'capabilityToken'; tokenSha256: Buffer }
+  | ({ kind: 'signedBearerToken' } & JwtConfig);
+
+/** Shortest HS256 secret accepted, as codex. */
+const MIN_JWT_SECRET_BYTES = 32;
+const DEFAULT_JWT_CLOCK_SKEW_SECONDS = 30;
 
 export interface ServerOptions extends SessionConfig {
   listen: ListenTarget;
@@ -84,11 +92,7 @@ function parseAuth(raw: RawServerOptions): AuthConfig {
     }
     return { kind: 'none' };
   }
-  if (raw.wsAuth === 'signed-bearer-token') {
-    throw new StartupError(
-      '`--ws-auth signed-bearer-token` is not supported by the Tether exec-server; use `--ws-auth capability-token`',
-    );
-  }
+  if (raw.wsAuth === 'signed-bearer-token') return parseJwtAuth(raw);
   if (raw.wsAuth !== 'capability-token') {
     throw new StartupError(
       `unknown --ws-auth mode \`${raw.wsAuth}\`; expected \`capability-token\` or \`signed-bearer-token\``,
@@ -119,6 +123,44 @@ function parseAuth(raw: RawServerOptions): AuthConfig {
   throw new StartupError(
     '`--ws-token-file` or `--ws-token-sha256` is required when `--ws-auth capability-token` is set',
   );
+}
+
+function parseJwtAuth(raw: RawServerOptions): AuthConfig {
+  if (raw.wsTokenFile !== undefined || raw.wsTokenSha256 !== undefined) {
+    throw new StartupError('capability token flags cannot be used with `--ws-auth signed-bearer-token`');
+  }
+  if (raw.wsSharedSecretFile === undefined) {
+    throw new StartupError(
+      '`--ws-shared-secret-file` is required when `--ws-auth signed-bearer-token` is set',
+    );
+  }
+  let secret: Buffer;
+  try {
+    secret = Buffer.from(readFileSync(raw.wsSharedSecretFile, 'utf8').trim(), 'utf8');
+  } catch (error) {
+    throw new StartupError(
+      `cannot read --ws-shared-secret-file ${raw.wsSharedSecretFile}: ${(error as Error).message}`,
+    );
+  }
+  if (secret.length < MIN_JWT_SECRET_BYTES) {
+    throw new StartupError(
+      `signed websocket bearer secret ${raw.wsSharedSecretFile} must be at least ${MIN_JWT_SECRET_BYTES} bytes`,
+    );
+  }
+  let maxClockSkewSeconds = DEFAULT_JWT_CLOCK_SKEW_SECONDS;
+  if (raw.wsMaxClockSkewSeconds !== undefined) {
+    maxClockSkewSeconds = Number(raw.wsMaxClockSkewSeconds);
+    if (!Number.isSafeInteger(maxClockSkewSeconds) || maxClockSkewSeconds < 0) {
+      throw new StartupError('--ws-max-clock-skew-seconds must be a non-negative integer');
+    }
+  }
+  return {
+    kind: 'signedBearerToken',
+    secret,
+    issuer: raw.wsIssuer,
+    audience: raw.wsAudience,
+    maxClockSkewSeconds,
+  };
 }
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {

@@ -26,7 +26,9 @@ describe('server options', () => {
     expect(() => parseServerOptions({ listen: 'ws://0.0.0.0:0' })).toThrow(/non-loopback/);
     expect(() => parseServerOptions({ wsTokenFile: 'x' })).toThrow(/require `--ws-auth/);
     expect(() => parseServerOptions({ wsAuth: 'capability-token' })).toThrow(/is required/);
-    expect(() => parseServerOptions({ wsAuth: 'signed-bearer-token' })).toThrow(/not supported/);
+    expect(() => parseServerOptions({ wsAuth: 'signed-bearer-token' })).toThrow(
+      /--ws-shared-secret-file` is required/,
+    );
     expect(() => parseServerOptions({ wsAuth: 'capability-token', wsTokenSha256: 'abc' })).toThrow(/64/);
   });
 
