@@ -74,7 +74,16 @@ export class EnvironmentRuntime {
   /** Creates the client if needed and waits until it is connected (or fails; the link says why). */
   async connect(): Promise<void> {
     if (!this.client) {
-      const spec = await this.deps.transport(this.stored);
+      let spec: TransportSpec;
+      try {
+        spec = await this.deps.transport(this.stored);
+      } catch (error) {
+        // Nothing to retry with (e.g. the token store is unreadable): show why, stay disconnected.
+        this.link = { kind: 'failed', since: Date.now(), reason: (error as Error).message };
+        this.emitNow();
+        return;
+      }
+      if (this.client) return this.connect();
       const client = this.deps.createClient(spec);
       this.client = client;
       this.unlisten = [
