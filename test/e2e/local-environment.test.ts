@@ -52,14 +52,20 @@ describe('web app: Local environment', () => {
 
     const content = Array.from({ length: 3000 }, (_, i) => `line ${i} of the dropped file\n`).join('');
     await page.getByRole('region', { name: 'Files' }).evaluate((target, text) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([text], 'dropped.txt', { type: 'text/plain' }));
-      target.dispatchEvent(
-        new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-      );
-      target.dispatchEvent(
-        new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-      );
+      // Runs in the page; this project's type lib has no DOM, so the few DOM classes are typed here.
+      const dom = globalThis as unknown as {
+        DataTransfer: new () => { items: { add: (file: unknown) => void } };
+        DragEvent: new (type: string, init: object) => unknown;
+        File: new (parts: string[], name: string, options: object) => unknown;
+      };
+      const transfer = new dom.DataTransfer();
+      transfer.items.add(new dom.File([text], 'dropped.txt', { type: 'text/plain' }));
+      const element = target as unknown as { dispatchEvent: (event: unknown) => boolean };
+      for (const type of ['dragover', 'drop']) {
+        element.dispatchEvent(
+          new dom.DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }),
+        );
+      }
     }, content);
     const transfers = page.getByRole('region', { name: 'Transfers' });
     await expect

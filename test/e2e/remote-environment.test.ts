@@ -7,7 +7,7 @@ import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { FaultProxy } from '../support/fault-proxy';
 import { startWebApp, type WebApp } from './web-app';
-import { countInPane, pane, paneText, typeLine } from './terminal-text';
+import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
 import { saveScreenshot } from './screens';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -72,7 +72,7 @@ describe('web app: remote environment over a bad link', () => {
       .poll(() => pane(page).getByRole('status').first().textContent(), poll)
       .toMatch(/Link reconnecting/);
     // Typed while cut: delivered once, after the loop, when the link is back.
-    await pane(page).locator('.xterm-screen').click();
+    await focusTerminal(page);
     await page.keyboard.type('echo typed$((20+1))');
     await page.keyboard.press('Enter');
     await saveScreenshot(page, 'reconnecting');

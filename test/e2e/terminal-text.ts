@@ -25,7 +25,13 @@ export async function countInPane(page: Page, pattern: RegExp, index = 0): Promi
 
 /** Focuses the pane's terminal and types a line (Enter included). */
 export async function typeLine(page: Page, line: string, index = 0): Promise<void> {
-  await pane(page, index).locator('.xterm-screen').click();
+  await focusTerminal(page, index);
   await page.keyboard.type(line);
   await page.keyboard.press('Enter');
+}
+
+/** Puts keyboard focus into the pane's terminal (xterm's input textarea), so typing lands there. */
+export async function focusTerminal(page: Page, index = 0): Promise<void> {
+  await pane(page, index).locator('.xterm-screen').click();
+  await pane(page, index).locator('textarea.xterm-helper-textarea').focus();
 }
