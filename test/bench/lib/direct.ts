@@ -21,9 +21,13 @@ export function readPipeDirect(
   });
 }
 
+/** After the pty child exited, output that has not arrived within this long is taken as lost. */
+const PTY_TAIL_QUIET_MS = 250;
+
 /**
- * Runs argv on a pty; resolves once it exited and `expectedBytes` arrived (node-pty may report the
- * exit before the last output is read).
+ * Runs argv on a pty; resolves once it exited and `expectedBytes` arrived, or nothing more came for
+ * PTY_TAIL_QUIET_MS after the exit (node-pty may drop the last output of a process that exits).
+ * `ms` runs until the last byte read.
  */
 export function readPtyDirect(
   argv: string[],
@@ -34,17 +38,29 @@ export function readPtyDirect(
   return new Promise((resolve) => {
     const term = pty.spawn(argv[0]!, argv.slice(1), { ...PTY_SIZE, env, encoding: null });
     let bytes = 0;
+    let lastByteMs = 0;
     let exited = false;
+    let quiet: NodeJS.Timeout | undefined;
     const finish = (): void => {
-      if (exited && bytes >= expectedBytes) resolve({ bytes, ms: elapsedMs(start) });
+      clearTimeout(quiet);
+      resolve({ bytes, ms: lastByteMs });
+    };
+    const check = (): void => {
+      if (!exited) return;
+      if (bytes >= expectedBytes) finish();
+      else {
+        clearTimeout(quiet);
+        quiet = setTimeout(finish, PTY_TAIL_QUIET_MS);
+      }
     };
     term.onData((data: string | Buffer) => {
       bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-      finish();
+      lastByteMs = elapsedMs(start);
+      check();
     });
     term.onExit(() => {
       exited = true;
-      finish();
+      check();
     });
   });
 }
