@@ -10,6 +10,8 @@ export const INTENDED_DIFFERENCES = {
     'Tether refuses to listen beyond loopback unless --ws-auth is set; codex binds any address without authentication.',
   'stdio-sigterm':
     'In stdio mode Tether exits on SIGTERM after killing its processes; codex 0.171.0 kills the processes but keeps running until stdin closes.',
+  'output-chunking':
+    'Tether joins the reads of a busy output stream into fewer, larger chunks, so a fast writer cannot make it produce 50,000 tiny chunks; codex emits one chunk per pipe read.',
 } as const;
 
 export type DifferenceId = keyof typeof INTENDED_DIFFERENCES;
