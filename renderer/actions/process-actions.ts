@@ -5,7 +5,6 @@ import { invoke } from '../ipc/ipc-client';
 import { usePanes, type SplitDirection } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { useUi } from '../stores/ui-store';
-import { disposeSession } from '../terminal/terminal-registry';
 
 export async function startProcess(input: CommandInput<'processes.start'>): Promise<ProcessView> {
   const view = await invoke('processes.start', input);
@@ -37,10 +36,12 @@ export function signalProcess(
   return invoke('processes.signal', { ...key, signal });
 }
 
-/** Restarts with the same command; panes showing the old process show the new one. */
+/**
+ * Restarts with the same command (a new process); panes showing the old one switch to it, and the
+ * old terminal is disposed once no pane shows it.
+ */
 export async function restartProcess(key: ProcessKey): Promise<void> {
   const view = await invoke('processes.restart', key);
-  disposeSession(key);
   useProcesses.getState().upsert(view);
   usePanes.getState().replaceProcess(key.envId, key.processId, view.processId);
 }

@@ -50,7 +50,7 @@ export function HealthPanel({ env }: { env: EnvironmentView }) {
       <section aria-label="Server">
         <h3>Server</h3>
         {env.info ? (
-          <table>
+          <table className="wrap">
             <tbody>
               {Object.entries(env.info).map(([k, v]) => (
                 <tr key={k}>

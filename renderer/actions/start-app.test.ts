@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@testing-library/react';
+import { setBridge } from '../ipc/ipc-client';
+import { envPanes, leaves, usePanes } from '../stores/panes-store';
+import { useProcesses } from '../stores/processes-store';
+import { useEnvironments } from '../stores/environments-store';
+import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
+import { resetStores } from '../test/reset-stores';
+import { encodeBase64 } from '../terminal/base64';
+import { startApp } from './start-app';
+
+let bridge: FakeBridge;
+let stop: (() => void) | null = null;
+const local = makeEnv({
+  id: 'local',
+  name: 'Local',
+  settings: { kind: 'local' },
+  link: { kind: 'connecting', since: 0 },
+});
+
+beforeEach(() => {
+  resetStores();
+  bridge = new FakeBridge()
+    .handle('environments.list', () => [local])
+    .handle('settings.get', () => ({ scrollback: 5000, copyOnSelect: false, fontSize: 13, theme: 'system' }))
+    .handle('transfers.list', () => [])
+    .handle('processes.list', () => [])
+    .handle('processes.start', (input) => makeProcess({ envId: input.envId, processId: 'shell-1' }))
+    .handle('processes.ack', () => ({ ok: true }));
+  setBridge(bridge);
+});
+afterEach(() => stop?.());
+
+describe('startApp', () => {
+  it('opens a shell in the Local environment once it connects, on the first launch only', async () => {
+    stop = await startApp();
+    expect(bridge.callsOf('processes.start')).toHaveLength(0);
+    bridge.emit('environments.changed', { ...local, link: { kind: 'connected', since: 1 } });
+    await waitFor(() => expect(envPanes(usePanes.getState().byEnv, 'local').tabs).toHaveLength(1));
+    expect(bridge.callsOf('processes.start')).toEqual([{ envId: 'local', tty: true }]);
+    const tab = envPanes(usePanes.getState().byEnv, 'local').tabs[0]!;
+    expect(leaves(tab.root)[0]!.processId).toBe('shell-1');
+
+    stop();
+    stop = await startApp();
+    expect(bridge.callsOf('processes.start')).toHaveLength(1);
+  });
+
+  it('keeps stores in step with events and acknowledges output of processes no pane shows', async () => {
+    stop = await startApp();
+    bridge.emit('processes.changed', makeProcess({ envId: 'local', processId: 'bg' }));
+    expect(useProcesses.getState().byKey['local\nbg']?.state).toBe('running');
+    bridge.emit('processes.events', [
+      {
+        envId: 'local',
+        processId: 'bg',
+        events: [
+          { kind: 'output', seq: 1, stream: 'stdout', data: encodeBase64(new TextEncoder().encode('12345')) },
+          { kind: 'exited', seq: 2, exitCode: 0 },
+        ],
+      },
+    ]);
+    expect(bridge.callsOf('processes.ack')).toEqual([{ envId: 'local', processId: 'bg', bytes: 5 }]);
+    bridge.emit('environments.removed', { id: 'local' });
+    expect(useEnvironments.getState().order).toEqual([]);
+    expect(useProcesses.getState().byKey).toEqual({});
+  });
+});
