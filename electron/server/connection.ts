@@ -25,7 +25,8 @@ import type { Session, SessionRegistry, SessionSink } from './session';
 export interface Transport {
   /** Start of the -32600 message sent for undecodable input. */
   readonly parseErrorPrefix: string;
-  send(text: string): void;
+  /** One JSON message; Buffers hold UTF-8 JSON text. */
+  send(message: string | Buffer): void;
   /** Outbound bytes queued and not yet handed to the OS. */
   bufferedBytes(): number;
   /** Calls `callback` once when the outbound queue next drains. */
@@ -64,9 +65,9 @@ export class Connection implements SessionSink {
     private readonly deps: ConnectionDeps,
   ) {}
 
-  send(text: string): void {
+  send(message: string | Buffer): void {
     if (this.closed) return;
-    this.transport.send(text);
+    this.transport.send(message);
     if (!this.congested && this.transport.bufferedBytes() > OUTBOUND_HIGH_WATERMARK_BYTES) {
       this.congested = true;
       this.session?.setCongested(true);

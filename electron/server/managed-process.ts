@@ -22,6 +22,8 @@ const COALESCE_DELAY_MS = 1;
 /** Pending output at which a coalesced chunk leaves at once (one full pipe read). */
 const COALESCE_FLUSH_BYTES = 64 * 1024;
 
+const OUTPUT_TAIL = '"}}';
+
 const SIGNALS: Record<ProcessSignalName, NodeJS.Signals> = {
   interrupt: 'SIGINT',
   terminate: 'SIGTERM',
@@ -56,7 +58,7 @@ export class ManagedProcess {
     readonly tty: boolean,
     limits: ProcessLimits,
     private readonly outputWindowBytes: number | null,
-    private readonly emit: (json: string) => void,
+    private readonly emit: (message: string | Buffer) => void,
     private readonly onClosed: (process: ManagedProcess) => void,
   ) {
     this.idJson = JSON.stringify(id);
@@ -115,11 +117,21 @@ export class ManagedProcess {
     this.pendingStream = null;
     const seq = this.nextSeq++;
     this.log.append({ seq, stream, data });
-    this.emit(
-      `{"method":"process/output","params":{"processId":${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"${data.toString('base64')}"}}`,
-    );
+    this.emit(this.outputNotification(seq, stream, data));
     this.wake();
   };
+
+  /** The `process/output` JSON built straight into one buffer: base64 is most of it. */
+  private outputNotification(seq: number, stream: OutputStream, data: Buffer): Buffer {
+    const head = `{"method":"process/output","params":{"processId":${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"`;
+    const base64 = data.toString('base64');
+    const headBytes = Buffer.byteLength(head);
+    const message = Buffer.allocUnsafe(headBytes + base64.length + OUTPUT_TAIL.length);
+    message.write(head, 0, 'utf8');
+    message.write(base64, headBytes, 'latin1');
+    message.write(OUTPUT_TAIL, headBytes + base64.length, 'latin1');
+    return message;
+  }
 
   onStreamEnd(): void {
     this.flushOutput();

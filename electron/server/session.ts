@@ -11,7 +11,7 @@ import { RpcError } from './rpc-error';
 
 /** Where an attached session's notifications go: the live connection. */
 export interface SessionSink {
-  send(json: string): void;
+  send(message: string | Buffer): void;
   readonly congested: boolean;
 }
 
@@ -59,8 +59,8 @@ export class Session {
     for (const process of this.processes.values()) process.setCongested(congested);
   }
 
-  private readonly emit = (json: string): void => {
-    this.sink?.send(json);
+  private readonly emit = (message: string | Buffer): void => {
+    this.sink?.send(message);
   };
 
   async start(params: ProcessStartParams): Promise<ProcessStartResult> {

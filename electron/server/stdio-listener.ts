@@ -5,33 +5,36 @@ import { decodeBytes } from './envelope';
 import { MAX_STDIO_LINE_BYTES } from './limits';
 
 const NEWLINE = 0x0a;
+const NEWLINE_BUFFER = Buffer.from('\n');
 
 class StdioTransport implements Transport {
   readonly parseErrorPrefix = 'failed to parse JSON-RPC message from exec-server stdio';
-  private pending: string[] = [];
-  private pendingBytes = 0;
+  private corked = false;
 
   constructor(
     private readonly output: NodeJS.WriteStream,
     private readonly onTerminate: () => void,
   ) {}
 
-  send(text: string): void {
-    if (this.pending.length === 0) setImmediate(() => this.flush());
-    this.pending.push(text);
-    this.pendingBytes += text.length + 1;
+  send(message: string | Buffer): void {
+    // Messages of one event-loop turn leave in one writev.
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      setImmediate(this.flush);
+    }
+    this.output.write(message);
+    this.output.write(NEWLINE_BUFFER);
   }
 
-  flush(): void {
-    if (this.pending.length === 0) return;
-    const batch = this.pending.length === 1 ? `${this.pending[0]}\n` : `${this.pending.join('\n')}\n`;
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.output.write(batch);
-  }
+  readonly flush = (): void => {
+    if (!this.corked) return;
+    this.corked = false;
+    this.output.uncork();
+  };
 
   bufferedBytes(): number {
-    return this.output.writableLength + this.pendingBytes;
+    return this.output.writableLength;
   }
 
   onceDrain(callback: () => void): void {

@@ -37,7 +37,7 @@ class WsTransport implements Transport {
     this.parseErrorPrefix = `failed to parse websocket JSON-RPC message from exec-server websocket ${socket.remoteAddress}:${socket.remotePort}`;
   }
 
-  send(text: string): void {
+  send(message: string | Buffer): void {
     // Notifications produced in one event-loop turn leave in one TCP write.
     if (!this.corked) {
       this.corked = true;
@@ -47,7 +47,7 @@ class WsTransport implements Transport {
         this.socket.uncork();
       });
     }
-    this.ws.send(text);
+    this.ws.send(message, { binary: false });
   }
 
   bufferedBytes(): number {
