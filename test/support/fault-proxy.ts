@@ -144,6 +144,8 @@ class Pipe {
 class ProxiedConnection {
   readonly up: Pipe;
   readonly down: Pipe;
+  /** Held silent on its own (a black-holed flow), whatever the proxy-wide stall says. */
+  blackholed = false;
   private finished = false;
 
   constructor(
@@ -153,18 +155,19 @@ class ProxiedConnection {
     stats: FaultProxyStats,
     private readonly onFinished: (connection: ProxiedConnection) => void,
   ) {
+    const stalled = () => this.blackholed || proxy.stalled();
     this.up = new Pipe(
       client,
       upstream,
       () => proxy.shaping('upstream'),
-      proxy.stalled,
+      stalled,
       (n) => (stats.bytesUpstream += n),
     );
     this.down = new Pipe(
       upstream,
       client,
       () => proxy.shaping('downstream'),
-      proxy.stalled,
+      stalled,
       (n) => (stats.bytesDownstream += n),
     );
     // An error or an abrupt close on one side is passed on abruptly to the other side.
@@ -271,9 +274,14 @@ export class FaultProxy {
     return live.length;
   }
 
-  /** Holds every connection, new and existing, silent in both directions; TCP stays up. */
-  stall(): void {
-    this.stalledNow = true;
+  /**
+   * Holds connections silent in both directions; TCP stays up. 'all' (the default) holds existing
+   * and new connections alike; 'existing' black-holes only the connections open now while new ones
+   * pass, like a route change that strands old flows (the server keeps seeing them attached).
+   */
+  stall(scope: 'all' | 'existing' = 'all'): void {
+    if (scope === 'all') this.stalledNow = true;
+    else for (const connection of this.connections) connection.blackholed = true;
   }
 
   /** Delays every chunk by `ms` in the given direction(s), keeping order. */
@@ -300,6 +308,7 @@ export class FaultProxy {
   restore(): void {
     this.stalledNow = false;
     this.refusing = false;
+    for (const connection of this.connections) connection.blackholed = false;
     for (const d of directions('both')) this.shapingByDirection[d] = { latencyMs: 0, bytesPerSecond: null };
     this.reshapeAll();
   }

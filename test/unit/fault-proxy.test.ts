@@ -151,6 +151,20 @@ describe('FaultProxy', () => {
     await waitFor(() => fresh.received().toString() === 'fresh;', 'held echo on the new connection');
   });
 
+  it("stall('existing') black-holes the open connections while new ones pass", async () => {
+    const old = await open();
+    proxy.stall('existing');
+    old.socket.write('stranded;');
+    const fresh = await open();
+    fresh.socket.write('fresh;');
+    await waitFor(() => fresh.received().toString() === 'fresh;', 'the echo on the new connection');
+    expect(old.received().length).toBe(0);
+    expect(old.socket.destroyed).toBe(false);
+
+    proxy.restore();
+    await waitFor(() => old.received().toString() === 'stranded;', 'the held echo after restore');
+  });
+
   it('a stall stops reading at the high-water mark instead of buffering without bound', async () => {
     const probe = await open();
     proxy.stall();

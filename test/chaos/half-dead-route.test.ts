@@ -1,0 +1,61 @@
+// A route change that strands the open connection (no byte, not even FIN, passes on it) while new
+// connections work: the server still sees the old connection attached and refuses the resume with
+// -32010. Codex 0.171.0 never lets go of it, so the client must end in a clear `failed` state at its
+// recovery deadline, naming the cause, instead of retrying forever.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConnectionState } from '../../electron/client/api';
+import { DEAD_AFTER_MS } from '../../electron/client/constants';
+import { RemoteExecServerClient } from '../../electron/client/remote-client';
+import { FaultProxy } from '../support/fault-proxy';
+import { startServer, type StartedServer } from '../support/exec-servers';
+import { followProcess, waitUntil, within } from './process-follower';
+
+const RECOVERY_DEADLINE_MS = 4_000;
+/** Liveness detection, then the recovery deadline, with room for a loaded machine. */
+const FAILED_WITHIN_MS = DEAD_AFTER_MS + RECOVERY_DEADLINE_MS + 15_000;
+
+describe('a half-dead route against codex', () => {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+  let client: RemoteExecServerClient | undefined;
+
+  afterEach(async () => {
+    await client?.close();
+    await proxy?.close();
+    await server?.stop();
+    client = undefined;
+    proxy = undefined;
+    server = undefined;
+  });
+
+  it('ends in failed with the -32010 cause once the recovery deadline passes', async () => {
+    server = await startServer('codex', 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    client = new RemoteExecServerClient({
+      transport: { kind: 'ws', url: proxy.url() },
+      recoveryDeadlineMs: RECOVERY_DEADLINE_MS,
+    });
+    const states: ConnectionState['kind'][] = [];
+    client.onStateChange((state) => states.push(state.kind));
+    await client.connect();
+    const handle = await client.startProcess({
+      argv: ['/bin/sh', '-c', 'while :; do echo tick; sleep 0.2; done'],
+      cwd: server.home,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      tty: false,
+    });
+    const followed = followProcess(handle);
+    await waitUntil(() => followed.output().length > 0, 10_000, 'the first output');
+
+    proxy.stall('existing');
+    await waitUntil(() => client!.state.kind === 'failed', FAILED_WITHIN_MS, 'the client to fail');
+
+    const state = client.state as Extract<ConnectionState, { kind: 'failed' }>;
+    expect(state.code).toBe('recoveryDeadline');
+    expect(state.reason).toMatch(/already attached/);
+    expect(states).toContain('reconnecting');
+    expect(await within(followed.finished, 5_000, 'the process to report the failure')).toBe('failed');
+    // Reconnects were real attempts on fresh connections, not stuck on the stranded one.
+    expect(proxy.stats().connections).toBeGreaterThan(1);
+  });
+});
