@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -95,6 +95,41 @@ describe('HTTP surface and authentication', () => {
     const digest = createHash('sha256').update('abc').digest('hex');
     const s = await tetherServer(['--ws-auth', 'capability-token', '--ws-token-sha256', digest]);
     const c = await TestClient.ws(s.url!, { Authorization: 'Bearer abc' });
+    cleanups.push(() => c.close());
+    await c.handshake();
+  });
+
+  it('accepts HS256 bearer tokens with --ws-auth signed-bearer-token', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-jwt-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const secret = 'a-shared-secret-of-at-least-32-bytes';
+    writeFileSync(path.join(dir, 'secret'), `${secret}\n`);
+    const s = await tetherServer([
+      '--ws-auth',
+      'signed-bearer-token',
+      '--ws-shared-secret-file',
+      path.join(dir, 'secret'),
+      '--ws-audience',
+      'tether',
+    ]);
+    const sign = (claims: Record<string, unknown>): string => {
+      const encode = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
+      const body = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
+      return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+    };
+    const now = Math.floor(Date.now() / 1000);
+    expect(
+      await get(`${s.url}/`, {
+        ...upgrade,
+        authorization: `Bearer ${sign({ exp: now - 3600, aud: 'tether' })}`,
+      }),
+    ).toMatchObject({
+      status: 401,
+      body: 'expired websocket jwt',
+    });
+    const c = await TestClient.ws(s.url!, {
+      Authorization: `Bearer ${sign({ exp: now + 60, aud: ['tether'] })}`,
+    });
     cleanups.push(() => c.close());
     await c.handshake();
   });
