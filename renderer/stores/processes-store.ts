@@ -5,8 +5,6 @@ import { processKeyString } from './process-key';
 
 interface ProcessesState {
   byKey: Record<string, ProcessView>;
-  /** Environments whose list has been fetched at least once. */
-  listed: Record<string, boolean>;
   setForEnv: (envId: string, list: ProcessView[]) => void;
   upsert: (view: ProcessView) => void;
   remove: (key: ProcessKey) => void;
@@ -15,12 +13,11 @@ interface ProcessesState {
 
 export const useProcesses = create<ProcessesState>((set) => ({
   byKey: {},
-  listed: {},
   setForEnv: (envId, list) =>
     set((s) => {
       const kept = Object.entries(s.byKey).filter(([, p]) => p.envId !== envId);
       const fresh = list.map((p) => [processKeyString(p), p] as const);
-      return { byKey: Object.fromEntries([...kept, ...fresh]), listed: { ...s.listed, [envId]: true } };
+      return { byKey: Object.fromEntries([...kept, ...fresh]) };
     }),
   upsert: (view) => set((s) => ({ byKey: { ...s.byKey, [processKeyString(view)]: view } })),
   remove: (key) =>

@@ -19,10 +19,6 @@ export function sessionFor(key: ProcessKey, settings: Settings): TerminalSession
   return session;
 }
 
-export function existingSession(key: ProcessKey): TerminalSession | undefined {
-  return sessions.get(processKeyString(key));
-}
-
 export function routeEvents(batches: EventPayload<'processes.events'>): void {
   for (const batch of batches) {
     const session = sessions.get(processKeyString(batch));
@@ -47,12 +43,6 @@ export function retainOnly(shown: Set<string>): void {
       sessions.delete(id);
     }
   }
-}
-
-export function disposeSession(key: ProcessKey): void {
-  const id = processKeyString(key);
-  sessions.get(id)?.dispose();
-  sessions.delete(id);
 }
 
 export function applySettingsToAll(settings: Settings): void {

@@ -9,7 +9,7 @@ import { useUi } from '../stores/ui-store';
 
 export function resetStores(): void {
   useEnvironments.setState({ loaded: false, byId: {}, order: [] });
-  useProcesses.setState({ byKey: {}, listed: {} });
+  useProcesses.setState({ byKey: {} });
   usePanes.setState({ byEnv: {} });
   useFiles.setState({ byEnv: {} });
   useTransfers.setState({ byId: {} });
