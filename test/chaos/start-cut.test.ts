@@ -1,0 +1,70 @@
+// A process/start whose answer is lost with the connection is not replayed (it could start the
+// process twice); the caller gets a clear 'disconnected' error, and the client terminates the
+// half-started process once it has reconnected, so no orphan keeps running. Against both servers.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isClientError } from '../../electron/client/client-error';
+import { RemoteExecServerClient } from '../../electron/client/remote-client';
+import { FaultProxy } from '../support/fault-proxy';
+import { startServer, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { waitUntil, within } from './process-follower';
+
+/** Answers are held this long, so the cut lands after the server started the process but before its answer arrives. */
+const ANSWER_DELAY_MS = 2_000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.each<ServerImpl>(['tether', 'codex'])('a cut while process/start is in flight (%s)', (impl) => {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+  let client: RemoteExecServerClient | undefined;
+
+  afterEach(async () => {
+    await client?.close();
+    await proxy?.close();
+    await server?.stop();
+    client = undefined;
+    proxy = undefined;
+    server = undefined;
+  });
+
+  it('fails the start clearly and leaves no orphan behind', async () => {
+    server = await startServer(impl, 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() } });
+    await client.connect();
+    const pidFile = path.join(server.home, 'started.pid');
+
+    proxy.setLatency(ANSWER_DELAY_MS, 'downstream');
+    const start = client
+      .startProcess({
+        argv: ['/bin/sh', '-c', `echo $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}; exec sleep 60`],
+        cwd: server.home,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        tty: false,
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    await waitUntil(() => existsSync(pidFile), 10_000, 'the server to start the process');
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    expect(isAlive(pid)).toBe(true);
+    proxy.cutAll();
+    proxy.restore();
+
+    const error = await within(start, 15_000, 'the start to settle');
+    expect(isClientError(error, 'disconnected'), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(/not retried/);
+    await waitUntil(() => !isAlive(pid), 20_000, `the orphan (pid ${pid}) to be terminated`);
+    await waitUntil(() => client!.state.kind === 'connected', 20_000, 'the client to reconnect');
+  });
+});
