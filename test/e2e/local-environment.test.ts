@@ -30,7 +30,7 @@ describe('web app: Local environment', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('opens a ready shell, moves files both ways and restores panes after a reload', async () => {
+  it('opens a ready shell, moves files both ways, splits, and restores panes after a reload', async () => {
     const { page } = browser;
     await page.goto(app.url);
 
@@ -108,5 +108,23 @@ describe('web app: Local environment', () => {
     expect(await countInPane(page, /hello-42/)).toBe(1);
     expect(await page.locator('section.pane').count()).toBe(1);
     expect(await paneText(page)).not.toContain('could not replay');
+
+    // A flood of output never holds back input: Ctrl-C stops it and the shell answers again.
+    await typeLine(page, 'yes flood-line');
+    await expect.poll(() => countInPane(page, /flood-line/), poll).toBeGreaterThan(5);
+    await page.keyboard.press('Control+C');
+    await typeLine(page, 'clear; echo after-$((2+3))');
+    await expect.poll(() => countInPane(page, /^after-5$/m), poll).toBe(1);
+
+    // A split pane runs its own shell, and the split layout survives a reload too.
+    await pane(page).getByRole('button', { name: 'Split right' }).click();
+    await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(2);
+    await expect.poll(async () => (await paneText(page, 1)).trim().length, poll).toBeGreaterThan(0);
+    await typeLine(page, 'echo right-$((3+4))', 1);
+    await expect.poll(() => countInPane(page, /^right-7$/m, 1), poll).toBe(1);
+    await saveScreenshot(page, 'split');
+    await page.reload();
+    await expect.poll(() => countInPane(page, /^right-7$/m, 1), poll).toBe(1);
+    await expect.poll(() => countInPane(page, /^after-5$/m, 0), poll).toBe(1);
   });
 });
