@@ -7,6 +7,7 @@ import { matchShortcut } from '../shortcuts';
 import { useEnvironments } from '../stores/environments-store';
 import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
+import { applySettingsToAll } from '../terminal/terminal-registry';
 import { AppMenu } from './app-menu';
 import { ConfirmDialog } from './confirm-dialog';
 import { EnvironmentDialog } from './environment-dialog';
@@ -25,6 +26,12 @@ export function App({ startError }: { startError?: string | null }) {
   useEffect(() => {
     if (theme === 'system') document.documentElement.removeAttribute('data-theme');
     else document.documentElement.setAttribute('data-theme', theme);
+    if (theme !== 'system' || typeof window.matchMedia !== 'function') return;
+    // CSS follows the system by itself; xterm's colours are options, so re-apply them on a switch.
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    const onChange = () => applySettingsToAll(useSettings.getState().settings);
+    media.addEventListener('change', onChange);
+    return () => media.removeEventListener('change', onChange);
   }, [theme]);
 
   useEffect(() => {

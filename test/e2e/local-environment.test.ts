@@ -100,7 +100,11 @@ describe('web app: Local environment', () => {
     await saveScreenshot(page, 'health');
 
     // Reload: the same pane comes back on the same process, with its scrollback, once.
+    // Back on the terminal (its view was detached meanwhile): it still shows and takes input.
     await page.getByRole('tab', { name: 'Terminals' }).click();
+    await typeLine(page, 'echo back-$((5+5))');
+    await expect.poll(() => countInPane(page, /^back-10$/m), poll).toBe(1);
+    expect(await countInPane(page, /^hello-42$/m)).toBe(1);
     await page.reload();
     await expect.poll(() => countInPane(page, /hello-42/), poll).toBe(1);
     await typeLine(page, 'echo again-$((1+1))');
