@@ -479,7 +479,8 @@ export class AppService {
     for (const p of env.processes.values()) {
       let sent = p.log.totalBytes;
       for (const link of this.links) sent = Math.min(sent, link.sentOffset(env.id, p.processId) ?? sent);
-      total += p.log.totalBytes - sent;
+      // Output dropped from the log is no longer held for anyone (it becomes a gap event).
+      total += p.log.totalBytes - Math.max(sent, p.log.droppedThroughOffset);
     }
     return total;
   }

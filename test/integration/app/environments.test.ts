@@ -58,6 +58,41 @@ describe('environments', () => {
         async () => (await second.invoke('environments.list', {}))[1]?.link.kind === 'connected',
         'reconnected after restart',
       );
+      const renamed = await second.invoke('environments.update', {
+        id: added.id,
+        draft: { name: 'Renamed', color: '#00aa00', settings: { kind: 'ws', url: authed.url! } },
+      });
+      expect(renamed).toMatchObject({ name: 'Renamed', color: '#00aa00', hasToken: true });
+      const cleared = await second.invoke('environments.update', {
+        id: added.id,
+        draft: { name: 'Renamed', color: '#00aa00', settings: { kind: 'ws', url: authed.url! }, token: null },
+      });
+      expect(cleared.hasToken).toBe(false);
+      await waitFor(
+        async () =>
+          (await second.invoke('environments.list', {}))[1]?.link.kind === 'failed' ||
+          (await second.invoke('environments.list', {}))[1]?.link.kind === 'reconnecting',
+        'refused without a token',
+      );
+      await second.invoke('environments.update', {
+        id: added.id,
+        draft: {
+          name: 'Renamed',
+          color: '#00aa00',
+          settings: { kind: 'ws', url: authed.url! },
+          token: TOKEN,
+        },
+      });
+      await waitFor(
+        async () => (await second.invoke('environments.list', {}))[1]?.link.kind === 'connected',
+        'connected with the new token',
+      );
+      await expect(
+        second.invoke('environments.update', {
+          id: 'local',
+          draft: { name: 'L', color: '#000000', settings: { kind: 'ws', url: 'ws://x' } },
+        }),
+      ).rejects.toMatchObject({ code: 'invalidInput' });
       await second.invoke('environments.disconnect', { id: added.id });
       const after = (await second.invoke('environments.list', {}))[1]!;
       expect(after).toMatchObject({ enabled: false, link: { kind: 'idle' } });
