@@ -38,7 +38,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('client streaming from %s through
       log: (line) => log.push(line),
     });
     await client.connect();
-    const stream = lineStream({ bursts: 100, linesPerBurst: 1_000, pauseMs: 60, exitCode: 3 });
+    const stream = lineStream({ bursts: 80, linesPerBurst: 1_000, pauseMs: 60, exitCode: 3 });
     const handle = await client.startProcess({
       argv: stream.argv,
       cwd: server.home,
