@@ -2,6 +2,7 @@
 // process's output byte for byte and the exit code the process's, whatever the link does meanwhile.
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RUN_FAILURE_EXIT_CODE } from '../../electron/client/run-cli';
 import { FaultProxy } from '../support/fault-proxy';
 import { startServer, TETHER_BIN, type ServerImpl, type StartedServer } from '../support/exec-servers';
 import { FaultSchedule } from './fault-schedule';
@@ -10,6 +11,8 @@ import { chaosSeed, seededRandom } from './seeded-random';
 
 /** A run that is still going this long after it started has hung. */
 const RUN_TIMEOUT_MS = 60_000;
+/** `tether run --recovery-deadline` (seconds) for the never-recovers case. */
+const GIVE_UP_AFTER_S = 2;
 
 interface RunResult {
   exitCode: number | null;
@@ -23,12 +26,15 @@ interface RunResult {
  * running. Faults start only then: a start cut in flight is deliberately not retried (it could run
  * twice), and a first connection that fails is reported, not retried.
  */
-function tetherRun(url: string, argv: string[], tty: boolean, onFirstOutput: () => void): Promise<RunResult> {
-  const child = spawn(
-    process.execPath,
-    [TETHER_BIN, 'run', '--server', url, ...(tty ? ['--tty'] : []), '--', ...argv],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+function tetherRun(
+  url: string,
+  argv: string[],
+  flags: string[],
+  onFirstOutput: () => void,
+): Promise<RunResult> {
+  const child = spawn(process.execPath, [TETHER_BIN, 'run', '--server', url, ...flags, '--', ...argv], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const stdout: Buffer[] = [];
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {
@@ -67,7 +73,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a 
 
     let schedule: FaultSchedule | undefined;
     const faultyProxy = proxy;
-    const result = await tetherRun(proxy.url(), stream.argv, tty, () => {
+    const result = await tetherRun(proxy.url(), stream.argv, tty ? ['--tty'] : [], () => {
       schedule = new FaultSchedule({ proxy: faultyProxy, random: seededRandom(seed), maxFaults: 30 });
     }).finally(() => schedule?.stop());
 
@@ -78,3 +84,38 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a 
     expect(result.exitCode, context).toBe(stream.exitCode);
   });
 });
+
+describe.each<ServerImpl>(['tether', 'codex'])(
+  'tether run against %s when the link never comes back',
+  (impl) => {
+    let server: StartedServer | undefined;
+    let proxy: FaultProxy | undefined;
+
+    afterEach(async () => {
+      await proxy?.close();
+      await server?.stop();
+      proxy = undefined;
+      server = undefined;
+    });
+
+    it('exits 255 with a reason once the recovery deadline passes', async () => {
+      server = await startServer(impl, 'ws');
+      proxy = await FaultProxy.forUrl(server.url!);
+      const silentProxy = proxy;
+      const result = await tetherRun(
+        proxy.url(),
+        ['/bin/sh', '-c', 'echo started; exec sleep 60'],
+        ['--recovery-deadline', String(GIVE_UP_AFTER_S)],
+        () => {
+          // Cut, then silence: reconnects reach TCP but never get an answer.
+          silentProxy.cutAll();
+          silentProxy.stall();
+        },
+      );
+      expect(result.stdout.toString()).toBe('started\n');
+      expect(result.signal, result.stderr).toBeNull();
+      expect(result.exitCode, result.stderr).toBe(RUN_FAILURE_EXIT_CODE);
+      expect(result.stderr).toMatch(/reconnect/i);
+    });
+  },
+);
