@@ -17,7 +17,7 @@ async function serverBatch(
   impl: (typeof IMPLS)[number],
   count: number,
   timeoutMs: number,
-): Promise<{ ms: number | null; peakMiB: number | null; commandLine: string }> {
+): Promise<{ ms: number | null; failure: string | null; peakMiB: number | null; commandLine: string }> {
   const side = await openSide(impl, 'ws');
   try {
     const start = process.hrtime.bigint();
@@ -29,14 +29,15 @@ async function serverBatch(
       }),
     );
     let ms: number | null = null;
+    let failure: string | null = null;
     try {
       await withTimeout(batch, timeoutMs, `${impl} batch of ${count}`);
       ms = elapsedMs(start);
     } catch (error) {
-      if (!(error instanceof BenchTimeoutError)) throw error;
       batch.catch(() => undefined);
+      if (!(error instanceof BenchTimeoutError)) failure = (error as Error).message;
     }
-    return { ms, peakMiB: peakRssMiB(side.serverPid), commandLine: side.commandLine };
+    return { ms, failure, peakMiB: peakRssMiB(side.serverPid), commandLine: side.commandLine };
   } finally {
     await side.stop();
   }
@@ -58,25 +59,32 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     const times = new Map<string, number[]>(IMPLS.map((impl) => [impl, []]));
     const peaks = new Map<string, number[]>(IMPLS.map((impl) => [impl, []]));
     const wedged = new Set<string>();
+    /** A batch that broke (e.g. the server dropped the connection), with the client's message. */
+    const failed = new Map<string, string>();
     for (let runIndex = 0; runIndex < runs; runIndex += 1) {
       const result = await spawnManyDirect(ARGV, count);
       if (result.failures > 0) throw new Error(`${result.failures} of ${count} direct spawns failed`);
       direct.push(result.ms);
       for (const impl of IMPLS) {
-        if (wedged.has(impl)) continue;
+        if (wedged.has(impl) || failed.has(impl)) continue;
         const batch = await serverBatch(impl, count, batchTimeoutMs);
         recorder.command(batch.commandLine);
         if (batch.peakMiB !== null) peaks.get(impl)!.push(batch.peakMiB);
-        if (batch.ms === null) wedged.add(impl);
+        if (batch.failure !== null) failed.set(impl, batch.failure);
+        else if (batch.ms === null) wedged.add(impl);
         else times.get(impl)!.push(batch.ms);
-        context.log(`  ${impl} × ${count}: ${batch.ms === null ? 'wedged' : `${batch.ms.toFixed(0)} ms`}`);
+        context.log(
+          `  ${impl} × ${count}: ${batch.failure ?? (batch.ms === null ? 'wedged' : `${batch.ms.toFixed(0)} ms`)}`,
+        );
       }
     }
     recorder.ok(`direct spawn × ${count}`, 'ms', direct);
     for (const impl of IMPLS) {
       const name = `${impl} × ${count}`;
       const peak = peaks.get(impl)!;
-      if (wedged.has(impl)) {
+      if (failed.has(impl)) {
+        recorder.missing(name, 'ms', 'failed', failed.get(impl)!);
+      } else if (wedged.has(impl)) {
         recorder.missing(
           name,
           'ms',
@@ -103,9 +111,9 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     );
     recorder.goal(
       `Tether never wedges (× ${count})`,
-      wedged.has('tether') ? 1 : 0,
+      wedged.has('tether') || failed.has('tether') ? 1 : 0,
       (v) => v === 0,
-      (v) => (v === 0 ? 'finished every batch' : 'wedged'),
+      (v) => (v === 0 ? 'finished every batch' : (failed.get('tether') ?? 'wedged')),
     );
     const tetherPeak = peaks.get('tether')!;
     const codexPeak = peaks.get('codex')!;
