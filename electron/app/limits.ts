@@ -7,8 +7,12 @@ export const BATCH_INTERVAL_MS = 16;
 export const BATCH_MAX_BYTES = 256 * 1024;
 /** Output bytes of one process sent to one renderer connection and not yet acknowledged. */
 export const RENDERER_WINDOW_BYTES = 2 * 1_048_576;
-/** Output window requested from servers with `tetherFlowControl` (they stop reading the process). */
-export const SERVER_OUTPUT_WINDOW_BYTES = 2 * 1_048_576;
+/**
+ * Output window requested from servers with `tetherFlowControl` (they stop reading the process).
+ * Kept within the server's default output retention (1 MiB), so whatever is in flight when the link
+ * drops can still be read back after the reconnect: flow control never causes a gap.
+ */
+export const SERVER_OUTPUT_WINDOW_BYTES = 1_048_576;
 /**
  * Output kept per process in the app: for replay after a renderer reload, and as the buffer for
  * servers that cannot pause a process (codex). Beyond it the oldest output is dropped and any

@@ -218,7 +218,7 @@ describe('processes on the Local environment (Tether stdio server)', () => {
     const view = await h.invoke('processes.start', { envId: 'local', argv: ['yes', 'flood'], tty: true });
     const { processId } = view;
     await waitFor(
-      () => h.link.unackedBytes('local', processId) >= RENDERER_WINDOW_BYTES / 2,
+      () => h.link.unackedBytes('local', processId) >= SERVER_OUTPUT_WINDOW_BYTES / 2,
       'flood flowing',
     );
     // Give the flood time to overrun any bound that does not hold.
