@@ -1,0 +1,72 @@
+// Server-side flow control through a faulty link (Tether's server only; codex has none): the
+// process/ack notifications that open the output window are lost with a dead connection, so the
+// client must re-acknowledge after each resume, or output stops for good. Every byte must arrive.
+import { afterEach, describe, expect, it } from 'vitest';
+import { TetherCapability } from '../../shared/protocol';
+import { RemoteExecServerClient } from '../../electron/client/remote-client';
+import { FaultProxy } from '../support/fault-proxy';
+import { startServer, type StartedServer } from '../support/exec-servers';
+import { FaultSchedule } from './fault-schedule';
+import { firstDifference, lineStream } from './line-stream';
+import { followProcess, within } from './process-follower';
+import { chaosSeed, seededRandom } from './seeded-random';
+
+/** Far below the output size, so the process spends the run blocked on acknowledgements. */
+const WINDOW_BYTES = 16 * 1024;
+const STREAM_DONE_MS = 60_000;
+
+describe('flow control through a faulty link (tether)', () => {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+  let client: RemoteExecServerClient | undefined;
+
+  afterEach(async () => {
+    await client?.close();
+    await proxy?.close();
+    await server?.stop();
+    client = undefined;
+    proxy = undefined;
+    server = undefined;
+  });
+
+  it('keeps the output window open across reconnects, and nothing is lost', async () => {
+    const seed = chaosSeed();
+    console.log(`[chaos] flow control seed=${seed} (replay with CHAOS_SEED=${seed})`);
+    server = await startServer('tether', 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    const log: string[] = [];
+    client = new RemoteExecServerClient({
+      transport: { kind: 'ws', url: proxy.url() },
+      log: (line) => log.push(line),
+    });
+    await client.connect();
+    expect(client.hasCapability(TetherCapability.flowControl)).toBe(true);
+    const stream = lineStream({ bursts: 40, linesPerBurst: 1_000, pauseMs: 100, exitCode: 6 });
+    const handle = await client.startProcess({
+      argv: stream.argv,
+      cwd: server.home,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      tty: false,
+      outputWindowBytes: WINDOW_BYTES,
+    });
+    const followed = followProcess(handle);
+    let consumed = 0;
+    handle.subscribe((event) => {
+      if (event.kind !== 'output') return;
+      consumed += event.data.length;
+      handle.acknowledge(consumed);
+    });
+
+    const schedule = new FaultSchedule({ proxy, random: seededRandom(seed), maxFaults: 30 });
+    try {
+      await within(followed.finished, STREAM_DONE_MS, 'the process closing');
+    } finally {
+      await schedule.stop();
+    }
+    const context = `seed=${seed} faults: ${schedule.describe()}\nclient log:\n${log.slice(-20).join('\n')}`;
+    console.log(`[chaos] flow control ${context.split('\n')[0]}`);
+    expect(followed.problems, context).toEqual([]);
+    expect(firstDifference(followed.output(), stream.expected()), context).toBe('identical');
+    expect(followed.exitCode(), context).toBe(stream.exitCode);
+  });
+});
