@@ -112,6 +112,11 @@ export class ExecServerConnection {
     return connection;
   }
 
+  /** Why the connection ended, once it has. */
+  get closedError(): ClientError | null {
+    return this.closedWith;
+  }
+
   get closed(): boolean {
     return this.closedWith !== null;
   }

@@ -275,6 +275,13 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         sawAttempt = true;
         continue;
       }
+      if (this.currentState.kind === 'connected') {
+        // The connection ended without its loss being handled yet: recover, never start afresh.
+        this.handleLoss(
+          connection?.closedError ?? new ClientError('disconnected', 'The connection was lost.'),
+        );
+        continue;
+      }
       if (this.currentState.kind === 'failed') {
         // Without a session there is nothing to lose, so a new call may simply try again.
         if (this.sessionId !== null || sawAttempt) throw this.terminal!;

@@ -9,6 +9,7 @@ import { RemoteExecServerClient } from './remote-client';
 
 /** Exit status when Tether itself fails (no connection, lost session), as ssh uses 255. */
 export const RUN_FAILURE_EXIT_CODE = 255;
+const SIGPIPE = 13;
 /** Output window requested from servers that support flow control. */
 const RUN_OUTPUT_WINDOW_BYTES = 4 * 1_048_576;
 
@@ -117,7 +118,9 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
     });
     const process_ = handle;
 
+    let finish: (code: number) => void = () => undefined;
     const finished = new Promise<number>((resolve) => {
+      finish = resolve;
       let exitCode: number | null = null;
       let consumed = 0;
       process_.subscribe((event: ProcessEvent) => {
@@ -150,6 +153,15 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
         }
       });
     });
+
+    // A reader that went away (`tether run … | head`) ends the run like SIGPIPE would.
+    const onPipeError = (error: NodeJS.ErrnoException): void => {
+      if (error.code !== 'EPIPE') return;
+      process_.terminate().catch(() => undefined);
+      finish(128 + SIGPIPE);
+    };
+    stdout.on('error', onPipeError);
+    cleanups.push(() => stdout.off('error', onPipeError));
 
     let forwarding = true;
     const onData = (chunk: Buffer): void => {

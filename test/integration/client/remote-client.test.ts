@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteExecServerClient } from '../../../electron/client/remote-client';
 import { isClientError } from '../../../electron/client/client-error';
+import { MAX_PENDING_CALLS } from '../../../electron/client/constants';
 import { FaultProxy } from '../../support/fault-proxy';
 import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
 import { collect, delay, waitFor } from './helpers';
@@ -195,6 +196,23 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
     await waitFor('closed', () => out.closed(), 45_000);
     expect(out.text()).toBe(Array.from({ length: 100 }, (_, i) => `n ${i + 1}\n`).join(''));
     expect(out.inOrder()).toBe(true);
+  });
+
+  it('refuses calls beyond the pending-call cap with tooManyPendingCalls, and keeps serving', async () => {
+    const { client, server } = await setup();
+    await client.connect();
+    const results = await Promise.allSettled(
+      Array.from({ length: MAX_PENDING_CALLS + 50 }, () => client.fs.getMetadata(server.home)),
+    );
+    const refused = results.filter(
+      (r) => r.status === 'rejected' && isClientError(r.reason, 'tooManyPendingCalls'),
+    );
+    expect(refused.length).toBeGreaterThan(0);
+    // The health probe may hold one slot.
+    expect(results.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(
+      MAX_PENDING_CALLS - 1,
+    );
+    expect(await client.fs.getMetadata(server.home)).toMatchObject({ isDirectory: true });
   });
 
   it('fails with code auth on HTTP 401', async () => {

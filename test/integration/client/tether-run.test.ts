@@ -132,6 +132,19 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     expect(await exited).toBe(0);
   });
 
+  it('ends like SIGPIPE when our reader goes away, terminating the remote process', async () => {
+    const { url } = await serverUrl();
+    const child = spawn(process.execPath, [TETHER_BIN, 'run', '--server', url, '--', '/usr/bin/yes', 'y'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const code = new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    expect(await code).toBe(141);
+    clearTimeout(timer);
+  });
+
   it('runs over --stdio and exits with the process status', async () => {
     const { command, args } = serverCommand(impl);
     const line = [command, ...args, '--listen', 'stdio'].map((a) => `'${a}'`).join(' ');
