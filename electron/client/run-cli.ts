@@ -3,7 +3,8 @@
 // our exit code is the process's. Disconnects are ridden through silently unless --verbose.
 import type { Command } from 'commander';
 import type { ConnectionState, ProcessEvent, ProcessHandle, TransportSpec } from './api';
-import { ClientError } from './client-error';
+import { SpawnFailureKind } from '../../shared/protocol';
+import { ClientError, isClientError } from './client-error';
 import { fromPathUri } from './path-uri';
 import { RemoteExecServerClient } from './remote-client';
 
@@ -22,6 +23,13 @@ interface RunOptions {
   env: string[];
   verbose?: boolean;
   recoveryDeadline?: string;
+}
+
+/** `data.kind` of a failed process/start, if that is what `error` is. */
+function spawnFailureKind(error: unknown): unknown {
+  if (!isClientError(error, 'rpc')) return undefined;
+  const data = error.rpc?.data;
+  return data !== null && typeof data === 'object' ? (data as { kind?: unknown }).kind : undefined;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -208,6 +216,12 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
     }
     return await finished;
   } catch (error) {
+    const kind = spawnFailureKind(error);
+    if (kind === SpawnFailureKind.notFound || kind === SpawnFailureKind.permissionDenied) {
+      // Like a shell: 127 for a program that is not there, 126 for one that cannot be run.
+      say(`cannot run ${argv[0]}: ${(error as ClientError).rpc?.message ?? ''}`);
+      return kind === SpawnFailureKind.notFound ? 127 : 126;
+    }
     say(error instanceof Error ? error.message : String(error));
     return RUN_FAILURE_EXIT_CODE;
   } finally {

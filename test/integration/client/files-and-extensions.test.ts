@@ -66,6 +66,20 @@ describe.each<ServerImpl>(['codex', 'tether'])('files and extensions against %s'
     expect(cuts).toBe(2);
     expect(read.bytes).toBe(data.length);
     expect(Buffer.concat(received).equals(data)).toBe(true);
+
+    const abort = new AbortController();
+    let blocks = 0;
+    await expect(
+      client.fs.readStream(
+        target,
+        () => {
+          blocks += 1;
+          abort.abort();
+        },
+        { blockSize: 64 * 1024, signal: abort.signal },
+      ),
+    ).rejects.toMatchObject({ code: 'aborted' });
+    expect(blocks).toBe(1);
   });
 
   it('lists, inspects, renames and removes files', async () => {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serverCommand, startServer, TETHER_BIN, type ServerImpl } from '../../support/exec-servers';
-import { waitFor } from './helpers';
+import { delay, waitFor } from './helpers';
 
 interface RunResult {
   code: number | null;
@@ -145,12 +145,53 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     clearTimeout(timer);
   });
 
+  it('exits 127 like a shell when the program does not exist', async () => {
+    const { url } = await serverUrl();
+    const result = await tetherRun(['--server', url, '--', '/no/such/program']);
+    expect(result.code).toBe(127);
+    expect(result.stderr).toMatch(/cannot run \/no\/such\/program/);
+  });
+
   it('runs over --stdio and exits with the process status', async () => {
     const { command, args } = serverCommand(impl);
     const line = [command, ...args, '--listen', 'stdio'].map((a) => `'${a}'`).join(' ');
     const result = await tetherRun(['--stdio', line, '--', '/bin/sh', '-c', 'echo over-stdio; exit 3']);
     expect(result.stdout.toString()).toBe('over-stdio\n');
     expect(result.code).toBe(3);
+  });
+});
+
+describe('tether run --tty window size against tether', () => {
+  it('starts with our window size and follows SIGWINCH', async () => {
+    const server = await startServer('tether', 'ws');
+    cleanups.push(() => server.stop());
+    const argv = ['/bin/sh', '-c', 'stty size; read x; stty size'];
+    const term = pty.spawn(
+      process.execPath,
+      [TETHER_BIN, 'run', '--tty', '--server', server.url!, '--', ...argv],
+      {
+        cols: 100,
+        rows: 30,
+        env: process.env as Record<string, string>,
+      },
+    );
+    let output = '';
+    term.onData((d) => (output += d));
+    const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+    cleanups.push(() => {
+      try {
+        process.kill(term.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    });
+    await waitFor('initial size', () => output.includes('30 100'), 20_000);
+    term.resize(120, 40);
+    // The resize travels asynchronously; keep nudging the shell only once it has had a moment.
+    await delay(500);
+    term.write('\r');
+    await waitFor('new size', () => output.includes('40 120'), 20_000);
+    expect(await exited).toBe(0);
   });
 });
 
