@@ -1,16 +1,19 @@
 // `tether run` as a black box through the fault proxy, against both servers: stdout must be the
 // process's output byte for byte and the exit code the process's, whatever the link does meanwhile.
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_FAILURE_EXIT_CODE } from '../../electron/client/run-cli';
 import { FaultProxy } from '../support/fault-proxy';
 import { startServer, TETHER_BIN, type ServerImpl, type StartedServer } from '../support/exec-servers';
 import { FaultSchedule } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
-import { chaosSeed, seededRandom } from './seeded-random';
+import { chaosSeed, randomInt, seededRandom } from './seeded-random';
 
 /** A run that is still going this long after it started has hung. */
 const RUN_TIMEOUT_MS = 60_000;
+/** Lines fed to `tether run`'s stdin in the input test. */
+const INPUT_LINES = 200;
 /** `tether run --recovery-deadline` (seconds) for the never-recovers case. */
 const GIVE_UP_AFTER_S = 2;
 
@@ -23,14 +26,14 @@ interface RunResult {
 
 /**
  * Spawns `tether run`; `onFirstOutput` fires with the first stdout bytes, i.e. once the process is
- * running. Faults start only then: a start cut in flight is deliberately not retried (it could run
+ * running, and gets the run's stdin. Faults start only then: a start cut in flight is deliberately not retried (it could run
  * twice), and a first connection that fails is reported, not retried.
  */
 function tetherRun(
   url: string,
   argv: string[],
   flags: string[],
-  onFirstOutput: () => void,
+  onFirstOutput: (stdin: Writable) => void,
 ): Promise<RunResult> {
   const child = spawn(process.execPath, [TETHER_BIN, 'run', '--server', url, ...flags, '--', ...argv], {
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -38,7 +41,7 @@ function tetherRun(
   const stdout: Buffer[] = [];
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {
-    if (stdout.length === 0) onFirstOutput();
+    if (stdout.length === 0) onFirstOutput(child.stdin);
     stdout.push(d);
   });
   child.stderr.setEncoding('utf8');
@@ -119,3 +122,50 @@ describe.each<ServerImpl>(['tether', 'codex'])(
     });
   },
 );
+
+describe.each<ServerImpl>(['tether', 'codex'])('tether run input to %s through a faulty link', (impl) => {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+
+  afterEach(async () => {
+    await proxy?.close();
+    await server?.stop();
+    proxy = undefined;
+    server = undefined;
+  });
+
+  // Pipes only: with --tty but stdin not a terminal, input takes the same path through the client,
+  // and pty writes are covered by client-write.test.ts.
+  it('every stdin line reaches the process exactly once, in order', async () => {
+    const seed = chaosSeed();
+    const random = seededRandom(seed);
+    console.log(`[chaos] tether run input (${impl}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
+    server = await startServer(impl, 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    const faultyProxy = proxy;
+    const line = (i: number) => `input-${String(i).padStart(6, '0')}`;
+    let schedule: FaultSchedule | undefined;
+    let feeding: Promise<void> = Promise.resolve();
+    // `head` ends the process after the last line, so the run's exit code is 0.
+    const script = `echo READY; exec head -n ${INPUT_LINES}`;
+    const result = await tetherRun(proxy.url(), ['/bin/sh', '-c', script], [], (stdin) => {
+      schedule = new FaultSchedule({ proxy: faultyProxy, random, maxFaults: 30 });
+      feeding = (async () => {
+        for (let i = 1; i <= INPUT_LINES; i++) {
+          stdin.write(`${line(i)}\n`);
+          await new Promise((r) => setTimeout(r, randomInt(random, 5, 40)));
+        }
+      })();
+    }).finally(async () => {
+      await feeding;
+      await schedule?.stop();
+    });
+
+    let expected = 'READY\n';
+    for (let i = 1; i <= INPUT_LINES; i++) expected += `${line(i)}\n`;
+    const context = `seed=${seed} faults: ${schedule?.describe()}\nstderr: ${result.stderr}`;
+    console.log(`[chaos] tether run input (${impl}) ${context}`);
+    expect(firstDifference(result.stdout, Buffer.from(expected)), context).toBe('identical');
+    expect(result.exitCode, context).toBe(0);
+  });
+});
