@@ -56,7 +56,7 @@ export const FULL_CONFIG: BenchConfig = {
   },
   starts: { counts: [200, 1000], runs: 3, batchTimeoutMs: 30_000 },
   pixels: {
-    bytes: 32 * MiB,
+    bytes: 2 * MiB,
     runs: 3,
     warmups: 1,
     floodMs: 1_000,
