@@ -152,8 +152,15 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   async startProcess(options: ProcessStartOptions): Promise<ProcessHandle> {
+    const cwd = toPathUri(options.cwd);
     await this.ready();
     const processId = options.processId ?? randomUUID();
+    if (this.sessions.has(processId)) {
+      throw new ClientError(
+        'invalidArgument',
+        `Process id ${processId} is already in use by a running process.`,
+      );
+    }
     const flowControl =
       options.outputWindowBytes !== undefined && this.hasCapability(TetherCapability.flowControl);
     const session = new ProcessSession(this.sessionOps, {
@@ -170,7 +177,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     const params: ParamsOf<typeof Method.processStart> = {
       processId,
       argv: options.argv,
-      cwd: toPathUri(options.cwd),
+      cwd,
       env: options.env ?? {},
       tty: options.tty,
       pipeStdin: options.pipeStdin ?? false,
