@@ -1,14 +1,14 @@
 // The Local environment with no setup, through the UI in Chromium: a shell ready on first launch,
 // the file browser (drag-and-drop upload, preview, byte-identical download), the other panels, and a
 // page reload that restores the pane and its scrollback without duplicates.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
-import { saveScreenshot } from './screens';
+import { reportFailure, saveScreenshot } from './screens';
 
 /** Generous bound for UI conditions on a shared, loaded machine. */
 const UI_TIMEOUT_MS = 30_000;
@@ -32,6 +32,7 @@ describe('web app: Local environment', () => {
 
   it('opens a ready shell, moves files both ways, splits, and restores panes after a reload', async () => {
     const { page } = browser;
+    onTestFailed(() => reportFailure(page, 'local-environment', app));
     await page.goto(app.url);
 
     await expect
@@ -48,7 +49,8 @@ describe('web app: Local environment', () => {
     await expect.poll(() => pathBar.inputValue(), poll).not.toBe('');
     await pathBar.fill(scratch);
     await pathBar.press('Enter');
-    await expect.poll(() => pathBar.inputValue(), poll).toBe(scratch);
+    // The typed path shows at once; wait for the folder itself (empty) before dropping into it.
+    await expect.poll(() => page.getByText('Empty folder. Drop files here to upload.').count(), poll).toBe(1);
 
     const content = Array.from({ length: 3000 }, (_, i) => `line ${i} of the dropped file\n`).join('');
     await page.getByRole('region', { name: 'Files' }).evaluate((target, text) => {

@@ -2,13 +2,13 @@
 // dialog, run a shell, cut the link (indicator and banner say reconnecting), and check that output
 // produced and keystrokes typed during the cut arrive exactly once; resize follows the window; an
 // exit code is shown inline.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { FaultProxy } from '../support/fault-proxy';
 import { startWebApp, type WebApp } from './web-app';
 import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
-import { saveScreenshot } from './screens';
+import { reportFailure, saveScreenshot } from './screens';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -36,6 +36,7 @@ describe('web app: remote environment over a bad link', () => {
 
   it('survives a cut without losing or repeating output or input, resizes, and shows the exit code', async () => {
     const { page } = browser;
+    onTestFailed(() => reportFailure(page, 'remote-environment', app));
     await page.goto(app.url);
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
 
