@@ -11,7 +11,7 @@ import { firstDifference } from './line-stream';
 import { followProcess, waitUntil, within } from './process-follower';
 import { chaosSeed, randomInt, seededRandom } from './seeded-random';
 
-const LINES = 200;
+const LINES = 150;
 /** Bound for the echo of everything written to come back through the faults. */
 const ECHO_DONE_MS = 60_000;
 const CLOSE_MS = 15_000;

@@ -76,7 +76,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('%s exec-server resume through a 
     server = await startServer(impl, 'ws');
     proxy = await FaultProxy.forUrl(server.url!);
     const url = proxy.url();
-    const stream = lineStream({ bursts: 80, linesPerBurst: 1_000, pauseMs: 60, exitCode: 7 });
+    const stream = lineStream({ bursts: 60, linesPerBurst: 1_000, pauseMs: 60, exitCode: 7 });
 
     const first = await handshake(url, null);
     const sessionId = first.id;

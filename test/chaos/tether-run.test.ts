@@ -72,7 +72,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a 
     console.log(`[chaos] tether run (${impl}, tty=${tty}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
     server = await startServer(impl, 'ws');
     proxy = await FaultProxy.forUrl(server.url!);
-    const stream = lineStream({ bursts: 80, linesPerBurst: 1_000, pauseMs: 60, exitCode: 5 });
+    const stream = lineStream({ bursts: 60, linesPerBurst: 1_000, pauseMs: 60, exitCode: 5 });
 
     let schedule: FaultSchedule | undefined;
     const faultyProxy = proxy;
