@@ -179,8 +179,10 @@ export class TerminalSession {
     const generation = this.pasteGeneration;
     this.pastesPending += 1;
     this.pasteChain = this.pasteChain.then(async () => {
+      // Ctrl-C abandons the rest of a multi-piece paste; single pieces (keystrokes) still go out.
+      const abandonable = data.length > PASTE_CHUNK_CHARS;
       for (let i = 0; i < data.length; i += PASTE_CHUNK_CHARS) {
-        if (generation !== this.pasteGeneration) break;
+        if (abandonable && generation !== this.pasteGeneration) break;
         await this.writeAwaited(data.slice(i, i + PASTE_CHUNK_CHARS));
       }
       this.pastesPending -= 1;
