@@ -49,6 +49,7 @@ export function EnvironmentDialog({
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   const [test, setTest] = useState<TestConnectionResult | null>(null);
+  const [testError, setTestError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const settings = () =>
@@ -96,6 +97,7 @@ export function EnvironmentDialog({
   async function onTest() {
     setTesting(true);
     setTest(null);
+    setTestError(null);
     try {
       setTest(
         await testConnection({
@@ -105,7 +107,7 @@ export function EnvironmentDialog({
         }),
       );
     } catch (error) {
-      setTest({ ok: false, stage: 'handshake', message: errorMessage(error), info: null, rttMs: null });
+      setTestError(`Could not run the test: ${errorMessage(error)}`);
     } finally {
       setTesting(false);
     }
@@ -179,6 +181,11 @@ export function EnvironmentDialog({
             {test.ok
               ? `Connection works (${formatMs(test.rttMs)}).`
               : `Failed at ${STAGE_TEXT[test.stage]}: ${test.message}`}
+          </p>
+        )}
+        {testError && (
+          <p role="status" className="error">
+            {testError}
           </p>
         )}
         {submitError && (
