@@ -115,15 +115,6 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     return this.info;
   }
 
-  /** The server's session id, once connected. */
-  get currentSessionId(): string | null {
-    return this.sessionId;
-  }
-
-  get transportKind(): TransportSpec['kind'] {
-    return this.options.transport.kind;
-  }
-
   onStateChange(listener: (state: ConnectionState) => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);

@@ -2,7 +2,7 @@
 // our terminal: output to stdout/stderr, stdin forwarded (raw, with window size, under --tty), and
 // our exit code is the process's. Disconnects are ridden through silently unless --verbose.
 import type { Command } from 'commander';
-import type { ConnectionState, ProcessEvent, ProcessHandle, TransportSpec } from './api';
+import type { ConnectionState, ProcessEvent, TransportSpec } from './api';
 import { SpawnFailureKind } from '../../shared/protocol';
 import { ClientError, isClientError } from './client-error';
 import { fromPathUri } from './path-uri';
@@ -107,14 +107,13 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
   const stdin = process.stdin;
   const stdout = process.stdout;
   const interactive = Boolean(options.tty && stdin.isTTY);
-  let handle: ProcessHandle | null = null;
   const cleanups: Array<() => void> = [];
   try {
     await client.connect();
     const serverCwd = client.environmentInfo?.cwd;
     const cwd = options.cwd ?? (serverCwd ? fromPathUri(serverCwd) : '/');
     const size = stdout.isTTY ? { cols: stdout.columns, rows: stdout.rows } : undefined;
-    handle = await client.startProcess({
+    const handle = await client.startProcess({
       argv,
       cwd,
       env,
@@ -124,21 +123,20 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
       size,
       outputWindowBytes: RUN_OUTPUT_WINDOW_BYTES,
     });
-    const process_ = handle;
 
     let finish: (code: number) => void = () => undefined;
     const finished = new Promise<number>((resolve) => {
       finish = resolve;
       let exitCode: number | null = null;
       let consumed = 0;
-      process_.subscribe((event: ProcessEvent) => {
+      handle.subscribe((event: ProcessEvent) => {
         switch (event.kind) {
           case 'output': {
             const target = event.stream === 'stderr' ? process.stderr : stdout;
             const length = event.data.byteLength;
             target.write(event.data, () => {
               consumed += length;
-              process_.acknowledge(consumed);
+              handle.acknowledge(consumed);
             });
             break;
           }
@@ -165,7 +163,7 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
     // A reader that went away (`tether run … | head`) ends the run like SIGPIPE would.
     const onPipeError = (error: NodeJS.ErrnoException): void => {
       if (error.code !== 'EPIPE') return;
-      process_.terminate().catch(() => undefined);
+      handle.terminate().catch(() => undefined);
       finish(128 + SIGPIPE);
     };
     stdout.on('error', onPipeError);
@@ -174,7 +172,7 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
     let forwarding = true;
     const onData = (chunk: Buffer): void => {
       if (!forwarding) return;
-      process_.write(chunk).then(
+      handle.write(chunk).then(
         (status) => {
           if (status === 'stdinClosed' || status === 'unknownProcess') forwarding = false;
         },
@@ -196,15 +194,15 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
 
     if (options.tty && stdout.isTTY) {
       const onResize = (): void => {
-        process_.resize({ cols: stdout.columns, rows: stdout.rows }).catch(() => undefined);
+        handle.resize({ cols: stdout.columns, rows: stdout.rows }).catch(() => undefined);
       };
       stdout.on('resize', onResize);
       cleanups.push(() => stdout.off('resize', onResize));
     }
     if (!interactive) {
       // Without raw mode, ^C reaches us as SIGINT: pass it on instead of dying.
-      const onInt = (): void => void process_.signal('interrupt').catch(() => undefined);
-      const onTerm = (): void => void process_.terminate().catch(() => undefined);
+      const onInt = (): void => void handle.signal('interrupt').catch(() => undefined);
+      const onTerm = (): void => void handle.terminate().catch(() => undefined);
       process.on('SIGINT', onInt);
       process.on('SIGTERM', onTerm);
       process.on('SIGHUP', onTerm);
