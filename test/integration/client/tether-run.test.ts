@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FaultProxy } from '../../support/fault-proxy';
 import { serverCommand, startServer, TETHER_BIN, type ServerImpl } from '../../support/exec-servers';
 import { delay, waitFor } from './helpers';
 
@@ -58,6 +59,34 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     expect(Buffer.from(result.stderr, 'latin1').length).toBeGreaterThan(0);
     expect(result.stderr).toContain('\u0001\u0002');
   });
+
+  it.each([false, true])(
+    'rides through a dropped link (verbose=%s: notices only when asked)',
+    async (verbose) => {
+      const { url } = await serverUrl();
+      const proxy = await FaultProxy.forUrl(url);
+      cleanups.push(() => proxy.close());
+      const script = 'i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo "line $i"; sleep 0.02; done; exit 6';
+      const run = tetherRun([
+        '--server',
+        proxy.url(),
+        ...(verbose ? ['--verbose'] : []),
+        '--',
+        '/bin/sh',
+        '-c',
+        script,
+      ]);
+      await waitFor('the run to connect', () => proxy.stats().connections > 0);
+      await delay(400);
+      proxy.cutAll();
+      const result = await run;
+      expect(proxy.stats().cut).toBeGreaterThan(0);
+      expect(result.stdout.toString()).toBe(Array.from({ length: 60 }, (_, i) => `line ${i + 1}\n`).join(''));
+      expect(result.code).toBe(6);
+      if (verbose) expect(result.stderr).toMatch(/tether: reconnecting \(attempt 1\)/);
+      else expect(result.stderr).toBe('');
+    },
+  );
 
   it('exits with 128+signal when the process is killed by a signal', async () => {
     const { url } = await serverUrl();
