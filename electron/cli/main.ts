@@ -10,7 +10,9 @@ import { TETHER_VERSION } from '../../shared/version';
 
 const program = new Command('tether')
   .description('Stay attached to remote machines and containers through a bad network.')
-  .version(TETHER_VERSION);
+  .version(TETHER_VERSION)
+  // Lets `tether run ... ls -la` pass the program's own options through untouched.
+  .enablePositionalOptions();
 
 registerExecServerCommand(program);
 registerRunCommand(program);

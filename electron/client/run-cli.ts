@@ -240,7 +240,8 @@ export function registerRunCommand(program: Command): void {
     .option('--env <NAME=VALUE>', 'set a variable on top of the server environment (repeatable)', collect, [])
     .option('--recovery-deadline <seconds>', 'give up reconnecting after this long (default 60)')
     .option('--verbose', 'report connection changes on stderr')
-    .argument('<argv...>', 'the program and its arguments, after --')
+    .argument('<argv...>', 'the program and its arguments (after -- if they start with a dash)')
+    .passThroughOptions()
     .action(async (argv: string[], options: RunOptions) => {
       const code = await runRemote(argv, options);
       // Let stdout/stderr drain, then end even if a stray handle would keep the loop alive.
