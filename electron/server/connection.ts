@@ -15,7 +15,11 @@ import {
 } from '../../shared/protocol';
 import { encodeError, encodeResult, type DecodedMessage } from './envelope';
 import { FileHandles } from './file-handles';
-import { OUTBOUND_HIGH_WATERMARK_BYTES, OUTBOUND_LOW_WATERMARK_BYTES } from './limits';
+import {
+  ATTACHED_PROBE_TIMEOUT_MS,
+  OUTBOUND_HIGH_WATERMARK_BYTES,
+  OUTBOUND_LOW_WATERMARK_BYTES,
+} from './limits';
 import type { Logger } from './logger';
 import { methodFamily, requestHandlers, type RequestContext } from './request-handlers';
 import { RpcError } from './rpc-error';
@@ -33,6 +37,8 @@ export interface Transport {
   onceDrain(callback: () => void): void;
   /** Drops the connection at once (protocol violation). */
   terminate(): void;
+  /** Resolves true if the peer shows it is alive within `timeoutMs`. */
+  probeAlive(timeoutMs: number): Promise<boolean>;
 }
 
 export interface ConnectionDeps {
@@ -51,7 +57,7 @@ interface PendingRequest {
 const UNDECODABLE_ID_JSON = '-1';
 
 export class Connection implements SessionSink {
-  private state: 'new' | 'awaitingInitialized' | 'ready' = 'new';
+  private state: 'new' | 'initializing' | 'awaitingInitialized' | 'ready' = 'new';
   private session: Session | null = null;
   private readonly files = new FileHandles();
   private readonly aborter = new AbortController();
@@ -124,6 +130,15 @@ export class Connection implements SessionSink {
     this.session?.detach(this);
   }
 
+  probeAlive(timeoutMs: number): Promise<boolean> {
+    return this.closed ? Promise.resolve(false) : this.transport.probeAlive(timeoutMs);
+  }
+
+  /** Drops this connection because another one is taking its session over. */
+  evict(reason: string): void {
+    this.violation(reason);
+  }
+
   private violation(reason: string): void {
     this.deps.logger.info(`dropping connection: ${reason}`);
     this.handleClose();
@@ -132,7 +147,8 @@ export class Connection implements SessionSink {
 
   private handleNotification(method: string, params: unknown): void {
     if (method === Notification.initialized) {
-      if (this.state === 'new') this.violation('initialized sent before initialize');
+      if (this.state === 'new' || this.state === 'initializing')
+        this.violation('initialized sent before initialize');
       else this.state = 'ready';
       return;
     }
@@ -161,7 +177,7 @@ export class Connection implements SessionSink {
       return;
     }
     if (method === Method.initialize) {
-      this.initialize(idJson, parsed.data as InitializeParams);
+      void this.initialize(idJson, parsed.data as InitializeParams);
       return;
     }
     if (this.state !== 'ready') {
@@ -179,11 +195,13 @@ export class Connection implements SessionSink {
     this.pump();
   }
 
-  private initialize(idJson: string, params: InitializeParams): void {
+  private async initialize(idJson: string, params: InitializeParams): Promise<void> {
     if (this.state !== 'new') {
-      this.send(
-        encodeError(idJson, ErrorCode.invalidRequest, 'initialize may only be sent once per connection'),
-      );
+      const message =
+        this.state === 'initializing'
+          ? 'initialize is already in progress on this connection'
+          : 'initialize may only be sent once per connection';
+      this.send(encodeError(idJson, ErrorCode.invalidRequest, message));
       return;
     }
     let session: Session;
@@ -195,14 +213,20 @@ export class Connection implements SessionSink {
         return;
       }
       if (found.attached) {
-        this.send(
-          encodeError(
-            idJson,
-            ErrorCode.alreadyAttached,
-            `session ${resumeId} is already attached to another connection`,
-          ),
-        );
-        return;
+        this.state = 'initializing';
+        const freed = await found.releaseIfUnresponsive(ATTACHED_PROBE_TIMEOUT_MS);
+        this.state = 'new';
+        if (this.closed) return;
+        if (!freed || found.attached) {
+          this.send(
+            encodeError(
+              idJson,
+              ErrorCode.alreadyAttached,
+              `session ${resumeId} is already attached to another connection`,
+            ),
+          );
+          return;
+        }
       }
       session = found;
     } else {

@@ -27,6 +27,12 @@ export const OUTBOUND_HIGH_WATERMARK_BYTES = 8 * 1024 * 1024;
 /** Queued bytes below which reading resumes. */
 export const OUTBOUND_LOW_WATERMARK_BYTES = 1024 * 1024;
 
+/**
+ * When a resume names a session that is still attached, the old connection gets this long to
+ * answer a ping. A silent one (a route change left it half-open) is dropped and the session moves
+ * to the new connection; a live one keeps it and the resume gets -32010, as with codex.
+ */
+export const ATTACHED_PROBE_TIMEOUT_MS = 1_500;
 /** Interval of server WebSocket pings (empty payload, pongs not enforced), as codex. */
 export const WS_PING_INTERVAL_MS = 30_000;
 /** Default terminal size of tty processes started without `size`. */

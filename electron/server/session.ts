@@ -13,6 +13,8 @@ import { RpcError } from './rpc-error';
 export interface SessionSink {
   send(message: string | Buffer): void;
   readonly congested: boolean;
+  probeAlive(timeoutMs: number): Promise<boolean>;
+  evict(reason: string): void;
 }
 
 export interface SessionConfig extends ProcessLimits {
@@ -42,6 +44,19 @@ export class Session {
     this.ttlTimer = null;
     this.sink = sink;
     this.setCongested(sink.congested);
+  }
+
+  /**
+   * Before a resume is refused as "already attached": asks the attached connection to prove it is
+   * alive; a silent one is dropped (detaching it). Resolves true when the session is free.
+   */
+  async releaseIfUnresponsive(timeoutMs: number): Promise<boolean> {
+    const sink = this.sink;
+    if (sink === null) return true;
+    if (await sink.probeAlive(timeoutMs)) return false;
+    if (this.sink === sink)
+      sink.evict(`session ${this.id} resumed elsewhere; this connection did not answer a ping`);
+    return this.sink === null;
   }
 
   detach(sink: SessionSink): void {

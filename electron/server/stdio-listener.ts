@@ -44,6 +44,11 @@ class StdioTransport implements Transport {
   terminate(): void {
     this.onTerminate();
   }
+
+  /** A stdio server carries exactly one connection; while its stdin is open, it is the live one. */
+  probeAlive(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
 }
 
 export interface StdioListener {

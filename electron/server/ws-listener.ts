@@ -61,6 +61,23 @@ class WsTransport implements Transport {
   terminate(): void {
     this.ws.terminate();
   }
+
+  probeAlive(timeoutMs: number): Promise<boolean> {
+    if (this.ws.readyState !== this.ws.OPEN) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const settle = (alive: boolean): void => {
+        clearTimeout(timer);
+        this.ws.off('pong', onPong);
+        this.ws.off('message', onPong);
+        resolve(alive);
+      };
+      const onPong = (): void => settle(true);
+      const timer = setTimeout(() => settle(false), timeoutMs);
+      this.ws.on('pong', onPong);
+      this.ws.on('message', onPong);
+      this.ws.ping();
+    });
+  }
 }
 
 export function startWsListener(

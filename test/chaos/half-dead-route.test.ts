@@ -1,7 +1,8 @@
 // A route change that strands the open connection (no byte, not even FIN, passes on it) while new
 // connections work: the server still sees the old connection attached and refuses the resume with
 // -32010. Codex 0.171.0 never lets go of it, so the client must end in a clear `failed` state at its
-// recovery deadline, naming the cause, instead of retrying forever.
+// recovery deadline, naming the cause, instead of retrying forever. Tether's server pings the old
+// connection before refusing, drops it when it stays silent, and lets the resume through.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
 import { DEAD_AFTER_MS } from '../../electron/client/constants';
@@ -57,5 +58,47 @@ describe('a half-dead route against codex', () => {
     expect(await within(followed.finished, 5_000, 'the process to report the failure')).toBe('failed');
     // Reconnects were real attempts on fresh connections, not stuck on the stranded one.
     expect(proxy.stats().connections).toBeGreaterThan(1);
+  });
+});
+
+describe('a half-dead route against Tether', () => {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+  let client: RemoteExecServerClient | undefined;
+
+  afterEach(async () => {
+    await client?.close();
+    await proxy?.close();
+    await server?.stop();
+    client = undefined;
+    proxy = undefined;
+    server = undefined;
+  });
+
+  it('takes the session over from the silent connection and loses no output', async () => {
+    server = await startServer('tether', 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    client = new RemoteExecServerClient({
+      transport: { kind: 'ws', url: proxy.url() },
+      recoveryDeadlineMs: 30_000,
+    });
+    await client.connect();
+    const handle = await client.startProcess({
+      argv: ['/bin/sh', '-c', 'i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo line $i; sleep 0.1; done'],
+      cwd: server.home,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      tty: false,
+    });
+    const followed = followProcess(handle);
+    await waitUntil(() => followed.output().length > 0, 10_000, 'the first output');
+
+    proxy.stall('existing');
+    expect(await within(followed.finished, FAILED_WITHIN_MS + 10_000, 'the process to finish')).toBe(
+      'closed',
+    );
+    const expected = Array.from({ length: 60 }, (_, i) => `line ${i + 1}\n`).join('');
+    expect(followed.output().toString()).toBe(expected);
+    expect(client.state.kind).toBe('connected');
+    expect(client.health().reconnectCount).toBeGreaterThanOrEqual(1);
   });
 });

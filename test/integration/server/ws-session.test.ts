@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
+import { FaultProxy } from '../../support/fault-proxy';
 import { pidAlive, TestClient, until } from './test-client';
 
 const servers: StartedServer[] = [];
@@ -233,6 +234,28 @@ describe('exec-server over WebSocket: detach and resume', () => {
       message: `session ${sessionId} is already attached to another connection`,
     });
     expect(await second.handshake()).not.toBe(sessionId);
+  });
+
+  it('hands the session to a resume when the attached connection went silent (half-open route)', async () => {
+    const s = await server();
+    const proxy = await FaultProxy.forUrl(s.url!);
+    try {
+      const first = await client(proxy.url());
+      const sessionId = await first.handshake();
+      await first.call('process/start', start('tick', ['/bin/sh', '-c', 'sleep 0.5; echo after']));
+      proxy.stall('existing');
+      const second = await client(s.url!);
+      expect(await second.handshake(sessionId)).toBe(sessionId);
+      let read: Record<string, unknown> = {};
+      await until(async () => {
+        read = await second.call('process/read', { processId: 'tick', afterSeq: 0, waitMs: 1000 });
+        return read.closed === true;
+      }, 'tick closed');
+      const chunks = read.chunks as { chunk: string }[];
+      expect(Buffer.from(chunks[0]!.chunk, 'base64').toString()).toBe('after\n');
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('kills the processes of a session nobody resumes within the TTL', async () => {
