@@ -27,6 +27,8 @@ export class RendererLink {
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private pendingBytes = 0;
+  /** performance.now() of the last flush: output after a quiet spell goes out without waiting. */
+  private lastFlushAt = -Infinity;
   private closed = false;
 
   constructor(
@@ -100,10 +102,16 @@ export class RendererLink {
     this.streams.delete(key(envId, processId));
   }
 
-  /** New events were appended to some process log. */
+  /**
+   * New events were appended to some process log. The first output after a quiet spell (a
+   * keystroke's echo) is flushed on the next turn of the event loop; while output keeps coming,
+   * batches leave at most every BATCH_INTERVAL_MS (or as soon as BATCH_MAX_BYTES wait).
+   */
   notify(bytes: number): void {
     this.pendingBytes += bytes;
-    this.schedule(this.pendingBytes >= BATCH_MAX_BYTES ? 0 : BATCH_INTERVAL_MS);
+    const sinceFlush = performance.now() - this.lastFlushAt;
+    if (this.pendingBytes >= BATCH_MAX_BYTES || sinceFlush >= BATCH_INTERVAL_MS) this.schedule(0);
+    else this.schedule(BATCH_INTERVAL_MS - sinceFlush);
   }
 
   close(): void {
@@ -164,7 +172,10 @@ export class RendererLink {
       this.streams.delete(k);
       this.streams.set(k, state);
     }
-    if (batches.length > 0) this.emit('processes.events', batches);
+    if (batches.length > 0) {
+      this.lastFlushAt = performance.now();
+      this.emit('processes.events', batches);
+    }
     if (more) this.schedule(0);
   }
 }

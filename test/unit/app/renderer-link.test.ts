@@ -50,6 +50,15 @@ describe('RendererLink', () => {
     expect(t.batches.length).toBeLessThan(100);
   });
 
+  it('sends output after a quiet spell on the next event-loop turn, without waiting for the interval', async () => {
+    const t = setup(1 << 20);
+    t.link.subscribe('e', 'a');
+    await t.settle();
+    t.append('a', 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.sent('a').map((e) => e.seq)).toEqual([1]);
+  });
+
   it('stops a process at its window until acked, while another process keeps flowing', async () => {
     const t = setup(1000);
     t.link.subscribe('e', 'a');
