@@ -18,9 +18,14 @@ export const MAX_PENDING_CALLS = 256;
 
 /** How long recovery may take before the client gives up (codex's server keeps sessions 80 s). */
 export const DEFAULT_RECOVERY_DEADLINE_MS = 60_000;
-/** Backoff between reconnect attempts: the first retry is immediate, then it grows to the cap. */
-export const BACKOFF_INITIAL_MS = 100;
-export const BACKOFF_MAX_MS = 2_000;
+/**
+ * Backoff between reconnect attempts: the first retry is immediate, then it grows to the cap. The
+ * cap is low on purpose: the time from the network returning to the session being back is at most
+ * one cap, and an attempt against a host that is down costs one refused or timed-out connect, so
+ * four attempts a second burden nobody.
+ */
+export const BACKOFF_INITIAL_MS = 25;
+export const BACKOFF_MAX_MS = 250;
 export const BACKOFF_FACTOR = 2;
 /** Each delay is scaled by a random factor in [1 - JITTER, 1 + JITTER]. */
 export const BACKOFF_JITTER = 0.2;

@@ -8,8 +8,8 @@ describe('backoff', () => {
   it('retries at once, then grows to the cap', () => {
     const mid = (): number => 0.5;
     expect(backoffDelay(1, mid)).toBe(0);
-    expect(backoffDelay(2, mid)).toBe(100);
-    expect(backoffDelay(3, mid)).toBe(200);
+    expect(backoffDelay(2, mid)).toBe(25);
+    expect(backoffDelay(3, mid)).toBe(50);
     expect(backoffDelay(20, mid)).toBe(BACKOFF_MAX_MS);
     expect(backoffDelay(20, () => 1)).toBeGreaterThan(BACKOFF_MAX_MS);
     expect(backoffDelay(20, () => 0)).toBeLessThan(BACKOFF_MAX_MS);
