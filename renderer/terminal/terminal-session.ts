@@ -8,9 +8,10 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import type { ProcessKey, Settings } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
+import { hardwareWebglAvailable } from './gpu-probe';
 import { OutputFlow } from './output-flow';
 import { PASTE_CHUNK_CHARS } from './flow-limits';
-import { DARK_THEME, LIGHT_THEME, resolvedTheme } from './terminal-theme';
+import { DARK_THEME, LIGHT_THEME, resolvedTheme, TERMINAL_FONT_FAMILY } from './terminal-theme';
 
 const INTERRUPT = '\x03';
 
@@ -48,7 +49,7 @@ export class TerminalSession {
     this.terminal = new Terminal({
       scrollback: settings.scrollback,
       fontSize: settings.fontSize,
-      fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+      fontFamily: TERMINAL_FONT_FAMILY,
       theme: resolvedTheme(settings.theme) === 'dark' ? DARK_THEME : LIGHT_THEME,
       allowProposedApi: true,
       cursorBlink: true,
@@ -206,6 +207,10 @@ export class TerminalSession {
   }
 
   private enableWebgl(): void {
+    if (!hardwareWebglAvailable()) {
+      this.setStatus({ renderer: 'dom' });
+      return;
+    }
     try {
       const addon = new WebglAddon();
       addon.onContextLoss(() => {

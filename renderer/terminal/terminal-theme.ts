@@ -1,6 +1,10 @@
-// xterm colour themes matching the app's light and dark palettes, and which one applies now.
+// xterm colour themes matching the app's light and dark palettes, which one applies now, and the
+// pane's font stack.
 import type { ITheme } from '@xterm/xterm';
 import type { Settings } from '../../shared/ipc';
+
+/** The pane's font stack (the size is a setting). */
+export const TERMINAL_FONT_FAMILY = 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace';
 
 export const DARK_THEME: ITheme = {
   background: '#16181d',
