@@ -1,7 +1,8 @@
 // Case 5, pixels: in web mode in Chromium, bytes/s from a process to the app's xterm pane (counted
 // by the renderer's own flow-control acks, sent after xterm's write callback) against xterm.js fed
-// the same bytes directly in the same browser; then, in the pane, Ctrl-C during a `yes` flood until
-// the prompt is back, and idle keystroke → echo reaching the page.
+// the same bytes directly in the same browser, in a terminal of the pane's size, font and renderer;
+// then, in the pane, Ctrl-C during a `yes` flood until the prompt is back, and idle keystroke → echo
+// reaching the page.
 import path from 'node:path';
 import type { Page, WebSocket as PageSocket } from 'playwright-core';
 import type { BenchCase, BenchContext } from '../lib/bench-case';
@@ -11,7 +12,9 @@ import { ansiBlockAsPty, ptyOutputBytes, writeAnsiBlock, writerArgv } from '../l
 import type { CaseRecorder } from '../lib/results';
 import { elapsedMs, mbPerSecond } from '../lib/stats';
 import { startWebApp } from '../lib/web-app';
-import { startXtermPage } from '../lib/xterm-page';
+import { startXtermPage, type CeilingTerminal } from '../lib/xterm-page';
+import { DEFAULT_SETTINGS } from '../../../electron/app/config-store';
+import { TERMINAL_FONT_FAMILY } from '../../../renderer/terminal/terminal-theme';
 
 /** The prompt the bench sets, typed as $'…' escapes so the typed command itself never matches it. */
 const PROMPT = 'TB> ';
@@ -20,12 +23,19 @@ const SET_PROMPT = "PS1=$'\\x54\\x42\\x3e '";
 /** Watches the page's bridge socket: output text it receives and output bytes it acknowledges. */
 class PaneWatch {
   acked = 0;
+  /** The pane's size, as last sent to its process. */
+  size: { cols: number; rows: number } | null = null;
   private waiters: Array<{ text: string; check: (text: string) => boolean; resolve: () => void }> = [];
 
   attach(socket: PageSocket): void {
     socket.on('framesent', ({ payload }) => {
-      const message = JSON.parse(String(payload)) as { name?: string; input?: { bytes?: number } };
+      const message = JSON.parse(String(payload)) as {
+        name?: string;
+        input?: { bytes?: number; cols?: number; rows?: number };
+      };
       if (message.name === 'processes.ack') this.acked += message.input?.bytes ?? 0;
+      const { cols, rows } = message.input ?? {};
+      if (message.name === 'processes.resize' && cols && rows) this.size = { cols, rows };
     });
     socket.on('framereceived', ({ payload }) => {
       const message = JSON.parse(String(payload)) as { name?: string; payload?: unknown };
@@ -84,7 +94,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     `${(bytes / 1048576).toFixed(2)} MiB of ANSI text (${expected} bytes after the pty's CRLF) per run, ${runs} run(s) ` +
       `after ${warmups} warm-up(s), headless Chromium. App: typed into the login-shell pane of \`tether web\`; done when the ` +
       "renderer's flow-control acks (sent after xterm's write callback) cover the output. Ceiling: the same bytes " +
-      `written into @xterm/xterm directly, in 64 KiB chunks awaiting each write callback. Ctrl-C: ${ctrlCRuns} run(s), ` +
+      'written into @xterm/xterm directly, in 64 KiB chunks awaiting each write callback, in a terminal with the ' +
+      `pane's columns, rows, font and renderer. Ctrl-C: ${ctrlCRuns} run(s), ` +
       `\`yes\` flooding ${floodMs} ms, then Ctrl-C until the prompt's bytes reach the page. Keystroke: ` +
       `${keystrokeSamples} samples, key press until its echo reaches the page (xterm draws it on the next frame).`,
   );
@@ -94,18 +105,6 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
   const web = await startWebApp();
   recorder.command(web.commandLine);
   try {
-    const ceilingPage = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await ceilingPage.goto(pageServer.url, { waitUntil: 'load' });
-    const block = ansiBlockAsPty().toString('base64');
-    const feed = (total: number): Promise<number> =>
-      ceilingPage.evaluate(
-        ([b, t]) => (globalThis as unknown as { feed: (b: string, t: number) => Promise<number> }).feed(b, t),
-        [block, total] as const,
-      );
-    const ceilingRenderer = await ceilingPage.evaluate(
-      () => (globalThis as unknown as { rendererKind: string }).rendererKind,
-    );
-
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const watch = new PaneWatch();
     page.on('websocket', (socket) => watch.attach(socket));
@@ -114,7 +113,31 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     await page.locator('.xterm').first().click();
     await typeLine(page, watch, SET_PROMPT, stepTimeoutMs);
     const appRenderer = (await page.locator('.xterm canvas').count()) > 0 ? 'webgl' : 'dom';
-    recorder.note(`Renderer picked: app pane ${appRenderer}, ceiling page ${ceilingRenderer}.`);
+    if (!watch.size) throw new Error('the app pane never reported its size (processes.resize)');
+
+    const ceilingPage = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    await ceilingPage.goto(pageServer.url, { waitUntil: 'load' });
+    const terminal: CeilingTerminal = {
+      ...watch.size,
+      fontSize: DEFAULT_SETTINGS.fontSize,
+      fontFamily: TERMINAL_FONT_FAMILY,
+      scrollback: DEFAULT_SETTINGS.scrollback,
+      webgl: appRenderer === 'webgl',
+    };
+    const ceilingRenderer = await ceilingPage.evaluate(
+      (t) => (globalThis as unknown as { setup: (t: CeilingTerminal) => string }).setup(t),
+      terminal,
+    );
+    const block = ansiBlockAsPty().toString('base64');
+    const feed = (total: number): Promise<number> =>
+      ceilingPage.evaluate(
+        ([b, t]) => (globalThis as unknown as { feed: (b: string, t: number) => Promise<number> }).feed(b, t),
+        [block, total] as const,
+      );
+    recorder.note(
+      `Renderer picked: app pane ${appRenderer}, ceiling page ${ceilingRenderer}; both ` +
+        `${terminal.cols}×${terminal.rows} at ${terminal.fontSize}px.`,
+    );
 
     const app: number[] = [];
     const ceiling: number[] = [];

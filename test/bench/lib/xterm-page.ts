@@ -1,6 +1,8 @@
 // The pixel ceiling's page: a loopback HTTP server that serves the app's own @xterm/xterm build (and
-// its WebGL addon, tried first as the app does) and a page that writes given bytes straight into one
-// terminal, timing until xterm's last write callback. Stopped with close().
+// its WebGL addon) and a page that writes given bytes straight into one terminal, timing until
+// xterm's last write callback. The terminal is set up like the app pane it is compared with: same
+// columns, rows, font and renderer (a smaller terminal draws far fewer pixels per frame). Stopped
+// with close().
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,11 +24,15 @@ export const PAGE_WRITE_CHUNK = 65_536;
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/xterm.css">
 <script src="/xterm.js"></script><script src="/addon-webgl.js"></script></head>
-<body style="margin:0"><div id="t" style="width:1400px;height:800px"></div><script>
-const term = new Terminal({ scrollback: 10000, fontSize: 14 });
-term.open(document.getElementById('t'));
-window.rendererKind = 'dom';
-try { term.loadAddon(new WebglAddon.WebglAddon()); window.rendererKind = 'webgl'; } catch (e) {}
+<body style="margin:0"><div id="t" style="width:1600px;height:1000px"></div><script>
+let term = null;
+window.setup = (o) => {
+  term = new Terminal({ scrollback: o.scrollback, fontSize: o.fontSize, fontFamily: o.fontFamily });
+  term.open(document.getElementById('t'));
+  term.resize(o.cols, o.rows);
+  if (!o.webgl) return 'dom';
+  try { term.loadAddon(new WebglAddon.WebglAddon()); return 'webgl'; } catch (e) { return 'dom'; }
+};
 window.feed = async (base64, total) => {
   const block = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const start = performance.now();
@@ -42,6 +48,17 @@ window.feed = async (base64, total) => {
   return performance.now() - start;
 };
 </script></body></html>`;
+
+/** How the ceiling's terminal is set up: like the app pane it is compared with. */
+export interface CeilingTerminal {
+  cols: number;
+  rows: number;
+  fontSize: number;
+  fontFamily: string;
+  scrollback: number;
+  /** Use the WebGL addon (as the app pane does), else xterm's DOM renderer. */
+  webgl: boolean;
+}
 
 export interface XtermPageServer {
   url: string;
