@@ -1,10 +1,9 @@
 // Every number that shapes the AppService: batching, flow-control windows, buffers, preview and
 // transfer limits, throttles. docs/app.md explains each one; change them here and nowhere else.
 
-/**
- * While output keeps coming, it is batched to the renderer at most this often (output after a
- * quiet spell goes out at once)…
- */
+/** Output arriving this long after the previous output is a quiet spell's first: it goes out at once. */
+export const BATCH_QUIET_MS = 4;
+/** While output keeps coming, it is batched to the renderer at most this often… */
 export const BATCH_INTERVAL_MS = 16;
 /** …or as soon as a batch holds this many output bytes. */
 export const BATCH_MAX_BYTES = 256 * 1024;

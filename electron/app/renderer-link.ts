@@ -2,7 +2,7 @@
 // process, what it has been sent and not yet acknowledged. Output of a process stops flowing to this
 // renderer while its unacknowledged bytes exceed the window; other processes keep flowing.
 import type { EventName, EventPayload, ProcessEventBatch, ProcessEventView } from '../../shared/ipc';
-import { BATCH_INTERVAL_MS, BATCH_MAX_BYTES, RENDERER_WINDOW_BYTES } from './limits';
+import { BATCH_INTERVAL_MS, BATCH_MAX_BYTES, BATCH_QUIET_MS, RENDERER_WINDOW_BYTES } from './limits';
 import type { ProcessLog } from './process-log';
 
 export type EventSink = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
@@ -27,8 +27,9 @@ export class RendererLink {
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private pendingBytes = 0;
-  /** performance.now() of the last flush: output after a quiet spell goes out without waiting. */
+  /** performance.now() of the last batch sent, and of the last output appended. */
   private lastFlushAt = -Infinity;
+  private lastNotifyAt = -Infinity;
   private closed = false;
 
   constructor(
@@ -103,14 +104,18 @@ export class RendererLink {
   }
 
   /**
-   * New events were appended to some process log. The first output after a quiet spell (a
-   * keystroke's echo) is flushed on the next turn of the event loop; while output keeps coming,
-   * batches leave at most every BATCH_INTERVAL_MS (or as soon as BATCH_MAX_BYTES wait).
+   * New events were appended to some process log. Output after a quiet spell (a keystroke's echo,
+   * even one typed right after the previous echo) is flushed on the next turn of the event loop;
+   * while output keeps coming, batches leave at most every BATCH_INTERVAL_MS (or as soon as
+   * BATCH_MAX_BYTES wait).
    */
   notify(bytes: number): void {
+    const now = performance.now();
+    const quiet = now - this.lastNotifyAt >= BATCH_QUIET_MS;
+    this.lastNotifyAt = now;
     this.pendingBytes += bytes;
-    const sinceFlush = performance.now() - this.lastFlushAt;
-    if (this.pendingBytes >= BATCH_MAX_BYTES || sinceFlush >= BATCH_INTERVAL_MS) this.schedule(0);
+    const sinceFlush = now - this.lastFlushAt;
+    if (quiet || this.pendingBytes >= BATCH_MAX_BYTES || sinceFlush >= BATCH_INTERVAL_MS) this.schedule(0);
     else this.schedule(BATCH_INTERVAL_MS - sinceFlush);
   }
 

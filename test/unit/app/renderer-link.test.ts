@@ -59,6 +59,17 @@ describe('RendererLink', () => {
     expect(t.sent('a').map((e) => e.seq)).toEqual([1]);
   });
 
+  it('sends a lone echo at once even right after the previous batch', async () => {
+    const t = setup(1 << 20);
+    t.link.subscribe('e', 'a');
+    t.append('a', 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 6));
+    t.append('a', 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.sent('a').map((e) => e.seq)).toEqual([1, 2]);
+  });
+
   it('stops a process at its window until acked, while another process keeps flowing', async () => {
     const t = setup(1000);
     t.link.subscribe('e', 'a');
