@@ -21,6 +21,7 @@ import {
   OUTBOUND_LOW_WATERMARK_BYTES,
 } from './limits';
 import type { Logger } from './logger';
+import { releaseMessage } from './message-pool';
 import { methodFamily, requestHandlers, type RequestContext } from './request-handlers';
 import { RpcError } from './rpc-error';
 import type { Session, SessionRegistry, SessionSink } from './session';
@@ -29,7 +30,7 @@ import type { Session, SessionRegistry, SessionSink } from './session';
 export interface Transport {
   /** Start of the -32600 message sent for undecodable input. */
   readonly parseErrorPrefix: string;
-  /** One JSON message; Buffers hold UTF-8 JSON text. */
+  /** One JSON message; Buffers hold UTF-8 JSON text and go back to the message pool once written. */
   send(message: string | Buffer): void;
   /** Outbound bytes queued and not yet handed to the OS. */
   bufferedBytes(): number;
@@ -72,7 +73,10 @@ export class Connection implements SessionSink {
   ) {}
 
   send(message: string | Buffer): void {
-    if (this.closed) return;
+    if (this.closed) {
+      releaseMessage(message);
+      return;
+    }
     this.transport.send(message);
     if (!this.congested && this.transport.bufferedBytes() > OUTBOUND_HIGH_WATERMARK_BYTES) {
       this.congested = true;

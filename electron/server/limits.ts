@@ -33,6 +33,11 @@ export const OUTBOUND_LOW_WATERMARK_BYTES = 1024 * 1024;
  * to the new connection; a live one keeps it and the resume gets -32010, as with codex.
  */
 export const ATTACHED_PROBE_TIMEOUT_MS = 1_500;
+/** Size of a pooled outbound message buffer: the largest coalesced chunk (128 KiB) in base64 plus room. */
+export const MESSAGE_POOL_BUFFER_BYTES = 192 * 1024;
+/** Pooled message buffers kept for reuse at most (the rest are left to the GC). */
+export const MESSAGE_POOL_MAX_FREE = 64;
+
 /** Interval of server WebSocket pings (empty payload, pongs not enforced), as codex. */
 export const WS_PING_INTERVAL_MS = 30_000;
 /** Default terminal size of tty processes started without `size`. */

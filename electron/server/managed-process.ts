@@ -3,6 +3,7 @@
 // congested connection). Notifications go to the session's `emit`, which drops them when detached.
 import type { OutputStream, ProcessReadResult, ProcessSignalName, WriteStatus } from '../../shared/protocol';
 import type { ChildIo } from './child-spawn';
+import { acquireMessageBuffer } from './message-pool';
 import { OutputLog } from './output-log';
 import { WriteDedup } from './write-dedup';
 
@@ -126,7 +127,7 @@ export class ManagedProcess {
     const head = `{"method":"process/output","params":{"processId":${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"`;
     const base64 = data.toString('base64');
     const headBytes = Buffer.byteLength(head);
-    const message = Buffer.allocUnsafe(headBytes + base64.length + OUTPUT_TAIL.length);
+    const message = acquireMessageBuffer(headBytes + base64.length + OUTPUT_TAIL.length);
     message.write(head, 0, 'utf8');
     message.write(base64, headBytes, 'latin1');
     message.write(OUTPUT_TAIL, headBytes + base64.length, 'latin1');

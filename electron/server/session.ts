@@ -6,6 +6,7 @@ import { spawnChild } from './child-spawn';
 import { buildChildEnv } from './env-policy';
 import { DEFAULT_TTY_COLS, DEFAULT_TTY_ROWS } from './limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
+import { releaseMessage } from './message-pool';
 import { uriToPath } from './path-uri';
 import { RpcError } from './rpc-error';
 
@@ -75,7 +76,8 @@ export class Session {
   }
 
   private readonly emit = (message: string | Buffer): void => {
-    this.sink?.send(message);
+    if (this.sink) this.sink.send(message);
+    else releaseMessage(message);
   };
 
   async start(params: ProcessStartParams): Promise<ProcessStartResult> {

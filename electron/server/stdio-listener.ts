@@ -3,6 +3,7 @@
 import { Connection, type ConnectionDeps, type Transport } from './connection';
 import { decodeBytes } from './envelope';
 import { MAX_STDIO_LINE_BYTES } from './limits';
+import { releaseMessage } from './message-pool';
 
 const NEWLINE = 0x0a;
 const NEWLINE_BUFFER = Buffer.from('\n');
@@ -23,7 +24,9 @@ class StdioTransport implements Transport {
       this.output.cork();
       setImmediate(this.flush);
     }
-    this.output.write(message);
+    this.output.write(message, (error) => {
+      if (!error) releaseMessage(message);
+    });
     this.output.write(NEWLINE_BUFFER);
   }
 

@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { checkAuthorization } from './auth';
 import { Connection, type ConnectionDeps, type Transport } from './connection';
 import { decodeBytes } from './envelope';
+import { releaseMessage } from './message-pool';
 import { MAX_INBOUND_FRAME_BYTES, WS_PING_INTERVAL_MS } from './limits';
 import type { AuthConfig } from './server-options';
 
@@ -47,7 +48,9 @@ class WsTransport implements Transport {
         this.socket.uncork();
       });
     }
-    this.ws.send(message, { binary: false });
+    this.ws.send(message, { binary: false }, (error) => {
+      if (!error) releaseMessage(message);
+    });
   }
 
   bufferedBytes(): number {
