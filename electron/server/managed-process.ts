@@ -20,8 +20,12 @@ const WINDOW_RETENTION_SLACK_BYTES = 256 * 1024;
 const COALESCE_QUIET_MS = 0.25;
 /** Longest a read of a busy stream waits to be joined with the next ones. */
 const COALESCE_DELAY_MS = 1;
-/** Pending output at which a coalesced chunk leaves at once (one full pipe read). */
-const COALESCE_FLUSH_BYTES = 64 * 1024;
+/**
+ * Largest chunk sent (one full pipe read): reads are joined only up to it. Above ~96 KiB the JSON
+ * text of a message passes V8's 128 KiB young-object limit, and building and parsing such strings
+ * (server and client alike) measured several times slower per byte.
+ */
+const MAX_CHUNK_BYTES = 64 * 1024;
 
 const OUTPUT_TAIL = '"}}';
 
@@ -94,7 +98,8 @@ export class ManagedProcess {
     const now = performance.now();
     const quiet = now - this.lastDataAt > COALESCE_QUIET_MS;
     this.lastDataAt = now;
-    if (this.pendingStream !== stream) this.flushOutput();
+    if (this.pendingStream !== stream || this.pendingBytes + data.length > MAX_CHUNK_BYTES)
+      this.flushOutput();
     this.pendingStream = stream;
     this.pending.push(data);
     this.pendingBytes += data.length;
@@ -102,7 +107,7 @@ export class ManagedProcess {
     if (this.outputWindowBytes !== null) this.updateReading();
     // A read after a quiet spell (a keystroke echo) leaves at once; reads in a busy stream (a pty
     // yields 4 KiB at a time) are joined for up to COALESCE_DELAY_MS, saving messages and syscalls.
-    if (quiet || this.pendingBytes >= COALESCE_FLUSH_BYTES) this.flushOutput();
+    if (quiet || this.pendingBytes >= MAX_CHUNK_BYTES) this.flushOutput();
     else this.flushTimer ??= setTimeout(this.flushOutput, COALESCE_DELAY_MS);
   }
 
