@@ -10,7 +10,7 @@ export function pane(page: Page, index = 0): Locator {
 export async function paneLines(page: Page, index = 0): Promise<string[]> {
   return pane(page, index)
     .locator('.xterm-rows')
-    .evaluate((rows) => [...rows.children].map((row) => (row.textContent ?? '').replace(/\s+$/, '')));
+    .evaluate((rows) => Array.from(rows.children).map((row) => (row.textContent ?? '').replace(/\s+$/, '')));
 }
 
 export async function paneText(page: Page, index = 0): Promise<string> {
