@@ -15,20 +15,20 @@ const RECOVERY_DEADLINE_MS = 4_000;
 /** Liveness detection, then the recovery deadline, with room for a loaded machine. */
 const FAILED_WITHIN_MS = DEAD_AFTER_MS + RECOVERY_DEADLINE_MS + 15_000;
 
+let server: StartedServer | undefined;
+let proxy: FaultProxy | undefined;
+let client: RemoteExecServerClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await proxy?.close();
+  await server?.stop();
+  client = undefined;
+  proxy = undefined;
+  server = undefined;
+});
+
 describe('a half-dead route against codex', () => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let client: RemoteExecServerClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await proxy?.close();
-    await server?.stop();
-    client = undefined;
-    proxy = undefined;
-    server = undefined;
-  });
-
   it('ends in failed with the -32010 cause once the recovery deadline passes', async () => {
     server = await startServer('codex', 'ws');
     proxy = await FaultProxy.forUrl(server.url!);
@@ -62,19 +62,6 @@ describe('a half-dead route against codex', () => {
 });
 
 describe('a half-dead route against Tether', () => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let client: RemoteExecServerClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await proxy?.close();
-    await server?.stop();
-    client = undefined;
-    proxy = undefined;
-    server = undefined;
-  });
-
   it('takes the session over from the silent connection and loses no output', async () => {
     server = await startServer('tether', 'ws');
     proxy = await FaultProxy.forUrl(server.url!);
