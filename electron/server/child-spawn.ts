@@ -11,12 +11,11 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
-import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import * as pty from 'node-pty';
 import { SpawnFailureKind, type OutputStream, type TerminalSize } from '../../shared/protocol';
 import { errnoCode, osErrorText } from './os-error';
+import { spawnReadPty, type ReadPty } from './pty-reader';
 import { RpcError } from './rpc-error';
 
 export interface SpawnSpec {
@@ -134,48 +133,6 @@ function checkCwd(cwd: string): void {
   if (!isDirectory) throw spawnError('ENOTDIR', '');
 }
 
-/** How often a forced pty close is retried while its output is paused. */
-const PTY_PAUSED_CLOSE_RETRY_MS = 200;
-const PTY_DRAIN_BUFFER_BYTES = 64 * 1024;
-
-/**
- * On Linux the last few KiB a pty process writes before exiting can stay unread: the master never
- * becomes readable again, and node-pty destroys the terminal 200 ms after the exit (its plain
- * `destroy()` call, without an error). Read what is left synchronously before that, and postpone
- * it while reading is paused (flow control, backpressure) so nothing is dropped.
- */
-function drainPtyBeforeForcedClose(
-  term: pty.IPty,
-  isReading: () => boolean,
-  deliver: (chunk: Buffer) => void,
-): void {
-  const internals = term as unknown as { _socket?: Socket; _fd?: number };
-  const socket = internals._socket;
-  const fd = internals._fd;
-  if (!socket || fd === undefined) return;
-  const destroy = socket.destroy.bind(socket);
-  socket.destroy = (error?: Error): Socket => {
-    if (error === undefined && !socket.destroyed) {
-      if (!isReading()) {
-        setTimeout(() => socket.destroy(), PTY_PAUSED_CLOSE_RETRY_MS).unref();
-        return socket;
-      }
-      const buffer = Buffer.allocUnsafe(PTY_DRAIN_BUFFER_BYTES);
-      for (;;) {
-        let read: number;
-        try {
-          read = readSync(fd, buffer, 0, buffer.length, null);
-        } catch {
-          break; // EIO (all read) or EAGAIN (nothing left).
-        }
-        if (read <= 0) break;
-        deliver(Buffer.from(buffer.subarray(0, read)));
-      }
-    }
-    return destroy(error);
-  };
-}
-
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
@@ -204,26 +161,24 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
   const args = useArg0
     ? ['-c', 'exec -a "$0" "$@"', spec.arg0!, program, ...spec.argv.slice(1)]
     : spec.argv.slice(1);
-  let term: pty.IPty;
+  let spawned: ReadPty;
   try {
-    term = pty.spawn(file, args, {
-      name: spec.env.TERM ?? 'xterm-256color',
-      cols: spec.size.cols,
-      rows: spec.size.rows,
-      cwd: spec.cwd,
-      env: spec.env,
-      encoding: null,
-    });
+    spawned = spawnReadPty(
+      file,
+      args,
+      {
+        name: spec.env.TERM ?? 'xterm-256color',
+        cols: spec.size.cols,
+        rows: spec.size.rows,
+        cwd: spec.cwd,
+        env: spec.env,
+      },
+      (chunk) => callbacks.data('pty', chunk),
+    );
   } catch (error) {
     throw spawnError(errnoCode(error), (error as Error).message);
   }
-  let reading = true;
-  term.onData((data) => callbacks.data('pty', data as unknown as Buffer));
-  drainPtyBeforeForcedClose(
-    term,
-    () => reading,
-    (chunk) => callbacks.data('pty', chunk),
-  );
+  const { term } = spawned;
   term.onExit(({ exitCode, signal }) => {
     // node-pty reports exit only after the terminal's output stream closed.
     callbacks.streamEnd();
@@ -234,12 +189,7 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
     streamCount: 1,
     stdinWritable: true,
     write: (chunk) => term.write(chunk),
-    setReading: (on) => {
-      if (on === reading) return;
-      reading = on;
-      if (on) term.resume();
-      else term.pause();
-    },
+    setReading: spawned.setReading,
     resize: (cols, rows) => {
       term.resize(cols, rows);
       return true;

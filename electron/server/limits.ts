@@ -33,6 +33,17 @@ export const OUTBOUND_LOW_WATERMARK_BYTES = 1024 * 1024;
  * to the new connection; a live one keeps it and the resume gets -32010, as with codex.
  */
 export const ATTACHED_PROBE_TIMEOUT_MS = 1_500;
+/**
+ * Largest output chunk sent (one full pipe read): reads are joined only up to it. Above ~96 KiB the
+ * JSON text of a message passes V8's 128 KiB young-object limit, and building and parsing such
+ * strings (server and client alike) measured several times slower per byte.
+ */
+export const MAX_OUTPUT_CHUNK_BYTES = 64 * 1024;
+/** Output arriving this soon after the previous read counts as a busy stream and is coalesced. */
+export const OUTPUT_QUIET_MS = 0.25;
+/** Longest a read of a busy stream waits to be joined with the next ones. */
+export const OUTPUT_COALESCE_DELAY_MS = 1;
+
 /** Size of a pooled outbound message buffer: the largest coalesced chunk (128 KiB) in base64 plus room. */
 export const MESSAGE_POOL_BUFFER_BYTES = 192 * 1024;
 /** Pooled message buffers kept for reuse at most (the rest are left to the GC). */

@@ -3,6 +3,7 @@
 // congested connection). Notifications go to the session's `emit`, which drops them when detached.
 import type { OutputStream, ProcessReadResult, ProcessSignalName, WriteStatus } from '../../shared/protocol';
 import type { ChildIo } from './child-spawn';
+import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCE_DELAY_MS, OUTPUT_QUIET_MS } from './limits';
 import { acquireMessageBuffer } from './message-pool';
 import { OutputLog } from './output-log';
 import { WriteDedup } from './write-dedup';
@@ -15,17 +16,6 @@ export interface ProcessLimits {
 
 /** Extra retention beyond a flow-control window: output read before the pause took effect. */
 const WINDOW_RETENTION_SLACK_BYTES = 256 * 1024;
-
-/** Output arriving this soon after the previous read counts as a busy stream and is coalesced. */
-const COALESCE_QUIET_MS = 0.25;
-/** Longest a read of a busy stream waits to be joined with the next ones. */
-const COALESCE_DELAY_MS = 1;
-/**
- * Largest chunk sent (one full pipe read): reads are joined only up to it. Above ~96 KiB the JSON
- * text of a message passes V8's 128 KiB young-object limit, and building and parsing such strings
- * (server and client alike) measured several times slower per byte.
- */
-const MAX_CHUNK_BYTES = 64 * 1024;
 
 const OUTPUT_TAIL = '"}}';
 
@@ -96,9 +86,9 @@ export class ManagedProcess {
   onData(stream: OutputStream, data: Buffer): void {
     if (data.length === 0) return;
     const now = performance.now();
-    const quiet = now - this.lastDataAt > COALESCE_QUIET_MS;
+    const quiet = now - this.lastDataAt > OUTPUT_QUIET_MS;
     this.lastDataAt = now;
-    if (this.pendingStream !== stream || this.pendingBytes + data.length > MAX_CHUNK_BYTES)
+    if (this.pendingStream !== stream || this.pendingBytes + data.length > MAX_OUTPUT_CHUNK_BYTES)
       this.flushOutput();
     this.pendingStream = stream;
     this.pending.push(data);
@@ -106,9 +96,9 @@ export class ManagedProcess {
     this.produced += data.length;
     if (this.outputWindowBytes !== null) this.updateReading();
     // A read after a quiet spell (a keystroke echo) leaves at once; reads in a busy stream (a pty
-    // yields 4 KiB at a time) are joined for up to COALESCE_DELAY_MS, saving messages and syscalls.
-    if (quiet || this.pendingBytes >= MAX_CHUNK_BYTES) this.flushOutput();
-    else this.flushTimer ??= setTimeout(this.flushOutput, COALESCE_DELAY_MS);
+    // yields 4 KiB at a time) are joined for up to OUTPUT_COALESCE_DELAY_MS, saving messages and syscalls.
+    if (quiet || this.pendingBytes >= MAX_OUTPUT_CHUNK_BYTES) this.flushOutput();
+    else this.flushTimer ??= setTimeout(this.flushOutput, OUTPUT_COALESCE_DELAY_MS);
   }
 
   private readonly flushOutput = (): void => {
