@@ -1,7 +1,6 @@
 // Starts one OS process for `process/start`, under a pty (node-pty) or with pipes, in its own
 // process group, and exposes a small uniform handle: raw output bytes, stdin, pause/resume,
 // resize and group signals. Spawn failures become -32603 errors with codex's `data.kind`.
-import { spawn as spawnPipes } from 'node:child_process';
 import {
   accessSync,
   closeSync,
@@ -15,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SpawnFailureKind, type OutputStream, type TerminalSize } from '../../shared/protocol';
 import { errnoCode, osErrorText } from './os-error';
-import { spawnReadPty, type ReadPty } from './pty-reader';
+import { PipeSpawnError, spawnReadPipes, spawnReadPty, type ReadPipes, type ReadPty } from './reader-thread';
 import { RpcError } from './rpc-error';
 
 export interface SpawnSpec {
@@ -26,6 +25,8 @@ export interface SpawnSpec {
   tty: boolean;
   pipeStdin: boolean;
   size: TerminalSize;
+  /** Output read ahead of the main thread at most (READER_READ_AHEAD_BYTES). */
+  readAhead: number;
   /** PATH used to find a bare argv[0]: the server's, not the child's (as codex). */
   searchPath: string;
 }
@@ -173,6 +174,7 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
         cwd: spec.cwd,
         env: spec.env,
       },
+      spec.readAhead,
       (chunk) => callbacks.data('pty', chunk),
     );
   } catch (error) {
@@ -199,46 +201,35 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
 }
 
 async function spawnWithPipes(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): Promise<ChildIo> {
-  const child = spawnPipes(program, spec.argv.slice(1), {
-    argv0: spec.arg0 ?? spec.argv[0]!,
-    cwd: spec.cwd,
-    env: spec.env,
-    detached: true,
-    stdio: [spec.pipeStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
-  if (child.pid === undefined) {
-    const error = await new Promise<Error>((resolve) => child.once('error', resolve));
-    throw spawnError(errnoCode(error), error.message);
+  let child: ReadPipes;
+  try {
+    child = await spawnReadPipes(
+      {
+        file: program,
+        args: spec.argv.slice(1),
+        argv0: spec.arg0 ?? spec.argv[0]!,
+        cwd: spec.cwd,
+        env: spec.env,
+        pipeStdin: spec.pipeStdin,
+        readAhead: spec.readAhead,
+      },
+      {
+        data: callbacks.data,
+        streamEnd: callbacks.streamEnd,
+        exit: (code, signal) => callbacks.exit(code ?? signalExitCode(signal)),
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof PipeSpawnError)) throw error;
+    throw spawnError(error.code, error.message);
   }
-  const pid = child.pid;
-  child.on('error', () => {});
-  const streams = [
-    ['stdout', child.stdout!],
-    ['stderr', child.stderr!],
-  ] as const;
-  for (const [name, stream] of streams) {
-    stream.on('data', (chunk: Buffer) => callbacks.data(name, chunk));
-    stream.once('close', () => callbacks.streamEnd());
-  }
-  child.stdin?.on('error', () => {});
-  child.once('exit', (code, signal) => callbacks.exit(code ?? signalExitCode(signal)));
-  let reading = true;
   return {
-    pid,
+    pid: child.pid,
     streamCount: 2,
     stdinWritable: spec.pipeStdin,
-    write: (chunk) => {
-      if (child.stdin && !child.stdin.destroyed) child.stdin.write(chunk);
-    },
-    setReading: (on) => {
-      if (on === reading) return;
-      reading = on;
-      for (const [, stream] of streams) {
-        if (on) stream.resume();
-        else stream.pause();
-      }
-    },
+    write: child.write,
+    setReading: child.setReading,
     resize: () => false,
-    signalGroup: (signal) => signalGroup(pid, signal),
+    signalGroup: (signal) => signalGroup(child.pid, signal),
   };
 }

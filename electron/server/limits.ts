@@ -44,6 +44,14 @@ export const OUTPUT_QUIET_MS = 0.25;
 /** Longest a read of a busy stream waits to be joined with the next ones. */
 export const OUTPUT_COALESCE_DELAY_MS = 1;
 
+/**
+ * Output the reader thread may hand to the main thread before the main thread took it; beyond it
+ * the reader stops, bounding the memory of a fast producer and how far output runs past a pause.
+ * Processes with a flow-control window get the small bound, so the window stays close to exact.
+ */
+export const READER_READ_AHEAD_BYTES = 1024 * 1024;
+export const READER_READ_AHEAD_FLOW_CONTROLLED_BYTES = 96 * 1024;
+
 /** Size of a pooled outbound message buffer: the largest coalesced chunk (128 KiB) in base64 plus room. */
 export const MESSAGE_POOL_BUFFER_BYTES = 192 * 1024;
 /** Pooled message buffers kept for reuse at most (the rest are left to the GC). */

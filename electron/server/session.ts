@@ -4,7 +4,12 @@ import { randomUUID } from 'node:crypto';
 import type { ProcessStartParams, ProcessStartResult } from '../../shared/protocol';
 import { spawnChild } from './child-spawn';
 import { buildChildEnv } from './env-policy';
-import { DEFAULT_TTY_COLS, DEFAULT_TTY_ROWS } from './limits';
+import {
+  DEFAULT_TTY_COLS,
+  DEFAULT_TTY_ROWS,
+  READER_READ_AHEAD_BYTES,
+  READER_READ_AHEAD_FLOW_CONTROLLED_BYTES,
+} from './limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
 import { releaseMessage } from './message-pool';
 import { uriToPath } from './path-uri';
@@ -106,6 +111,10 @@ export class Session {
           env,
           tty: params.tty,
           pipeStdin: params.pipeStdin ?? false,
+          readAhead:
+            params.outputWindowBytes == null
+              ? READER_READ_AHEAD_BYTES
+              : READER_READ_AHEAD_FLOW_CONTROLLED_BYTES,
           size: params.size ?? { cols: DEFAULT_TTY_COLS, rows: DEFAULT_TTY_ROWS },
           searchPath: process.env.PATH ?? '',
         },
