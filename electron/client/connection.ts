@@ -22,6 +22,7 @@ import {
   IDLE_PING_AFTER_MS,
   LIVENESS_TICK_MS,
   MAX_PENDING_CALLS,
+  MAX_QUEUED_CALLS,
   STALLED_AFTER_MS,
   UNROUTED_NOTIFICATION_LIMIT,
   UNROUTED_NOTIFICATION_TTL_MS,
@@ -68,6 +69,8 @@ function snippet(text: string): string {
 export class ExecServerConnection {
   private nextId = 1;
   private readonly pending = new Map<number, PendingCall>();
+  /** Calls waiting for a free slot under MAX_PENDING_CALLS, in the order they were made. */
+  private readonly queued: Array<{ send: () => void; reject: (error: ClientError) => void }> = [];
   private readonly recentlyTimedOut = new Set<number>();
   private readonly routes = new Map<string, ProcessEventSink>();
   private readonly unrouted = new Map<string, UnroutedEvents>();
@@ -136,33 +139,48 @@ export class ExecServerConnection {
     options: { timeoutMs?: number } = {},
   ): Promise<ResultOf<M>> {
     if (this.closedWith) return Promise.reject(this.closedWith);
-    if (this.pending.size >= MAX_PENDING_CALLS) {
+    if (this.queued.length >= MAX_QUEUED_CALLS) {
       return Promise.reject(
         new ClientError(
           'tooManyPendingCalls',
-          `${MAX_PENDING_CALLS} calls are already waiting for the server; ${method} was not sent. Try again shortly.`,
+          `${MAX_PENDING_CALLS + MAX_QUEUED_CALLS} calls are already waiting for the server; ${method} was not sent. Try again shortly.`,
         ),
       );
     }
-    const id = this.nextId++;
     const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     return new Promise<ResultOf<M>>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        this.recentlyTimedOut.add(id);
-        if (this.recentlyTimedOut.size > RECENTLY_TIMED_OUT_LIMIT) {
-          this.recentlyTimedOut.delete(this.recentlyTimedOut.values().next().value as number);
+      // The timeout runs from the moment the call is on the wire, not while it waits for a slot.
+      const send = (): void => {
+        const id = this.nextId++;
+        const timer = setTimeout(() => {
+          this.pending.delete(id);
+          this.recentlyTimedOut.add(id);
+          if (this.recentlyTimedOut.size > RECENTLY_TIMED_OUT_LIMIT) {
+            this.recentlyTimedOut.delete(this.recentlyTimedOut.values().next().value as number);
+          }
+          reject(
+            new ClientError('timeout', `${method} got no answer from the server within ${timeoutMs} ms.`),
+          );
+          this.sendQueued();
+        }, timeoutMs);
+        this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer });
+        try {
+          this.send({ id, method, params });
+        } catch (error) {
+          // A transport that cannot send is dead: end the connection so its owner notices at once.
+          this.close(error instanceof ClientError ? error : new ClientError('disconnected', String(error)));
         }
-        reject(new ClientError('timeout', `${method} got no answer from the server within ${timeoutMs} ms.`));
-      }, timeoutMs);
-      this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer });
-      try {
-        this.send({ id, method, params });
-      } catch (error) {
-        // A transport that cannot send is dead: end the connection so its owner notices at once.
-        this.close(error instanceof ClientError ? error : new ClientError('disconnected', String(error)));
-      }
+      };
+      if (this.pending.size < MAX_PENDING_CALLS) send();
+      else this.queued.push({ send, reject });
     });
+  }
+
+  /** Puts queued calls on the wire while slots are free. */
+  private sendQueued(): void {
+    while (!this.closedWith && this.pending.size < MAX_PENDING_CALLS && this.queued.length > 0) {
+      this.queued.shift()!.send();
+    }
   }
 
   notify(method: string, params: unknown): void {
@@ -211,6 +229,7 @@ export class ExecServerConnection {
       call.reject(error);
     }
     this.pending.clear();
+    for (const call of this.queued.splice(0)) call.reject(error);
     this.unrouted.clear();
     this.events.onClose(error);
   }
@@ -306,6 +325,7 @@ export class ExecServerConnection {
     }
     this.pending.delete(id as number);
     clearTimeout(call.timer);
+    this.sendQueued();
     if ('error' in m) {
       const error = m.error as { code?: unknown; message?: unknown; data?: unknown };
       if (error === null || typeof error !== 'object' || typeof error.code !== 'number') {

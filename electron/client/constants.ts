@@ -10,11 +10,13 @@ export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 /** `environment/status` probes: a stalled link is closed by the liveness check long before this. */
 export const PROBE_TIMEOUT_MS = 10_000;
 /**
- * Calls in flight on one connection before new calls are refused with 'tooManyPendingCalls'. Kept
+ * Calls in flight on one connection; later ones queue until a slot frees up. Kept
  * well below ~650: codex 0.171.0 stops answering a connection for good when that many requests are
  * pipelined on it.
  */
 export const MAX_PENDING_CALLS = 256;
+/** Calls beyond MAX_PENDING_CALLS wait in order for a free slot; beyond this many they are refused. */
+export const MAX_QUEUED_CALLS = 65_536;
 
 /** How long recovery may take before the client gives up (codex's server keeps sessions 80 s). */
 export const DEFAULT_RECOVERY_DEADLINE_MS = 60_000;
