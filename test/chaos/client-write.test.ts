@@ -1,15 +1,14 @@
 // Input through a faulty link: lines written with ProcessHandle.write() to a `cat` (stdin pipe, and a
 // pty) while the proxy cuts and stalls the link must each come back exactly once, in order. Writes
 // are issued without waiting for each other, so retries across reconnects must keep their order too.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WriteStatus } from '../../shared/protocol';
-import { RemoteExecServerClient } from '../../electron/client/remote-client';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { type ServerImpl } from '../support/exec-servers';
 import { FaultSchedule } from './fault-schedule';
 import { firstDifference } from './line-stream';
 import { followProcess, waitUntil, within } from './process-follower';
 import { chaosSeed, randomInt, seededRandom } from './seeded-random';
+import { chaosRig } from './rig';
 
 const LINES = 150;
 /** Bound for the echo of everything written to come back through the faults. */
@@ -19,30 +18,15 @@ const CLOSE_MS = 15_000;
 const line = (i: number) => `line-${String(i).padStart(6, '0')}`;
 
 describe.each<ServerImpl>(['tether', 'codex'])('client writes to %s through a faulty link', (impl) => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let client: RemoteExecServerClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await proxy?.close();
-    await server?.stop();
-    client = undefined;
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   it.each([false, true])('tty=%s: each line echoes exactly once, in order', async (tty) => {
     const seed = chaosSeed();
     const random = seededRandom(seed);
     const log: string[] = [];
     console.log(`[chaos] client write (${impl}, tty=${tty}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
-    server = await startServer(impl, 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
-    client = new RemoteExecServerClient({
-      transport: { kind: 'ws', url: proxy.url() },
-      log: (entry) => log.push(entry),
-    });
+    const { server, proxy } = await rig.serve(impl);
+    const client = rig.client(proxy, { log: (entry) => log.push(entry) });
     await client.connect();
     const eol = tty ? '\r\n' : '\n';
     // Under a pty the terminal would echo our input too; turn that off so only cat's copy comes back.

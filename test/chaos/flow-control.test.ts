@@ -1,44 +1,27 @@
 // Server-side flow control through a faulty link (Tether's server only; codex has none): the
 // process/ack notifications that open the output window are lost with a dead connection, so the
 // client must re-acknowledge after each resume, or output stops for good. Every byte must arrive.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TetherCapability } from '../../shared/protocol';
-import { RemoteExecServerClient } from '../../electron/client/remote-client';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, type StartedServer } from '../support/exec-servers';
 import { FaultSchedule } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { followProcess, within } from './process-follower';
 import { chaosSeed, seededRandom } from './seeded-random';
+import { chaosRig } from './rig';
 
 /** Far below the output size, so the process spends the run blocked on acknowledgements. */
 const WINDOW_BYTES = 16 * 1024;
 const STREAM_DONE_MS = 60_000;
 
 describe('flow control through a faulty link (tether)', () => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let client: RemoteExecServerClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await proxy?.close();
-    await server?.stop();
-    client = undefined;
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   it('keeps the output window open across reconnects, and nothing is lost', async () => {
     const seed = chaosSeed();
     console.log(`[chaos] flow control seed=${seed} (replay with CHAOS_SEED=${seed})`);
-    server = await startServer('tether', 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
+    const { server, proxy } = await rig.serve('tether');
     const log: string[] = [];
-    client = new RemoteExecServerClient({
-      transport: { kind: 'ws', url: proxy.url() },
-      log: (line) => log.push(line),
-    });
+    const client = rig.client(proxy, { log: (line) => log.push(line) });
     await client.connect();
     expect(client.hasCapability(TetherCapability.flowControl)).toBe(true);
     const stream = lineStream({ bursts: 40, linesPerBurst: 1_000, pauseMs: 100, exitCode: 6 });

@@ -3,39 +3,22 @@
 // -32010. Codex 0.171.0 never lets go of it, so the client must end in a clear `failed` state at its
 // recovery deadline, naming the cause, instead of retrying forever. Tether's server pings the old
 // connection before refusing, drops it when it stays silent, and lets the resume through.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
 import { DEAD_AFTER_MS } from '../../electron/client/constants';
-import { RemoteExecServerClient } from '../../electron/client/remote-client';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, type StartedServer } from '../support/exec-servers';
 import { followProcess, waitUntil, within } from './process-follower';
+import { chaosRig } from './rig';
 
 const RECOVERY_DEADLINE_MS = 4_000;
 /** Liveness detection, then the recovery deadline, with room for a loaded machine. */
 const FAILED_WITHIN_MS = DEAD_AFTER_MS + RECOVERY_DEADLINE_MS + 15_000;
 
-let server: StartedServer | undefined;
-let proxy: FaultProxy | undefined;
-let client: RemoteExecServerClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await proxy?.close();
-  await server?.stop();
-  client = undefined;
-  proxy = undefined;
-  server = undefined;
-});
+const rig = chaosRig();
 
 describe('a half-dead route against codex', () => {
   it('ends in failed with the -32010 cause once the recovery deadline passes', async () => {
-    server = await startServer('codex', 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
-    client = new RemoteExecServerClient({
-      transport: { kind: 'ws', url: proxy.url() },
-      recoveryDeadlineMs: RECOVERY_DEADLINE_MS,
-    });
+    const { server, proxy } = await rig.serve('codex');
+    const client = rig.client(proxy, { recoveryDeadlineMs: RECOVERY_DEADLINE_MS });
     const states: ConnectionState['kind'][] = [];
     client.onStateChange((state) => states.push(state.kind));
     await client.connect();
@@ -49,7 +32,7 @@ describe('a half-dead route against codex', () => {
     await waitUntil(() => followed.output().length > 0, 10_000, 'the first output');
 
     proxy.stall('existing');
-    await waitUntil(() => client!.state.kind === 'failed', FAILED_WITHIN_MS, 'the client to fail');
+    await waitUntil(() => client.state.kind === 'failed', FAILED_WITHIN_MS, 'the client to fail');
 
     const state = client.state as Extract<ConnectionState, { kind: 'failed' }>;
     expect(state.code).toBe('recoveryDeadline');
@@ -63,12 +46,8 @@ describe('a half-dead route against codex', () => {
 
 describe('a half-dead route against Tether', () => {
   it('takes the session over from the silent connection and loses no output', async () => {
-    server = await startServer('tether', 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
-    client = new RemoteExecServerClient({
-      transport: { kind: 'ws', url: proxy.url() },
-      recoveryDeadlineMs: 30_000,
-    });
+    const { server, proxy } = await rig.serve('tether');
+    const client = rig.client(proxy, { recoveryDeadlineMs: 30_000 });
     await client.connect();
     const handle = await client.startProcess({
       argv: ['/bin/sh', '-c', 'i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo line $i; sleep 0.1; done'],

@@ -2,14 +2,13 @@
 // declare the connection dead by itself (no FIN or RST ever arrives), reconnect once the network is
 // back — the server may still hold the old connection and answer -32010 until it learns it is gone —
 // and then deliver every byte once, in order, with the exit code.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
 import { DEAD_AFTER_MS } from '../../electron/client/constants';
-import { RemoteExecServerClient } from '../../electron/client/remote-client';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { type ServerImpl } from '../support/exec-servers';
 import { firstDifference, lineStream } from './line-stream';
 import { followProcess, waitUntil, within } from './process-follower';
+import { chaosRig } from './rig';
 
 /** Bound for the client's liveness check to notice the silent link (it needs DEAD_AFTER_MS + ticks). */
 const DETECT_WITHIN_MS = DEAD_AFTER_MS + 15_000;
@@ -18,27 +17,12 @@ const STALL_AFTER_DETECTION_MS = 1_500;
 const STREAM_DONE_MS = 60_000;
 
 describe.each<ServerImpl>(['tether', 'codex'])('a stall longer than the liveness limit (%s)', (impl) => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let client: RemoteExecServerClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await proxy?.close();
-    await server?.stop();
-    client = undefined;
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   it('is detected by the client, then recovered without losing a byte', async () => {
-    server = await startServer(impl, 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
+    const { server, proxy } = await rig.serve(impl);
     const log: string[] = [];
-    client = new RemoteExecServerClient({
-      transport: { kind: 'ws', url: proxy.url() },
-      log: (line) => log.push(line),
-    });
+    const client = rig.client(proxy, { log: (line) => log.push(line) });
     const states: ConnectionState['kind'][] = [];
     client.onStateChange((state) => states.push(state.kind));
     await client.connect();
@@ -56,7 +40,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('a stall longer than the liveness
     proxy.stall();
     try {
       await waitUntil(
-        () => client!.state.kind === 'reconnecting',
+        () => client.state.kind === 'reconnecting',
         DETECT_WITHIN_MS,
         'the client to declare the link dead',
       );

@@ -1,12 +1,11 @@
 // When an outage outlasts what the server retains (1 MiB per process), the lost part cannot be
 // recovered; the client must say so with a `gap` event — never hide it — and then deliver the
 // retained tail exactly, followed by the exit code. Against both servers.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProcessEvent } from '../../electron/client/api';
-import { RemoteExecServerClient } from '../../electron/client/remote-client';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { type ServerImpl } from '../support/exec-servers';
 import { waitUntil } from './process-follower';
+import { chaosRig } from './rig';
 
 /** ~2.7 MB of numbered lines, well over the servers' 1 MiB retention. */
 const LINES = 400_000;
@@ -14,23 +13,11 @@ const OUTAGE_MS = 3_000;
 const EXIT_CODE = 4;
 
 describe.each<ServerImpl>(['tether', 'codex'])('output beyond retention during an outage (%s)', (impl) => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let client: RemoteExecServerClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await proxy?.close();
-    await server?.stop();
-    client = undefined;
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   it('is reported as a gap, and the retained tail follows exactly once', async () => {
-    server = await startServer(impl, 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
-    client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() } });
+    const { server, proxy } = await rig.serve(impl);
+    const client = rig.client(proxy);
     await client.connect();
     const handle = await client.startProcess({
       argv: ['/bin/sh', '-c', `echo go; sleep 1; seq 1 ${LINES}; exit ${EXIT_CODE}`],

@@ -1,13 +1,13 @@
 // Both exec-servers, driven through the fault proxy with bare JSON-RPC: a process streams numbered
 // lines while the link is cut and stalled at random; resuming the session and re-reading from the
 // last seq must recover every byte, in order, and the exit code.
-import { afterEach, describe, expect, it } from 'vitest';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { describe, expect, it } from 'vitest';
+import { type ServerImpl } from '../support/exec-servers';
 import { FaultSchedule } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { RawRpc, RawRpcClosedError, RawRpcError } from './raw-rpc';
 import { chaosSeed, seededRandom } from './seeded-random';
+import { chaosRig } from './rig';
 
 /** -32010: the server still sees the old connection attached; retry, as codex's client does. */
 const ALREADY_ATTACHED = -32010;
@@ -60,21 +60,12 @@ async function resume(url: string, sessionId: string): Promise<{ rpc: RawRpc; at
 }
 
 describe.each<ServerImpl>(['tether', 'codex'])('%s exec-server resume through a faulty link', (impl) => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-
-  afterEach(async () => {
-    await proxy?.close();
-    await server?.stop();
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   it('recovers every byte with process/read after each cut or stall', async () => {
     const seed = chaosSeed();
     console.log(`[chaos] ${impl} server-resume seed=${seed} (replay with CHAOS_SEED=${seed})`);
-    server = await startServer(impl, 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
+    const { server, proxy } = await rig.serve(impl);
     const url = proxy.url();
     const stream = lineStream({ bursts: 60, linesPerBurst: 1_000, pauseMs: 60, exitCode: 7 });
 

@@ -1,12 +1,10 @@
 // An outage longer than recovery can bridge must end in a clear `failed` state, never a hang:
 // against Tether with a short server session TTL (the resume is refused once the link is back), and
 // against codex (80 s TTL) with a client recovery deadline shorter than the outage.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
-import { RemoteExecServerClient } from '../../electron/client/remote-client';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, type StartedServer } from '../support/exec-servers';
 import { followProcess, waitUntil, within } from './process-follower';
+import { chaosRig } from './rig';
 
 const TETHER_SESSION_TTL_MS = 3_000;
 /** Longer than the Tether TTL above: the client is still trying when the link comes back. */
@@ -26,23 +24,11 @@ function isAlive(pid: number): boolean {
 }
 
 describe('an outage longer than recovery allows', () => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let client: RemoteExecServerClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await proxy?.close();
-    await server?.stop();
-    client = undefined;
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   async function setUp(impl: 'tether' | 'codex', extraArgs: string[], recoveryDeadlineMs: number) {
-    server = await startServer(impl, 'ws', { extraArgs });
-    proxy = await FaultProxy.forUrl(server.url!);
-    client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() }, recoveryDeadlineMs });
+    const { server, proxy } = await rig.serve(impl, { extraArgs });
+    const client = rig.client(proxy, { recoveryDeadlineMs });
     const states: ConnectionState[] = [];
     client.onStateChange((state) => states.push(state));
     await client.connect();

@@ -3,12 +3,11 @@
 // half-started process once it has reconnected, so no orphan keeps running. Against both servers.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isClientError } from '../../electron/client/client-error';
-import { RemoteExecServerClient } from '../../electron/client/remote-client';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { type ServerImpl } from '../support/exec-servers';
 import { waitUntil, within } from './process-follower';
+import { chaosRig } from './rig';
 
 /** Answers are held this long, so the cut lands after the server started the process but before its answer arrives. */
 const ANSWER_DELAY_MS = 2_000;
@@ -23,23 +22,11 @@ function isAlive(pid: number): boolean {
 }
 
 describe.each<ServerImpl>(['tether', 'codex'])('a cut while process/start is in flight (%s)', (impl) => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let client: RemoteExecServerClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await proxy?.close();
-    await server?.stop();
-    client = undefined;
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   it('fails the start clearly and leaves no orphan behind', async () => {
-    server = await startServer(impl, 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
-    client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() } });
+    const { server, proxy } = await rig.serve(impl);
+    const client = rig.client(proxy);
     await client.connect();
     const pidFile = path.join(server.home, 'started.pid');
 
@@ -65,6 +52,6 @@ describe.each<ServerImpl>(['tether', 'codex'])('a cut while process/start is in 
     expect(isClientError(error, 'disconnected'), String(error)).toBe(true);
     expect((error as Error).message).toMatch(/not retried/);
     await waitUntil(() => !isAlive(pid), 20_000, `the orphan (pid ${pid}) to be terminated`);
-    await waitUntil(() => client!.state.kind === 'connected', 20_000, 'the client to reconnect');
+    await waitUntil(() => client.state.kind === 'connected', 20_000, 'the client to reconnect');
   });
 });

@@ -2,13 +2,13 @@
 // process's output byte for byte and the exit code the process's, whatever the link does meanwhile.
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RUN_FAILURE_EXIT_CODE } from '../../electron/client/run-cli';
-import { FaultProxy } from '../support/fault-proxy';
-import { startServer, TETHER_BIN, type ServerImpl, type StartedServer } from '../support/exec-servers';
+import { TETHER_BIN, type ServerImpl } from '../support/exec-servers';
 import { FaultSchedule } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { chaosSeed, randomInt, seededRandom } from './seeded-random';
+import { chaosRig } from './rig';
 
 /** A run that is still going this long after it started has hung. */
 const RUN_TIMEOUT_MS = 60_000;
@@ -57,21 +57,12 @@ function tetherRun(
 }
 
 describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a faulty link', (impl) => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-
-  afterEach(async () => {
-    await proxy?.close();
-    await server?.stop();
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   it.each([false, true])('tty=%s: stdout is byte-exact and the exit code is the process one', async (tty) => {
     const seed = chaosSeed();
     console.log(`[chaos] tether run (${impl}, tty=${tty}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
-    server = await startServer(impl, 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
+    const { proxy } = await rig.serve(impl);
     const stream = lineStream({ bursts: 60, linesPerBurst: 1_000, pauseMs: 60, exitCode: 5 });
 
     let schedule: FaultSchedule | undefined;
@@ -91,19 +82,10 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a 
 describe.each<ServerImpl>(['tether', 'codex'])(
   'tether run against %s when the link never comes back',
   (impl) => {
-    let server: StartedServer | undefined;
-    let proxy: FaultProxy | undefined;
-
-    afterEach(async () => {
-      await proxy?.close();
-      await server?.stop();
-      proxy = undefined;
-      server = undefined;
-    });
+    const rig = chaosRig();
 
     it('exits 255 with a reason once the recovery deadline passes', async () => {
-      server = await startServer(impl, 'ws');
-      proxy = await FaultProxy.forUrl(server.url!);
+      const { proxy } = await rig.serve(impl);
       const silentProxy = proxy;
       const result = await tetherRun(
         proxy.url(),
@@ -124,15 +106,7 @@ describe.each<ServerImpl>(['tether', 'codex'])(
 );
 
 describe.each<ServerImpl>(['tether', 'codex'])('tether run input to %s through a faulty link', (impl) => {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
-
-  afterEach(async () => {
-    await proxy?.close();
-    await server?.stop();
-    proxy = undefined;
-    server = undefined;
-  });
+  const rig = chaosRig();
 
   // Pipes only: with --tty but stdin not a terminal, input takes the same path through the client,
   // and pty writes are covered by client-write.test.ts.
@@ -140,8 +114,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run input to %s through a
     const seed = chaosSeed();
     const random = seededRandom(seed);
     console.log(`[chaos] tether run input (${impl}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
-    server = await startServer(impl, 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
+    const { proxy } = await rig.serve(impl);
     const faultyProxy = proxy;
     const line = (i: number) => `input-${String(i).padStart(6, '0')}`;
     let schedule: FaultSchedule | undefined;

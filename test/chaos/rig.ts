@@ -1,0 +1,43 @@
+// What every chaos test sets up: a real server behind a fault proxy, and clients through that
+// proxy. Everything a test opened is closed after it, clients first, in reverse order.
+import { afterEach } from 'vitest';
+import { RemoteExecServerClient, type RemoteClientOptions } from '../../electron/client/remote-client';
+import {
+  startServer,
+  type ServerImpl,
+  type StartedServer,
+  type StartServerOptions,
+} from '../support/exec-servers';
+import { FaultProxy } from '../support/fault-proxy';
+
+export interface ChaosRig {
+  /** Starts a ws server of `impl` and a fault proxy in front of it. */
+  serve(
+    impl: ServerImpl,
+    options?: StartServerOptions,
+  ): Promise<{ server: StartedServer; proxy: FaultProxy }>;
+  /** A Tether client whose link runs through `proxy`. */
+  client(proxy: FaultProxy, options?: Omit<RemoteClientOptions, 'transport'>): RemoteExecServerClient;
+}
+
+/** Call at describe level: registers the teardown for the tests that use the returned rig. */
+export function chaosRig(): ChaosRig {
+  const opened: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of opened.splice(0).reverse()) await close();
+  });
+  return {
+    async serve(impl, options) {
+      const server = await startServer(impl, 'ws', options);
+      opened.push(() => server.stop());
+      const proxy = await FaultProxy.forUrl(server.url!);
+      opened.push(() => proxy.close());
+      return { server, proxy };
+    },
+    client(proxy, options = {}) {
+      const client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() }, ...options });
+      opened.push(() => client.close());
+      return client;
+    },
+  };
+}
