@@ -14,8 +14,18 @@ function platformOs(): string {
   return process.platform;
 }
 
+/** The account's login shell from the user database: what `SHELL` would say in a login session. */
+function passwdShell(): string | null {
+  try {
+    return os.userInfo().shell || null;
+  } catch {
+    // No user database entry for this uid (some containers): fall back to /bin/sh.
+    return null;
+  }
+}
+
 export function buildEnvironmentInfo(env: NodeJS.ProcessEnv = process.env): EnvironmentInfo {
-  const shellPath = env.SHELL || '/bin/sh';
+  const shellPath = env.SHELL || passwdShell() || '/bin/sh';
   const base = path.basename(shellPath);
   const tmpdir = env.TMPDIR;
   return {

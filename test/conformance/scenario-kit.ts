@@ -132,11 +132,28 @@ export interface ProcessOutcome {
 }
 
 /**
- * Waits for `process/closed` of `processId`, then checks the notification seqs (1..n, each once,
- * closed last, exited before closed) and returns the output per stream.
+ * Waits for `process/closed` of `processId` and every seq below it, then checks the notification
+ * seqs (1..n, each once, closed last, exited before closed) and returns the output per stream.
+ * Seqs, not arrival order, are the contract: codex sends notifications from independent tasks, so
+ * `closed` can overtake `exited` on the wire.
  */
 export async function collectProcess(peer: RpcPeer, processId: string): Promise<ProcessOutcome> {
-  await peer.notification('process/closed', (p) => p.processId === processId, PROCESS_WAIT_MS);
+  const closed = await peer.notification('process/closed', (p) => p.processId === processId, PROCESS_WAIT_MS);
+  for (let seq = 1; seq < Number(closed.params.seq); seq += 1) {
+    await peer.waitFor(
+      (m) => {
+        const params = m.message.params as Record<string, unknown> | undefined;
+        return (
+          typeof m.message.method === 'string' &&
+          m.message.method.startsWith('process/') &&
+          params?.processId === processId &&
+          params.seq === seq
+        );
+      },
+      `process ${processId} notification seq ${seq} (closed is seq ${String(closed.params.seq)})`,
+      PROCESS_WAIT_MS,
+    );
+  }
   const events = peer
     .notifications()
     .filter((n) => n.params.processId === processId && n.method.startsWith('process/'))

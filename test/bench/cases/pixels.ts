@@ -16,9 +16,12 @@ import { startXtermPage, type CeilingTerminal } from '../lib/xterm-page';
 import { DEFAULT_SETTINGS } from '../../../electron/app/config-store';
 import { TERMINAL_FONT_FAMILY } from '../../../renderer/terminal/terminal-theme';
 
-/** The prompt the bench sets, typed as $'…' escapes so the typed command itself never matches it. */
+/**
+ * The prompt the bench sets, typed as printf octal escapes so the typed command itself never matches
+ * it; plain POSIX, so it works whichever login shell the pane runs (bash, dash, zsh).
+ */
 const PROMPT = 'TB> ';
-const SET_PROMPT = "PS1=$'\\x54\\x42\\x3e '";
+const SET_PROMPT = 'PS1="$(printf \'\\124\\102\\076 \')"';
 
 /** Watches the page's bridge socket: output text it receives and output bytes it acknowledges. */
 class PaneWatch {
