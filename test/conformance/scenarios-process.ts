@@ -95,6 +95,24 @@ export const processScenarios: Scenario[] = [
     },
   },
   {
+    name: 'tty: a terminal process does not hold the terminals of other processes',
+    run: async (ctx) => {
+      const { peer } = await ctx.session();
+      for (const id of ['h1', 'h2']) {
+        await peer.call('process/start', startParams(id, ['/bin/cat'], ctx.uri(), { tty: true }));
+      }
+      // A leaked master would let this process read and type into the other terminals, and keep
+      // them from hanging up when the server closes them.
+      const script = 'for f in /proc/$$/fd/*; do readlink "$f"; done | grep -c ptmx';
+      await peer.call('process/start', startParams('fds', sh(script), ctx.uri(), { tty: true }));
+      ctx.record('terminal masters held', await collectProcess(peer, 'fds'));
+      for (const id of ['h1', 'h2']) {
+        await peer.call('process/write', { processId: id, chunk: b64('\x04'), writeId: '1' });
+        await peer.notification('process/closed', (p) => p.processId === id, PROCESS_WAIT_MS);
+      }
+    },
+  },
+  {
     name: 'stdin: pipeStdin true feeds cat, false gives stdinClosed, unknown process',
     run: async (ctx) => {
       const { peer } = await ctx.session();
