@@ -27,6 +27,7 @@ import {
   UNROUTED_NOTIFICATION_LIMIT,
   UNROUTED_NOTIFICATION_TTL_MS,
 } from './constants';
+import { frameText, parseFrame } from './message-decoder';
 import { openStdioTransport } from './stdio-transport';
 import type { Transport, TransportHandlers } from './transport';
 import { openWsTransport } from './ws-transport';
@@ -99,7 +100,7 @@ export class ExecServerConnection {
   ): Promise<ExecServerConnection> {
     const connection = new ExecServerConnection(events);
     const handlers: TransportHandlers = {
-      onMessage: (text) => connection.handleMessage(text),
+      onMessage: (message) => connection.handleMessage(message),
       onActivity: () => connection.handleActivity(),
       onClose: (error) => connection.shutdown(error),
     };
@@ -272,16 +273,18 @@ export class ExecServerConnection {
     this.events.onProtocolError?.(message);
   }
 
-  private handleMessage(text: string): void {
+  private handleMessage(frame: Buffer | string): void {
     let message: unknown;
     try {
-      message = JSON.parse(text);
+      message = parseFrame(frame);
     } catch {
-      this.reportProtocolError(`The server sent something that is not JSON: ${snippet(text)}`);
+      this.reportProtocolError(`The server sent something that is not JSON: ${snippet(frameText(frame))}`);
       return;
     }
     if (message === null || typeof message !== 'object' || Array.isArray(message)) {
-      this.reportProtocolError(`The server sent a message that is not a JSON-RPC object: ${snippet(text)}`);
+      this.reportProtocolError(
+        `The server sent a message that is not a JSON-RPC object: ${snippet(frameText(frame))}`,
+      );
       return;
     }
     const m = message as Record<string, unknown>;
@@ -295,7 +298,7 @@ export class ExecServerConnection {
       return;
     }
     this.reportProtocolError(
-      `The server sent a message that is neither a response nor a notification: ${snippet(text)}`,
+      `The server sent a message that is neither a response nor a notification: ${snippet(frameText(frame))}`,
     );
   }
 

@@ -4,7 +4,8 @@
 import type { ClientError } from './client-error';
 
 export interface TransportHandlers {
-  onMessage(text: string): void;
+  /** One message: the frame's bytes (ws) or a line (stdio), not yet decoded. */
+  onMessage(message: Buffer | string): void;
   /** Bytes arrived from the peer (message data, pongs, partial frames). */
   onActivity(): void;
   /** The transport ended; called once, never after close() was called by us. */

@@ -57,6 +57,8 @@ export async function openWsTransport(
     maxPayload: MAX_INBOUND_MESSAGE_BYTES,
     handshakeTimeout: timeoutMs,
     followRedirects: false,
+    // Text is checked where it is parsed; validating every output frame's UTF-8 first cost CPU.
+    skipUTF8Validation: true,
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -120,12 +122,9 @@ export async function openWsTransport(
   };
 
   ws.on('message', (data: WebSocket.RawData) => {
-    const text = Buffer.isBuffer(data)
-      ? data.toString('utf8')
-      : Array.isArray(data)
-        ? Buffer.concat(data).toString('utf8')
-        : Buffer.from(data).toString('utf8');
-    handlers.onMessage(text);
+    handlers.onMessage(
+      Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data),
+    );
     if (!pongQueued) {
       pongQueued = true;
       setImmediate(sendPong);
