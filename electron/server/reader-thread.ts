@@ -4,11 +4,13 @@
 // chunk the program blocked; a dedicated reader keeps them drained (codex has reader threads too).
 // node-pty still spawns ptys, writes to them, resizes them and reports their exit.
 import { EventEmitter } from 'node:events';
+import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import tty from 'node:tty';
 import { Worker } from 'node:worker_threads';
 import * as pty from 'node-pty';
 import type { OutputStream } from '../../shared/protocol';
 import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCE_DELAY_MS, OUTPUT_QUIET_MS } from './limits';
+import { withNativeExitListener } from './pty-exit-hook';
 
 /** How often a forced pty close is retried while the terminal's output is paused. */
 const PAUSED_CLOSE_RETRY_MS = 200;
@@ -338,6 +340,12 @@ export interface ReadPty {
 /**
  * Spawns with node-pty and hands the master to the reader thread. `data` gets the output in
  * order; node-pty's onExit fires only after the last of it was delivered.
+ *
+ * The server holds the terminal's slave side open until the process has exited. Otherwise, when a
+ * program closes its stdio on the way out (GNU cat closes stdin at EOF and stdout in an atexit
+ * handler), the master reads EIO, the master is closed at once, and the kernel hangs up the
+ * terminal: the program, still a few microseconds from exiting, dies of SIGHUP (exit 129 instead
+ * of 0). Held this way, the master reaches its end only after the exit was reaped.
  */
 export function spawnReadPty(
   file: string,
@@ -347,15 +355,36 @@ export function spawnReadPty(
   data: (chunk: Buffer) => void,
 ): ReadPty {
   const original = tty.ReadStream;
-  let term: pty.IPty;
+  let slave: number | null = null;
+  let exited = false;
+  const releaseSlave = (): void => {
+    if (slave === null) return;
+    closeSync(slave);
+    slave = null;
+  };
+  let spawned: { result: pty.IPty; hooked: boolean };
   // node-pty builds its reader with `new tty.ReadStream(fd)` inside spawn; give it the stand-in.
   (tty as unknown as { ReadStream: unknown }).ReadStream = DetachedTerminalSocket;
   try {
-    term = pty.spawn(file, args, { ...options, encoding: null });
+    spawned = withNativeExitListener(
+      () => {
+        exited = true;
+        releaseSlave();
+      },
+      () => pty.spawn(file, args, { ...options, encoding: null }),
+    );
   } finally {
     (tty as unknown as { ReadStream: unknown }).ReadStream = original;
   }
-  const internals = term as unknown as { _socket: DetachedTerminalSocket; _fd: number };
+  const term = spawned.result;
+  const internals = term as unknown as { _socket: DetachedTerminalSocket; _fd: number; _pty?: string };
+  if (spawned.hooked && !exited && internals._pty) {
+    try {
+      slave = openSync(internals._pty, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
+    } catch {
+      // The terminal is already gone; there is nothing left to hold open.
+    }
+  }
   const socket = internals._socket;
   let reading = true;
   const id = readerThread.add({ op: 'pty', fd: internals._fd }, 1, readAhead, {
@@ -363,6 +392,7 @@ export function spawnReadPty(
     streamEnd: () => socket.finish(),
   });
   socket.onForcedClose = () => {
+    releaseSlave();
     if (reading) readerThread.send(id, 'drain');
     else setTimeout(() => socket.destroy(), PAUSED_CLOSE_RETRY_MS).unref();
   };
