@@ -229,6 +229,11 @@ class ReaderThread {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.on('message', (message: WorkerMessage) => this.receive(worker, message));
+    // A crash in the reader must not take the server down; 'exit' then ends what it was reading,
+    // and the next process starts a fresh reader.
+    worker.on('error', (error) => {
+      process.stderr.write(`tether exec-server error: the output reader thread failed: ${error.message}\n`);
+    });
     // A dead reader ends every stream rather than leaving its processes unreported.
     worker.on('exit', () => {
       this.worker = null;
