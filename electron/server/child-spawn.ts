@@ -190,9 +190,13 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
     pid: term.pid,
     streamCount: 1,
     stdinWritable: true,
-    write: (chunk) => term.write(chunk),
+    // After the reap the master may be closed and its number reused by another terminal.
+    write: (chunk) => {
+      if (!spawned.reaped()) term.write(chunk);
+    },
     setReading: spawned.setReading,
     resize: (cols, rows) => {
+      if (spawned.reaped()) return false;
       term.resize(cols, rows);
       return true;
     },

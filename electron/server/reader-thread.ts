@@ -340,6 +340,11 @@ class DetachedTerminalSocket extends EventEmitter {
 export interface ReadPty {
   term: pty.IPty;
   setReading(reading: boolean): void;
+  /**
+   * True once the process was reaped (known only where the exit hook is in place). From then on
+   * the master may be closed and its descriptor number reused, so nothing should use it.
+   */
+  reaped(): boolean;
 }
 
 /**
@@ -408,6 +413,7 @@ export function spawnReadPty(
       reading = on;
       readerThread.send(id, on ? 'resume' : 'pause');
     },
+    reaped: () => exited,
   };
 }
 

@@ -66,11 +66,12 @@ describe('exec-server over WebSocket: handshake and envelope', () => {
     const s = await server();
     const c = await client(s.url!);
     await c.handshake();
+    const answered = c.responses.length;
     c.sendRaw('not json');
     c.sendRaw('[{"id":1,"method":"environment/status"}]');
     c.sendRaw('{"id":9007199254740993,"method":"environment/status"}');
     c.sendRaw('{"id":"s","jsonrpc":"1.0","method":"environment/status"}');
-    await c.waitFor(() => c.responses.length >= 4, 'four responses');
+    await c.waitFor(() => c.responses.length >= answered + 4, 'four responses');
     expect(c.responses.filter((r) => r.id === -1).map((r) => r.error?.code)).toEqual([-32600, -32600]);
     expect(c.responses.filter((r) => r.id === -1)[0]!.error!.message).toMatch(
       /^failed to parse websocket JSON-RPC message from exec-server websocket 127\.0\.0\.1:\d+: /,
