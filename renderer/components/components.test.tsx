@@ -123,7 +123,12 @@ describe('HealthPanel', () => {
     expect(screen.getByRole('img', { name: /RTT over the last 2 s, latest 4 ms/ })).toBeTruthy();
     const timeline = screen.getByRole('region', { name: 'Timeline' });
     expect(within(timeline).getByText(/reconnecting — socket closed/)).toBeTruthy();
-    expect(screen.getByText('/bin/bash')).toBeTruthy();
+    const server = screen.getByRole('region', { name: 'Server' });
+    const row = (label: string) => within(server).getByText(label).nextSibling?.textContent;
+    expect(row('Shell')).toBe('bash (/bin/bash)');
+    expect(row('Server directory')).toBe('/home/u/my project');
+    expect(row('Capabilities')).toBe('tetherFlowControl, tetherProcessResize');
+    expect(row('providerId')).toBe('build-7');
   });
 });
 

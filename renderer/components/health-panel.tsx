@@ -2,6 +2,7 @@
 // count, the timeline of state changes, and what the server says about itself.
 import type { EnvironmentView } from '../../shared/ipc';
 import { formatClock, formatDuration, formatMs } from '../format';
+import { serverInfoRows } from '../server-info';
 import { useNow } from '../use-now';
 import { RttChart } from './rtt-chart';
 import { StatusIndicator } from './status-indicator';
@@ -52,10 +53,10 @@ export function HealthPanel({ env }: { env: EnvironmentView }) {
         {env.info ? (
           <table className="wrap">
             <tbody>
-              {Object.entries(env.info).map(([k, v]) => (
-                <tr key={k}>
-                  <th>{k}</th>
-                  <td className="mono">{typeof v === 'string' ? v : JSON.stringify(v)}</td>
+              {serverInfoRows(env.info).map((row) => (
+                <tr key={row.label}>
+                  <th>{row.label}</th>
+                  <td className="mono">{row.value}</td>
                 </tr>
               ))}
             </tbody>

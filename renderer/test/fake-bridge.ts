@@ -77,7 +77,14 @@ export function makeEnv(patch: Partial<EnvironmentView> = {}): EnvironmentView {
       ],
       thresholds: { degradedRttMs: 250, stalledAfterMs: 10_000 },
     },
-    info: { platform: 'linux', shell: '/bin/bash', version: '0.1.0' },
+    info: {
+      shell: { name: 'bash', path: '/bin/bash' },
+      executorVersion: '0.1.0',
+      platformOs: 'linux',
+      cwd: 'file:///home/u/my%20project',
+      capabilities: { tetherProcessResize: true, tetherFlowControl: true, fsWatchMissing: false },
+      providerId: 'build-7',
+    },
     bufferedBytes: 0,
     ...patch,
   };

@@ -99,6 +99,11 @@ describe('web app: Local environment', () => {
     await saveScreenshot(page, 'processes');
     await page.getByRole('tab', { name: 'Health' }).click();
     await expect.poll(() => page.getByRole('img', { name: /^RTT over the last/ }).count(), poll).toBe(1);
+    const serverInfo = page.getByRole('region', { name: 'Server' });
+    await expect
+      .poll(() => serverInfo.getByRole('row', { name: /^Capabilities/ }).textContent(), poll)
+      .toContain('tetherProcessResize');
+    expect(await serverInfo.getByRole('row', { name: /^Shell/ }).textContent()).toMatch(/\//);
     await saveScreenshot(page, 'health');
 
     // Reload: the same pane comes back on the same process, with its scrollback, once.
