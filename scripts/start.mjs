@@ -27,18 +27,22 @@ if (reason) {
   runElectron(electronBinary());
 }
 
+/** Every reason Electron cannot start here, joined; null when it can. */
 function electronUnavailableReason() {
+  const reasons = [];
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return 'there is no graphical display (neither DISPLAY nor WAYLAND_DISPLAY is set)';
+    reasons.push('there is no graphical display (neither DISPLAY nor WAYLAND_DISPLAY is set)');
   }
   let binary;
   try {
     binary = electronBinary();
   } catch (error) {
-    return `its binary is not installed and could not be downloaded (${firstLine(error)})`;
+    reasons.push(`its binary is not installed and could not be downloaded (${firstLine(error)})`);
   }
-  if (!binary || !existsSync(binary)) return `its binary is missing (${binary ?? 'no path'})`;
-  return null;
+  if (binary !== undefined && (!binary || !existsSync(binary))) {
+    reasons.push(`its binary is missing (${binary || 'no path'})`);
+  }
+  return reasons.length > 0 ? reasons.join('; and ') : null;
 }
 
 function electronBinary() {
