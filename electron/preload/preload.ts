@@ -1,24 +1,20 @@
-// The only bridge between the sandboxed page and the app: `window.tether`, a TetherBridge whose
+// The only bridge between the sandboxed page and the app: `window.tether`, a PreloadBridge whose
 // invoke/on accept only the contract's command and event names and use channels derived from them.
-// Errors arrive as Error(message); the IpcError code does not survive the context bridge.
+// invoke resolves with the main process's envelope rather than throwing, so the IpcError code
+// reaches the page (an Error crossing contextBridge keeps only its message).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
   commandChannel,
   eventChannel,
   isCommandName,
   isEventName,
-  type IpcErrorPayload,
-  type TetherBridge,
+  type PreloadBridge,
 } from '../../shared/ipc';
 
-type Envelope = { ok: true; output: unknown } | { ok: false; error: IpcErrorPayload };
-
-const bridge: TetherBridge = {
+const bridge: PreloadBridge = {
   async invoke(name, input) {
     if (!isCommandName(name)) throw new Error(`Unknown command "${String(name)}".`);
-    const result = (await ipcRenderer.invoke(commandChannel(name), input)) as Envelope;
-    if (!result.ok) throw new Error(result.error.message);
-    return result.output as never;
+    return (await ipcRenderer.invoke(commandChannel(name), input)) as never;
   },
   on(name, listener) {
     if (!isEventName(name)) throw new Error(`Unknown event "${String(name)}".`);

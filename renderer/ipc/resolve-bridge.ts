@@ -1,6 +1,6 @@
 // Finds the host's TetherBridge: the preload's `window.tether` in Electron, otherwise a WebSocket
 // bridge to the web host that served this page (same host, token from the page URL).
-import type { TetherBridge } from '../../shared/ipc';
+import { bridgeFromPreload, type PreloadBridge, type TetherBridge } from '../../shared/ipc';
 import { createWebSocketBridge, type WebBridgeStatus } from '../../shared/ipc/web-bridge-client';
 import { WEB_SOCKET_PATH, WEB_TOKEN_PARAM } from '../../shared/ipc/web-protocol';
 
@@ -11,8 +11,8 @@ export interface ResolvedBridge {
 }
 
 export function resolveBridge(): ResolvedBridge {
-  const electron = (window as { tether?: TetherBridge }).tether;
-  if (electron) return { bridge: electron };
+  const electron = (window as { tether?: PreloadBridge }).tether;
+  if (electron) return { bridge: bridgeFromPreload(electron) };
   const token = new URLSearchParams(window.location.search).get(WEB_TOKEN_PARAM) ?? '';
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   const url = `${scheme}//${window.location.host}${WEB_SOCKET_PATH}?${WEB_TOKEN_PARAM}=${encodeURIComponent(token)}`;

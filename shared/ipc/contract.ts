@@ -379,3 +379,30 @@ export interface TetherBridge {
   invoke<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>>;
   on<N extends EventName>(name: N, listener: (payload: EventPayload<N>) => void): () => void;
 }
+
+/** What a command answers on the wire: its output, or the error the renderer rebuilds. */
+export type CommandEnvelope<N extends CommandName> =
+  { ok: true; output: CommandOutput<N> } | { ok: false; error: IpcErrorPayload };
+
+/**
+ * What the Electron preload exposes as `window.tether`. Its invoke resolves with the envelope
+ * instead of rejecting, because an Error crossing contextBridge keeps only its message; the
+ * renderer turns the envelope back into output or an IpcError with its code
+ * (`bridgeFromPreload`).
+ */
+export interface PreloadBridge {
+  invoke<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandEnvelope<N>>;
+  on<N extends EventName>(name: N, listener: (payload: EventPayload<N>) => void): () => void;
+}
+
+/** The renderer's TetherBridge over the preload's envelope bridge. */
+export function bridgeFromPreload(preload: PreloadBridge): TetherBridge {
+  return {
+    async invoke(name, input) {
+      const result = await preload.invoke(name, input);
+      if (!result.ok) throw new IpcError(result.error.code, result.error.message);
+      return result.output;
+    },
+    on: (name, listener) => preload.on(name, listener),
+  };
+}
