@@ -52,6 +52,8 @@ export function serverInfoRows(info: Record<string, unknown>): InfoRow[] {
   add('Home', home && uriToPath(home));
   const temp = text(info.tempDir);
   add('Temporary directory', temp && uriToPath(temp));
+  const tmpdirs = paths(info.temporaryDirectories);
+  if (tmpdirs.length > 0) add('TMPDIR', tmpdirs.join(':'));
   const prepend = paths(info.prependPathDirs);
   if (prepend.length > 0) add('Put first on PATH', prepend.join(':'));
   if (info.capabilities !== undefined) {

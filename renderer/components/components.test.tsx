@@ -127,6 +127,7 @@ describe('HealthPanel', () => {
     const row = (label: string) => within(server).getByText(label).nextSibling?.textContent;
     expect(row('Shell')).toBe('bash (/bin/bash)');
     expect(row('Server directory')).toBe('/home/u/my project');
+    expect(row('TMPDIR')).toBe('/scratch/tmp');
     expect(row('Capabilities')).toBe('tetherFlowControl, tetherProcessResize');
     expect(row('providerId')).toBe('build-7');
   });

@@ -82,6 +82,7 @@ export function makeEnv(patch: Partial<EnvironmentView> = {}): EnvironmentView {
       executorVersion: '0.1.0',
       platformOs: 'linux',
       cwd: 'file:///home/u/my%20project',
+      temporaryDirectories: ['file:///scratch/tmp'],
       capabilities: { tetherProcessResize: true, tetherFlowControl: true, fsWatchMissing: false },
       providerId: 'build-7',
     },
