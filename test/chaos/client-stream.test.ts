@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { type ServerImpl } from '../support/exec-servers';
 import { FaultSchedule } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
-import { followProcess, within } from './process-follower';
+import { within } from './process-follower';
 import { chaosSeed, seededRandom } from './seeded-random';
-import { chaosRig } from './rig';
+import { chaosRig, startFollowed } from './rig';
 
 /** Bound for one streamed process to finish through the faults. */
 const STREAM_DONE_MS = 60_000;
@@ -23,13 +23,10 @@ describe.each<ServerImpl>(['tether', 'codex'])('client streaming from %s through
     const client = rig.client(proxy, { log: (line) => log.push(line) });
     await client.connect();
     const stream = lineStream({ bursts: 80, linesPerBurst: 1_000, pauseMs: 60, exitCode: 3 });
-    const handle = await client.startProcess({
+    const { followed } = await startFollowed(client, server, {
       argv: stream.argv,
-      cwd: server.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       tty,
     });
-    const followed = followProcess(handle);
 
     const schedule = new FaultSchedule({ proxy, random: seededRandom(seed), maxFaults: 30 });
     let how: 'closed' | 'failed';

@@ -6,9 +6,9 @@ import type { WriteStatus } from '../../shared/protocol';
 import { type ServerImpl } from '../support/exec-servers';
 import { FaultSchedule } from './fault-schedule';
 import { firstDifference } from './line-stream';
-import { followProcess, waitUntil, within } from './process-follower';
+import { waitUntil, within } from './process-follower';
 import { chaosSeed, randomInt, seededRandom } from './seeded-random';
-import { chaosRig } from './rig';
+import { chaosRig, startFollowed } from './rig';
 
 const LINES = 150;
 /** Bound for the echo of everything written to come back through the faults. */
@@ -31,14 +31,11 @@ describe.each<ServerImpl>(['tether', 'codex'])('client writes to %s through a fa
     const eol = tty ? '\r\n' : '\n';
     // Under a pty the terminal would echo our input too; turn that off so only cat's copy comes back.
     const prompt = tty ? `READY${eol}` : '';
-    const handle = await client.startProcess({
+    const { handle, followed } = await startFollowed(client, server, {
       argv: tty ? ['/bin/sh', '-c', 'stty -echo; echo READY; exec cat'] : ['cat'],
-      cwd: server.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       tty,
       pipeStdin: !tty,
     });
-    const followed = followProcess(handle);
     await waitUntil(() => followed.output().toString() === prompt, 10_000, 'the process to be ready');
 
     const schedule = new FaultSchedule({ proxy, random, maxFaults: 30 });

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { TetherCapability } from '../../shared/protocol';
 import { FaultSchedule } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
-import { followProcess, within } from './process-follower';
+import { within } from './process-follower';
 import { chaosSeed, seededRandom } from './seeded-random';
-import { chaosRig } from './rig';
+import { chaosRig, startFollowed } from './rig';
 
 /** Far below the output size, so the process spends the run blocked on acknowledgements. */
 const WINDOW_BYTES = 16 * 1024;
@@ -25,14 +25,10 @@ describe('flow control through a faulty link (tether)', () => {
     await client.connect();
     expect(client.hasCapability(TetherCapability.flowControl)).toBe(true);
     const stream = lineStream({ bursts: 40, linesPerBurst: 1_000, pauseMs: 100, exitCode: 6 });
-    const handle = await client.startProcess({
+    const { handle, followed } = await startFollowed(client, server, {
       argv: stream.argv,
-      cwd: server.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      tty: false,
       outputWindowBytes: WINDOW_BYTES,
     });
-    const followed = followProcess(handle);
     let consumed = 0;
     handle.subscribe((event) => {
       if (event.kind !== 'output') return;

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
 import { DEAD_AFTER_MS } from '../../electron/client/constants';
-import { followProcess, waitUntil, within } from './process-follower';
-import { chaosRig } from './rig';
+import { waitUntil, within } from './process-follower';
+import { chaosRig, startFollowed } from './rig';
 
 const RECOVERY_DEADLINE_MS = 4_000;
 /** Liveness detection, then the recovery deadline, with room for a loaded machine. */
@@ -22,13 +22,9 @@ describe('a half-dead route against codex', () => {
     const states: ConnectionState['kind'][] = [];
     client.onStateChange((state) => states.push(state.kind));
     await client.connect();
-    const handle = await client.startProcess({
+    const { followed } = await startFollowed(client, server, {
       argv: ['/bin/sh', '-c', 'while :; do echo tick; sleep 0.2; done'],
-      cwd: server.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      tty: false,
     });
-    const followed = followProcess(handle);
     await waitUntil(() => followed.output().length > 0, 10_000, 'the first output');
 
     proxy.stall('existing');
@@ -49,13 +45,9 @@ describe('a half-dead route against Tether', () => {
     const { server, proxy } = await rig.serve('tether');
     const client = rig.client(proxy, { recoveryDeadlineMs: 30_000 });
     await client.connect();
-    const handle = await client.startProcess({
+    const { followed } = await startFollowed(client, server, {
       argv: ['/bin/sh', '-c', 'i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo line $i; sleep 0.1; done'],
-      cwd: server.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      tty: false,
     });
-    const followed = followProcess(handle);
     await waitUntil(() => followed.output().length > 0, 10_000, 'the first output');
 
     proxy.stall('existing');

@@ -7,8 +7,8 @@ import type { ConnectionState } from '../../electron/client/api';
 import { DEAD_AFTER_MS } from '../../electron/client/constants';
 import { type ServerImpl } from '../support/exec-servers';
 import { firstDifference, lineStream } from './line-stream';
-import { followProcess, waitUntil, within } from './process-follower';
-import { chaosRig } from './rig';
+import { waitUntil, within } from './process-follower';
+import { chaosRig, startFollowed } from './rig';
 
 /** Bound for the client's liveness check to notice the silent link (it needs DEAD_AFTER_MS + ticks). */
 const DETECT_WITHIN_MS = DEAD_AFTER_MS + 15_000;
@@ -28,13 +28,9 @@ describe.each<ServerImpl>(['tether', 'codex'])('a stall longer than the liveness
     await client.connect();
     // Output keeps flowing into the server's retention while the link is silent (~350 KB in all).
     const stream = lineStream({ bursts: 40, linesPerBurst: 1_000, pauseMs: 250, exitCode: 9 });
-    const handle = await client.startProcess({
+    const { followed } = await startFollowed(client, server, {
       argv: stream.argv,
-      cwd: server.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      tty: false,
     });
-    const followed = followProcess(handle);
     await waitUntil(() => followed.output().length > 0, 10_000, 'the first output');
 
     proxy.stall();

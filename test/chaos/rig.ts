@@ -1,6 +1,7 @@
 // What every chaos test sets up: a real server behind a fault proxy, and clients through that
 // proxy. Everything a test opened is closed after it, clients first, in reverse order.
 import { afterEach } from 'vitest';
+import type { ProcessHandle, ProcessStartOptions } from '../../electron/client/api';
 import { RemoteExecServerClient, type RemoteClientOptions } from '../../electron/client/remote-client';
 import {
   startServer,
@@ -9,6 +10,7 @@ import {
   type StartServerOptions,
 } from '../support/exec-servers';
 import { FaultProxy } from '../support/fault-proxy';
+import { followProcess, type FollowedProcess } from './process-follower';
 
 export interface ChaosRig {
   /** Starts a ws server of `impl` and a fault proxy in front of it. */
@@ -40,4 +42,22 @@ export function chaosRig(): ChaosRig {
       return client;
     },
   };
+}
+
+/**
+ * Starts a process through `client` in `server`'s home with a minimal PATH, on pipes unless
+ * `options` say otherwise, and follows it from its first event.
+ */
+export async function startFollowed(
+  client: RemoteExecServerClient,
+  server: StartedServer,
+  options: Omit<ProcessStartOptions, 'cwd' | 'tty'> & { tty?: boolean },
+): Promise<{ handle: ProcessHandle; followed: FollowedProcess }> {
+  const handle = await client.startProcess({
+    cwd: server.home,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    tty: false,
+    ...options,
+  });
+  return { handle, followed: followProcess(handle) };
 }

@@ -3,8 +3,8 @@
 // against codex (80 s TTL) with a client recovery deadline shorter than the outage.
 import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
-import { followProcess, waitUntil, within } from './process-follower';
-import { chaosRig } from './rig';
+import { waitUntil, within } from './process-follower';
+import { chaosRig, startFollowed } from './rig';
 
 const TETHER_SESSION_TTL_MS = 3_000;
 /** Longer than the Tether TTL above: the client is still trying when the link comes back. */
@@ -32,13 +32,9 @@ describe('an outage longer than recovery allows', () => {
     const states: ConnectionState[] = [];
     client.onStateChange((state) => states.push(state));
     await client.connect();
-    const handle = await client.startProcess({
+    const { handle, followed } = await startFollowed(client, server, {
       argv: ['/bin/sh', '-c', 'echo started; exec sleep 60'],
-      cwd: server.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      tty: false,
     });
-    const followed = followProcess(handle);
     await waitUntil(() => followed.output().toString() === 'started\n', 10_000, 'the first output');
     return { client, proxy, states, followed, pid: handle.pid };
   }
