@@ -14,6 +14,8 @@ import { withNativeExitListener } from './pty-exit-hook';
 
 /** How often a forced pty close is retried while the terminal's output is paused. */
 const PAUSED_CLOSE_RETRY_MS = 200;
+/** Index in an entry's shared memory of the flag that pauses all of its streams. */
+const PAUSED_SLOT = 4;
 
 // Runs as CommonJS inside the worker. Reads of a busy stream are joined into batches of up to MAX
 // bytes; a read after a quiet spell (a keystroke echo) is posted at once.
@@ -24,25 +26,31 @@ const tty = require('node:tty');
 const fs = require('node:fs');
 const MAX = ${MAX_OUTPUT_CHUNK_BYTES}, QUIET_MS = ${OUTPUT_QUIET_MS}, DELAY_MS = ${OUTPUT_COALESCE_DELAY_MS};
 const entries = new Map();
+const PAUSED_SLOT = ${PAUSED_SLOT};
 
 // Reads are copied into a batch buffer whose memory moves to the main thread without a copy. A
 // small batch is copied out instead, so a retained keystroke echo does not pin a 64 KiB buffer.
 // A stream also stops while more than m.readAhead posted bytes are not yet taken by the main
 // thread, so a pause there (flow control, a congested client) takes effect within a bounded
 // overshoot. The main thread counts what it took in shared memory (slot: bytes taken mod 2^32,
-// slot + 1: set by a stopped reader that wants a 'wake' message).
+// slot + 1: set by a stopped reader that wants a 'wake' message). It also sets PAUSED_SLOT there
+// before it posts 'pause': libuv may run up to 32 reads in one callback before this thread sees a
+// message, so every read checks the flag and stops the stream at once.
 function reader(m, name, slot) {
   return {
     id: m.id, name, slot, shared: new Int32Array(m.shared), readAhead: m.readAhead,
-    stream: null, batch: null, bytes: 0, last: 0, timer: null, posted: 0, paused: false,
+    stream: null, batch: null, bytes: 0, last: 0, timer: null, posted: 0,
   };
+}
+function paused(r) {
+  return Atomics.load(r.shared, PAUSED_SLOT) !== 0;
 }
 function aheadTooFar(r) {
   return ((r.posted - Atomics.load(r.shared, r.slot)) | 0) > r.readAhead;
 }
 function updateReading(r) {
   if (!r.stream) return;
-  if (r.paused) return void r.stream.pause();
+  if (paused(r)) return void r.stream.pause();
   if (aheadTooFar(r)) {
     Atomics.store(r.shared, r.slot + 1, 1);
     if (aheadTooFar(r)) return void r.stream.pause();
@@ -81,6 +89,7 @@ function onData(r, chunk) {
   }
   if (quiet || r.bytes >= MAX) post(r);
   else if (!r.timer) r.timer = setTimeout(() => post(r), DELAY_MS);
+  if (paused(r)) r.stream.pause();
 }
 // Terminal reads land in one reused buffer (onread), sparing an allocation per 4 KiB read.
 const PTY_READ_BUFFER = Buffer.allocUnsafeSlow(MAX);
@@ -161,12 +170,7 @@ parentPort.on('message', (m) => {
   const e = entries.get(m.id);
   if (!e) return;
   const readers = e.kind === 'pty' ? [e.r] : e.readers;
-  if (m.op === 'pause' || m.op === 'resume') {
-    for (const r of readers) {
-      r.paused = m.op === 'pause';
-      updateReading(r);
-    }
-  } else if (m.op === 'wake') {
+  if (m.op === 'pause' || m.op === 'resume' || m.op === 'wake') {
     for (const r of readers) updateReading(r);
   }
   else if (m.op === 'drain' && e.kind === 'pty') finishPty(e, true);
@@ -200,8 +204,11 @@ interface OpenEntry {
   streams: number;
   /** Whether the entry also waits for an exit report (pipe processes). */
   awaitingExit: boolean;
-  /** Per output stream (pty/stdout at 0, stderr at 2): bytes taken, and the reader's wake request. */
-  taken: Int32Array;
+  /**
+   * Per output stream (pty/stdout at 0, stderr at 2): bytes taken, and the reader's wake request;
+   * at PAUSED_SLOT whether the entry's output is paused.
+   */
+  shared: Int32Array;
 }
 
 /** The shared reader thread, started with the first process and unreferenced while none is open. */
@@ -212,16 +219,28 @@ class ReaderThread {
 
   add(message: Record<string, unknown>, streams: number, readAhead: number, events: EntryEvents): number {
     const id = this.nextId++;
-    const shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
-    const taken = new Int32Array(shared);
-    this.open.set(id, { events, streams, awaitingExit: events.exit !== undefined, taken });
+    const shared = new SharedArrayBuffer((PAUSED_SLOT + 1) * Int32Array.BYTES_PER_ELEMENT);
+    this.open.set(id, {
+      events,
+      streams,
+      awaitingExit: events.exit !== undefined,
+      shared: new Int32Array(shared),
+    });
     const worker = this.thread();
     worker.ref();
     worker.postMessage({ ...message, id, shared, readAhead });
     return id;
   }
 
-  send(id: number, op: 'pause' | 'resume' | 'drain' | 'write', data?: Buffer): void {
+  /** The flag first, so a reader in the middle of a run of reads stops at its next one. */
+  setPaused(id: number, paused: boolean): void {
+    const entry = this.open.get(id);
+    if (!entry) return;
+    Atomics.store(entry.shared, PAUSED_SLOT, paused ? 1 : 0);
+    this.worker?.postMessage({ op: paused ? 'pause' : 'resume', id });
+  }
+
+  send(id: number, op: 'drain' | 'write', data?: Buffer): void {
     if (this.open.has(id)) this.worker?.postMessage({ op, id, data });
   }
 
@@ -283,8 +302,8 @@ class ReaderThread {
 
   /** Counts output as taken, and wakes a reader that stopped to wait for that. */
   private took(worker: Worker, id: number, entry: OpenEntry, slot: number, bytes: number): void {
-    Atomics.add(entry.taken, slot, bytes);
-    if (Atomics.compareExchange(entry.taken, slot + 1, 1, 0) === 1) worker.postMessage({ op: 'wake', id });
+    Atomics.add(entry.shared, slot, bytes);
+    if (Atomics.compareExchange(entry.shared, slot + 1, 1, 0) === 1) worker.postMessage({ op: 'wake', id });
   }
 
   /** A pty is done once its master ended; a pipe process once both pipes closed and it exited. */
@@ -411,7 +430,7 @@ export function spawnReadPty(
     setReading: (on) => {
       if (on === reading) return;
       reading = on;
-      readerThread.send(id, on ? 'resume' : 'pause');
+      readerThread.setPaused(id, !on);
     },
     reaped: () => exited,
   };
@@ -479,7 +498,7 @@ export function spawnReadPipes(spec: PipeSpawn, events: PipeProcessEvents): Prom
             setReading: (on) => {
               if (on === reading) return;
               reading = on;
-              readerThread.send(id, on ? 'resume' : 'pause');
+              readerThread.setPaused(id, !on);
             },
           }),
         spawnFailed: (code, message) => reject(new PipeSpawnError(code, message)),
