@@ -1,6 +1,7 @@
 // RemoteFileSystem: the exec-server's fs methods behind absolute paths. A thin adapter: it owns no
-// reconnect state, never replays a call, and streams through connection-scoped file handles
-// (a read interrupted by a reconnect reopens at its offset; an interrupted upload fails clearly).
+// reconnect state, never replays a call, and streams through connection-scoped file handles: a
+// transfer cut off by a reconnect reopens its file at the offset it reached (an upload only where
+// the server can open a file without truncating it, and otherwise fails clearly).
 import { randomUUID } from 'node:crypto';
 import {
   ErrorCode,
@@ -39,6 +40,29 @@ function handleLost(error: unknown): boolean {
     error.rpc?.code === ErrorCode.notFound &&
     error.rpc.message.includes('unknown file handle')
   );
+}
+
+/**
+ * Reconnects a streamed transfer may ride out in a row without moving forward. Any progress
+ * refills it, so a long transfer survives any number of cuts as long as each one is recovered.
+ */
+class ResumeBudget {
+  private inARow = 0;
+
+  constructor(private readonly what: string) {}
+
+  progressed(): void {
+    this.inARow = 0;
+  }
+
+  spend(error: unknown): void {
+    if (++this.inARow <= FS_STREAM_MAX_RESUMES) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ClientError(
+      'disconnected',
+      `${this.what} stopped: ${FS_STREAM_MAX_RESUMES} reconnects in a row made no progress (${reason}).`,
+    );
+  }
 }
 
 function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
@@ -116,15 +140,16 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
     const len = Math.min(MAX_FS_BLOCK_BYTES, Math.max(1, options.blockSize ?? DEFAULT_FS_BLOCK_BYTES));
     const uri = toPathUri(path);
     let offset = 0;
-    let resumes = 0;
+    const resumes = new ResumeBudget(`Reading ${path}`);
     for (;;) {
       throwIfAborted(options.signal, `Reading ${path}`);
       const handleId = newHandleId();
-      await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'read' });
       try {
+        await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'read' });
         for (;;) {
           throwIfAborted(options.signal, `Reading ${path}`);
           const block = await this.ops.callOnce(Method.fsReadBlock, { handleId, offset, len });
+          resumes.progressed();
           const chunk = Buffer.from(block.chunk, 'base64');
           if (chunk.byteLength > 0) {
             await onChunk(chunk, offset);
@@ -134,51 +159,82 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
         }
       } catch (error) {
         // Handles die with the connection; reads are idempotent, so reopen at the same offset.
-        if (!handleLost(error) || ++resumes > FS_STREAM_MAX_RESUMES) throw error;
-        continue;
+        if (!handleLost(error)) throw error;
+        resumes.spend(error);
       } finally {
         this.closeHandle(handleId);
       }
     }
   }
 
+  /**
+   * Writes `source` to `path` (created or truncated). Where the server has `tetherFsUpdate`, a
+   * reconnect costs nothing: the file is reopened without truncation and the block that was in
+   * flight is written again at its offset (rewriting the same bytes is harmless if it had landed).
+   * Elsewhere the source cannot be rewound, so the upload fails and says how far it got.
+   */
   async writeStream(
     path: string,
     source: AsyncIterable<Uint8Array>,
     options: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {},
   ): Promise<{ bytes: number }> {
     const uri = toPathUri(path);
-    const handleId = newHandleId();
-    throwIfAborted(options.signal, `Writing ${path}`);
-    await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'replace' });
+    const resumable = this.ops.hasCapability(TetherCapability.fsUpdate);
+    const resumes = new ResumeBudget(`Writing ${path}`);
+    let handleId = newHandleId();
+    let open = false;
+    // Opening for replace again is harmless while nothing was written, so that is retried anywhere.
+    while (!open) {
+      throwIfAborted(options.signal, `Writing ${path}`);
+      try {
+        await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'replace' });
+        open = true;
+      } catch (error) {
+        if (!isClientError(error, 'disconnected')) throw error;
+        resumes.spend(error);
+        handleId = newHandleId();
+      }
+    }
     let offset = 0;
     try {
       for await (const data of source) {
-        for (let start = 0; start < data.byteLength; start += MAX_FS_BLOCK_BYTES) {
+        for (let start = 0; start < data.byteLength;) {
           throwIfAborted(options.signal, `Writing ${path}`);
           const piece = data.subarray(start, start + MAX_FS_BLOCK_BYTES);
-          await this.ops.callOnce(Method.fsWriteBlock, {
-            handleId,
-            offset,
-            chunk: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64'),
-          });
+          try {
+            if (!open) {
+              handleId = newHandleId();
+              await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'update' });
+              open = true;
+            }
+            await this.ops.callOnce(Method.fsWriteBlock, {
+              handleId,
+              offset,
+              chunk: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64'),
+            });
+          } catch (error) {
+            if (!handleLost(error)) throw error;
+            if (!resumable) {
+              throw new ClientError(
+                'disconnected',
+                `The connection dropped after ${offset} bytes of ${path} were written; the remote file is incomplete, ` +
+                  'and this server cannot continue a write (it lacks tetherFsUpdate). Upload it again.',
+              );
+            }
+            resumes.spend(error);
+            this.closeHandle(handleId);
+            open = false;
+            continue;
+          }
+          resumes.progressed();
+          start += piece.byteLength;
           offset += piece.byteLength;
           options.onProgress?.(offset);
         }
       }
       return { bytes: offset };
-    } catch (error) {
-      if (handleLost(error)) {
-        // The source cannot be rewound, so the upload cannot restart from 0 by itself.
-        throw new ClientError(
-          'disconnected',
-          `The connection dropped after ${offset} bytes of ${path} were written; the remote file is incomplete. ` +
-            'Upload it again.',
-        );
-      }
-      throw error;
     } finally {
-      this.closeHandle(handleId);
+      if (open) this.closeHandle(handleId);
     }
   }
 

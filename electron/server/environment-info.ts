@@ -42,6 +42,7 @@ export function buildEnvironmentInfo(env: NodeJS.ProcessEnv = process.env): Envi
       [TetherCapability.extendedSignals]: true,
       [TetherCapability.flowControl]: true,
       [TetherCapability.fsRename]: true,
+      [TetherCapability.fsUpdate]: true,
       [TetherCapability.concurrentRequests]: true,
       [TetherCapability.processPid]: true,
     },

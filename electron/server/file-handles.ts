@@ -7,11 +7,14 @@ import { toFsRpcError } from './os-error';
 import { uriToPath } from './path-uri';
 import { RpcError } from './rpc-error';
 
+const OPEN_FLAGS = { read: 'r', replace: 'w', update: 'r+' } as const;
+
 export class FileHandles {
   private readonly handles = new Map<string, FileHandle>();
   private readonly opening = new Set<string>();
 
-  async open(handleId: string, uri: string, mode: 'read' | 'replace'): Promise<void> {
+  /** `update` (Tether's extension) opens an existing file for writing without truncating it. */
+  async open(handleId: string, uri: string, mode: 'read' | 'replace' | 'update'): Promise<void> {
     const filePath = uriToPath(uri);
     if (this.handles.has(handleId) || this.opening.has(handleId)) {
       throw RpcError.invalidRequest(`file handle \`${handleId}\` already exists`);
@@ -23,7 +26,7 @@ export class FileHandles {
         throw error;
       });
       if (info && !info.isFile()) throw RpcError.invalidRequest(`path \`${filePath}\` is not a file`);
-      this.handles.set(handleId, await open(filePath, mode === 'read' ? 'r' : 'w'));
+      this.handles.set(handleId, await open(filePath, OPEN_FLAGS[mode]));
     } catch (error) {
       throw toFsRpcError(error);
     } finally {

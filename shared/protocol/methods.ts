@@ -53,6 +53,11 @@ export const TetherCapability = {
   flowControl: 'tetherFlowControl',
   /** `fs/rename`. */
   fsRename: 'tetherFsRename',
+  /**
+   * `fs/open` mode `update`: an existing file opened for writing without truncating it, so an
+   * upload cut off by a reconnect continues at its offset on a fresh handle.
+   */
+  fsUpdate: 'tetherFsUpdate',
   /** Requests on one connection are served concurrently (a long poll blocks nothing). */
   concurrentRequests: 'tetherConcurrentRequests',
   /** `pid` in the `process/start` result. */

@@ -264,7 +264,7 @@ export type FsWalkResult = z.infer<typeof FsWalkResult>;
 export const FsOpenParams = z.object({
   handleId: z.string(),
   path: PathUri,
-  mode: z.enum(['read', 'replace']).nullish(),
+  mode: z.enum(['read', 'replace', 'update']).nullish(),
   ...sandboxField,
 });
 export type FsOpenParams = z.infer<typeof FsOpenParams>;

@@ -34,7 +34,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 export const differenceScenarios: Scenario[] = [
   {
-    name: 'extensions: capabilities, process/resize, extra signals, fs/rename, pid',
+    name: 'extensions: capabilities, process/resize, extra signals, fs/rename, fs/open update, pid',
     differs: 'tether-extensions',
     run: async (ctx) => {
       const { peer, environmentInfo } = await ctx.session();
@@ -52,6 +52,13 @@ export const differenceScenarios: Scenario[] = [
         sourcePath: ctx.uri('a'),
         destinationPath: ctx.uri('b'),
       });
+      writeFileSync(path.join(ctx.scratch, 'u'), 'hello world');
+      const update = await peer.request('fs/open', { handleId: 'u', path: ctx.uri('u'), mode: 'update' });
+      const updateMissing = await peer.request('fs/open', {
+        handleId: 'm',
+        path: ctx.uri('missing'),
+        mode: 'update',
+      });
       await peer.call('process/start', startParams('c', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
       const terminate = await peer.request('process/signal', { processId: 'c', signal: 'terminate' });
       if (ctx.impl === 'codex') {
@@ -59,6 +66,7 @@ export const differenceScenarios: Scenario[] = [
         expect(start.pid).toBeUndefined();
         expect(resize.error?.code).toBe(-32601);
         expect(rename.error?.code).toBe(-32601);
+        expect(update.error?.code).toBe(-32602);
         expect(terminate.error?.code).toBe(-32602);
         await peer.call('process/terminate', { processId: 'c' });
         await peer.call('process/terminate', { processId: 't' });
@@ -73,6 +81,12 @@ export const differenceScenarios: Scenario[] = [
       expect(rename.result).toEqual({});
       expect(existsSync(path.join(ctx.scratch, 'a'))).toBe(false);
       expect(readFileSync(path.join(ctx.scratch, 'b'), 'utf8')).toBe('A');
+      // update: the file keeps its bytes; a write lands at its offset; a missing file is -32004.
+      expect(update.result).toEqual({ handleId: 'u' });
+      await peer.call('fs/writeBlock', { handleId: 'u', offset: 6, chunk: b64('WORLD') });
+      await peer.call('fs/close', { handleId: 'u' });
+      expect(readFileSync(path.join(ctx.scratch, 'u'), 'utf8')).toBe('hello WORLD');
+      expect(updateMissing.error?.code).toBe(-32004);
       expect(terminate.result).toEqual({});
       expect((await collectProcess(peer, 'c')).exitCode).toBe(143);
     },
