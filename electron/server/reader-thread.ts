@@ -356,6 +356,20 @@ class DetachedTerminalSocket extends EventEmitter {
   }
 }
 
+/**
+ * node-pty queues pty input the terminal has no room for and retries it on every event-loop turn.
+ * Once the program is gone nobody reads it, and the master's descriptor is about to be closed and
+ * its number reused (the retry then fails with EBADF, or writes into whatever file got the number),
+ * so the queue is dropped. Private node-pty state, pinned with node-pty; absent fields are skipped.
+ */
+function dropQueuedInput(term: pty.IPty | undefined): void {
+  const stream = (term as { _writeStream?: { _writeQueue?: unknown; dispose?: unknown } } | undefined)
+    ?._writeStream;
+  if (!stream) return;
+  if (Array.isArray(stream._writeQueue)) stream._writeQueue.length = 0;
+  if (typeof stream.dispose === 'function') (stream.dispose as () => void)();
+}
+
 export interface ReadPty {
   term: pty.IPty;
   setReading(reading: boolean): void;
@@ -391,13 +405,14 @@ export function spawnReadPty(
     closeSync(slave);
     slave = null;
   };
-  let spawned: { result: pty.IPty; hooked: boolean };
+  let spawned: { result: pty.IPty; hooked: boolean } | undefined;
   // node-pty builds its reader with `new tty.ReadStream(fd)` inside spawn; give it the stand-in.
   (tty as unknown as { ReadStream: unknown }).ReadStream = DetachedTerminalSocket;
   try {
     spawned = withNativeExitListener(
       () => {
         exited = true;
+        dropQueuedInput(spawned?.result);
         releaseSlave();
       },
       () => pty.spawn(file, args, { ...options, encoding: null }),
@@ -418,7 +433,10 @@ export function spawnReadPty(
   let reading = true;
   const id = readerThread.add({ op: 'pty', fd: internals._fd }, 1, readAhead, {
     data: (_stream, chunk) => data(chunk),
-    streamEnd: () => socket.finish(),
+    streamEnd: () => {
+      dropQueuedInput(term);
+      socket.finish();
+    },
   });
   socket.onForcedClose = () => {
     releaseSlave();

@@ -82,4 +82,27 @@ describe('reader thread', () => {
     expect(exitCode).toBe(0);
     expect(bytes).toBe(total);
   });
+
+  it('drops input still queued for a pty once its program is gone, instead of writing it to a closed descriptor', async () => {
+    const logged: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      // The program never reads, so most of the input waits in node-pty's queue (the terminal
+      // takes some KiB); the queue retries until the write succeeds or fails.
+      const { term } = spawnReadPty(
+        '/bin/sleep',
+        ['0.3'],
+        { cols: 80, rows: 24, env, cwd: '/tmp' },
+        1024 * 1024,
+        () => {},
+      );
+      term.write(Buffer.alloc(1024 * 1024, 'x'));
+      await new Promise<void>((resolve) => term.onExit(() => resolve()));
+      await sleep(300);
+    } finally {
+      console.error = original;
+    }
+    expect(logged).toEqual([]);
+  });
 });
