@@ -1,7 +1,10 @@
 // A WebSocket environment behind a fault proxy, driven through the UI in Chromium: add it with the
 // dialog, run a shell, cut the link (indicator and banner say reconnecting), and check that output
 // produced and keystrokes typed during the cut arrive exactly once; resize follows the window; an
-// exit code is shown inline.
+// exit code is shown inline. An upload dropped on the file browser rides out a cut in its middle.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
@@ -14,6 +17,32 @@ const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
 /** How long the link stays cut: long enough for the loop to print several lines meanwhile. */
 const CUT_MS = 3_000;
+
+/** Adds the proxied server as "Lab box" through the dialog; returns its connection indicator. */
+async function addEnvironment(page: Page, url: string) {
+  await page.getByRole('button', { name: 'Add environment' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add environment' });
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  await expect.poll(() => dialog.getByText('Give the environment a name.').count(), poll).toBe(1);
+  await dialog.getByLabel('Name').fill('Lab box');
+  await dialog.getByLabel('URL').fill(url);
+  await dialog.getByRole('button', { name: 'Test connection' }).click();
+  await expect.poll(() => dialog.getByRole('status').textContent(), poll).toContain('Connection works');
+  await saveScreenshot(page, 'add-environment');
+  await dialog.getByRole('button', { name: 'Add' }).click();
+
+  const entry = page.getByRole('button', { name: 'Environment Lab box' });
+  const indicator = entry.getByRole('img', { name: /^Connection:/ });
+  await expect
+    .poll(() => indicator.getAttribute('aria-label'), poll)
+    .toMatch(/^Connection: connected, [\d.]+ ms$/);
+  return indicator;
+}
+
+/** The bytes of the file the upload test drops: a fixed pattern, built the same way in the page. */
+function patternBytes(length: number): Buffer {
+  return Buffer.from(Array.from({ length }, (_, i) => (i * 31 + (i >> 12)) % 256));
+}
 
 describe('web app: remote environment over a bad link', () => {
   let server: StartedServer;
@@ -40,22 +69,7 @@ describe('web app: remote environment over a bad link', () => {
     await page.goto(app.url);
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
 
-    await page.getByRole('button', { name: 'Add environment' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Add environment' });
-    await dialog.getByRole('button', { name: 'Add' }).click();
-    await expect.poll(() => dialog.getByText('Give the environment a name.').count(), poll).toBe(1);
-    await dialog.getByLabel('Name').fill('Lab box');
-    await dialog.getByLabel('URL').fill(proxy.url());
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByRole('status').textContent(), poll).toContain('Connection works');
-    await saveScreenshot(page, 'add-environment');
-    await dialog.getByRole('button', { name: 'Add' }).click();
-
-    const entry = page.getByRole('button', { name: 'Environment Lab box' });
-    const indicator = entry.getByRole('img', { name: /^Connection:/ });
-    await expect
-      .poll(() => indicator.getAttribute('aria-label'), poll)
-      .toMatch(/^Connection: connected, [\d.]+ ms$/);
+    const indicator = await addEnvironment(page, proxy.url());
 
     await page.getByRole('button', { name: 'Open a shell' }).click();
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
@@ -113,5 +127,56 @@ describe('web app: remote environment over a bad link', () => {
     expect(await countInPane(page, /\[process exited with code 3\]/)).toBe(1);
     await expect.poll(() => page.getByRole('button', { name: 'restart' }).count(), poll).toBe(1);
     await saveScreenshot(page, 'exited');
+  });
+
+  it('finishes an upload byte-exact when the link is cut in its middle', async () => {
+    const { page } = browser;
+    onTestFailed(() => reportFailure(page, 'remote-upload', app));
+    await page.goto(app.url);
+    const indicator = await addEnvironment(page, proxy.url());
+    await page.getByRole('tab', { name: 'Files' }).click();
+    const pathBar = page.getByRole('textbox', { name: 'Path' });
+    await expect.poll(() => pathBar.inputValue(), poll).not.toBe('');
+    await pathBar.fill(server.home);
+    await pathBar.press('Enter');
+    await expect.poll(() => page.getByText('Empty folder. Drop files here to upload.').count(), poll).toBe(1);
+
+    // Slow enough that the cut lands while blocks are still going up.
+    const size = 6 * 1024 * 1024 + 333;
+    proxy.throttle(1_500_000, 'upstream');
+    await page.getByRole('region', { name: 'Files' }).evaluate((target, length) => {
+      // Runs in the page; this project's type lib has no DOM, so the few DOM classes are typed here.
+      const dom = globalThis as unknown as {
+        DataTransfer: new () => { items: { add: (file: unknown) => void } };
+        DragEvent: new (type: string, init: object) => unknown;
+        File: new (parts: Uint8Array[], name: string) => unknown;
+      };
+      const bytes = new Uint8Array(length);
+      for (let i = 0; i < length; i++) bytes[i] = (i * 31 + (i >> 12)) % 256;
+      const transfer = new dom.DataTransfer();
+      transfer.items.add(new dom.File([bytes], 'big.bin'));
+      const element = target as unknown as { dispatchEvent: (event: unknown) => boolean };
+      for (const type of ['dragover', 'drop']) {
+        element.dispatchEvent(
+          new dom.DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }),
+        );
+      }
+    }, size);
+    const transfers = page.getByRole('region', { name: 'Transfers' });
+    const row = transfers.getByRole('row', { name: 'upload big.bin' });
+    const progress = transfers.getByRole('progressbar', { name: 'Progress of big.bin' });
+    await expect.poll(async () => Number(await progress.getAttribute('value')), poll).toBeGreaterThan(0);
+    expect(await row.textContent()).toContain('running');
+
+    proxy.refuseNew(true);
+    proxy.cutAll();
+    await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: reconnecting/);
+    expect(await row.textContent()).toContain('running');
+    await saveScreenshot(page, 'upload-reconnecting');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    proxy.restore();
+
+    await expect.poll(() => row.textContent(), poll).toContain('done');
+    expect(readFileSync(path.join(server.home, 'big.bin')).equals(patternBytes(size))).toBe(true);
   });
 });
