@@ -2,10 +2,13 @@
 import type { TransferView } from '../../shared/ipc';
 import { cancelTransfer, clearFinished } from '../actions/transfer-actions';
 import { formatBytes, formatRate } from '../format';
+import { useEnvironments } from '../stores/environments-store';
 import { useTransfers } from '../stores/transfers-store';
 
 export function TransferQueue({ envId }: { envId: string }) {
   const byId = useTransfers((s) => s.byId);
+  // A running transfer does not fail when the link drops: it waits, and the row says so.
+  const reconnecting = useEnvironments((s) => s.byId[envId]?.link.kind === 'reconnecting');
   const list = Object.values(byId)
     .filter((t) => t.envId === envId)
     .sort((a, b) => (b.startedAt ?? Infinity) - (a.startedAt ?? Infinity));
@@ -23,7 +26,7 @@ export function TransferQueue({ envId }: { envId: string }) {
       <table>
         <tbody>
           {list.map((t) => (
-            <TransferRow key={t.id} t={t} />
+            <TransferRow key={t.id} t={t} waiting={reconnecting} />
           ))}
         </tbody>
       </table>
@@ -31,8 +34,9 @@ export function TransferQueue({ envId }: { envId: string }) {
   );
 }
 
-function TransferRow({ t }: { t: TransferView }) {
+function TransferRow({ t, waiting }: { t: TransferView; waiting: boolean }) {
   const active = t.state === 'queued' || t.state === 'running';
+  const stateText = t.state === 'running' && waiting ? 'waiting for the link' : t.state;
   return (
     <tr aria-label={`${t.direction} ${t.name}`}>
       <td>{t.direction === 'upload' ? '↑' : '↓'}</td>
@@ -49,9 +53,9 @@ function TransferRow({ t }: { t: TransferView }) {
       <td>
         {formatBytes(t.doneBytes)} / {formatBytes(t.totalBytes)}
       </td>
-      <td>{t.state === 'running' ? formatRate(t.rate) : ''}</td>
+      <td>{t.state === 'running' && !waiting ? formatRate(t.rate) : ''}</td>
       <td className={t.state === 'failed' ? 'error' : ''}>
-        {t.state}
+        {stateText}
         {t.error ? `: ${t.error}` : ''}
       </td>
       <td>

@@ -171,7 +171,7 @@ describe('web app: remote environment over a bad link', () => {
     proxy.refuseNew(true);
     proxy.cutAll();
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: reconnecting/);
-    expect(await row.textContent()).toContain('running');
+    await expect.poll(() => row.textContent(), poll).toContain('waiting for the link');
     await saveScreenshot(page, 'upload-reconnecting');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     proxy.restore();
