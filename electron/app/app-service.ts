@@ -30,6 +30,7 @@ import type { SecretStore } from './secret-store';
 import { TransferQueue } from './transfer-queue';
 import { transportFor } from './transport-spec';
 import { UploadBuffer } from './upload-buffer';
+import { UploadSpool } from './upload-spool';
 
 export interface AppServiceOptions {
   /** Where the config file lives (created if missing). */
@@ -319,7 +320,21 @@ export class AppService {
               await client.fs.writeFile(remotePath, new Uint8Array(0));
               return;
             }
-            await client.fs.writeStream(remotePath, buffer, { signal, onProgress: progress });
+            if (client.hasCapability(TetherCapability.fsUpdate)) {
+              await client.fs.writeStream(remotePath, buffer, { signal, onProgress: progress });
+              return;
+            }
+            // The server cannot continue a cut-off write, so keep what was sent for a new start.
+            const spool = new UploadSpool(buffer);
+            try {
+              await client.fs.writeStream(remotePath, spool.pass(), {
+                signal,
+                onProgress: progress,
+                rewind: () => spool.pass(),
+              });
+            } finally {
+              await spool.dispose();
+            }
           },
         },
       );

@@ -156,6 +156,8 @@ export class TransferQueue {
   private progress(entry: Entry, doneBytes: number): void {
     if (entry.view.state !== 'running') return;
     const now = Date.now();
+    // A write that started over (its server could not continue it) measures its rate afresh.
+    if (doneBytes < entry.view.doneBytes) entry.samples.length = 0;
     entry.samples.push([now, doneBytes]);
     while (entry.samples.length > 2 && entry.samples[0]![0] < now - TRANSFER_RATE_WINDOW_MS)
       entry.samples.shift();

@@ -155,12 +155,26 @@ export interface RemoteFileSystemApi {
     onChunk: (chunk: Uint8Array, offset: number) => void | Promise<void>,
     options?: { blockSize?: number; signal?: AbortSignal },
   ): Promise<{ bytes: number }>;
-  /** Streaming write (replace mode) through fs/open + fs/writeBlock; honours the abort signal. */
+  /**
+   * Streaming write (replace mode) through fs/open + fs/writeBlock; honours the abort signal and
+   * rides out reconnects (see RemoteFileSystem.writeStream).
+   */
   writeStream(
     path: string,
     source: AsyncIterable<Uint8Array>,
-    options?: { signal?: AbortSignal; onProgress?: (bytes: number) => void },
+    options?: WriteStreamOptions,
   ): Promise<{ bytes: number }>;
+}
+
+export interface WriteStreamOptions {
+  signal?: AbortSignal;
+  /** Bytes written so far; drops back to 0 when the write starts over. */
+  onProgress?: (bytes: number) => void;
+  /**
+   * A fresh pass over the whole source from byte 0. Used after a reconnect on a server that cannot
+   * reopen a file without truncating it (no `tetherFsUpdate`); without it such an upload fails.
+   */
+  rewind?: () => AsyncIterable<Uint8Array>;
 }
 
 export interface ExecServerClientApi {

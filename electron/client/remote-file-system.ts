@@ -14,7 +14,7 @@ import {
   type RequestMethod,
   type ResultOf,
 } from '../../shared/protocol';
-import type { RemoteFileSystemApi } from './api';
+import type { RemoteFileSystemApi, WriteStreamOptions } from './api';
 import { ClientError, isClientError } from './client-error';
 import { DEFAULT_FS_BLOCK_BYTES, FS_STREAM_MAX_RESUMES } from './constants';
 import { fromPathUri, toPathUri } from './path-uri';
@@ -62,6 +62,16 @@ class ResumeBudget {
       'disconnected',
       `${this.what} stopped: ${FS_STREAM_MAX_RESUMES} reconnects in a row made no progress (${reason}).`,
     );
+  }
+}
+
+/** A write the server cannot continue after a reconnect: it has to start over from byte 0. */
+class StartOver extends Error {
+  constructor(
+    readonly offset: number,
+    override readonly cause: unknown,
+  ) {
+    super('start over');
   }
 }
 
@@ -171,70 +181,94 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
    * Writes `source` to `path` (created or truncated). Where the server has `tetherFsUpdate`, a
    * reconnect costs nothing: the file is reopened without truncation and the block that was in
    * flight is written again at its offset (rewriting the same bytes is harmless if it had landed).
-   * Elsewhere the source cannot be rewound, so the upload fails and says how far it got.
+   * Elsewhere a reopen would truncate, so the write starts over from byte 0 with a fresh pass from
+   * `options.rewind`; without one the upload fails and says how far it got.
    */
   async writeStream(
     path: string,
     source: AsyncIterable<Uint8Array>,
-    options: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {},
+    options: WriteStreamOptions = {},
   ): Promise<{ bytes: number }> {
     const uri = toPathUri(path);
     const resumable = this.ops.hasCapability(TetherCapability.fsUpdate);
     const resumes = new ResumeBudget(`Writing ${path}`);
-    let handleId = newHandleId();
-    let open = false;
-    // Opening for replace again is harmless while nothing was written, so that is retried anywhere.
-    while (!open) {
-      throwIfAborted(options.signal, `Writing ${path}`);
+    let pass = source;
+    let handleId = await this.openForWrite(uri, 'replace', resumes, options.signal, path);
+    let open = true;
+    try {
+      for (;;) {
+        let offset = 0;
+        try {
+          for await (const data of pass) {
+            for (let start = 0; start < data.byteLength;) {
+              throwIfAborted(options.signal, `Writing ${path}`);
+              const piece = data.subarray(start, start + MAX_FS_BLOCK_BYTES);
+              try {
+                if (!open) {
+                  handleId = await this.openForWrite(uri, 'update', resumes, options.signal, path);
+                  open = true;
+                }
+                await this.ops.callOnce(Method.fsWriteBlock, {
+                  handleId,
+                  offset,
+                  chunk: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64'),
+                });
+              } catch (error) {
+                if (!handleLost(error)) throw error;
+                if (!resumable) throw new StartOver(offset, error);
+                resumes.spend(error);
+                this.closeHandle(handleId);
+                open = false;
+                continue;
+              }
+              resumes.progressed();
+              start += piece.byteLength;
+              offset += piece.byteLength;
+              options.onProgress?.(offset);
+            }
+          }
+          return { bytes: offset };
+        } catch (error) {
+          if (!(error instanceof StartOver)) throw error;
+          if (!options.rewind) {
+            throw new ClientError(
+              'disconnected',
+              `The connection dropped after ${error.offset} bytes of ${path} were written; the remote file is ` +
+                'incomplete, and this server cannot continue a write (it lacks tetherFsUpdate). Upload it again.',
+            );
+          }
+          resumes.spend(error.cause);
+          this.closeHandle(handleId);
+          open = false;
+          handleId = await this.openForWrite(uri, 'replace', resumes, options.signal, path);
+          open = true;
+          options.onProgress?.(0);
+          pass = options.rewind();
+        }
+      }
+    } finally {
+      if (open) this.closeHandle(handleId);
+    }
+  }
+
+  /** Opens `uri` for writing on a fresh handle, again after each reconnect that cut the open off. */
+  private async openForWrite(
+    uri: string,
+    mode: 'replace' | 'update',
+    resumes: ResumeBudget,
+    signal: AbortSignal | undefined,
+    path: string,
+  ): Promise<string> {
+    for (;;) {
+      throwIfAborted(signal, `Writing ${path}`);
+      const handleId = newHandleId();
       try {
-        await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'replace' });
-        open = true;
+        await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode });
+        return handleId;
       } catch (error) {
         if (!isClientError(error, 'disconnected')) throw error;
         resumes.spend(error);
-        handleId = newHandleId();
       }
-    }
-    let offset = 0;
-    try {
-      for await (const data of source) {
-        for (let start = 0; start < data.byteLength;) {
-          throwIfAborted(options.signal, `Writing ${path}`);
-          const piece = data.subarray(start, start + MAX_FS_BLOCK_BYTES);
-          try {
-            if (!open) {
-              handleId = newHandleId();
-              await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'update' });
-              open = true;
-            }
-            await this.ops.callOnce(Method.fsWriteBlock, {
-              handleId,
-              offset,
-              chunk: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64'),
-            });
-          } catch (error) {
-            if (!handleLost(error)) throw error;
-            if (!resumable) {
-              throw new ClientError(
-                'disconnected',
-                `The connection dropped after ${offset} bytes of ${path} were written; the remote file is incomplete, ` +
-                  'and this server cannot continue a write (it lacks tetherFsUpdate). Upload it again.',
-              );
-            }
-            resumes.spend(error);
-            this.closeHandle(handleId);
-            open = false;
-            continue;
-          }
-          resumes.progressed();
-          start += piece.byteLength;
-          offset += piece.byteLength;
-          options.onProgress?.(offset);
-        }
-      }
-      return { bytes: offset };
-    } finally {
-      if (open) this.closeHandle(handleId);
     }
   }
 

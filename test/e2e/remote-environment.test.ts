@@ -1,8 +1,9 @@
 // A WebSocket environment behind a fault proxy, driven through the UI in Chromium: add it with the
 // dialog, run a shell, cut the link (indicator and banner say reconnecting), and check that output
 // produced and keystrokes typed during the cut arrive exactly once; resize follows the window; an
-// exit code is shown inline. An upload dropped on the file browser rides out a cut in its middle.
-import { readFileSync } from 'node:fs';
+// exit code is shown inline. An upload dropped on the file browser rides out a cut in its middle,
+// against either server.
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
@@ -129,15 +130,31 @@ describe('web app: remote environment over a bad link', () => {
     await saveScreenshot(page, 'exited');
   });
 
-  it('finishes an upload byte-exact when the link is cut in its middle', async () => {
+  // Tether's server continues the write in place; against codex the app replays its spool from 0.
+  it.each(['tether', 'codex'] as const)(
+    'finishes an upload byte-exact when the link is cut in its middle (%s server)',
+    async (impl) => {
+      if (impl === 'codex') {
+        await proxy.close();
+        await server.stop();
+        server = await startServer('codex', 'ws');
+        proxy = await FaultProxy.forUrl(server.url as string);
+      }
+      await uploadAcrossCut(impl);
+    },
+  );
+
+  async function uploadAcrossCut(impl: 'tether' | 'codex'): Promise<void> {
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'remote-upload', app));
+    onTestFailed(() => reportFailure(page, `remote-upload-${impl}`, app));
     await page.goto(app.url);
     const indicator = await addEnvironment(page, proxy.url());
+    const folder = path.join(server.home, 'uploads');
+    mkdirSync(folder);
     await page.getByRole('tab', { name: 'Files' }).click();
     const pathBar = page.getByRole('textbox', { name: 'Path' });
     await expect.poll(() => pathBar.inputValue(), poll).not.toBe('');
-    await pathBar.fill(server.home);
+    await pathBar.fill(folder);
     await pathBar.press('Enter');
     await expect.poll(() => page.getByText('Empty folder. Drop files here to upload.').count(), poll).toBe(1);
 
@@ -172,11 +189,11 @@ describe('web app: remote environment over a bad link', () => {
     proxy.cutAll();
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: reconnecting/);
     await expect.poll(() => row.textContent(), poll).toContain('waiting for the link');
-    await saveScreenshot(page, 'upload-reconnecting');
+    await saveScreenshot(page, `upload-reconnecting-${impl}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     proxy.restore();
 
     await expect.poll(() => row.textContent(), poll).toContain('done');
-    expect(readFileSync(path.join(server.home, 'big.bin')).equals(patternBytes(size))).toBe(true);
-  });
+    expect(readFileSync(path.join(folder, 'big.bin')).equals(patternBytes(size))).toBe(true);
+  }
 });

@@ -85,7 +85,7 @@ describe.each<ServerImpl>(['codex', 'tether'])('files and extensions against %s'
   it(
     impl === 'tether'
       ? 'an upload rides out reconnects, before, between and during its writes'
-      : 'an upload cut off by a reconnect fails and says the file is incomplete',
+      : 'an upload cut off by a reconnect starts over from a rewound source, or fails and says the file is incomplete',
     async () => {
       const { client, proxy, server } = await setup(impl);
       const piece = 300_000;
@@ -117,16 +117,48 @@ describe.each<ServerImpl>(['codex', 'tether'])('files and extensions against %s'
           yield data.subarray(i * piece, (i + 1) * piece);
         }
       }
-      const upload = client.fs.writeStream(target, cutting());
       if (impl === 'codex') {
-        await expect(upload).rejects.toMatchObject({
+        await expect(client.fs.writeStream(target, cutting())).rejects.toMatchObject({
           code: 'disconnected',
           message: expect.stringMatching(/bytes of .*cut\.bin were written.*Upload it again/),
         });
         expect(cuts).toBe(1);
+        // With a way to read the source again, the write starts over from byte 0 after each cut.
+        const passCuts = [3, 7, null];
+        let passes = 0;
+        const progress: number[] = [];
+        async function* pass(): AsyncIterable<Uint8Array> {
+          const cutAt = passCuts[passes++];
+          for (let i = 0; i * piece < data.length; i++) {
+            if (i === cutAt) {
+              const reconnects = client.health().reconnectCount;
+              proxy.cutAll();
+              if (passes === 2)
+                await waitFor('reconnected', () => client.health().reconnectCount > reconnects);
+            }
+            yield data.subarray(i * piece, (i + 1) * piece);
+          }
+        }
+        const written = await client.fs.writeStream(target, pass(), {
+          rewind: pass,
+          onProgress: (b) => progress.push(b),
+        });
+        expect(written.bytes).toBe(data.length);
+        expect(passes).toBe(3);
+        expect(progress.filter((b) => b === 0)).toHaveLength(2);
+        expect(readFileSync(target).equals(data)).toBe(true);
         return;
       }
+      let rewound = 0;
+      const upload = client.fs.writeStream(target, cutting(), {
+        rewind: () => {
+          rewound += 1;
+          return cutting();
+        },
+      });
       expect((await upload).bytes).toBe(data.length);
+      // Tether's server continues the write in place; the source is never read twice.
+      expect(rewound).toBe(0);
       // More cuts than FS_STREAM_MAX_RESUMES: the budget is for reconnects in a row without progress.
       expect(cuts).toBe(8);
       expect(readFileSync(target).equals(data)).toBe(true);
