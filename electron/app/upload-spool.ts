@@ -12,6 +12,8 @@ export class UploadSpool {
   private dir: string | null = null;
   private file: FileHandle | null = null;
   private spooled = 0;
+  /** Why spooling stopped (e.g. the temp disk is full); the upload goes on, but cannot start over. */
+  private broken: Error | null = null;
 
   constructor(
     private readonly live: AsyncIterable<Uint8Array>,
@@ -28,6 +30,11 @@ export class UploadSpool {
    * live chunk kept before it is handed on. One pass at a time; a new one replaces the last.
    */
   async *pass(): AsyncGenerator<Uint8Array> {
+    if (this.broken) {
+      throw new Error(
+        `The upload cannot start over after the reconnect: keeping a copy of it failed (${this.broken.message}). Upload it again.`,
+      );
+    }
     const replayEnd = this.spooled;
     for (let at = 0; at < replayEnd;) {
       const block = Buffer.allocUnsafe(Math.min(REPLAY_BLOCK_BYTES, replayEnd - at));
@@ -52,7 +59,17 @@ export class UploadSpool {
   }
 
   private async keep(chunk: Uint8Array): Promise<void> {
-    if (chunk.byteLength === 0) return;
+    if (chunk.byteLength === 0 || this.broken) return;
+    try {
+      await this.append(chunk);
+    } catch (error) {
+      // Without a spool the upload still succeeds unless the link drops, so it is not failed here.
+      this.broken = error instanceof Error ? error : new Error(String(error));
+      await this.dispose().catch(() => undefined);
+    }
+  }
+
+  private async append(chunk: Uint8Array): Promise<void> {
     if (!this.file) {
       // mkdtemp makes the folder 0700, so only this user can read the spooled file.
       this.dir = await mkdtemp(path.join(this.parentDir, 'tether-upload-'));

@@ -65,4 +65,17 @@ describe('UploadSpool', () => {
     await spool.dispose();
     expect(readdirSync(parent)).toEqual([]);
   });
+
+  it('lets the upload go on when the copy cannot be kept, and only refuses to start over', async () => {
+    const chunks = [bytes(1000, 1), bytes(2000, 2)];
+    const live = new UploadBuffer(3000, 1024 * 1024);
+    await live.push(0, chunks[0]!, false);
+    await live.push(1000, chunks[1]!, true);
+    const spool = new UploadSpool(live, path.join(os.tmpdir(), 'tether-no-such-parent', 'deeper'));
+    const first: Uint8Array[] = [];
+    for await (const chunk of spool.pass()) first.push(chunk);
+    expect(Buffer.concat(first).equals(Buffer.concat(chunks))).toBe(true);
+    await expect(spool.pass().next()).rejects.toThrow(/cannot start over .*ENOENT.*Upload it again/);
+    await spool.dispose();
+  });
 });
