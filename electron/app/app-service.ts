@@ -30,7 +30,7 @@ import type { SecretStore } from './secret-store';
 import { TransferQueue } from './transfer-queue';
 import { transportFor } from './transport-spec';
 import { UploadBuffer } from './upload-buffer';
-import { UploadSpool } from './upload-spool';
+import { runUpload } from './upload-job';
 
 export interface AppServiceOptions {
   /** Where the config file lives (created if missing). */
@@ -314,28 +314,8 @@ export class AppService {
         { envId, direction: 'upload', remotePath, name: baseName(remotePath), totalBytes },
         {
           upload: buffer,
-          run: async (signal, progress) => {
-            if (totalBytes === 0) {
-              for await (const _ of buffer) break;
-              await client.fs.writeFile(remotePath, new Uint8Array(0));
-              return;
-            }
-            if (client.hasCapability(TetherCapability.fsUpdate)) {
-              await client.fs.writeStream(remotePath, buffer, { signal, onProgress: progress });
-              return;
-            }
-            // The server cannot continue a cut-off write, so keep what was sent for a new start.
-            const spool = new UploadSpool(buffer);
-            try {
-              await client.fs.writeStream(remotePath, spool.pass(), {
-                signal,
-                onProgress: progress,
-                rewind: () => spool.pass(),
-              });
-            } finally {
-              await spool.dispose();
-            }
-          },
+          run: (signal, progress) =>
+            runUpload({ client, remotePath, totalBytes, source: buffer, signal, progress }),
         },
       );
     },

@@ -1,7 +1,17 @@
 // Transfers through the AppService and Tether's stdio server: a 24 MiB random file uploads in
 // chunks and downloads back byte-exactly, with progress events; cancel and failures are reported.
+// A new file appears under its name only once complete; an existing one is written in place.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +37,9 @@ describe('transfers', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Hidden staging files of uploads still in the folder. */
+  const staged = (): string[] => readdirSync(dir).filter((name) => name.includes('.tether-upload-'));
+
   const transfer = (id: string): TransferView | undefined =>
     h
       .eventsNamed('transfers.changed')
@@ -40,6 +53,11 @@ describe('transfers', () => {
     expect(upload).toMatchObject({ direction: 'upload', name: 'random.bin', totalBytes: SIZE });
     for (let offset = 0; offset < SIZE; offset += CHUNK) {
       const chunk = data.subarray(offset, offset + CHUNK);
+      if (offset + CHUNK >= SIZE) {
+        // All but the last chunk sent: the bytes so far sit under a hidden name, not the real one.
+        expect(existsSync(remotePath)).toBe(false);
+        expect(staged()).toHaveLength(1);
+      }
       await h.invoke('transfers.uploadChunk', {
         id: upload.id,
         offset,
@@ -49,6 +67,7 @@ describe('transfers', () => {
     }
     await waitFor(() => transfer(upload.id)?.state === 'done', 'upload done', 120_000);
     expect(readFileSync(remotePath).equals(data)).toBe(true);
+    expect(staged()).toEqual([]);
     const uploadProgress = h
       .eventsNamed('transfers.changed')
       .filter((t) => t.id === upload.id && t.state === 'running' && t.doneBytes > 0 && t.doneBytes < SIZE);
@@ -90,6 +109,9 @@ describe('transfers', () => {
     });
     await h.invoke('transfers.cancel', { id: upload.id });
     expect(transfer(upload.id)?.state).toBe('cancelled');
+    // A cancelled new file leaves nothing behind, under either name.
+    await waitFor(() => staged().length === 0, 'the partial upload removed');
+    expect(existsSync(remotePath)).toBe(false);
     await expect(
       h.invoke('transfers.uploadChunk', {
         id: upload.id,
@@ -117,5 +139,27 @@ describe('transfers', () => {
     await h.invoke('transfers.uploadChunk', { id: empty.id, offset: 0, dataBase64: '', last: true });
     await waitFor(() => transfer(empty.id)?.state === 'done', 'empty upload done');
     expect(existsSync(path.join(dir, 'empty.txt'))).toBe(true);
+  });
+
+  it('writes over an existing file in place, keeping its mode', async () => {
+    const remotePath = path.join(dir, 'run.sh');
+    writeFileSync(remotePath, '#!/bin/sh\necho old\n');
+    chmodSync(remotePath, 0o754);
+    const content = Buffer.from('#!/bin/sh\necho new\n');
+    const upload = await h.invoke('transfers.startUpload', {
+      envId: 'local',
+      remotePath,
+      totalBytes: content.length,
+    });
+    await h.invoke('transfers.uploadChunk', {
+      id: upload.id,
+      offset: 0,
+      dataBase64: content.toString('base64'),
+      last: true,
+    });
+    await waitFor(() => transfer(upload.id)?.state === 'done', 'upload done');
+    expect(readFileSync(remotePath).equals(content)).toBe(true);
+    expect(statSync(remotePath).mode & 0o777).toBe(0o754);
+    expect(staged()).toEqual([]);
   });
 });
