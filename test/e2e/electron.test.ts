@@ -72,7 +72,7 @@ describe('Electron app', () => {
           .toBe('connected');
       } finally {
         await app.close();
-        rmSync(userData, { recursive: true, force: true });
+        rmSync(userData, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
       }
     },
   );

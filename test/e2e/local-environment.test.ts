@@ -27,7 +27,7 @@ describe('web app: Local environment', () => {
   afterEach(async () => {
     await browser?.close();
     await app?.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 
   it('opens a ready shell, moves files both ways, splits, and restores panes after a reload', async () => {

@@ -44,7 +44,8 @@ export async function startWebApp(): Promise<WebApp> {
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    // Retried: a child of the app (its Local server, a shell) may still write a last file here.
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {

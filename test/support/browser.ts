@@ -63,7 +63,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     downloadsDir,
     close: async () => {
       await context.close().catch(() => undefined);
-      rmSync(profile, { recursive: true, force: true });
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }

@@ -77,7 +77,7 @@ export async function startServer(
       await exited;
       clearTimeout(timer);
     }
-    rmSync(home, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   const server: StartedServer = { impl, transport, child, home, stderr: () => stderr, stop };
   if (transport === 'ws') {

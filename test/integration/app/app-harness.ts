@@ -71,7 +71,8 @@ export async function createHarness(
     },
     async close(closeOptions = {}) {
       await service.shutdown();
-      if (!closeOptions.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!closeOptions.keepDataDir)
+        rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
