@@ -4,10 +4,10 @@
 // An existing file is written in place: the protocol cannot set mode, owner or links, and a
 // rename would lose them; such a file cannot be restored if the upload fails.
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { ErrorCode, TetherCapability } from '../../shared/protocol';
 import type { ExecServerClientApi } from '../client/api';
 import { isClientError } from '../client/client-error';
-import { baseName, joinPath } from './file-service';
 import { UploadSpool } from './upload-spool';
 
 export interface UploadRun {
@@ -70,7 +70,6 @@ async function missing(client: ExecServerClientApi, path: string): Promise<boole
 
 /** A hidden name in the same folder, so the final rename stays on one file system. */
 function stagingPath(remotePath: string): string {
-  const slash = remotePath.lastIndexOf('/');
-  const dir = slash <= 0 ? '/' : remotePath.slice(0, slash);
-  return joinPath(dir, `.${baseName(remotePath)}.tether-upload-${randomBytes(4).toString('hex')}`);
+  const { dir, base } = path.posix.parse(remotePath);
+  return path.posix.join(dir, `.${base}.tether-upload-${randomBytes(4).toString('hex')}`);
 }

@@ -65,6 +65,15 @@ class ResumeBudget {
   }
 }
 
+/** The file a writeStream writes, and its open handle (null while there is none). */
+interface WriteTarget {
+  path: string;
+  uri: string;
+  /** The server can reopen the file without truncating it (`tetherFsUpdate`). */
+  resumable: boolean;
+  handleId: string | null;
+}
+
 /** A write the server cannot continue after a reconnect: it has to start over from byte 0. */
 class StartOver extends Error {
   constructor(
@@ -189,45 +198,19 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
     source: AsyncIterable<Uint8Array>,
     options: WriteStreamOptions = {},
   ): Promise<{ bytes: number }> {
-    const uri = toPathUri(path);
-    const resumable = this.ops.hasCapability(TetherCapability.fsUpdate);
     const resumes = new ResumeBudget(`Writing ${path}`);
-    let pass = source;
-    let handleId = await this.openForWrite(uri, 'replace', resumes, options.signal, path);
-    let open = true;
+    const target: WriteTarget = {
+      path,
+      uri: toPathUri(path),
+      resumable: this.ops.hasCapability(TetherCapability.fsUpdate),
+      handleId: null,
+    };
     try {
+      target.handleId = await this.openForWrite(target, 'replace', resumes, options.signal);
+      let pass = source;
       for (;;) {
-        let offset = 0;
         try {
-          for await (const data of pass) {
-            for (let start = 0; start < data.byteLength;) {
-              throwIfAborted(options.signal, `Writing ${path}`);
-              const piece = data.subarray(start, start + MAX_FS_BLOCK_BYTES);
-              try {
-                if (!open) {
-                  handleId = await this.openForWrite(uri, 'update', resumes, options.signal, path);
-                  open = true;
-                }
-                await this.ops.callOnce(Method.fsWriteBlock, {
-                  handleId,
-                  offset,
-                  chunk: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64'),
-                });
-              } catch (error) {
-                if (!handleLost(error)) throw error;
-                if (!resumable) throw new StartOver(offset, error);
-                resumes.spend(error);
-                this.closeHandle(handleId);
-                open = false;
-                continue;
-              }
-              resumes.progressed();
-              start += piece.byteLength;
-              offset += piece.byteLength;
-              options.onProgress?.(offset);
-            }
-          }
-          return { bytes: offset };
+          return { bytes: await this.writePass(target, pass, resumes, options) };
         } catch (error) {
           if (!(error instanceof StartOver)) throw error;
           if (!options.rewind) {
@@ -238,38 +221,78 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
             );
           }
           resumes.spend(error.cause);
-          this.closeHandle(handleId);
-          open = false;
-          handleId = await this.openForWrite(uri, 'replace', resumes, options.signal, path);
-          open = true;
+          this.dropHandle(target);
+          target.handleId = await this.openForWrite(target, 'replace', resumes, options.signal);
           options.onProgress?.(0);
           pass = options.rewind();
         }
       }
     } finally {
-      if (open) this.closeHandle(handleId);
+      this.dropHandle(target);
     }
   }
 
-  /** Opens `uri` for writing on a fresh handle, again after each reconnect that cut the open off. */
+  /**
+   * Writes one pass of the source from byte 0 and returns its length. A lost handle is reopened in
+   * `update` mode and the block written again; where that mode is missing, throws StartOver.
+   */
+  private async writePass(
+    target: WriteTarget,
+    pass: AsyncIterable<Uint8Array>,
+    resumes: ResumeBudget,
+    options: WriteStreamOptions,
+  ): Promise<number> {
+    let offset = 0;
+    for await (const data of pass) {
+      for (let start = 0; start < data.byteLength;) {
+        throwIfAborted(options.signal, `Writing ${target.path}`);
+        const piece = data.subarray(start, start + MAX_FS_BLOCK_BYTES);
+        try {
+          target.handleId ??= await this.openForWrite(target, 'update', resumes, options.signal);
+          await this.ops.callOnce(Method.fsWriteBlock, {
+            handleId: target.handleId,
+            offset,
+            chunk: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64'),
+          });
+        } catch (error) {
+          if (!handleLost(error)) throw error;
+          if (!target.resumable) throw new StartOver(offset, error);
+          resumes.spend(error);
+          this.dropHandle(target);
+          continue;
+        }
+        resumes.progressed();
+        start += piece.byteLength;
+        offset += piece.byteLength;
+        options.onProgress?.(offset);
+      }
+    }
+    return offset;
+  }
+
+  /** Opens the target for writing on a fresh handle, again after each reconnect that cut the open off. */
   private async openForWrite(
-    uri: string,
+    target: WriteTarget,
     mode: 'replace' | 'update',
     resumes: ResumeBudget,
     signal: AbortSignal | undefined,
-    path: string,
   ): Promise<string> {
     for (;;) {
-      throwIfAborted(signal, `Writing ${path}`);
+      throwIfAborted(signal, `Writing ${target.path}`);
       const handleId = newHandleId();
       try {
-        await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode });
+        await this.ops.callOnce(Method.fsOpen, { handleId, path: target.uri, mode });
         return handleId;
       } catch (error) {
         if (!isClientError(error, 'disconnected')) throw error;
         resumes.spend(error);
       }
     }
+  }
+
+  private dropHandle(target: WriteTarget): void {
+    if (target.handleId !== null) this.closeHandle(target.handleId);
+    target.handleId = null;
   }
 
   private closeHandle(handleId: string): void {
