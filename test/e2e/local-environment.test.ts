@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
+import { dropFile, openEmptyFolder } from './files-ui';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
 import { reportFailure, saveScreenshot } from './screens';
 
@@ -44,31 +45,9 @@ describe('web app: Local environment', () => {
     await saveScreenshot(page, 'terminal');
 
     // Files: go to a scratch folder, drop a file on the list, preview it, download it back.
-    await page.getByRole('tab', { name: 'Files' }).click();
-    const pathBar = page.getByRole('textbox', { name: 'Path' });
-    await expect.poll(() => pathBar.inputValue(), poll).not.toBe('');
-    await pathBar.fill(scratch);
-    await pathBar.press('Enter');
-    // The typed path shows at once; wait for the folder itself (empty) before dropping into it.
-    await expect.poll(() => page.getByText('Empty folder. Drop files here to upload.').count(), poll).toBe(1);
-
+    await openEmptyFolder(page, scratch, UI_TIMEOUT_MS);
     const content = Array.from({ length: 3000 }, (_, i) => `line ${i} of the dropped file\n`).join('');
-    await page.getByRole('region', { name: 'Files' }).evaluate((target, text) => {
-      // Runs in the page; this project's type lib has no DOM, so the few DOM classes are typed here.
-      const dom = globalThis as unknown as {
-        DataTransfer: new () => { items: { add: (file: unknown) => void } };
-        DragEvent: new (type: string, init: object) => unknown;
-        File: new (parts: string[], name: string, options: object) => unknown;
-      };
-      const transfer = new dom.DataTransfer();
-      transfer.items.add(new dom.File([text], 'dropped.txt', { type: 'text/plain' }));
-      const element = target as unknown as { dispatchEvent: (event: unknown) => boolean };
-      for (const type of ['dragover', 'drop']) {
-        element.dispatchEvent(
-          new dom.DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }),
-        );
-      }
-    }, content);
+    await dropFile(page, 'dropped.txt', Buffer.from(content));
     const transfers = page.getByRole('region', { name: 'Transfers' });
     await expect
       .poll(() => transfers.getByRole('row', { name: 'upload dropped.txt' }).textContent(), poll)

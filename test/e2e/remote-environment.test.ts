@@ -11,6 +11,7 @@ import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { FaultProxy } from '../support/fault-proxy';
 import { startWebApp, type WebApp } from './web-app';
+import { dropFile, openEmptyFolder } from './files-ui';
 import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
 import { reportFailure, saveScreenshot } from './screens';
 
@@ -40,9 +41,11 @@ async function addEnvironment(page: Page, url: string) {
   return indicator;
 }
 
-/** The bytes of the file the upload test drops: a fixed pattern, built the same way in the page. */
+/** The bytes of the file the upload test drops: a fixed, non-repeating-looking pattern. */
 function patternBytes(length: number): Buffer {
-  return Buffer.from(Array.from({ length }, (_, i) => (i * 31 + (i >> 12)) % 256));
+  const bytes = Buffer.alloc(length);
+  for (let i = 0; i < length; i++) bytes[i] = (i * 31 + (i >> 12)) % 256;
+  return bytes;
 }
 
 describe('web app: remote environment over a bad link', () => {
@@ -151,34 +154,12 @@ describe('web app: remote environment over a bad link', () => {
     const indicator = await addEnvironment(page, proxy.url());
     const folder = path.join(server.home, 'uploads');
     mkdirSync(folder);
-    await page.getByRole('tab', { name: 'Files' }).click();
-    const pathBar = page.getByRole('textbox', { name: 'Path' });
-    await expect.poll(() => pathBar.inputValue(), poll).not.toBe('');
-    await pathBar.fill(folder);
-    await pathBar.press('Enter');
-    await expect.poll(() => page.getByText('Empty folder. Drop files here to upload.').count(), poll).toBe(1);
+    await openEmptyFolder(page, folder, UI_TIMEOUT_MS);
 
     // Slow enough that the cut lands while blocks are still going up.
-    const size = 6 * 1024 * 1024 + 333;
+    const data = patternBytes(6 * 1024 * 1024 + 333);
     proxy.throttle(1_500_000, 'upstream');
-    await page.getByRole('region', { name: 'Files' }).evaluate((target, length) => {
-      // Runs in the page; this project's type lib has no DOM, so the few DOM classes are typed here.
-      const dom = globalThis as unknown as {
-        DataTransfer: new () => { items: { add: (file: unknown) => void } };
-        DragEvent: new (type: string, init: object) => unknown;
-        File: new (parts: Uint8Array[], name: string) => unknown;
-      };
-      const bytes = new Uint8Array(length);
-      for (let i = 0; i < length; i++) bytes[i] = (i * 31 + (i >> 12)) % 256;
-      const transfer = new dom.DataTransfer();
-      transfer.items.add(new dom.File([bytes], 'big.bin'));
-      const element = target as unknown as { dispatchEvent: (event: unknown) => boolean };
-      for (const type of ['dragover', 'drop']) {
-        element.dispatchEvent(
-          new dom.DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }),
-        );
-      }
-    }, size);
+    await dropFile(page, 'big.bin', data);
     const transfers = page.getByRole('region', { name: 'Transfers' });
     const row = transfers.getByRole('row', { name: 'upload big.bin' });
     const progress = transfers.getByRole('progressbar', { name: 'Progress of big.bin' });
@@ -194,6 +175,6 @@ describe('web app: remote environment over a bad link', () => {
     proxy.restore();
 
     await expect.poll(() => row.textContent(), poll).toContain('done');
-    expect(readFileSync(path.join(folder, 'big.bin')).equals(patternBytes(size))).toBe(true);
+    expect(readFileSync(path.join(folder, 'big.bin')).equals(data)).toBe(true);
   }
 });
