@@ -5,7 +5,8 @@ import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import { App } from './components/app';
 import { resolveBridge } from './ipc/resolve-bridge';
-import { errorMessage, setBridge } from './ipc/ipc-client';
+import { setBridge } from './ipc/ipc-client';
+import { errorMessage } from '../shared/error-message';
 import { loadAll, startApp } from './actions/start-app';
 import { catchUpAll } from './terminal/terminal-registry';
 

@@ -31,6 +31,7 @@ import { TransferQueue } from './transfer-queue';
 import { transportFor } from './transport-spec';
 import { UploadBuffer } from './upload-buffer';
 import { runUpload } from './upload-job';
+import { errorMessage } from '../../shared/error-message';
 
 export interface AppServiceOptions {
   /** Where the config file lives (created if missing). */
@@ -359,7 +360,7 @@ export class AppService {
             );
             await target.finish();
           } catch (error) {
-            target.abort(error instanceof Error ? error.message : String(error));
+            target.abort(errorMessage(error));
             throw error;
           }
         },

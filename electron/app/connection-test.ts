@@ -10,6 +10,7 @@ import type { ExecServerClientApi, TransportSpec } from '../client/api';
 import { AppError } from './app-error';
 import type { ClientFactory } from './environment-runtime';
 import { TEST_CONNECTION_TIMEOUT_MS } from './limits';
+import { errorMessage } from '../../shared/error-message';
 
 type Stage = TestConnectionResult['stage'];
 
@@ -172,10 +173,7 @@ function classify(error: unknown): StageFailure {
   if (error instanceof StageFailure) return error;
   if (error instanceof AppError) throw error;
   const code = (error as { code?: unknown }).code;
-  return classifyText(
-    error instanceof Error ? error.message : String(error),
-    typeof code === 'string' ? code : undefined,
-  );
+  return classifyText(errorMessage(error), typeof code === 'string' ? code : undefined);
 }
 
 function classifyText(message: string, code?: string): StageFailure {

@@ -8,6 +8,7 @@ import { ErrorCode } from '../../shared/protocol';
 import { AppError } from './app-error';
 import type { CommandHandlers } from './command-handlers';
 import type { RendererLink } from './renderer-link';
+import { errorMessage } from '../../shared/error-message';
 
 export type InvokeResult = { ok: true; output: unknown } | { ok: false; error: IpcErrorPayload };
 
@@ -66,7 +67,7 @@ export function toIpcError(name: string, error: unknown): IpcErrorPayload {
     }
   }
   console.error(`tether: ${name} failed unexpectedly:`, error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { code: 'internal', message: `${name} failed unexpectedly: ${message}` };
 }
 

@@ -6,6 +6,7 @@ import type { TransferView } from '../../shared/ipc';
 import { AppError, notFound } from './app-error';
 import { TRANSFER_CONCURRENCY, TRANSFER_PROGRESS_THROTTLE_MS, TRANSFER_RATE_WINDOW_MS } from './limits';
 import type { UploadBuffer } from './upload-buffer';
+import { errorMessage } from '../../shared/error-message';
 
 export interface TransferJob {
   /** Runs the transfer; reports progress as cumulative bytes. Must honour the signal. */
@@ -185,7 +186,7 @@ export class TransferQueue {
 }
 
 function describe(view: TransferView, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const verb = view.direction === 'upload' ? 'Uploading' : 'Downloading';
   return `${verb} ${view.name} failed after ${view.doneBytes} bytes: ${message}`;
 }

@@ -2,6 +2,7 @@
 // message says what happened and, where it helps, what to do. RPC errors keep the server's code.
 import type { ClientErrorCode } from './api';
 import { ErrorCode } from '../../shared/protocol';
+import { errorMessage } from '../../shared/error-message';
 
 export class ClientError extends Error {
   override readonly name = 'ClientError';
@@ -22,7 +23,7 @@ export function isClientError(error: unknown, ...codes: ClientErrorCode[]): erro
 /** Wraps anything thrown into a ClientError, keeping ClientErrors as they are. */
 export function toClientError(error: unknown, code: ClientErrorCode = 'transport'): ClientError {
   if (error instanceof ClientError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ClientError(code, message);
 }
 

@@ -38,6 +38,7 @@ import { HealthMonitor } from './health-monitor';
 import { toPathUri } from './path-uri';
 import { ProcessSession, type ProcessSessionOps } from './process-session';
 import { RemoteFileSystem } from './remote-file-system';
+import { errorMessage } from '../../shared/error-message';
 
 export interface RemoteClientOptions {
   transport: TransportSpec;
@@ -64,7 +65,7 @@ function guarded(run: () => void): void {
   try {
     run();
   } catch (error) {
-    process.emitWarning(`A client listener threw: ${error instanceof Error ? error.message : String(error)}`);
+    process.emitWarning(`A client listener threw: ${errorMessage(error)}`);
   }
 }
 

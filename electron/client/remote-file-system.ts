@@ -18,6 +18,7 @@ import type { RemoteFileSystemApi, WriteStreamOptions } from './api';
 import { ClientError, isClientError } from './client-error';
 import { DEFAULT_FS_BLOCK_BYTES, FS_STREAM_MAX_RESUMES } from './constants';
 import { fromPathUri, toPathUri } from './path-uri';
+import { errorMessage } from '../../shared/error-message';
 
 export interface RemoteFileSystemOps {
   callOnce<M extends RequestMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
@@ -57,7 +58,7 @@ class ResumeBudget {
 
   spend(error: unknown): void {
     if (++this.inARow <= FS_STREAM_MAX_RESUMES) return;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new ClientError(
       'disconnected',
       `${this.what} stopped: ${FS_STREAM_MAX_RESUMES} reconnects in a row made no progress (${reason}).`,

@@ -7,6 +7,7 @@ import { SpawnFailureKind } from '../../shared/protocol';
 import { ClientError, isClientError } from './client-error';
 import { fromPathUri } from './path-uri';
 import { RemoteExecServerClient } from './remote-client';
+import { errorMessage } from '../../shared/error-message';
 
 /** Exit status when Tether itself fails (no connection, lost session), as ssh uses 255. */
 export const RUN_FAILURE_EXIT_CODE = 255;
@@ -220,7 +221,7 @@ export async function runRemote(argv: string[], options: RunOptions): Promise<nu
       say(`cannot run ${argv[0]}: ${(error as ClientError).rpc?.message ?? ''}`);
       return kind === SpawnFailureKind.notFound ? 127 : 126;
     }
-    say(error instanceof Error ? error.message : String(error));
+    say(errorMessage(error));
     return RUN_FAILURE_EXIT_CODE;
   } finally {
     for (const cleanup of cleanups.reverse()) cleanup();

@@ -15,6 +15,7 @@ import { hostWindow } from './electron-host';
 import { safeStorageSealer } from './safe-storage-sealer';
 import { hardenContents, hardenSession } from './security';
 import { loadWindowState, trackWindowState } from './window-state';
+import { errorMessage } from '../../shared/error-message';
 
 /** How often the network state is polled (Electron has no "online" event in the main process). */
 const ONLINE_POLL_MS = 3_000;
@@ -125,7 +126,7 @@ async function start(): Promise<void> {
 }
 
 function fail(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   console.error(`tether: cannot start: ${message}`);
   dialog.showErrorBox('Tether cannot start', message);
   app.exit(1);

@@ -2,6 +2,7 @@
 // ENOENT is -32004, every other OS error -32603.
 import os from 'node:os';
 import { RpcError } from './rpc-error';
+import { errorMessage } from '../../shared/error-message';
 
 const STRERROR: Record<string, string> = {
   EPERM: 'Operation not permitted',
@@ -56,5 +57,5 @@ export function toFsRpcError(error: unknown): RpcError {
   const code = errnoCode(error);
   if (code === 'ENOENT') return RpcError.notFound(osErrorText(code));
   if (code) return RpcError.internal(osErrorText(code));
-  return RpcError.internal(error instanceof Error ? error.message : String(error));
+  return RpcError.internal(errorMessage(error));
 }

@@ -1,5 +1,6 @@
 // What the user can do in the file browser: navigate, expand the tree, preview, and change files.
-import { invoke, errorMessage } from '../ipc/ipc-client';
+import { invoke } from '../ipc/ipc-client';
+import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, useFiles, type SortKey } from '../stores/files-store';
 
 function state(envId: string) {

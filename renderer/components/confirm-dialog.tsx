@@ -1,6 +1,6 @@
 // Asks before something destructive (removing an environment, deleting a file).
 import { useState, type ReactNode } from 'react';
-import { errorMessage } from '../ipc/ipc-client';
+import { errorMessage } from '../../shared/error-message';
 import { Modal } from './modal';
 
 export function ConfirmDialog(props: {

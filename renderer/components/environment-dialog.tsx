@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { EnvironmentDraft, type EnvironmentView, type TestConnectionResult } from '../../shared/ipc';
 import { addEnvironment, testConnection, updateEnvironment } from '../actions/environment-actions';
-import { errorMessage } from '../ipc/ipc-client';
+import { errorMessage } from '../../shared/error-message';
 import { formatMs } from '../format';
 import { Modal } from './modal';
 

@@ -18,7 +18,7 @@ import {
 } from '../actions/file-actions';
 import { openShell } from '../actions/process-actions';
 import { downloadFile, uploadFiles } from '../actions/transfer-actions';
-import { errorMessage } from '../ipc/ipc-client';
+import { errorMessage } from '../../shared/error-message';
 import { formatBytes, formatDateTime } from '../format';
 import { filesOf, sortEntries, useFiles, type SortKey } from '../stores/files-store';
 import { useUi } from '../stores/ui-store';

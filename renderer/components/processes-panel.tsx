@@ -9,7 +9,7 @@ import {
   signalProcess,
   startProcess,
 } from '../actions/process-actions';
-import { errorMessage } from '../ipc/ipc-client';
+import { errorMessage } from '../../shared/error-message';
 import { formatDateTime, formatDuration } from '../format';
 import { processesOf, useProcesses } from '../stores/processes-store';
 import { useNow } from '../use-now';

@@ -1,6 +1,6 @@
 // Terminal settings: scrollback, font size, copy-on-select, theme.
 import { useState } from 'react';
-import { errorMessage } from '../ipc/ipc-client';
+import { errorMessage } from '../../shared/error-message';
 import { saveSettings } from '../actions/settings-actions';
 import { useSettings } from '../stores/settings-store';
 import { Modal } from './modal';

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentView, ProcessView } from '../../shared/ipc';
 import { restartProcess } from '../actions/process-actions';
 import { openShell } from '../actions/process-actions';
-import { errorMessage } from '../ipc/ipc-client';
+import { errorMessage } from '../../shared/error-message';
 import { linkStatus } from '../link-status';
 import { usePanes } from '../stores/panes-store';
 import { useSettings } from '../stores/settings-store';

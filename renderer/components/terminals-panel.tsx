@@ -6,7 +6,7 @@ import { useProcesses } from '../stores/processes-store';
 import { processKeyString } from '../stores/process-key';
 import { PaneLayout } from './pane-layout';
 import { useState } from 'react';
-import { errorMessage } from '../ipc/ipc-client';
+import { errorMessage } from '../../shared/error-message';
 
 export function TerminalsPanel({ env }: { env: EnvironmentView }) {
   const panes = usePanes((s) => envPanes(s.byEnv, env.id));

@@ -38,8 +38,3 @@ export function onEvent<N extends EventName>(
 ): () => void {
   return bridge().on(name, listener);
 }
-
-/** A readable message for any error a command rejected with. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -6,6 +6,7 @@ import type { CommandOutput, ProcessEventView } from '../../shared/ipc';
 import { decodeBase64 } from './base64';
 import { ACK_BATCH_BYTES, ACK_INTERVAL_MS, HIGH_WATERMARK_BYTES, LOW_WATERMARK_BYTES } from './flow-limits';
 import { formatClock } from '../format';
+import { errorMessage } from '../../shared/error-message';
 
 /** Where output goes: xterm in the app, a recorder in tests. `done` fires once the data is parsed. */
 export interface OutputSink {
@@ -95,7 +96,7 @@ export class OutputFlow {
       this.lastSeqSeen = Math.max(this.lastSeqSeen, result.lastSeq);
     } catch (error) {
       if (this.disposed) return;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.enqueueText(`\r\n${RED}could not replay earlier output: ${message}${RESET}\r\n`);
     }
     this.replaying = false;

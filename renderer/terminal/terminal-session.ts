@@ -12,6 +12,7 @@ import { hardwareWebglAvailable } from './gpu-probe';
 import { OutputFlow } from './output-flow';
 import { PASTE_CHUNK_CHARS } from './flow-limits';
 import { DARK_THEME, LIGHT_THEME, resolvedTheme, TERMINAL_FONT_FAMILY } from './terminal-theme';
+import { errorMessage } from '../../shared/error-message';
 
 const INTERRUPT = '\x03';
 
@@ -193,8 +194,7 @@ export class TerminalSession {
   private write(data: string, base64: boolean): void {
     invoke('processes.write', { ...this.key, data, ...(base64 ? { base64 } : {}) }).then(
       () => this.status.inputError && this.setStatus({ inputError: null }),
-      (error: unknown) =>
-        this.setStatus({ inputError: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => this.setStatus({ inputError: errorMessage(error) }),
     );
   }
 
@@ -202,7 +202,7 @@ export class TerminalSession {
     try {
       await invoke('processes.write', { ...this.key, data });
     } catch (error) {
-      this.setStatus({ inputError: error instanceof Error ? error.message : String(error) });
+      this.setStatus({ inputError: errorMessage(error) });
     }
   }
 

@@ -13,6 +13,7 @@ import { renderMarkdown, renderTable, type BenchReport } from './lib/report';
 import { CaseRecorder } from './lib/results';
 import { elapsedMs } from './lib/stats';
 import { REPO_ROOT } from '../support/exec-servers';
+import { errorMessage } from '../../shared/error-message';
 
 interface Options {
   quick: boolean;
@@ -53,7 +54,7 @@ try {
     try {
       await benchCase.run(context, recorder);
     } catch (error) {
-      recorder.result.error = error instanceof Error ? error.message : String(error);
+      recorder.result.error = errorMessage(error);
       context.log(`[bench] ${benchCase.id} failed: ${recorder.result.error}`);
     }
     recorder.result.durationMs = elapsedMs(caseStart);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
 import { waitUntil, within } from './process-follower';
 import { chaosRig, startFollowed } from './rig';
+import { pidAlive } from '../support/pids';
 
 const TETHER_SESSION_TTL_MS = 3_000;
 /** Longer than the Tether TTL above: the client is still trying when the link comes back. */
@@ -13,15 +14,6 @@ const CODEX_CLIENT_DEADLINE_MS = 3_000;
 const OUTAGE_MS = 5_000;
 /** Bound for the client to reach `failed` once recovery cannot succeed. */
 const FAILED_WITHIN_MS = 20_000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('an outage longer than recovery allows', () => {
   const rig = chaosRig();
@@ -62,7 +54,7 @@ describe('an outage longer than recovery allows', () => {
     console.log(`[chaos] tether expiry: ${state.reason} | ${followed.problems.join(' | ')}`);
     // The expired session took its processes with it (Tether reports the pid; codex does not).
     expect(pid).toEqual(expect.any(Number));
-    await waitUntil(() => !isAlive(pid!), 10_000, `pid ${pid} to be gone`);
+    await waitUntil(() => !pidAlive(pid!), 10_000, `pid ${pid} to be gone`);
   });
 
   it('codex: the recovery deadline passes while the link is silent, and the client fails', async () => {

@@ -8,18 +8,10 @@ import { isClientError } from '../../electron/client/client-error';
 import { type ServerImpl } from '../support/exec-servers';
 import { waitUntil, within } from './process-follower';
 import { chaosRig } from './rig';
+import { pidAlive } from '../support/pids';
 
 /** Answers are held this long, so the cut lands after the server started the process but before its answer arrives. */
 const ANSWER_DELAY_MS = 2_000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe.each<ServerImpl>(['tether', 'codex'])('a cut while process/start is in flight (%s)', (impl) => {
   const rig = chaosRig();
@@ -44,14 +36,14 @@ describe.each<ServerImpl>(['tether', 'codex'])('a cut while process/start is in 
       );
     await waitUntil(() => existsSync(pidFile), 10_000, 'the server to start the process');
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    expect(isAlive(pid)).toBe(true);
+    expect(pidAlive(pid)).toBe(true);
     proxy.cutAll();
     proxy.restore();
 
     const error = await within(start, 15_000, 'the start to settle');
     expect(isClientError(error, 'disconnected'), String(error)).toBe(true);
     expect((error as Error).message).toMatch(/not retried/);
-    await waitUntil(() => !isAlive(pid), 20_000, `the orphan (pid ${pid}) to be terminated`);
+    await waitUntil(() => !pidAlive(pid), 20_000, `the orphan (pid ${pid}) to be terminated`);
     await waitUntil(() => client.state.kind === 'connected', 20_000, 'the client to reconnect');
   });
 });

@@ -14,15 +14,7 @@ import {
   startParams,
   type Scenario,
 } from './scenario-kit';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { pidAlive } from '../support/pids';
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + PROCESS_WAIT_MS;
@@ -74,7 +66,7 @@ export const differenceScenarios: Scenario[] = [
       }
       for (const name of Object.values(TetherCapability)) expect(capabilities[name], name).toBe(true);
       expect(start.pid).toEqual(expect.any(Number));
-      expect(isAlive(start.pid as number)).toBe(true);
+      expect(pidAlive(start.pid as number)).toBe(true);
       expect(resize.result).toEqual({});
       await peer.call('process/write', { processId: 't', chunk: b64('\r'), writeId: '1' });
       expect((await collectProcess(peer, 't')).pty).toContain('40 120');
@@ -129,7 +121,7 @@ export const differenceScenarios: Scenario[] = [
       const server = ctx.server().child;
       const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
       server.kill('SIGTERM');
-      await until(() => !isAlive(child), 'the managed process is gone');
+      await until(() => !pidAlive(child), 'the managed process is gone');
       if (ctx.impl === 'codex') {
         await sleep(QUIET_WINDOW_MS);
         expect(server.exitCode).toBeNull();

@@ -17,6 +17,7 @@ import {
   unb64,
   type Scenario,
 } from './scenario-kit';
+import { pidAlive } from '../support/pids';
 
 /** Waits until the stdout+pty text of `processId` seen in notifications contains `text`. */
 async function outputContains(peer: RpcPeer, processId: string, text: string): Promise<void> {
@@ -40,15 +41,6 @@ async function outputContains(peer: RpcPeer, processId: string, text: string): P
 /** Waits for the output notification with exactly `seq` for `processId`. */
 const outputSeq = (peer: RpcPeer, processId: string, seq: number) =>
   peer.notification('process/output', (p) => p.processId === processId && p.seq === seq, PROCESS_WAIT_MS);
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const processScenarios: Scenario[] = [
   {
@@ -409,13 +401,13 @@ export const processScenarios: Scenario[] = [
       await peer.call('process/start', startParams('k', sh('sleep 1000 & echo $!; wait'), ctx.uri()));
       const first = await peer.notification('process/output', (p) => p.processId === 'k', PROCESS_WAIT_MS);
       const child = Number(unb64(first.params.chunk).trim());
-      expect(isAlive(child)).toBe(true);
+      expect(pidAlive(child)).toBe(true);
       ctx.record('terminate', await peer.request('process/terminate', { processId: 'k' }));
       const outcome = await collectProcess(peer, 'k');
       ctx.record('outcome', { ...outcome, stdout: outcome.stdout.replace(/\d+/, '<pid>') });
       const deadline = Date.now() + PROCESS_WAIT_MS;
-      while (isAlive(child) && Date.now() < deadline) await sleep(20);
-      ctx.record('background child killed', !isAlive(child));
+      while (pidAlive(child) && Date.now() < deadline) await sleep(20);
+      ctx.record('background child killed', !pidAlive(child));
       ctx.record('terminate again', await peer.request('process/terminate', { processId: 'k' }));
       ctx.record('terminate unknown', await peer.request('process/terminate', { processId: 'nope' }));
       const read = readSummary(await peer.call('process/read', { processId: 'k' }));

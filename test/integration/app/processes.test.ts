@@ -12,6 +12,7 @@ import { dispatch } from '../../../electron/app/dispatcher';
 import type { RendererLink } from '../../../electron/app/renderer-link';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { createHarness, waitFor, type Harness } from './app-harness';
+import { pidAlive } from '../../support/pids';
 
 /** Slack over a window: one server chunk or one batch may straddle the bound. */
 const CHUNK_SLACK = 1_048_576;
@@ -65,15 +66,6 @@ async function ackAll(
     `${processId} drained`,
     60_000,
   );
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('processes on the Local environment (Tether stdio server)', () => {

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
-import { pidAlive, TestClient, until } from './test-client';
+import { pidAlive } from '../../support/pids';
+import { TestClient, until } from './test-client';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { pidAlive, TestClient, until } from './test-client';
+import { pidAlive } from '../../support/pids';
+import { TestClient, until } from './test-client';
 
 const servers: StartedServer[] = [];
 afterEach(async () => {

@@ -157,11 +157,3 @@ export async function until(
 }
 
 /** True while a process with this pid exists. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

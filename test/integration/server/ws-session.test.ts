@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
-import { pidAlive, TestClient, until } from './test-client';
+import { pidAlive } from '../../support/pids';
+import { TestClient, until } from './test-client';
 
 const servers: StartedServer[] = [];
 const clients: TestClient[] = [];
