@@ -9,8 +9,8 @@ import { linkStatus } from '../link-status';
 import { usePanes } from '../stores/panes-store';
 import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
-import { sessionFor } from '../terminal/terminal-registry';
-import type { SessionStatus } from '../terminal/terminal-session';
+import { terminalFor } from '../terminal/terminal-registry';
+import type { TerminalStatus } from '../terminal/process-terminal';
 import { useNow } from '../use-now';
 
 export function TerminalPane(props: {
@@ -22,7 +22,7 @@ export function TerminalPane(props: {
 }) {
   const { env, paneId, process, processId, focused } = props;
   const mountRef = useRef<HTMLDivElement>(null);
-  const [status, setStatus] = useState<SessionStatus | null>(null);
+  const [status, setStatus] = useState<TerminalStatus | null>(null);
   const [restartError, setRestartError] = useState<string | null>(null);
   const searchOpen = useUi((s) => s.searchPaneId === paneId);
   const toggleSearch = useUi((s) => s.toggleSearch);
@@ -33,21 +33,21 @@ export function TerminalPane(props: {
   useEffect(() => {
     const host = mountRef.current;
     if (!host) return;
-    const session = sessionFor({ envId: env.id, processId }, useSettings.getState().settings);
-    session.attach(host);
-    setStatus(session.getStatus());
-    const offStatus = session.onStatus(setStatus);
-    const observer = new ResizeObserver(() => session.fit());
+    const terminal = terminalFor({ envId: env.id, processId }, useSettings.getState().settings);
+    terminal.attach(host);
+    setStatus(terminal.getStatus());
+    const offStatus = terminal.onStatus(setStatus);
+    const observer = new ResizeObserver(() => terminal.fit());
     observer.observe(host);
     return () => {
       observer.disconnect();
       offStatus();
-      session.detach(host);
+      terminal.detach(host);
     };
   }, [env.id, processId]);
 
   useEffect(() => {
-    if (focused) sessionFor({ envId: env.id, processId }, useSettings.getState().settings).focus();
+    if (focused) terminalFor({ envId: env.id, processId }, useSettings.getState().settings).focus();
   }, [focused, env.id, processId]);
 
   const title = process?.title ?? processId;
@@ -135,11 +135,11 @@ export function TerminalPane(props: {
 function SearchBar({ envId, processId, onClose }: { envId: string; processId: string; onClose: () => void }) {
   const [term, setTerm] = useState('');
   const [found, setFound] = useState<boolean | null>(null);
-  const session = () => sessionFor({ envId, processId }, useSettings.getState().settings);
+  const terminal = () => terminalFor({ envId, processId }, useSettings.getState().settings);
   const close = () => {
-    session().clearSearch();
+    terminal().clearSearch();
     onClose();
-    session().focus();
+    terminal().focus();
   };
   return (
     <div className="search-bar" role="search">
@@ -149,15 +149,15 @@ function SearchBar({ envId, processId, onClose }: { envId: string; processId: st
         value={term}
         onChange={(e) => {
           setTerm(e.target.value);
-          setFound(session().find(e.target.value, 'next'));
+          setFound(terminal().find(e.target.value, 'next'));
         }}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') setFound(session().find(term, e.shiftKey ? 'previous' : 'next'));
+          if (e.key === 'Enter') setFound(terminal().find(term, e.shiftKey ? 'previous' : 'next'));
           if (e.key === 'Escape') close();
         }}
       />
-      <button onClick={() => setFound(session().find(term, 'previous'))}>Previous</button>
-      <button onClick={() => setFound(session().find(term, 'next'))}>Next</button>
+      <button onClick={() => setFound(terminal().find(term, 'previous'))}>Previous</button>
+      <button onClick={() => setFound(terminal().find(term, 'next'))}>Next</button>
       {found === false && term && <span className="muted">no match</span>}
       <button className="icon" aria-label="Close search" onClick={close}>
         ×

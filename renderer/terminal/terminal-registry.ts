@@ -1,29 +1,29 @@
-// Owns every live TerminalSession, keyed by process, and routes ordered output batches to them.
+// Owns every live ProcessTerminal, keyed by process, and routes ordered output batches to them.
 // Output for a process no pane shows is acknowledged at once (it stays retained by the AppService
 // and is replayed when a pane opens), so background processes never wait on the screen.
 import type { EventPayload, ProcessKey, Settings } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
 import { processKeyString } from '../stores/process-key';
 import { outputBytes } from './output-flow';
-import { TerminalSession } from './terminal-session';
+import { ProcessTerminal } from './process-terminal';
 
-const sessions = new Map<string, TerminalSession>();
+const terminals = new Map<string, ProcessTerminal>();
 
-export function sessionFor(key: ProcessKey, settings: Settings): TerminalSession {
+export function terminalFor(key: ProcessKey, settings: Settings): ProcessTerminal {
   const id = processKeyString(key);
-  let session = sessions.get(id);
-  if (!session) {
-    session = new TerminalSession({ envId: key.envId, processId: key.processId }, settings);
-    sessions.set(id, session);
+  let terminal = terminals.get(id);
+  if (!terminal) {
+    terminal = new ProcessTerminal({ envId: key.envId, processId: key.processId }, settings);
+    terminals.set(id, terminal);
   }
-  return session;
+  return terminal;
 }
 
 export function routeEvents(batches: EventPayload<'processes.events'>): void {
   for (const batch of batches) {
-    const session = sessions.get(processKeyString(batch));
-    if (session) {
-      session.pushLive(batch.events);
+    const terminal = terminals.get(processKeyString(batch));
+    if (terminal) {
+      terminal.pushLive(batch.events);
       continue;
     }
     const bytes = batch.events.reduce((sum, e) => sum + outputBytes(e), 0);
@@ -35,20 +35,20 @@ export function routeEvents(batches: EventPayload<'processes.events'>): void {
   }
 }
 
-/** Disposes sessions whose process no pane shows any more. */
+/** Disposes terminals whose process no pane shows any more. */
 export function retainOnly(shown: Set<string>): void {
-  for (const [id, session] of sessions) {
+  for (const [id, terminal] of terminals) {
     if (!shown.has(id)) {
-      session.dispose();
-      sessions.delete(id);
+      terminal.dispose();
+      terminals.delete(id);
     }
   }
 }
 
 export function applySettingsToAll(settings: Settings): void {
-  for (const session of sessions.values()) session.applySettings(settings);
+  for (const terminal of terminals.values()) terminal.applySettings(settings);
 }
 
 export function catchUpAll(): void {
-  for (const session of sessions.values()) session.catchUp();
+  for (const terminal of terminals.values()) terminal.catchUp();
 }

@@ -16,14 +16,14 @@ import { errorMessage } from '../../shared/error-message';
 
 const INTERRUPT = '\x03';
 
-export interface SessionStatus {
+export interface TerminalStatus {
   /** The server could not apply the pane's size (codex without resize): the size is fixed. */
   sizeFixed: boolean;
   renderer: 'webgl' | 'dom';
   inputError: string | null;
 }
 
-export class TerminalSession {
+export class ProcessTerminal {
   readonly element: HTMLDivElement;
   readonly terminal: Terminal;
   private readonly fitAddon = new FitAddon();
@@ -36,8 +36,8 @@ export class TerminalSession {
   /** Pastes queued or in progress; keystrokes wait behind them to keep their order. */
   private pastesPending = 0;
   private pasteGeneration = 0;
-  private status: SessionStatus = { sizeFixed: false, renderer: 'dom', inputError: null };
-  private readonly statusListeners = new Set<(s: SessionStatus) => void>();
+  private status: TerminalStatus = { sizeFixed: false, renderer: 'dom', inputError: null };
+  private readonly statusListeners = new Set<(s: TerminalStatus) => void>();
   private copyOnSelect: boolean;
 
   constructor(
@@ -148,11 +148,11 @@ export class TerminalSession {
     this.fit();
   }
 
-  getStatus(): SessionStatus {
+  getStatus(): TerminalStatus {
     return this.status;
   }
 
-  onStatus(listener: (s: SessionStatus) => void): () => void {
+  onStatus(listener: (s: TerminalStatus) => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
   }
@@ -229,7 +229,7 @@ export class TerminalSession {
     }
   }
 
-  private setStatus(patch: Partial<SessionStatus>): void {
+  private setStatus(patch: Partial<TerminalStatus>): void {
     this.status = { ...this.status, ...patch };
     for (const listener of this.statusListeners) listener(this.status);
   }

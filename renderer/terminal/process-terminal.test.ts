@@ -4,7 +4,7 @@ import { setBridge } from '../ipc/ipc-client';
 import { DEFAULT_SETTINGS } from '../stores/settings-store';
 import { FakeBridge } from '../test/fake-bridge';
 import { PASTE_CHUNK_CHARS } from './flow-limits';
-import { TerminalSession } from './terminal-session';
+import { ProcessTerminal } from './process-terminal';
 
 let bridge: FakeBridge;
 let release: (() => void)[];
@@ -21,32 +21,32 @@ beforeEach(() => {
 
 const writes = () => bridge.callsOf('processes.write').map((w) => w.data);
 
-describe('TerminalSession input', () => {
+describe('ProcessTerminal input', () => {
   it('sends keystrokes at once without waiting for earlier writes', () => {
-    const session = new TerminalSession({ envId: 'e', processId: 'p' }, DEFAULT_SETTINGS);
-    session.terminal.input('l', true);
-    session.terminal.input('s', true);
+    const view = new ProcessTerminal({ envId: 'e', processId: 'p' }, DEFAULT_SETTINGS);
+    view.terminal.input('l', true);
+    view.terminal.input('s', true);
     expect(writes()).toEqual(['l', 's']);
-    session.dispose();
+    view.dispose();
   });
 
   it('pastes large text in awaited chunks, keeps later keys after it, and lets Ctrl-C cut in', async () => {
-    const session = new TerminalSession({ envId: 'e', processId: 'p' }, DEFAULT_SETTINGS);
+    const view = new ProcessTerminal({ envId: 'e', processId: 'p' }, DEFAULT_SETTINGS);
     const big = 'x'.repeat(PASTE_CHUNK_CHARS * 3);
-    session.terminal.input(big, true);
+    view.terminal.input(big, true);
     await waitFor(() => expect(writes()).toHaveLength(1));
     expect(writes()[0]).toHaveLength(PASTE_CHUNK_CHARS);
-    session.terminal.input('y', true);
+    view.terminal.input('y', true);
     release.shift()?.();
     await waitFor(() => expect(writes()).toHaveLength(2));
     expect(writes()[1]).toHaveLength(PASTE_CHUNK_CHARS);
 
-    session.terminal.input('\x03', true);
+    view.terminal.input('\x03', true);
     expect(writes()[2]).toBe('\x03');
     release.splice(0).forEach((r) => r());
     await waitFor(() => expect(writes()).toContain('y'));
     // The rest of the paste was abandoned; the key typed after it still went out, in order.
     expect(writes()).toEqual([big.slice(0, PASTE_CHUNK_CHARS), big.slice(0, PASTE_CHUNK_CHARS), '\x03', 'y']);
-    session.dispose();
+    view.dispose();
   });
 });
