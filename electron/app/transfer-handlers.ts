@@ -1,8 +1,7 @@
 // transfers.* of the contract: queueing uploads (upload-job.ts, fed chunk by chunk through an
-// UploadBuffer) and downloads, listing, cancelling and clearing them.
-import { errorMessage } from '../../shared/error-message';
-import { AppError } from './app-error';
+// UploadBuffer) and downloads (download-job.ts), listing, cancelling and clearing them.
 import type { NamespaceHandlers } from './command-handlers';
+import { prepareDownload } from './download-job';
 import type { EnvironmentRegistry } from './environment-registry';
 import { baseName } from './file-service';
 import type { DownloadHost } from './host-services';
@@ -38,43 +37,16 @@ export function transferHandlers({ envs, transfers, downloads }: TransferHandler
       return { ok: true };
     },
     'transfers.startDownload': async ({ envId, remotePath }) => {
-      const fs = await envs.connectedFs(envId);
-      const meta = await fs.getMetadata(remotePath);
-      if (meta.isDirectory)
-        throw new AppError('invalidInput', `${remotePath} is a folder; only files can be downloaded.`);
+      const download = await prepareDownload(await envs.connectedFs(envId), remotePath, downloads);
       const init = {
         envId,
         direction: 'download' as const,
         remotePath,
-        name: baseName(remotePath),
-        totalBytes: meta.size,
+        name: download.name,
+        totalBytes: download.totalBytes,
       };
-      const cancel = new AbortController();
-      const prepared = await downloads.begin({ name: init.name, size: meta.size, signal: cancel.signal });
-      if (!prepared) return { transfer: transfers.addCancelled(init), url: null };
-      const transfer = transfers.add(init, {
-        run: async (signal, progress) => {
-          signal.addEventListener('abort', () => cancel.abort(), { once: true });
-          const target = await prepared.target;
-          let done = 0;
-          try {
-            await fs.readStream(
-              remotePath,
-              async (chunk) => {
-                await target.write(chunk);
-                done += chunk.byteLength;
-                progress(done);
-              },
-              { signal },
-            );
-            await target.finish();
-          } catch (error) {
-            target.abort(errorMessage(error));
-            throw error;
-          }
-        },
-      });
-      return { transfer, url: prepared.url };
+      if (!download.job) return { transfer: transfers.addCancelled(init), url: null };
+      return { transfer: transfers.add(init, download.job), url: download.url };
     },
     'transfers.list': () => transfers.list(),
     'transfers.cancel': ({ id }) => {
