@@ -1,6 +1,5 @@
 // processes.* of the contract: starting (a login shell, an argv or a shell line), input, resize,
 // signals, restart and forget, and each renderer's replay and acknowledgements of output.
-import { TetherCapability } from '../../shared/protocol';
 import { AppError, notFound } from './app-error';
 import type { NamespaceHandlers } from './command-handlers';
 import type { EnvironmentRegistry } from './environment-registry';
@@ -57,14 +56,10 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
       runtime.resized({ cols, rows });
       return { applied: true };
     },
+    // The handle knows which signals its server can send (and that terminate and kill fall back to
+    // process/terminate where it has no extended signals).
     'processes.signal': async ({ envId, processId, signal }) => {
-      const handle = liveHandle(envId, processId);
-      const extended =
-        envs.get(envId).currentClient?.hasCapability(TetherCapability.extendedSignals) ?? false;
-      if (signal === 'interrupt' || extended) await handle.signal(signal);
-      else if (signal === 'terminate' || signal === 'kill') await handle.terminate();
-      else
-        throw new AppError('unsupported', `This server cannot send "${signal}"; use interrupt or terminate.`);
+      await liveHandle(envId, processId).signal(signal);
       return { ok: true };
     },
     'processes.restart': async ({ envId, processId }) => {
