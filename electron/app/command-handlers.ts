@@ -10,3 +10,12 @@ export type CommandHandlers = {
     link: RendererLink,
   ) => Promise<CommandOutput<N>> | CommandOutput<N>;
 };
+
+/** The commands of a namespace: those whose name starts with `${P}.`. */
+export type CommandsOf<P extends string> = Extract<CommandName, `${P}.${string}`>;
+
+/**
+ * The handlers of one namespace (or of a union of them). A table typed with it must implement
+ * every command of those namespaces and, being an object literal, cannot implement any other.
+ */
+export type NamespaceHandlers<P extends string> = Pick<CommandHandlers, CommandsOf<P>>;

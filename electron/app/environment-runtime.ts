@@ -67,6 +67,13 @@ export class EnvironmentRuntime {
     return this.client;
   }
 
+  /** The client, connected first if it is not (fails like requireClient, or as the connect does). */
+  async connectedClient(): Promise<ExecServerClientApi> {
+    const client = this.requireClient();
+    if (client.state.kind !== 'connected') await client.connect();
+    return client;
+  }
+
   get currentClient(): ExecServerClientApi | null {
     return this.client;
   }

@@ -1,8 +1,9 @@
-// files.* of the contract over one environment's RemoteFileSystemApi: sorted listings with sizes
-// and dates (metadata fetched with bounded concurrency), stat, previews of text and images, and
-// the simple mutations. Paths are absolute POSIX paths on the server.
+// The reads behind files.* over one environment's RemoteFileSystemApi: sorted listings with sizes
+// and dates (metadata fetched with bounded concurrency), stat, previews of text and images, and the
+// home folder the server reports. Paths are absolute POSIX paths on the server.
 import type { FileEntry, FilePreview } from '../../shared/ipc';
-import type { RemoteFileSystemApi } from '../client/api';
+import type { ExecServerClientApi, RemoteFileSystemApi } from '../client/api';
+import { fromPathUri } from '../client/path-uri';
 import { AppError } from './app-error';
 import { LIST_METADATA_CONCURRENCY, PREVIEW_IMAGE_LIMIT_BYTES, PREVIEW_TEXT_LIMIT_BYTES } from './limits';
 
@@ -175,4 +176,19 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/** The user's home folder and the server's working folder, from its environmentInfo ('/' if neither). */
+export function homeOf(client: ExecServerClientApi): { home: string; cwd: string } {
+  const info = client.environmentInfo;
+  const toPath = (uri: string | null | undefined): string | null => {
+    if (!uri) return null;
+    try {
+      return fromPathUri(uri);
+    } catch {
+      return null;
+    }
+  };
+  const home = toPath(info?.userHomeDir) ?? toPath(info?.cwd) ?? '/';
+  return { home, cwd: toPath(info?.cwd) ?? home };
 }

@@ -1,7 +1,6 @@
 // The window: header with the menu, the environments sidebar, the selected environment, the status
 // bar, the open dialog, global keyboard shortcuts and the theme.
-import { useEffect, useState } from 'react';
-import { removeEnvironment } from '../actions/environment-actions';
+import { useEffect } from 'react';
 import { runShortcut } from '../actions/shortcut-actions';
 import { matchShortcut } from '../shortcuts';
 import { useEnvironments } from '../stores/environments-store';
@@ -9,9 +8,9 @@ import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll } from '../terminal/terminal-registry';
 import { AppMenu } from './app-menu';
-import { ConfirmDialog } from './confirm-dialog';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
+import { RemoveEnvironmentDialog } from './remove-environment-dialog';
 import { SettingsDialog } from './settings-dialog';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { Sidebar } from './sidebar';
@@ -76,7 +75,6 @@ function Dialogs() {
   const dialog = useUi((s) => s.dialog);
   const openDialog = useUi((s) => s.openDialog);
   const byId = useEnvironments((s) => s.byId);
-  const [terminate, setTerminate] = useState(false);
   const close = () => openDialog(null);
   if (!dialog) return null;
   switch (dialog.kind) {
@@ -88,21 +86,8 @@ function Dialogs() {
     }
     case 'removeEnvironment': {
       const env = byId[dialog.id];
-      if (!env) return null;
-      return (
-        <ConfirmDialog
-          title={`Remove ${env.name}?`}
-          confirmLabel="Remove"
-          onClose={close}
-          onConfirm={() => removeEnvironment(env.id, terminate)}
-        >
-          <p>The environment and its saved settings will be removed from Tether.</p>
-          <label>
-            <input type="checkbox" checked={terminate} onChange={(e) => setTerminate(e.target.checked)} />{' '}
-            Also terminate its running processes
-          </label>
-        </ConfirmDialog>
-      );
+      // Keyed by environment: switching the open dialog to another one starts it afresh.
+      return env ? <RemoveEnvironmentDialog key={env.id} env={env} onClose={close} /> : null;
     }
     case 'shortcuts':
       return <ShortcutsDialog onClose={close} />;

@@ -1,0 +1,42 @@
+// The app-wide commands of the contract: settings.*, app.* (notices) and shell.openExternal.
+import type { NamespaceHandlers } from './command-handlers';
+import { AppError } from './app-error';
+import type { AppConfig } from './app-config';
+import type { HostServices } from './host-services';
+import type { NoticeBoard } from './notice-board';
+import type { RendererFanout } from './renderer-fanout';
+
+export type AppHandlers = NamespaceHandlers<'settings' | 'app' | 'shell'>;
+
+export interface AppHandlerDeps {
+  config: AppConfig;
+  notices: NoticeBoard;
+  renderers: RendererFanout;
+  host: HostServices;
+}
+
+export function appHandlers({ config, notices, renderers, host }: AppHandlerDeps): AppHandlers {
+  return {
+    'settings.get': () => config.settings,
+    'settings.update': async (patch) => {
+      const settings = await config.updateSettings(patch);
+      renderers.broadcast('settings.changed', { ...settings });
+      return settings;
+    },
+
+    'app.notices': () => notices.list(),
+    'app.dismissNotice': ({ id }) => {
+      notices.dismiss(id);
+      return { ok: true };
+    },
+
+    'shell.openExternal': async ({ url }) => {
+      const protocol = new URL(url).protocol;
+      if (protocol !== 'http:' && protocol !== 'https:') {
+        throw new AppError('invalidInput', 'Only http and https links can be opened.');
+      }
+      await host.openExternal(url);
+      return { ok: true };
+    },
+  };
+}

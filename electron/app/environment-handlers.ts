@@ -1,0 +1,159 @@
+// environments.* of the contract: adding, reconfiguring, removing, connecting and testing
+// environments, persisting each change, and what a change means for their running processes.
+import { randomUUID } from 'node:crypto';
+import type { EnvironmentDraft, EnvironmentSettings } from '../../shared/ipc';
+import { AppError } from './app-error';
+import type { NamespaceHandlers } from './command-handlers';
+import { splitCommandLine } from './command-line';
+import { LOCAL_ENVIRONMENT_ID, type StoredEnvironment } from './config-store';
+import { testConnection } from './connection-test';
+import type { EnvironmentRegistry } from './environment-registry';
+import type { ClientFactory, EnvironmentRuntime } from './environment-runtime';
+import type { EnvironmentTokens } from './environment-tokens';
+import type { LocalServerCommand } from './local-server';
+import type { ProcessFlow } from './process-flow';
+import type { RendererFanout } from './renderer-fanout';
+import { transportFor } from './transport-spec';
+
+export type EnvironmentHandlers = NamespaceHandlers<'environments'>;
+
+export interface EnvironmentHandlerDeps {
+  envs: EnvironmentRegistry;
+  flow: ProcessFlow;
+  renderers: RendererFanout;
+  tokens: EnvironmentTokens;
+  /** Writes the config file (environments and settings). */
+  save(): Promise<void>;
+  newRuntime(stored: StoredEnvironment, hasToken: boolean): EnvironmentRuntime;
+  createClient: ClientFactory;
+  localServer: LocalServerCommand;
+}
+
+export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHandlers {
+  const { envs, flow, tokens, save } = deps;
+  return {
+    'environments.list': () => envs.all().map((e) => e.view),
+    'environments.add': async (draft) => {
+      if (draft.settings.kind === 'local') {
+        throw new AppError(
+          'invalidInput',
+          'There is exactly one Local environment; add a WebSocket or Command one.',
+        );
+      }
+      checkSettings(draft.settings);
+      const stored: StoredEnvironment = {
+        id: randomUUID(),
+        name: draft.name,
+        color: draft.color,
+        settings: draft.settings,
+        enabled: true,
+      };
+      if (draft.token) await tokens.set(stored.id, draft.token);
+      const env = deps.newRuntime(stored, Boolean(draft.token));
+      envs.add(env);
+      await save();
+      env.emitNow();
+      void env.connect();
+      return env.view;
+    },
+    'environments.update': async ({ id, draft }) => {
+      const env = envs.get(id);
+      if ((draft.settings.kind === 'local') !== (id === LOCAL_ENVIRONMENT_ID)) {
+        throw new AppError('invalidInput', 'An environment cannot change to or from the Local kind.');
+      }
+      checkSettings(draft.settings);
+      const reconnect =
+        JSON.stringify(draft.settings) !== JSON.stringify(env.stored.settings) || draft.token !== undefined;
+      await applyToken(tokens, env, draft);
+      env.stored = { ...env.stored, name: draft.name, color: draft.color, settings: draft.settings };
+      await save();
+      if (reconnect && env.currentClient) {
+        await env.disconnect();
+        flow.markLost(env, 'The environment was reconfigured; this process can no longer be followed.');
+        if (env.stored.enabled) void env.connect();
+      }
+      env.emitNow();
+      return env.view;
+    },
+    'environments.remove': async ({ id, terminateProcesses }) => {
+      const env = envs.get(id);
+      if (id === LOCAL_ENVIRONMENT_ID)
+        throw new AppError('conflict', 'The Local environment cannot be removed.');
+      if (terminateProcesses) {
+        await Promise.all([...env.processes.values()].map((p) => p.live?.terminate().catch(() => undefined)));
+      }
+      env.dispose();
+      await env.disconnect();
+      for (const p of env.processes.values()) flow.drop(env, p);
+      envs.delete(id);
+      await tokens.delete(id);
+      await save();
+      deps.renderers.broadcast('environments.removed', { id });
+      return { ok: true };
+    },
+    'environments.connect': async ({ id }) => {
+      const env = envs.get(id);
+      if (!env.stored.enabled) {
+        env.stored = { ...env.stored, enabled: true };
+        await save();
+      }
+      await env.connect();
+      return { ok: true };
+    },
+    'environments.disconnect': async ({ id }) => {
+      const env = envs.get(id);
+      env.stored = { ...env.stored, enabled: false };
+      await save();
+      await env.disconnect();
+      flow.markLost(
+        env,
+        'Disconnected; reconnecting starts a new session, so this process can no longer be followed.',
+      );
+      return { ok: true };
+    },
+    'environments.reconnectNow': ({ id }) => {
+      envs.reconnect(envs.get(id));
+      return { ok: true };
+    },
+    'environments.reconnectAll': () => {
+      envs.reconnectAll();
+      return { ok: true };
+    },
+    'environments.test': async ({ settings, token, id }) => {
+      checkSettings(settings);
+      const secret = token ?? (id ? await tokens.get(id) : null);
+      return testConnection(transportFor(settings, secret, deps.localServer), deps.createClient);
+    },
+  };
+}
+
+/** A draft's token: absent keeps the stored one, null or empty clears it, a string replaces it. */
+async function applyToken(
+  tokens: EnvironmentTokens,
+  env: EnvironmentRuntime,
+  draft: EnvironmentDraft,
+): Promise<void> {
+  if (draft.token === undefined) return;
+  if (draft.token === null || draft.token === '') {
+    await tokens.delete(env.id);
+    env.hasToken = false;
+  } else {
+    await tokens.set(env.id, draft.token);
+    env.hasToken = true;
+  }
+}
+
+function checkSettings(settings: EnvironmentSettings): void {
+  if (settings.kind === 'command') splitCommandLine(settings.commandLine);
+  if (settings.kind === 'ws') {
+    let url: URL;
+    try {
+      url = new URL(settings.url);
+    } catch {
+      throw new AppError('invalidInput', `"${settings.url}" is not a URL; use the form ws://host:port.`);
+    }
+    if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
+      throw new AppError('invalidInput', `"${settings.url}" must start with ws:// or wss://.`);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// Every environment of the app by id, and the one owner of that map: lookups that fail with a clear
+// notFound, an environment's connected client or file system, and reconnecting them.
+import type { ExecServerClientApi, RemoteFileSystemApi } from '../client/api';
+import { notFound } from './app-error';
+import type { StoredEnvironment } from './config-store';
+import type { EnvironmentRuntime } from './environment-runtime';
+import type { ProcessRuntime } from './process-runtime';
+
+export class EnvironmentRegistry {
+  private readonly byId = new Map<string, EnvironmentRuntime>();
+
+  all(): EnvironmentRuntime[] {
+    return [...this.byId.values()];
+  }
+
+  find(id: string): EnvironmentRuntime | undefined {
+    return this.byId.get(id);
+  }
+
+  get(id: string): EnvironmentRuntime {
+    const env = this.byId.get(id);
+    if (!env) throw notFound(`The environment ${id}`);
+    return env;
+  }
+
+  add(env: EnvironmentRuntime): void {
+    this.byId.set(env.id, env);
+  }
+
+  delete(id: string): void {
+    this.byId.delete(id);
+  }
+
+  /** What the config file keeps of every environment, in the order they were added. */
+  stored(): StoredEnvironment[] {
+    return this.all().map((env) => env.stored);
+  }
+
+  process(envId: string, processId: string): ProcessRuntime {
+    const runtime = this.get(envId).processes.get(processId);
+    if (!runtime) throw notFound(`The process ${processId}`);
+    return runtime;
+  }
+
+  async connectedClient(envId: string): Promise<ExecServerClientApi> {
+    return this.get(envId).connectedClient();
+  }
+
+  /** The file system of an environment, once its client is connected. */
+  async connectedFs(envId: string): Promise<RemoteFileSystemApi> {
+    return (await this.connectedClient(envId)).fs;
+  }
+
+  /** Retries now: skips the backoff of a reconnecting client, or connects an enabled idle one. */
+  reconnect(env: EnvironmentRuntime): void {
+    if (env.currentClient) env.reconnectNow();
+    else if (env.stored.enabled) void env.connect();
+  }
+
+  reconnectAll(): void {
+    for (const env of this.byId.values()) if (env.stored.enabled) this.reconnect(env);
+  }
+}
