@@ -5,12 +5,12 @@
 // against either server.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { FaultProxy } from '../support/fault-proxy';
 import { startWebApp, type WebApp } from './web-app';
+import { addEnvironment } from './environment-ui';
 import { dropFile, openEmptyFolder } from './files-ui';
 import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
 import { reportFailure, saveScreenshot } from './screens';
@@ -19,27 +19,6 @@ const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
 /** How long the link stays cut: long enough for the loop to print several lines meanwhile. */
 const CUT_MS = 3_000;
-
-/** Adds the proxied server as "Lab box" through the dialog; returns its connection indicator. */
-async function addEnvironment(page: Page, url: string) {
-  await page.getByRole('button', { name: 'Add environment' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'Add environment' });
-  await dialog.getByRole('button', { name: 'Add' }).click();
-  await expect.poll(() => dialog.getByText('Give the environment a name.').count(), poll).toBe(1);
-  await dialog.getByLabel('Name').fill('Lab box');
-  await dialog.getByLabel('URL').fill(url);
-  await dialog.getByRole('button', { name: 'Test connection' }).click();
-  await expect.poll(() => dialog.getByRole('status').textContent(), poll).toContain('Connection works');
-  await saveScreenshot(page, 'add-environment');
-  await dialog.getByRole('button', { name: 'Add' }).click();
-
-  const entry = page.getByRole('button', { name: 'Environment Lab box' });
-  const indicator = entry.getByRole('img', { name: /^Connection:/ });
-  await expect
-    .poll(() => indicator.getAttribute('aria-label'), poll)
-    .toMatch(/^Connection: connected, [\d.]+ ms$/);
-  return indicator;
-}
 
 /** The bytes of the file the upload test drops: a fixed, non-repeating-looking pattern. */
 function patternBytes(length: number): Buffer {
@@ -73,7 +52,7 @@ describe('web app: remote environment over a bad link', () => {
     await page.goto(app.url);
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
 
-    const indicator = await addEnvironment(page, proxy.url());
+    const indicator = await addEnvironment(page, proxy.url(), UI_TIMEOUT_MS);
 
     await page.getByRole('button', { name: 'Open a shell' }).click();
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
@@ -151,7 +130,7 @@ describe('web app: remote environment over a bad link', () => {
     const { page } = browser;
     onTestFailed(() => reportFailure(page, `remote-upload-${impl}`, app));
     await page.goto(app.url);
-    const indicator = await addEnvironment(page, proxy.url());
+    const indicator = await addEnvironment(page, proxy.url(), UI_TIMEOUT_MS);
     const folder = path.join(server.home, 'uploads');
     mkdirSync(folder);
     await openEmptyFolder(page, folder, UI_TIMEOUT_MS);

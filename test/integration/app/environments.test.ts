@@ -1,5 +1,6 @@
 // Environments against real servers: persistence across AppService restarts, corrupt config files,
-// tokens kept out of the config, and "test connection" naming the stage that failed.
+// tokens kept out of the config, removal ending the environment's processes and deleting its token,
+// and "test connection" naming the stage that failed.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_FILE_NAME } from '../../../electron/app/config-store';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { createHarness, waitFor } from './app-harness';
+import { pidAlive } from '../../support/pids';
 
 const TOKEN = 'correct-horse-battery-staple-0123456789';
 let authed: StartedServer;
@@ -107,6 +109,64 @@ describe('environments', () => {
       });
     } finally {
       await second.close();
+    }
+  });
+
+  it('removing an environment ends its running processes and deletes only its token', async () => {
+    const h = await createHarness({ autoConnect: false });
+    try {
+      // A second environment with its own token, to show removal deletes only the removed one's.
+      const otherToken = 'other-environment-token-9876543210';
+      const other = await h.invoke('environments.add', {
+        name: 'Other',
+        color: '#0088ff',
+        settings: { kind: 'ws', url: authed.url! },
+        token: otherToken,
+      });
+      await h.invoke('environments.disconnect', { id: other.id });
+      const doomed = await h.invoke('environments.add', {
+        name: 'Doomed',
+        color: '#ff0000',
+        settings: { kind: 'ws', url: authed.url! },
+        token: TOKEN,
+      });
+      await waitFor(
+        async () =>
+          (await h.invoke('environments.list', {})).find((e) => e.id === doomed.id)?.link.kind ===
+          'connected',
+        'doomed connected',
+      );
+      const tokensFile = path.join(h.dataDir, 'tokens.json');
+      expect(readFileSync(tokensFile, 'utf8')).toContain(TOKEN);
+
+      // A plain child and an interactive login shell on a terminal (which ignores SIGTERM).
+      const sleeper = await h.invoke('processes.start', {
+        envId: doomed.id,
+        argv: ['sleep', '600'],
+        tty: false,
+      });
+      const shell = await h.invoke('processes.start', { envId: doomed.id, tty: true });
+      const pids = [sleeper.pid!, shell.pid!];
+      expect(pids.every((pid) => typeof pid === 'number' && pidAlive(pid))).toBe(true);
+
+      await h.invoke('environments.remove', { id: doomed.id, terminateProcesses: true });
+      await waitFor(() => pids.every((pid) => !pidAlive(pid)), 'the removed environment’s processes ended');
+      expect(h.eventsNamed('processes.removed')).toEqual(
+        expect.arrayContaining([
+          { envId: doomed.id, processId: sleeper.processId },
+          { envId: doomed.id, processId: shell.processId },
+        ]),
+      );
+      expect((await h.invoke('environments.list', {})).map((e) => e.id)).toEqual(['local', other.id]);
+
+      // The token file no longer holds the removed environment's token, nor any entry for it.
+      const secrets = (JSON.parse(readFileSync(tokensFile, 'utf8')) as { secrets: Record<string, string> })
+        .secrets;
+      expect(Object.values(secrets)).toEqual([otherToken]);
+      expect(Object.keys(secrets).some((key) => key.includes(doomed.id))).toBe(false);
+      expect(Object.keys(secrets).some((key) => key.includes(other.id))).toBe(true);
+    } finally {
+      await h.close();
     }
   });
 

@@ -1,7 +1,8 @@
 // Processes through the AppService against Tether's stdio server (Local) and codex's ws server:
 // ordered gapless streaming, input, resize, restart, replay after a renderer reload without
 // duplicates, and flow control holding under a flood while an interrupt still gets through.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Every test gets its own AppService (and codex server), so none depends on what another left.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProcessEventBatch, ProcessEventView } from '../../../shared/ipc';
 import {
   PROCESS_LOG_LIMIT_BYTES,
@@ -69,13 +70,15 @@ async function ackAll(
 }
 
 describe('processes on the Local environment (Tether stdio server)', () => {
+  // Fresh per test: the flood test's bounds are environment-wide (bufferedBytes counts every process
+  // of the environment), and the harness's renderer link would otherwise carry earlier processes.
   let h: Harness;
-  beforeAll(async () => {
+  beforeEach(async () => {
     h = await createHarness();
     await connected(h, 'local');
   });
-  afterAll(async () => {
-    await h.close();
+  afterEach(async () => {
+    await h?.close();
   });
 
   it('streams output in seq order, gapless, with exit code and state', async () => {
@@ -232,12 +235,14 @@ describe('processes on the Local environment (Tether stdio server)', () => {
 });
 
 describe('processes and files on codex exec-server (no server-side flow control)', () => {
+  // Fresh per test, server included: the buffer bound is environment-wide, and codex keeps every
+  // process (and the files test's folder) of a shared session around.
   let codex: StartedServer;
   let h: Harness;
   let envId: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     codex = await startServer('codex', 'ws');
-    h = await createHarness();
+    h = await createHarness({ autoConnect: false });
     envId = (
       await h.invoke('environments.add', {
         name: 'Codex',
@@ -247,7 +252,7 @@ describe('processes and files on codex exec-server (no server-side flow control)
     ).id;
     await connected(h, envId);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await h?.close();
     await codex?.stop();
   });
@@ -311,6 +316,33 @@ describe('processes and files on codex exec-server (no server-side flow control)
     );
     expect(delivered).toBeLessThan(total);
     expect(delivered).toBeGreaterThanOrEqual(PROCESS_LOG_LIMIT_BYTES - CHUNK_SLACK);
+
+    // A renderer reloaded now replays the app's log, which overflowed: first one gap for seq 1 up
+    // to the first seq still kept, then exactly the kept tail the live renderer also received.
+    const reloaded = h.service.attach(() => undefined);
+    try {
+      const result = await dispatch(h.service.handlers, reloaded, 'processes.replay', {
+        envId,
+        processId: view.processId,
+        afterSeq: 0,
+      });
+      if (!result.ok) throw new Error(result.error.message);
+      const { events: replayed, lastSeq } = result.output as { events: ProcessEventView[]; lastSeq: number };
+      const [lost, ...tail] = replayed;
+      expect(lost).toMatchObject({ kind: 'gap', fromSeq: 1 });
+      const lostThrough = (lost as Extract<ProcessEventView, { kind: 'gap' }>).toSeq;
+      expect(tail[0]!.seq).toBe(lostThrough + 1);
+      expect(tail).toEqual(events.filter((e) => e.seq > lostThrough));
+      expect(lastSeq).toBe(events.at(-1)!.seq);
+      const kept = tail.reduce(
+        (sum, e) => sum + (e.kind === 'output' ? Buffer.from(e.data, 'base64').byteLength : 0),
+        0,
+      );
+      expect(kept).toBeLessThanOrEqual(PROCESS_LOG_LIMIT_BYTES);
+      expect(kept).toBeGreaterThanOrEqual(PROCESS_LOG_LIMIT_BYTES - CHUNK_SLACK);
+    } finally {
+      h.service.detach(reloaded);
+    }
   });
 
   it('lists, previews and renames files', async () => {

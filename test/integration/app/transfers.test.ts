@@ -1,6 +1,7 @@
 // Transfers through the AppService and Tether's stdio server: a 24 MiB random file uploads in
 // chunks and downloads back byte-exactly, with progress events; cancel and failures are reported.
-// A new file appears under its name only once complete; an existing one is written in place.
+// A new file appears under its name only once complete; an existing one is written in place. A
+// download cancelled mid-way (ws server, throttled link) leaves no file, and the next one works.
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -14,8 +15,10 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TransferView } from '../../../shared/ipc';
+import { startServer, type StartedServer } from '../../support/exec-servers';
+import { FaultProxy } from '../../support/fault-proxy';
 import { createHarness, waitFor, type Harness } from './app-harness';
 
 const SIZE = 24 * 1_048_576;
@@ -161,5 +164,105 @@ describe('transfers', () => {
     expect(readFileSync(remotePath).equals(content)).toBe(true);
     expect(statSync(remotePath).mode & 0o777).toBe(0o754);
     expect(staged()).toEqual([]);
+  });
+});
+
+describe('cancelling a download (Tether ws server behind a throttled link)', () => {
+  /** Large enough, at THROTTLE_BYTES_PER_S, that a cancel after the first bytes lands mid-way. */
+  const DOWNLOAD_SIZE = 16 * 1_048_576;
+  const THROTTLE_BYTES_PER_S = 2 * 1_048_576;
+  let server: StartedServer;
+  let proxy: FaultProxy;
+  let h: Harness;
+  let envId: string;
+  beforeEach(async () => {
+    server = await startServer('tether', 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    h = await createHarness({ autoConnect: false });
+    envId = (
+      await h.invoke('environments.add', {
+        name: 'Remote',
+        color: '#336699',
+        settings: { kind: 'ws', url: proxy.url() },
+      })
+    ).id;
+    await waitFor(
+      async () =>
+        (await h.invoke('environments.list', {})).find((e) => e.id === envId)?.link.kind === 'connected',
+      'remote connected',
+    );
+  });
+  afterEach(async () => {
+    await h?.close();
+    await proxy?.close();
+    await server?.stop();
+  });
+
+  const transfer = (id: string): TransferView | undefined =>
+    h
+      .eventsNamed('transfers.changed')
+      .filter((t) => t.id === id)
+      .at(-1);
+
+  /** Partial files of downloads still on the local disk. */
+  const partialFiles = (): string[] => readdirSync(h.dataDir).filter((name) => name.endsWith('.part'));
+
+  /** Starts a download of `remotePath` and waits until its first bytes are on the local disk. */
+  async function startAndWaitForBytes(remotePath: string): Promise<TransferView> {
+    const { transfer: started } = await h.invoke('transfers.startDownload', { envId, remotePath });
+    await waitFor(() => {
+      const view = transfer(started.id);
+      return view?.state === 'running' && view.doneBytes > 0;
+    }, 'the first downloaded bytes');
+    return started;
+  }
+
+  it('stops mid-way as cancelled, removes the partial file, and a later download still works', async () => {
+    const data = randomBytes(DOWNLOAD_SIZE);
+    const remotePath = path.join(server.home, 'big.bin');
+    writeFileSync(remotePath, data);
+    // The harness's download host saves to <dataDir>/downloaded-<name>, through a .part file.
+    const destination = path.join(h.dataDir, 'downloaded-big.bin');
+
+    proxy.throttle(THROTTLE_BYTES_PER_S, 'downstream');
+    const first = await startAndWaitForBytes(remotePath);
+    expect(partialFiles()).toHaveLength(1);
+    await h.invoke('transfers.cancel', { id: first.id });
+    expect(transfer(first.id)).toMatchObject({ state: 'cancelled', error: null });
+    expect(transfer(first.id)!.doneBytes).toBeLessThan(DOWNLOAD_SIZE);
+    // Once the block in flight has landed, the partial file goes and nothing takes the real name.
+    await waitFor(() => partialFiles().length === 0, 'the partial file removed');
+    expect(existsSync(destination)).toBe(false);
+    expect((await h.invoke('transfers.list', {})).find((t) => t.id === first.id)?.state).toBe('cancelled');
+
+    proxy.throttle(null);
+    const { transfer: second } = await h.invoke('transfers.startDownload', { envId, remotePath });
+    await waitFor(() => transfer(second.id)?.state === 'done', 'the later download done', 120_000);
+    expect(readFileSync(destination).equals(data)).toBe(true);
+    expect(partialFiles()).toEqual([]);
+    expect(transfer(first.id)?.state).toBe('cancelled');
+  });
+
+  it('a download started right after a cancel is not disturbed by the cancelled one winding down', async () => {
+    const data = randomBytes(DOWNLOAD_SIZE);
+    const remotePath = path.join(server.home, 'again.bin');
+    writeFileSync(remotePath, data);
+    const destination = path.join(h.dataDir, 'downloaded-again.bin');
+
+    proxy.throttle(THROTTLE_BYTES_PER_S, 'downstream');
+    const first = await startAndWaitForBytes(remotePath);
+    await h.invoke('transfers.cancel', { id: first.id });
+    // Same file, same destination, while the cancelled one still has a block in flight.
+    const { transfer: second } = await h.invoke('transfers.startDownload', { envId, remotePath });
+    proxy.throttle(null);
+    await waitFor(
+      () => ['done', 'failed'].includes(transfer(second.id)?.state ?? ''),
+      'the second download ended',
+      120_000,
+    );
+    expect(transfer(second.id)).toMatchObject({ state: 'done', error: null });
+    expect(readFileSync(destination).equals(data)).toBe(true);
+    await waitFor(() => partialFiles().length === 0, 'no partial file left');
+    expect(transfer(first.id)?.state).toBe('cancelled');
   });
 });

@@ -1,6 +1,7 @@
-// The web host over real sockets: token and Origin checks on HTTP and WebSocket, malformed
-// messages, unknown commands and invalid input as typed errors, a happy-path invoke with its event
-// through the shared web bridge, one-time download URLs, and the `tether web` command line.
+// The web host over real sockets: token and Origin checks on HTTP and WebSocket (wrong tokens of the
+// right length included), malformed messages, unknown commands and invalid input as typed errors, a
+// happy-path invoke with its event through the shared web bridge, one-time download URLs, and the
+// `tether web` command line.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -100,6 +101,45 @@ function nextMessage(ws: WebSocket): Promise<Record<string, unknown>> {
   });
 }
 
+/** Resolves once the Local environment is connected, as seen through the bridge. */
+function localConnected(b: WebSocketBridge): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = b.on('environments.changed', (view) => {
+      if (view.id === 'local' && view.link.kind === 'connected') {
+        stop();
+        resolve();
+      }
+    });
+    void b.invoke('environments.list', {}).then((envs) => {
+      if (envs[0]?.link.kind === 'connected') resolve();
+    });
+  });
+}
+
+/** The name of the token cookie, as the first page load sets it. */
+async function tokenCookieName(): Promise<string> {
+  const page = await fetch(`${origin}/?token=${token}`);
+  return page.headers.get('set-cookie')!.split(';')[0]!.split('=')[0]!;
+}
+
+/**
+ * Wrong tokens exactly as long as the real one: another random token, and the real one with only its
+ * first or only its last character changed. A check that compares lengths, or stops early, lets one in.
+ */
+function sameLengthImpostors(): string[] {
+  const other = (c: string): string => (c === 'A' ? 'B' : 'A');
+  const impostors = [
+    newToken(),
+    `${other(token[0]!)}${token.slice(1)}`,
+    `${token.slice(0, -1)}${other(token.at(-1)!)}`,
+  ];
+  for (const wrong of impostors) {
+    expect(wrong).toHaveLength(token.length);
+    expect(wrong).not.toBe(token);
+  }
+  return impostors;
+}
+
 describe('web host: HTTP', () => {
   it('refuses requests without the right token, and serves the app with it', async () => {
     expect((await fetch(`${origin}/`)).status).toBe(401);
@@ -116,6 +156,46 @@ describe('web host: HTTP', () => {
     expect((await fetch(`${origin}/..%2fsecret.txt?token=${token}`)).status).toBe(404);
     // A DNS-rebinding page would reach us under a foreign Host name.
     expect(await statusWithHost(`/?token=${token}`, 'evil.example:80')).toBe(403);
+  });
+});
+
+describe('web host: wrong tokens of the right length', () => {
+  it('are refused on every HTTP path: page, asset and download, by query and by cookie', async () => {
+    const cookie = await tokenCookieName();
+    const b = bridge();
+    try {
+      await localConnected(b);
+      const { url } = await b.invoke('transfers.startDownload', {
+        envId: 'local',
+        remotePath: path.join(dir, 'secret.txt'),
+      });
+      const download = new URL(url!, origin).pathname;
+      for (const wrong of sameLengthImpostors()) {
+        for (const target of ['/', '/assets/app.js', download]) {
+          expect((await fetch(`${origin}${target}?token=${wrong}`)).status, `${target} by query`).toBe(401);
+          const byCookie = await fetch(`${origin}${target}`, { headers: { cookie: `${cookie}=${wrong}` } });
+          expect(byCookie.status, `${target} by cookie`).toBe(401);
+        }
+      }
+      // The refused attempts did not use up the one-time link: the right token still gets the file.
+      const served = await fetch(`${origin}${url}`);
+      expect(served.status).toBe(200);
+      expect(await served.text()).toBe('outside the static folder');
+    } finally {
+      b.close();
+    }
+  });
+
+  it('are refused on the WebSocket upgrade, by query and by cookie', async () => {
+    const cookie = await tokenCookieName();
+    for (const wrong of sameLengthImpostors()) {
+      expect(await openRaw(wsUrl(wrong))).toBe(401);
+      expect(await openRaw(wsUrl(null), { cookie: `${cookie}=${wrong}` })).toBe(401);
+    }
+    // The same cookie with the right token is let in, so the refusals above were the token's.
+    const ok = await openRaw(wsUrl(null), { cookie: `${cookie}=${token}` });
+    expect(ok).toBeInstanceOf(WebSocket);
+    (ok as WebSocket).close();
   });
 });
 
@@ -194,17 +274,7 @@ describe('web host: WebSocket contract', () => {
   it('serves a download once through its one-time URL', async () => {
     const b = bridge();
     try {
-      await new Promise<void>((resolve) => {
-        const stop = b.on('environments.changed', (view) => {
-          if (view.id === 'local' && view.link.kind === 'connected') {
-            stop();
-            resolve();
-          }
-        });
-        void b.invoke('environments.list', {}).then((envs) => {
-          if (envs[0]?.link.kind === 'connected') resolve();
-        });
-      });
+      await localConnected(b);
       const file = path.join(dir, 'secret.txt');
       const { transfer, url } = await b.invoke('transfers.startDownload', {
         envId: 'local',

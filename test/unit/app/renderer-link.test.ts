@@ -103,6 +103,41 @@ describe('RendererLink', () => {
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 10, 11, 12, 13]);
   });
 
+  it('replays a log that overflowed as one gap for exactly the dropped seqs, then the kept tail', async () => {
+    // A log bound of 300 bytes with 100-byte chunks: after 10 chunks, seqs 1–7 (700 bytes) are gone.
+    const t = setup(1 << 20, 300);
+    for (let i = 0; i < 10; i++) t.append('a', 100);
+    await t.settle();
+    const log = t.logs.get('a')!;
+    expect([log.droppedThroughSeq, log.droppedThroughOffset]).toEqual([7, 700]);
+
+    // A reloaded renderer that had seen nothing: the gap names seqs 1–7, the tail follows whole.
+    const fresh = t.link.replay('e', 'a', log, 0);
+    expect(fresh.events[0]).toMatchObject({ kind: 'gap', fromSeq: 1, toSeq: 7, seq: 7 });
+    expect(fresh.events.map((e) => e.seq)).toEqual([7, 8, 9, 10]);
+    expect(fresh.lastSeq).toBe(10);
+    // Only the kept 300 bytes await an ack; the 700 lost ones are not waited for.
+    expect(t.link.unackedBytes('e', 'a')).toBe(300);
+    expect(t.link.consumedOffset('e', 'a')).toBe(700);
+
+    // A renderer that had seen seqs 1–3 loses only 4–7.
+    const behind = setup(1 << 20, 300);
+    for (let i = 0; i < 10; i++) behind.append('a', 100);
+    const partial = behind.link.replay('e', 'a', behind.logs.get('a')!, 3);
+    expect(partial.events[0]).toMatchObject({ kind: 'gap', fromSeq: 4, toSeq: 7 });
+    expect(partial.events.slice(1).map((e) => e.seq)).toEqual([8, 9, 10]);
+    // …and one that is past the dropped part gets no gap at all.
+    expect(behind.link.replay('e', 'a', behind.logs.get('a')!, 8).events.map((e) => e.kind)).toEqual([
+      'output',
+      'output',
+    ]);
+
+    // Live output then continues after the tail, without a second gap.
+    t.append('a', 100);
+    await t.settle();
+    expect(t.sent('a').map((e) => [e.kind, e.seq])).toEqual([['output', 11]]);
+  });
+
   it('replays retained events and continues live strictly after them', async () => {
     const t = setup(1 << 20);
     for (let i = 0; i < 5; i++) t.append('a', 10);
