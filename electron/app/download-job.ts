@@ -61,6 +61,9 @@ async function streamInto(
       },
       { signal },
     );
+    // A cancel that landed while the last block was in flight: the stream ended normally, but the
+    // user said stop, so the file must not appear under its real name.
+    signal.throwIfAborted();
     await target.finish();
   } catch (error) {
     target.abort(errorMessage(error));
