@@ -3,6 +3,7 @@
 // pings, liveness (a silent peer is declared dead) and the disconnect latch. Never reconnects.
 import {
   describeSchemaError,
+  ErrorCode,
   MethodTable,
   Notification,
   ProcessClosedNotification,
@@ -298,7 +299,10 @@ export class ExecServerConnection {
   }
 
   private refuseServerRequest(id: unknown, method: string): void {
-    this.notifyRaw({ id, error: { code: -32601, message: `the Tether client does not handle ${method}` } });
+    this.notifyRaw({
+      id,
+      error: { code: ErrorCode.methodNotFound, message: `the Tether client does not handle ${method}` },
+    });
   }
 
   private notifyRaw(message: object): void {
