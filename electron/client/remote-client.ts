@@ -6,7 +6,6 @@ import {
   ErrorCode,
   Method,
   Notification,
-  TetherCapability,
   type EnvironmentInfo,
   type InitializeResult,
   type ParamsOf,
@@ -38,6 +37,7 @@ import { HealthMonitor } from './health-monitor';
 import { toPathUri } from './path-uri';
 import { ProcessSession, type ProcessSessionOps } from './process-session';
 import { RemoteFileSystem } from './remote-file-system';
+import { processStartParams } from './start-params';
 import { errorMessage } from '../../shared/error-message';
 
 export interface RemoteClientOptions {
@@ -144,7 +144,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   async startProcess(options: ProcessStartOptions): Promise<ProcessHandle> {
-    const cwd = toPathUri(options.cwd);
+    // A relative cwd is the caller's mistake: refuse it before connecting, not after.
+    toPathUri(options.cwd);
     await this.ready();
     const processId = options.processId ?? randomUUID();
     if (this.sessions.has(processId)) {
@@ -153,34 +154,18 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         `Process id ${processId} is already in use by a running process.`,
       );
     }
-    const flowControl =
-      options.outputWindowBytes !== undefined && this.hasCapability(TetherCapability.flowControl);
+    const params = processStartParams(options, processId, (name) => this.hasCapability(name));
     const session = new ProcessSession(this.sessionOps, {
       processId,
       retained: {
         maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
         maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
       },
-      flowControl,
+      flowControl: params.outputWindowBytes !== undefined,
     });
     // Routed before the request goes out: output may arrive ahead of the start response.
     this.sessions.set(processId, session);
     this.connection?.route(processId, session.accept);
-    const params: ParamsOf<typeof Method.processStart> = {
-      processId,
-      argv: options.argv,
-      cwd,
-      env: options.env ?? {},
-      tty: options.tty,
-      pipeStdin: options.pipeStdin ?? false,
-      arg0: options.arg0 ?? null,
-      envPolicy: options.inheritEnv
-        ? { inherit: 'all', ignoreDefaultExcludes: true, exclude: [], set: {}, includeOnly: [] }
-        : null,
-    };
-    if (options.size && options.tty && this.hasCapability(TetherCapability.processResize))
-      params.size = options.size;
-    if (flowControl) params.outputWindowBytes = options.outputWindowBytes;
     try {
       const result = await this.callOnce(Method.processStart, params);
       session.markStarted(result.pid ?? null);
