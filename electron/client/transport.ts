@@ -42,3 +42,14 @@ export function openTransport(
     ? openWsTransport(spec, handlers, timeoutMs)
     : openStdioTransport(spec, handlers, timeoutMs);
 }
+
+/**
+ * Why a new link opened from `spec` cannot resume the session of a lost one, or null if it can.
+ * A WebSocket reaches the same long-lived server again; a stdio command starts a new server
+ * process that has never heard of the old session.
+ */
+export function whyLinkCannotResume(spec: TransportSpec): string | null {
+  return spec.kind === 'stdio'
+    ? 'A new stdio server process cannot resume the old session, so its processes are gone.'
+    : null;
+}
