@@ -8,3 +8,29 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
   const base = Math.min(BACKOFF_MAX_MS, BACKOFF_INITIAL_MS * BACKOFF_FACTOR ** (attempt - 2));
   return Math.round(base * (1 + BACKOFF_JITTER * (2 * random() - 1)));
 }
+
+/** One wait between attempts: `done` resolves after the delay, on wake() (retry now), or on abort. */
+export class BackoffWait {
+  /** Epoch ms at which the wait ends by itself. */
+  readonly retryAt: number;
+  readonly done: Promise<void>;
+  private end: () => void = () => undefined;
+
+  constructor(delayMs: number, signal: AbortSignal) {
+    this.retryAt = Date.now() + delayMs;
+    this.done = new Promise((resolve) => {
+      const end = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', end);
+        resolve();
+      };
+      const timer = setTimeout(end, delayMs);
+      signal.addEventListener('abort', end, { once: true });
+      this.end = end;
+    });
+  }
+
+  wake(): void {
+    this.end();
+  }
+}

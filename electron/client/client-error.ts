@@ -1,7 +1,7 @@
 // The one error type the client throws. `code` is stable (see ClientErrorCode in api.ts); the
 // message says what happened and, where it helps, what to do. RPC errors keep the server's code.
 import type { ClientErrorCode } from './api';
-import { ErrorCode } from '../../shared/protocol';
+import { ErrorCode, ProcessErrorKind } from '../../shared/protocol';
 import { errorMessage } from '../../shared/error-message';
 
 export class ClientError extends Error {
@@ -48,4 +48,21 @@ export function rpcError(
     return new ClientError('disconnected', `${method} failed: ${error.message}`, error);
   }
   return new ClientError('rpc', `${method} failed: ${error.message} (JSON-RPC error ${error.code})`, error);
+}
+
+/**
+ * Codex 0.171.0 says "unknown process" only in its text: `-32600 unknown process id X`. This is
+ * the one place the client reads a process error's message; Tether's server sends a typed kind.
+ */
+function isCodexUnknownProcess(rpc: { code: number; message: string }): boolean {
+  return rpc.code === ErrorCode.invalidRequest && rpc.message.startsWith('unknown process id');
+}
+
+/** The server does not know the process (never started, or already reaped). */
+export function isUnknownProcessError(error: ClientError): boolean {
+  const rpc = error.rpc;
+  if (!rpc) return false;
+  const data = rpc.data as { kind?: unknown } | null | undefined;
+  if (typeof data === 'object' && data !== null && data.kind === ProcessErrorKind.unknownProcess) return true;
+  return isCodexUnknownProcess(rpc);
 }

@@ -3,6 +3,7 @@
 // pings, liveness (a silent peer is declared dead) and the disconnect latch. Never reconnects.
 import {
   describeSchemaError,
+  ErrorCode,
   MethodTable,
   Notification,
   ProcessClosedNotification,
@@ -28,9 +29,7 @@ import {
   UNROUTED_NOTIFICATION_TTL_MS,
 } from './constants';
 import { frameText, parseFrame } from './message-decoder';
-import { openStdioTransport } from './stdio-transport';
-import type { Transport, TransportHandlers } from './transport';
-import { openWsTransport } from './ws-transport';
+import { openTransport, type Transport, type TransportHandlers } from './transport';
 
 /** A process notification as it came off the wire (chunk still base64). */
 export type WireProcessEvent =
@@ -105,10 +104,7 @@ export class ExecServerConnection {
       onClose: (error) => connection.shutdown(error),
     };
     try {
-      connection.transport =
-        spec.kind === 'ws'
-          ? await openWsTransport(spec, handlers, connectTimeoutMs)
-          : await openStdioTransport(spec, handlers, connectTimeoutMs);
+      connection.transport = await openTransport(spec, handlers, connectTimeoutMs);
     } catch (error) {
       clearInterval(connection.ticker);
       throw error;
@@ -242,13 +238,13 @@ export class ExecServerConnection {
 
   private tick(): void {
     const now = Date.now();
-    if (this.transport?.kind === 'ws') {
+    if (this.transport?.hasPings) {
       if (now - this.lastInboundAt >= IDLE_PING_AFTER_MS && now - this.lastPingAt >= IDLE_PING_AFTER_MS) {
         this.lastPingAt = now;
         this.transport.ping();
         this.awaitingSince ??= now;
       }
-      // Only transports with pings can tell a busy peer from a dead one; stdio is just flagged stalled.
+      // Only transports with pings can tell a busy peer from a dead one; others are just flagged stalled.
       if (this.awaitingSince !== null && now - this.awaitingSince > DEAD_AFTER_MS) {
         this.close(
           new ClientError(
@@ -303,7 +299,10 @@ export class ExecServerConnection {
   }
 
   private refuseServerRequest(id: unknown, method: string): void {
-    this.notifyRaw({ id, error: { code: -32601, message: `the Tether client does not handle ${method}` } });
+    this.notifyRaw({
+      id,
+      error: { code: ErrorCode.methodNotFound, message: `the Tether client does not handle ${method}` },
+    });
   }
 
   private notifyRaw(message: object): void {

@@ -16,7 +16,7 @@ import {
   type WriteStatus,
 } from '../../shared/protocol';
 import type { ProcessEvent, ProcessHandle } from './api';
-import { ClientError, toClientError } from './client-error';
+import { ClientError, isUnknownProcessError, toClientError } from './client-error';
 import {
   ACK_COALESCE_BYTES,
   CATCH_UP_READ_MAX_BYTES,
@@ -281,7 +281,7 @@ export class ProcessSession implements ProcessHandle {
     } catch (error) {
       const err = toClientError(error);
       this.fail(
-        err.rpc?.message.startsWith('unknown process id')
+        isUnknownProcessError(err)
           ? `The server no longer knows process ${this.processId}; its output after seq ${this.lastDeliveredSeq} cannot be recovered.`
           : `Could not recover the output of process ${this.processId}: ${err.message}`,
       );

@@ -1,14 +1,13 @@
-// RemoteExecServerClient: one logical, resumable session per environment. Owns the session id, the
-// current connection, the single in-flight connect/recovery attempt shared by every caller, the
-// terminal error, and the process sessions that are rebound and resynced after a reconnect.
+// RemoteExecServerClient: one logical, resumable session per environment. Owns the session id,
+// the link state (link-state.ts: connecting, connected, waiting, reconnecting, failed, each with
+// what exists only then) and the transitions between them, and the process sessions that are
+// rebound and resynced after a reconnect. It publishes ConnectionState and health.
 import { randomUUID } from 'node:crypto';
 import {
   ErrorCode,
   Method,
   Notification,
-  TetherCapability,
   type EnvironmentInfo,
-  type InitializeResult,
   type ParamsOf,
   type RequestMethod,
   type ResultOf,
@@ -21,7 +20,7 @@ import type {
   ProcessStartOptions,
   TransportSpec,
 } from './api';
-import { backoffDelay } from './backoff';
+import { BackoffWait, backoffDelay } from './backoff';
 import { ClientError, isClientError, toClientError } from './client-error';
 import { ExecServerConnection } from './connection';
 import {
@@ -30,14 +29,22 @@ import {
   DEFAULT_RECOVERY_DEADLINE_MS,
   DEFAULT_RETAINED_BYTES,
   DEFAULT_RETAINED_EVENTS,
-  HEALTH_SAMPLE_INTERVAL_MS,
   INITIALIZE_TIMEOUT_MS,
-  PROBE_TIMEOUT_MS,
 } from './constants';
 import { HealthMonitor } from './health-monitor';
+import {
+  toConnectionState,
+  type Attempt,
+  type ConnectedLink,
+  type LinkState,
+  type Outage,
+} from './link-state';
 import { toPathUri } from './path-uri';
 import { ProcessSession, type ProcessSessionOps } from './process-session';
 import { RemoteFileSystem } from './remote-file-system';
+import { RttProbe } from './rtt-probe';
+import { processStartParams } from './start-params';
+import { whyLinkCannotResume } from './transport';
 import { errorMessage } from '../../shared/error-message';
 
 export interface RemoteClientOptions {
@@ -69,22 +76,30 @@ function guarded(run: () => void): void {
   }
 }
 
+/** An attempt and its resolver: the states an attempt enters carry it from its first moment. */
+function newAttempt(): { attempt: Attempt; settle: () => void } {
+  let settle: () => void = () => undefined;
+  const attempt = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return { attempt, settle };
+}
+
+const clientClosed = (): ClientError => new ClientError('closed', 'The client was closed.');
+
 export class RemoteExecServerClient implements ExecServerClientApi {
-  private currentState: ConnectionState = { kind: 'idle' };
+  private link: LinkState = { kind: 'idle' };
+  /** toConnectionState(link), derived once per transition so listeners and `state` agree. */
+  private publicState: ConnectionState = { kind: 'idle' };
   private info: EnvironmentInfo | null = null;
+  /** The logical session: kept through outages, dropped only when a failed client starts over. */
   private sessionId: string | null = null;
-  private connection: ExecServerConnection | null = null;
-  /** The one connect or recovery in flight; every caller waits on it. Never rejects. */
-  private attempt: Promise<void> | null = null;
-  private terminal: ClientError | null = null;
-  private closedByUser = false;
-  private wakeBackoff: (() => void) | null = null;
+  /** Aborted by close(): ends a backoff wait and keeps a late handshake from installing. */
+  private readonly lifetime = new AbortController();
   private readonly sessions = new Map<string, ProcessSession>();
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
   private readonly healthListeners = new Set<(health: HealthSnapshot) => void>();
   private readonly monitor = new HealthMonitor();
-  private healthTimer: NodeJS.Timeout | null = null;
-  private probeStartedAt: number | null = null;
   private lastHealthKey = '';
   /** Last contact of the previous connection, shown while there is none. */
   private lastContactAt: number | null = null;
@@ -109,7 +124,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   get state(): ConnectionState {
-    return this.currentState;
+    return this.publicState;
   }
 
   get environmentInfo(): EnvironmentInfo | null {
@@ -131,11 +146,11 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   health(): HealthSnapshot {
-    const connection = this.connection;
+    const link = this.link.kind === 'connected' ? this.link : null;
     return this.monitor.snapshot({
-      lastContactAt: connection ? connection.lastInboundAt : (this.lastContactAt ?? null),
-      stalled: connection?.stalled ?? false,
-      probeAgeMs: this.probeStartedAt === null ? null : Date.now() - this.probeStartedAt,
+      lastContactAt: link ? link.connection.lastInboundAt : this.lastContactAt,
+      stalled: link?.connection.stalled ?? false,
+      probeAgeMs: link?.probe.outstandingMs ?? null,
     });
   }
 
@@ -144,7 +159,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   async startProcess(options: ProcessStartOptions): Promise<ProcessHandle> {
-    const cwd = toPathUri(options.cwd);
+    // A relative cwd is the caller's mistake: refuse it before connecting, not after.
+    toPathUri(options.cwd);
     await this.ready();
     const processId = options.processId ?? randomUUID();
     if (this.sessions.has(processId)) {
@@ -153,34 +169,18 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         `Process id ${processId} is already in use by a running process.`,
       );
     }
-    const flowControl =
-      options.outputWindowBytes !== undefined && this.hasCapability(TetherCapability.flowControl);
+    const params = processStartParams(options, processId, (name) => this.hasCapability(name));
     const session = new ProcessSession(this.sessionOps, {
       processId,
       retained: {
         maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
         maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
       },
-      flowControl,
+      flowControl: params.outputWindowBytes !== undefined,
     });
     // Routed before the request goes out: output may arrive ahead of the start response.
     this.sessions.set(processId, session);
     this.connection?.route(processId, session.accept);
-    const params: ParamsOf<typeof Method.processStart> = {
-      processId,
-      argv: options.argv,
-      cwd,
-      env: options.env ?? {},
-      tty: options.tty,
-      pipeStdin: options.pipeStdin ?? false,
-      arg0: options.arg0 ?? null,
-      envPolicy: options.inheritEnv
-        ? { inherit: 'all', ignoreDefaultExcludes: true, exclude: [], set: {}, includeOnly: [] }
-        : null,
-    };
-    if (options.size && options.tty && this.hasCapability(TetherCapability.processResize))
-      params.size = options.size;
-    if (flowControl) params.outputWindowBytes = options.outputWindowBytes;
     try {
       const result = await this.callOnce(Method.processStart, params);
       session.markStarted(result.pid ?? null);
@@ -201,29 +201,25 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   reconnectNow(): void {
-    if (this.closedByUser) return;
-    if (this.currentState.kind === 'reconnecting') {
-      this.wakeBackoff?.();
-    } else if (this.currentState.kind === 'failed') {
+    if (this.lifetime.signal.aborted) return;
+    const link = this.link;
+    if (link.kind === 'waiting') {
+      link.backoff.wake();
+    } else if (link.kind === 'failed') {
       // A failed session cannot be resumed: start over with a fresh session.
       this.sessionId = null;
-      this.terminal = null;
       this.ready().catch(() => undefined);
-    } else if (this.currentState.kind === 'idle') {
+    } else if (link.kind === 'idle') {
       this.ready().catch(() => undefined);
     }
   }
 
   async close(): Promise<void> {
-    if (this.closedByUser) return;
-    this.closedByUser = true;
-    this.wakeBackoff?.();
-    this.stopHealth();
-    const connection = this.connection;
-    this.connection = null;
-    connection?.close(new ClientError('closed', 'The client was closed.'));
+    if (this.lifetime.signal.aborted) return;
+    this.lifetime.abort(clientClosed());
+    this.releaseLink(clientClosed());
     for (const session of [...this.sessions.values()]) session.fail('The client was closed.');
-    this.setState({ kind: 'closed', since: Date.now() });
+    this.enter({ kind: 'closed', since: Date.now() });
   }
 
   // ── Calls ───────────────────────────────────────────────────────────────────────────────────
@@ -261,66 +257,72 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     }
   }
 
+  private get connection(): ExecServerConnection | null {
+    return this.link.kind === 'connected' ? this.link.connection : null;
+  }
+
   /** Resolves with a usable connection, connecting or waiting for recovery as needed. */
   private async ready(): Promise<ExecServerConnection> {
     // Once this call has seen an attempt end, a failure is its answer: no attempt per caller.
     let sawAttempt = false;
     for (;;) {
-      if (this.closedByUser) throw new ClientError('closed', 'The client was closed.');
-      const connection = this.connection;
-      if (this.currentState.kind === 'connected' && connection && !connection.closed) return connection;
-      if (this.attempt) {
-        await this.attempt;
-        sawAttempt = true;
-        continue;
-      }
-      if (this.currentState.kind === 'connected') {
-        // The connection ended without its loss being handled yet: recover, never start afresh.
-        this.handleLoss(
-          connection?.closedError ?? new ClientError('disconnected', 'The connection was lost.'),
-        );
-        continue;
-      }
-      if (this.currentState.kind === 'failed') {
-        // Without a session there is nothing to lose, so a new call may simply try again.
-        if (this.sessionId !== null || sawAttempt) throw this.terminal!;
-        this.terminal = null;
+      // Closed, or closing: while close() fails the processes, the link is not `closed` yet.
+      if (this.lifetime.signal.aborted) throw clientClosed();
+      const link = this.link;
+      switch (link.kind) {
+        case 'connected':
+          if (!link.connection.closed) return link.connection;
+          // The connection ended without its loss being handled yet: recover, never start afresh.
+          this.handleLoss(
+            link,
+            link.connection.closedError ?? new ClientError('disconnected', 'The connection was lost.'),
+          );
+          continue;
+        case 'connecting':
+        case 'waiting':
+        case 'reconnecting':
+          await link.attempt;
+          sawAttempt = true;
+          continue;
+        case 'failed':
+          // Without a session there is nothing to lose, so a new call may simply try again.
+          if (this.sessionId !== null || sawAttempt) throw link.fatalError;
+          break;
+        case 'idle':
+          break;
       }
       sawAttempt = true;
-      this.attempt = this.connectFresh().finally(() => {
-        this.attempt = null;
-      });
+      this.connectFresh();
     }
   }
 
   // ── Connecting and recovery ─────────────────────────────────────────────────────────────────
 
-  private async connectFresh(): Promise<void> {
-    this.setState({ kind: 'connecting', since: Date.now() });
-    try {
-      const { connection, result } = await this.openSession(null, Date.now() + CONNECT_TIMEOUT_MS * 2);
-      if (this.closedByUser) {
-        connection.close();
-        return;
-      }
-      await this.install(connection, result);
-    } catch (error) {
-      if (!this.closedByUser) this.fail(toClientError(error));
-    }
+  /** Starts the attempt that opens a new session. */
+  private connectFresh(): void {
+    const { attempt, settle } = newAttempt();
+    this.enter({ kind: 'connecting', since: Date.now(), attempt });
+    this.handshake(null, Date.now() + CONNECT_TIMEOUT_MS * 2)
+      .catch((error: unknown) => {
+        if (!this.lifetime.signal.aborted) this.fail(toClientError(error));
+      })
+      .finally(settle);
   }
 
-  /** Opens a transport, sends initialize (+ initialized); the caller installs the result. */
-  private async openSession(
-    resumeSessionId: string | null,
-    deadlineAt: number,
-  ): Promise<{ connection: ExecServerConnection; result: InitializeResult }> {
+  /**
+   * Opens a transport, sends initialize (+ initialized), learns the environment and installs the
+   * connection. On any failure, the abort included, the connection is closed and the error thrown.
+   */
+  private async handshake(resumeSessionId: string | null, deadlineAt: number): Promise<void> {
+    this.lifetime.signal.throwIfAborted();
     const remaining = (limit: number): number => Math.max(1_000, Math.min(limit, deadlineAt - Date.now()));
     let connection: ExecServerConnection | null = null;
     connection = await ExecServerConnection.open(
       this.options.transport,
       {
         onClose: (error) => {
-          if (connection !== null && connection === this.connection) this.handleLoss(error);
+          const link = this.link;
+          if (link.kind === 'connected' && link.connection === connection) this.handleLoss(link, error);
         },
         onProtocolError: (message) => this.log(message),
       },
@@ -340,7 +342,13 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         );
       }
       connection.notify(Notification.initialized, {});
-      return { connection, result };
+      // Codex's client asks environment/info only if initialize did not carry it.
+      const info = result.environmentInfo ?? (await connection.call(Method.environmentInfo, undefined));
+      if (connection.closed) {
+        throw new ClientError('disconnected', 'The connection dropped right after the handshake.');
+      }
+      this.lifetime.signal.throwIfAborted();
+      this.install(connection, result.sessionId, info);
     } catch (error) {
       const err = toClientError(error);
       connection.close(err);
@@ -351,163 +359,114 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     }
   }
 
-  private async install(connection: ExecServerConnection, result: InitializeResult): Promise<void> {
-    // Codex's client asks environment/info only if initialize did not carry it.
-    const info = result.environmentInfo ?? (await connection.call(Method.environmentInfo, undefined));
-    if (connection.closed) {
-      throw new ClientError('disconnected', 'The connection dropped right after the handshake.');
-    }
-    this.connection = connection;
-    this.sessionId = result.sessionId;
+  private install(connection: ExecServerConnection, sessionId: string, info: EnvironmentInfo): void {
+    const probe = new RttProbe(connection, {
+      onSample: (rttMs) => this.monitor.addSample(rttMs),
+      onSettled: () => this.emitHealth(true),
+      onTick: () => this.emitHealth(false),
+    });
+    this.sessionId = sessionId;
     this.info = info;
-    this.setState({ kind: 'connected', since: Date.now(), sessionId: result.sessionId });
-    this.startHealth(connection);
+    this.enter({ kind: 'connected', since: Date.now(), sessionId, connection, probe });
+    // A new connection's link may take a different path: its RTT starts from scratch.
+    this.monitor.resetSamples();
+    probe.start();
   }
 
-  private handleLoss(error: ClientError): void {
-    if (this.closedByUser || this.currentState.kind === 'failed') return;
-    this.lastContactAt = this.connection?.lastInboundAt ?? this.lastContactAt;
-    this.connection = null;
-    this.stopHealth();
-    if (this.options.transport.kind === 'stdio') {
-      this.fail(
-        new ClientError(
-          'transport',
-          `${error.message} A new stdio server process cannot resume the old session, so its processes are gone.`,
-        ),
-      );
+  private handleLoss(link: ConnectedLink, error: ClientError): void {
+    if (this.lifetime.signal.aborted) return;
+    this.lastContactAt = link.connection.lastInboundAt;
+    link.probe.dispose();
+    const cannotResume = whyLinkCannotResume(this.options.transport);
+    if (cannotResume !== null) {
+      this.fail(new ClientError('transport', `${error.message} ${cannotResume}`));
       return;
     }
     this.log(`Connection lost: ${error.message} Reconnecting…`);
-    const deadlineAt = Date.now() + (this.options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS);
-    this.attempt = this.recover(error.message, deadlineAt).finally(() => {
-      this.attempt = null;
-    });
+    const { attempt, settle } = newAttempt();
+    const outage: Outage = {
+      attemptNo: 1,
+      reason: error.message,
+      deadlineAt: Date.now() + this.recoveryDeadlineMs,
+    };
+    this.recover(outage, attempt).finally(settle);
   }
 
-  private async recover(firstReason: string, deadlineAt: number): Promise<void> {
-    let reason = firstReason;
-    for (let attemptNo = 1; ; attemptNo++) {
-      const wait = Math.min(backoffDelay(attemptNo), Math.max(0, deadlineAt - Date.now()));
-      this.setState(
-        {
-          kind: 'reconnecting',
-          since: Date.now(),
-          attempt: attemptNo,
-          nextRetryAt: wait > 0 ? Date.now() + wait : null,
-          reason,
-          deadlineAt,
-        },
-        reason,
-      );
-      if (wait > 0) {
-        await this.sleep(wait);
-        if (this.closedByUser) return;
-        this.setState({
-          ...(this.currentState as Extract<ConnectionState, { kind: 'reconnecting' }>),
-          nextRetryAt: null,
-        });
-      }
-      if (this.closedByUser) return;
+  /** Attempts to resume the session, one at a time with backoff, until it is back or lost for good. */
+  private async recover(first: Outage, attempt: Attempt): Promise<void> {
+    for (let outage = first; ;) {
       try {
-        const { connection, result } = await this.openSession(this.sessionId, deadlineAt);
-        if (this.closedByUser) {
-          connection.close();
-          return;
-        }
-        await this.install(connection, result);
-        this.log(`Reconnected after ${attemptNo} attempt(s); session ${result.sessionId} resumed.`);
+        await this.waitForTurn(outage, attempt);
+        await this.handshake(this.sessionId, outage.deadlineAt);
+        this.log(`Reconnected after ${outage.attemptNo} attempt(s); session ${this.sessionId} resumed.`);
         for (const session of [...this.sessions.values()]) session.resync();
         return;
       } catch (error) {
+        if (this.lifetime.signal.aborted) return;
         const err = toClientError(error);
-        if (this.closedByUser) return;
         if (!isRetryable(err)) {
           this.fail(err);
           return;
         }
-        reason = err.message;
-        if (Date.now() >= deadlineAt) {
+        if (Date.now() >= outage.deadlineAt) {
           this.fail(
             new ClientError(
               'recoveryDeadline',
-              `Could not reconnect within ${Math.round((this.options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS) / 1000)} s ` +
-                `(last error: ${reason}). The server may have dropped the session; reconnect to start a new one.`,
+              `Could not reconnect within ${Math.round(this.recoveryDeadlineMs / 1000)} s ` +
+                `(last error: ${err.message}). The server may have dropped the session; reconnect to start a new one.`,
             ),
           );
           return;
         }
+        outage = { ...outage, attemptNo: outage.attemptNo + 1, reason: err.message };
       }
     }
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.wakeBackoff = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeBackoff = done;
-    });
+  /** Enters the outage's next attempt, after its backoff wait if it has one. */
+  private async waitForTurn(outage: Outage, attempt: Attempt): Promise<void> {
+    const wait = Math.min(backoffDelay(outage.attemptNo), Math.max(0, outage.deadlineAt - Date.now()));
+    const since = Date.now();
+    if (wait > 0) {
+      const backoff = new BackoffWait(wait, this.lifetime.signal);
+      this.enter({ kind: 'waiting', since, attempt, outage, backoff }, outage.reason);
+      await backoff.done;
+      this.lifetime.signal.throwIfAborted();
+      this.enter({ kind: 'reconnecting', since, attempt, outage });
+    } else {
+      this.enter({ kind: 'reconnecting', since, attempt, outage }, outage.reason);
+    }
   }
 
-  private fail(error: ClientError): void {
-    this.terminal = error;
-    this.stopHealth();
-    const connection = this.connection;
-    this.connection = null;
-    connection?.close(error);
-    this.setState(
-      { kind: 'failed', since: Date.now(), reason: error.message, code: error.code },
-      error.message,
-    );
+  private get recoveryDeadlineMs(): number {
+    return this.options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
+  }
+
+  /** Ends what only a connected link has: its probe, and its connection if still open. */
+  private releaseLink(error: ClientError): void {
+    const link = this.link;
+    if (link.kind !== 'connected') return;
+    link.probe.dispose();
+    link.connection.close(error);
+  }
+
+  private fail(fatalError: ClientError): void {
+    this.releaseLink(fatalError);
+    this.enter({ kind: 'failed', since: Date.now(), fatalError }, fatalError.message);
     for (const session of [...this.sessions.values()]) {
-      session.fail(`The connection to the environment failed: ${error.message}`);
+      session.fail(`The connection to the environment failed: ${fatalError.message}`);
     }
   }
 
   // ── State and health ────────────────────────────────────────────────────────────────────────
 
-  private setState(state: ConnectionState, reason?: string): void {
-    this.currentState = state;
+  private enter(link: LinkState, reason?: string): void {
+    this.link = link;
+    const state = toConnectionState(link);
+    this.publicState = state;
     this.monitor.recordState(state, reason);
     for (const listener of [...this.stateListeners]) guarded(() => listener(state));
     this.emitHealth(true);
-  }
-
-  private startHealth(connection: ExecServerConnection): void {
-    this.stopHealth();
-    this.monitor.resetSamples();
-    const probe = (): void => {
-      if (this.probeStartedAt !== null || connection.closed) return;
-      const startedAt = Date.now();
-      const t0 = performance.now();
-      this.probeStartedAt = startedAt;
-      connection
-        .call(Method.environmentStatus, undefined, { timeoutMs: PROBE_TIMEOUT_MS })
-        .then(
-          () => this.monitor.addSample(Math.round((performance.now() - t0) * 100) / 100),
-          () => undefined,
-        )
-        .finally(() => {
-          if (this.probeStartedAt === startedAt) this.probeStartedAt = null;
-          this.emitHealth(true);
-        });
-    };
-    probe();
-    this.healthTimer = setInterval(() => {
-      probe();
-      this.emitHealth(false);
-    }, HEALTH_SAMPLE_INTERVAL_MS);
-    this.healthTimer.unref();
-  }
-
-  private stopHealth(): void {
-    if (this.healthTimer) clearInterval(this.healthTimer);
-    this.healthTimer = null;
-    this.probeStartedAt = null;
   }
 
   /** Tells health listeners; unforced updates only when a flag changed. */

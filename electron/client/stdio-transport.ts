@@ -108,8 +108,8 @@ export async function openStdioTransport(
   });
 
   return {
-    kind: 'stdio',
     description,
+    hasPings: false,
     send(text) {
       if (reported || closedByUs || !child.stdin.writable) {
         throw new ClientError('disconnected', `The stdio server "${spec.command.join(' ')}" is gone.`);

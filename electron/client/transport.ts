@@ -1,7 +1,11 @@
 // The byte pipe under one connection: a WebSocket or a spawned stdio command, both carrying one
 // JSON-RPC message per frame/line. A transport reports every inbound byte (for liveness), each
-// message, and its end exactly once; it never parses JSON.
+// message, and its end exactly once; it never parses JSON. This module is the one place in the
+// client that tells transport kinds apart: everything above it asks the questions below instead.
+import type { TransportSpec } from './api';
 import type { ClientError } from './client-error';
+import { openStdioTransport } from './stdio-transport';
+import { openWsTransport } from './ws-transport';
 
 export interface TransportHandlers {
   /** One message: the frame's bytes (ws) or a line (stdio), not yet decoded. */
@@ -13,13 +17,39 @@ export interface TransportHandlers {
 }
 
 export interface Transport {
-  readonly kind: 'ws' | 'stdio';
   /** Human-readable peer description for messages ("ws://127.0.0.1:4000", "stdio: ssh host …"). */
   readonly description: string;
+  /**
+   * The peer answers transport-level pings even while its server is busy, so a long silence
+   * means a dead peer; without pings a silent link can only be called stalled.
+   */
+  readonly hasPings: boolean;
   /** Queues one message; throws ClientError('disconnected') if the transport is gone. */
   send(text: string): void;
   /** Sends a transport-level keepalive ping; returns false if the transport has none. */
   ping(): boolean;
   /** Ends the transport (idempotent). onClose is not called afterwards. */
   close(): void;
+}
+
+/** Opens the transport `spec` describes; rejects with a ClientError if that fails. */
+export function openTransport(
+  spec: TransportSpec,
+  handlers: TransportHandlers,
+  timeoutMs: number,
+): Promise<Transport> {
+  return spec.kind === 'ws'
+    ? openWsTransport(spec, handlers, timeoutMs)
+    : openStdioTransport(spec, handlers, timeoutMs);
+}
+
+/**
+ * Why a new link opened from `spec` cannot resume the session of a lost one, or null if it can.
+ * A WebSocket reaches the same long-lived server again; a stdio command starts a new server
+ * process that has never heard of the old session.
+ */
+export function whyLinkCannotResume(spec: TransportSpec): string | null {
+  return spec.kind === 'stdio'
+    ? 'A new stdio server process cannot resume the old session, so its processes are gone.'
+    : null;
 }

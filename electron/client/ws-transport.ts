@@ -146,8 +146,8 @@ export async function openWsTransport(
   });
 
   return {
-    kind: 'ws',
     description: spec.url,
+    hasPings: true,
     send(text) {
       if (ws.readyState !== WebSocket.OPEN) {
         throw new ClientError('disconnected', `The connection to ${spec.url} is not open.`);

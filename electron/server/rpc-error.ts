@@ -1,6 +1,6 @@
 // The error type every request handler throws to produce a JSON-RPC error response; anything
 // else thrown is reported as -32603 with its message.
-import { ErrorCode, type SpawnFailureKindValue } from '../../shared/protocol';
+import { ErrorCode, ProcessErrorKind, type SpawnFailureKindValue } from '../../shared/protocol';
 
 export class RpcError extends Error {
   constructor(
@@ -23,6 +23,12 @@ export class RpcError extends Error {
   }
   static notFound(message: string): RpcError {
     return new RpcError(ErrorCode.notFound, message);
+  }
+  /** Codex's message, plus a typed `data.kind` so clients need not parse the text. */
+  static unknownProcess(processId: string): RpcError {
+    return new RpcError(ErrorCode.invalidRequest, `unknown process id ${processId}`, {
+      kind: ProcessErrorKind.unknownProcess,
+    });
   }
   static spawnFailure(kind: SpawnFailureKindValue, message: string): RpcError {
     return new RpcError(ErrorCode.internal, message, { kind });

@@ -139,7 +139,7 @@ export class Session {
     const found = this.processes.get(id);
     if (found) return found;
     if (this.starting.has(id)) throw RpcError.invalidRequest(`process id ${id} is starting`);
-    throw RpcError.invalidRequest(`unknown process id ${id}`);
+    throw RpcError.unknownProcess(id);
   }
 
   find(id: string): ManagedProcess | undefined {

@@ -25,5 +25,13 @@ export const SpawnFailureKind = {
 } as const;
 export type SpawnFailureKindValue = (typeof SpawnFailureKind)[keyof typeof SpawnFailureKind];
 
+/**
+ * `data.kind` Tether's server attaches to the -32600 for a process id its session does not know
+ * (never started, or already reaped); the message stays codex's. Codex 0.171.0 sends no `data`.
+ */
+export const ProcessErrorKind = {
+  unknownProcess: 'unknownProcess',
+} as const;
+
 /** Id used in error responses to messages whose own id could not be decoded. */
 export const UNDECODABLE_MESSAGE_ID = -1;

@@ -5,7 +5,7 @@ export const INTENDED_DIFFERENCES = {
   'concurrent-requests':
     'Tether serves the requests of one connection concurrently, so a long-polling process/read does not hold up environment/status or other calls; codex serves them one at a time by default.',
   'tether-extensions':
-    'Tether advertises capabilities and implements process/resize, extra signal names, fs/rename, fs/open mode update and pid in the process/start result; codex rejects these requests or omits the fields.',
+    'Tether advertises capabilities and implements process/resize, extra signal names, fs/rename, fs/open mode update, pid in the process/start result and a typed data.kind on unknown-process errors; codex rejects these requests or omits the fields.',
   'non-loopback-listen':
     'Tether refuses to listen beyond loopback unless --ws-auth is set; codex binds any address without authentication.',
   'stdio-sigterm':

@@ -3,6 +3,7 @@
 // A transcript holds only what both servers must agree on, with run-specific values replaced.
 import type { ServerImpl, ServerTransport, StartedServer } from '../support/exec-servers';
 import type { RpcPeer, RpcResponse, WsConnectOptions } from '../support/rpc-peer';
+import { ProcessErrorKind } from '../../shared/protocol';
 import type { DifferenceId } from './differences';
 
 /** Bound for waiting on a process to finish in a scenario. */
@@ -49,6 +50,14 @@ export interface Scenario {
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TIME_KEYS = new Set(['createdAtMs', 'modifiedAtMs']);
 
+function isUnknownProcessData(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { kind?: unknown }).kind === ProcessErrorKind.unknownProcess
+  );
+}
+
 /** Replaces run-specific values (session ids, temp paths, ports, times, pids) with stable tokens. */
 export class Normaliser {
   private readonly sessions = new Map<string, string>();
@@ -63,8 +72,10 @@ export class Normaliser {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         if (k === 'environmentInfo') out[k] = v === undefined ? v : '<environmentInfo>';
-        // `pid` in start results is a Tether extension, asserted by its own scenario.
+        // `pid` in start results and the typed kind of an unknown-process error are Tether
+        // extensions, asserted by their own scenario.
         else if (k === 'pid' && typeof v === 'number') continue;
+        else if (k === 'data' && isUnknownProcessData(v)) continue;
         else out[k] = this.normalise(v, k);
       }
       return out;

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { TetherCapability } from '../../shared/protocol';
+import { ProcessErrorKind, TetherCapability } from '../../shared/protocol';
 import {
   PROCESS_WAIT_MS,
   QUIET_WINDOW_MS,
@@ -26,7 +26,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 export const differenceScenarios: Scenario[] = [
   {
-    name: 'extensions: capabilities, process/resize, extra signals, fs/rename, fs/open update, pid',
+    name: 'extensions: capabilities, process/resize, extra signals, fs/rename, fs/open update, pid, error kind',
     differs: 'tether-extensions',
     run: async (ctx) => {
       const { peer, environmentInfo } = await ctx.session();
@@ -53,6 +53,8 @@ export const differenceScenarios: Scenario[] = [
       });
       await peer.call('process/start', startParams('c', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
       const terminate = await peer.request('process/signal', { processId: 'c', signal: 'terminate' });
+      const unknown = await peer.request('process/read', { processId: 'nope' });
+      expect(unknown.error).toMatchObject({ code: -32600, message: 'unknown process id nope' });
       if (ctx.impl === 'codex') {
         for (const name of Object.values(TetherCapability)) expect(capabilities[name]).toBeUndefined();
         expect(start.pid).toBeUndefined();
@@ -60,6 +62,7 @@ export const differenceScenarios: Scenario[] = [
         expect(rename.error?.code).toBe(-32601);
         expect(update.error?.code).toBe(-32602);
         expect(terminate.error?.code).toBe(-32602);
+        expect(unknown.error?.data).toBeUndefined();
         await peer.call('process/terminate', { processId: 'c' });
         await peer.call('process/terminate', { processId: 't' });
         return;
@@ -81,6 +84,7 @@ export const differenceScenarios: Scenario[] = [
       expect(updateMissing.error?.code).toBe(-32004);
       expect(terminate.result).toEqual({});
       expect((await collectProcess(peer, 'c')).exitCode).toBe(143);
+      expect(unknown.error?.data).toEqual({ kind: ProcessErrorKind.unknownProcess });
     },
   },
   {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../../electron/client/backoff';
+import { BackoffWait, backoffDelay } from '../../../electron/client/backoff';
 import { BACKOFF_MAX_MS, DEGRADED_RTT_MS } from '../../../electron/client/constants';
 import { HealthMonitor, percentile } from '../../../electron/client/health-monitor';
 import { fromPathUri, toPathUri } from '../../../electron/client/path-uri';
@@ -13,6 +13,18 @@ describe('backoff', () => {
     expect(backoffDelay(20, mid)).toBe(BACKOFF_MAX_MS);
     expect(backoffDelay(20, () => 1)).toBeGreaterThan(BACKOFF_MAX_MS);
     expect(backoffDelay(20, () => 0)).toBeLessThan(BACKOFF_MAX_MS);
+  });
+
+  it('ends a wait early when woken (retry now) or when the client is closed', async () => {
+    const never = new AbortController();
+    const woken = new BackoffWait(3_600_000, never.signal);
+    woken.wake();
+    await woken.done;
+    const closing = new AbortController();
+    const aborted = new BackoffWait(3_600_000, closing.signal);
+    closing.abort();
+    await aborted.done;
+    expect(woken.retryAt).toBeGreaterThan(Date.now());
   });
 });
 
