@@ -5,7 +5,7 @@
 // acknowledgement that could reopen a full window is still in flight.
 import { describe, expect, it } from 'vitest';
 import { TetherCapability } from '../../shared/protocol';
-import { FaultSchedule } from './fault-schedule';
+import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { waitUntil, within } from './process-follower';
 import { chaosSeed, seededRandom } from './seeded-random';
@@ -56,6 +56,7 @@ describe('flow control through a faulty link (tether)', () => {
     }
     const context = `seed=${seed} faults: ${schedule.describe()}\nclient log:\n${log.slice(-20).join('\n')}`;
     console.log(`[chaos] flow control ${context.split('\n')[0]}`);
+    expect(schedule.connectionsCut(), `${context}\n${NO_CUT_PROVES_NOTHING}`).toBeGreaterThan(0);
     expect(followed.problems, context).toEqual([]);
     expect(firstDifference(followed.output(), stream.expected()), context).toBe('identical');
     expect(followed.exitCode(), context).toBe(stream.exitCode);
