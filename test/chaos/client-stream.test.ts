@@ -3,7 +3,7 @@
 // subscriber sees must be byte-identical to what was printed, each seq once, with the exit code.
 import { describe, expect, it } from 'vitest';
 import { type ServerImpl } from '../support/exec-servers';
-import { FaultSchedule } from './fault-schedule';
+import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { within } from './process-follower';
 import { chaosSeed, seededRandom } from './seeded-random';
@@ -39,6 +39,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('client streaming from %s through
     const summary = `seed=${seed} reconnects=${client.health().reconnectCount} faults: ${schedule.describe()}`;
     console.log(`[chaos] client stream (${impl}, tty=${tty}) ${summary}`);
     const context = `${summary}\nstate: ${JSON.stringify(client.state)}\nclient log:\n${log.slice(-20).join('\n')}`;
+    expect(schedule.connectionsCut(), `${context}\n${NO_CUT_PROVES_NOTHING}`).toBeGreaterThan(0);
     expect(followed.problems, context).toEqual([]);
     expect(how, context).toBe('closed');
     expect(firstDifference(followed.output(), stream.expected(tty ? '\r\n' : '\n')), context).toBe(

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WriteStatus } from '../../shared/protocol';
 import { type ServerImpl } from '../support/exec-servers';
-import { FaultSchedule } from './fault-schedule';
+import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference } from './line-stream';
 import { waitUntil, within } from './process-follower';
 import { chaosSeed, randomInt, seededRandom } from './seeded-random';
@@ -60,6 +60,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('client writes to %s through a fa
     let expected = prompt;
     for (let i = 1; i <= LINES; i++) expected += `${line(i)}${eol}`;
     expected += end;
+    expect(schedule.connectionsCut(), `${context}\n${NO_CUT_PROVES_NOTHING}`).toBeGreaterThan(0);
     expect(followed.problems, context).toEqual([]);
     expect(firstDifference(followed.output(), Buffer.from(expected)), context).toBe('identical');
 

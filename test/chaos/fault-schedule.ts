@@ -1,5 +1,6 @@
 // Drives a FaultProxy through a bounded, seeded series of network faults while a chaos test runs:
-// cuts, refused reconnects, silent stalls (optionally ending in a cut), latency and throttling.
+// cuts, refused reconnects, silent stalls (optionally ending in a cut), latency and throttling. The
+// first fault of a run always ends the connections, so no run passes without a reconnect.
 import type { FaultProxy } from '../support/fault-proxy';
 import { randomInt, type Random } from './seeded-random';
 
@@ -16,6 +17,12 @@ export const ALL_FAULT_KINDS: readonly FaultKind[] = [
   'latency',
   'throttle',
 ];
+
+/** The kinds that end the live connections (the rest only slow or silence them). */
+export const CUTTING_FAULT_KINDS: readonly FaultKind[] = ['cut', 'cut-refuse', 'stall-cut'];
+
+/** Why a run whose schedule cut nothing fails instead of passing. */
+export const NO_CUT_PROVES_NOTHING = 'no connection was cut while the stream ran, so this run proved nothing';
 
 export interface FaultScheduleOptions {
   proxy: FaultProxy;
@@ -58,8 +65,15 @@ export class FaultSchedule {
     return this.faults;
   }
 
+  /** Connections the faults so far have ended; a chaos run that relies on faults needs at least one. */
+  connectionsCut(): number {
+    return this.faults.reduce((sum, f) => sum + (f.cut ?? 0), 0);
+  }
+
   describe(): string {
-    return this.faults.map((f) => `${f.kind}@${f.atMs}ms/${f.outageMs}ms`).join(' ');
+    return this.faults
+      .map((f) => `${f.kind}@${f.atMs}ms/${f.outageMs}ms${f.cut ? `×${f.cut}` : ''}`)
+      .join(' ');
   }
 
   private async run(): Promise<void> {
@@ -68,11 +82,13 @@ export class FaultSchedule {
     const maxOutageMs = Math.min(this.options.maxOutageMs ?? MAX_OUTAGE_MS, MAX_OUTAGE_MS);
     const [quietMin, quietMax] = this.options.quietMs ?? [50, 500];
     const kinds = this.options.kinds ?? ALL_FAULT_KINDS;
+    const cutting = kinds.filter((k) => CUTTING_FAULT_KINDS.includes(k));
     try {
       while (!this.stopping && this.faults.length < maxFaults) {
         await this.sleep(randomInt(random, quietMin, quietMax));
         if (this.stopping) break;
-        const kind = kinds[Math.floor(random() * kinds.length)]!;
+        const pool = this.faults.length === 0 && cutting.length > 0 ? cutting : kinds;
+        const kind = pool[Math.floor(random() * pool.length)]!;
         // A plain cut has no outage: the link is back at once, only the connections are gone.
         const outageMs = kind === 'cut' ? 0 : randomInt(random, 0, maxOutageMs);
         const fault: AppliedFault = { kind, atMs: Date.now() - this.startedAt, outageMs };

@@ -37,7 +37,7 @@ describe('an outage longer than recovery allows', () => {
       ['--session-ttl-ms', String(TETHER_SESSION_TTL_MS)],
       TETHER_CLIENT_DEADLINE_MS,
     );
-    proxy.cutAll();
+    expect(proxy.cutAll(), 'the live connection is cut').toBe(1);
     proxy.refuseNew(true);
     await waitUntil(() => client.state.kind === 'reconnecting', 10_000, 'the client to notice the cut');
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
@@ -61,7 +61,7 @@ describe('an outage longer than recovery allows', () => {
     const { client, proxy, followed } = await setUp('codex', [], CODEX_CLIENT_DEADLINE_MS);
     // Cut, then stall: reconnect attempts reach TCP but their handshakes hang, so the deadline, not a
     // refusal, must end the recovery.
-    proxy.cutAll();
+    expect(proxy.cutAll(), 'the live connection is cut').toBe(1);
     proxy.stall();
     try {
       await waitUntil(() => client.state.kind === 'failed', FAILED_WITHIN_MS, 'the client to fail');

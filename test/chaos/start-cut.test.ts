@@ -37,7 +37,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('a cut while process/start is in 
     await waitUntil(() => existsSync(pidFile), 10_000, 'the server to start the process');
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     expect(pidAlive(pid)).toBe(true);
-    proxy.cutAll();
+    expect(proxy.cutAll(), 'the live connection is cut').toBe(1);
     proxy.restore();
 
     const error = await within(start, 15_000, 'the start to settle');

@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { RUN_FAILURE_EXIT_CODE } from '../../electron/client/run-cli';
 import { TETHER_BIN, type ServerImpl } from '../support/exec-servers';
-import { FaultSchedule } from './fault-schedule';
+import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { chaosSeed, randomInt, seededRandom } from './seeded-random';
 import { chaosRig } from './rig';
@@ -73,6 +73,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a 
 
     const context = `seed=${seed} faults: ${schedule?.describe()}\nstderr: ${result.stderr}`;
     console.log(`[chaos] tether run (${impl}, tty=${tty}) ${context}`);
+    expect(schedule?.connectionsCut(), `${context}\n${NO_CUT_PROVES_NOTHING}`).toBeGreaterThan(0);
     expect(result.signal, context).toBeNull();
     expect(firstDifference(result.stdout, stream.expected(tty ? '\r\n' : '\n')), context).toBe('identical');
     expect(result.exitCode, context).toBe(stream.exitCode);
@@ -87,16 +88,18 @@ describe.each<ServerImpl>(['tether', 'codex'])(
     it('exits 255 with a reason once the recovery deadline passes', async () => {
       const { proxy } = await rig.serve(impl);
       const silentProxy = proxy;
+      let cut = 0;
       const result = await tetherRun(
         proxy.url(),
         ['/bin/sh', '-c', 'echo started; exec sleep 60'],
         ['--recovery-deadline', String(GIVE_UP_AFTER_S)],
         () => {
           // Cut, then silence: reconnects reach TCP but never get an answer.
-          silentProxy.cutAll();
+          cut = silentProxy.cutAll();
           silentProxy.stall();
         },
       );
+      expect(cut, 'the live connection is cut').toBe(1);
       expect(result.stdout.toString()).toBe('started\n');
       expect(result.signal, result.stderr).toBeNull();
       expect(result.exitCode, result.stderr).toBe(RUN_FAILURE_EXIT_CODE);
@@ -138,6 +141,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run input to %s through a
     for (let i = 1; i <= INPUT_LINES; i++) expected += `${line(i)}\n`;
     const context = `seed=${seed} faults: ${schedule?.describe()}\nstderr: ${result.stderr}`;
     console.log(`[chaos] tether run input (${impl}) ${context}`);
+    expect(schedule?.connectionsCut(), `${context}\n${NO_CUT_PROVES_NOTHING}`).toBeGreaterThan(0);
     expect(firstDifference(result.stdout, Buffer.from(expected)), context).toBe('identical');
     expect(result.exitCode, context).toBe(0);
   });

@@ -96,7 +96,22 @@ export class Normaliser {
 // ── Helpers ──────────────────────────────────────────────────────────────────────────────────
 
 export const b64 = (text: string | Buffer): string => Buffer.from(text).toString('base64');
-export const unb64 = (data: unknown): string => Buffer.from(String(data), 'base64').toString('utf8');
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Bytes as transcript text without losing any: valid UTF-8 as it reads, anything else as hex, so
+ * two servers that send different invalid bytes (\377 vs U+FFFD's EF BF BD) never look alike.
+ */
+export function bytesText(bytes: Buffer): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return `<not UTF-8: ${bytes.toString('hex')}>`;
+  }
+}
+
+export const unb64 = (data: unknown): string => bytesText(Buffer.from(String(data), 'base64'));
 
 /** A response with its error message replaced, for errors whose text is a parser's wording. */
 export function looseError(answer: RpcResponse | Record<string, unknown>): unknown {
@@ -142,13 +157,21 @@ export interface ProcessOutcome {
   exitCode: unknown;
 }
 
+/** The same, with each stream's exact bytes. */
+export interface ProcessBytes {
+  stdout: Buffer;
+  stderr: Buffer;
+  pty: Buffer;
+  exitCode: unknown;
+}
+
 /**
  * Waits for `process/closed` of `processId` and every seq below it, then checks the notification
  * seqs (1..n, each once, closed last, exited before closed) and returns the output per stream.
  * Seqs, not arrival order, are the contract: codex sends notifications from independent tasks, so
  * `closed` can overtake `exited` on the wire.
  */
-export async function collectProcess(peer: RpcPeer, processId: string): Promise<ProcessOutcome> {
+export async function collectProcessBytes(peer: RpcPeer, processId: string): Promise<ProcessBytes> {
   const closed = await peer.notification('process/closed', (p) => p.processId === processId, PROCESS_WAIT_MS);
   for (let seq = 1; seq < Number(closed.params.seq); seq += 1) {
     await peer.waitFor(
@@ -181,20 +204,34 @@ export async function collectProcess(peer: RpcPeer, processId: string): Promise<
       `process ${processId}: expected one exited and closed last, got ${events.map((e) => e.method)}`,
     );
   }
-  const outcome: ProcessOutcome = { stdout: '', stderr: '', pty: '', exitCode: exited[0]?.params.exitCode };
+  // Streams are joined as bytes before any decoding, so a character split across chunks stays whole.
+  const bytes = { stdout: [] as Buffer[], stderr: [] as Buffer[], pty: [] as Buffer[] };
   for (const e of events) {
     if (e.method !== 'process/output') continue;
-    const stream = e.params.stream as 'stdout' | 'stderr' | 'pty';
-    outcome[stream] += unb64(e.params.chunk);
+    bytes[e.params.stream as keyof typeof bytes].push(Buffer.from(String(e.params.chunk), 'base64'));
   }
-  return outcome;
+  return {
+    stdout: Buffer.concat(bytes.stdout),
+    stderr: Buffer.concat(bytes.stderr),
+    pty: Buffer.concat(bytes.pty),
+    exitCode: exited[0]?.params.exitCode,
+  };
+}
+
+/** collectProcessBytes as transcript text (see bytesText). */
+export async function collectProcess(peer: RpcPeer, processId: string): Promise<ProcessOutcome> {
+  const { stdout, stderr, pty, exitCode } = await collectProcessBytes(peer, processId);
+  return { stdout: bytesText(stdout), stderr: bytesText(stderr), pty: bytesText(pty), exitCode };
 }
 
 /** A `process/read` result reduced to what does not depend on chunking. */
 export function readSummary(result: Record<string, unknown>): Record<string, unknown> {
   const chunks = (result.chunks as Array<{ seq: number; stream: string; chunk: string }>) ?? [];
-  const streams: Record<string, string> = {};
-  for (const c of chunks) streams[c.stream] = (streams[c.stream] ?? '') + unb64(c.chunk);
+  const bytes: Record<string, Buffer[]> = {};
+  for (const c of chunks) (bytes[c.stream] ??= []).push(Buffer.from(c.chunk, 'base64'));
+  const streams = Object.fromEntries(
+    Object.entries(bytes).map(([stream, list]) => [stream, bytesText(Buffer.concat(list))]),
+  );
   const { chunks: _chunks, nextSeq: _nextSeq, ...flags } = result;
   return { streams, ...flags };
 }

@@ -9,6 +9,7 @@ import {
   PROCESS_WAIT_MS,
   b64,
   collectProcess,
+  collectProcessBytes,
   looseError,
   readSummary,
   sh,
@@ -63,6 +64,21 @@ export const processScenarios: Scenario[] = [
       ctx.record('read', readSummary(read));
       ctx.record('nextSeq follows closed', read.nextSeq === lastSeq + 1);
       ctx.record('read defaults', readSummary(await peer.call('process/read', { processId: 'p1' })));
+    },
+  },
+  {
+    name: 'pipes: bytes that are not UTF-8 reach stdout and stderr unchanged',
+    run: async (ctx) => {
+      const { peer } = await ctx.session();
+      await peer.call(
+        'process/start',
+        startParams('raw', sh("printf 'a\\377\\376b\\300\\n'; printf 'err\\377\\n' >&2"), ctx.uri()),
+      );
+      const outcome = await collectProcessBytes(peer, 'raw');
+      // Asserted, not only compared: two servers that both mangled the bytes would agree.
+      expect(outcome.stdout).toEqual(Buffer.from([0x61, 0xff, 0xfe, 0x62, 0xc0, 0x0a]));
+      expect(outcome.stderr).toEqual(Buffer.from([0x65, 0x72, 0x72, 0xff, 0x0a]));
+      ctx.record('raw', await collectProcess(peer, 'raw'));
     },
   },
   {

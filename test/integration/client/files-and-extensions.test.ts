@@ -230,6 +230,8 @@ describe('flow control against tether', () => {
     });
     const out = collect(handle);
     await waitFor('first output', () => out.bytes().length > 0);
+    // A bounded negative check: nothing acknowledges for a second, so the window must hold the rest
+    // back (without it, all 2 MiB arrive in a fraction of that time).
     await delay(1_000);
     const held = out.bytes().length;
     expect(held).toBeLessThan(total);

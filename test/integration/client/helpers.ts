@@ -1,4 +1,6 @@
-// Small helpers for the client integration tests: polling, collecting a process's events.
+// Small helpers for the client integration tests: polling, collecting a process's events, and
+// scripts whose output identifies its own position or that wait for a file the test creates.
+import { readFileSync } from 'node:fs';
 import type { ProcessEvent, ProcessHandle } from '../../../electron/client/api';
 
 /** Polls `check` until it returns a truthy value; fails with `what` after `timeoutMs`. */
@@ -18,6 +20,33 @@ export async function waitFor<T>(
 
 export function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Shell that waits until `file` (relative to the process's cwd) exists: the test's go signal. */
+export const untilFile = (file: string): string => `while [ ! -f ${file} ]; do sleep 0.02; done`;
+
+/** What `seq -f '%07g' 1 count` prints: 8-byte lines whose bytes say where they belong. */
+export function numberedLines(count: number): string {
+  return Array.from({ length: count }, (_, i) => `${String(i + 1).padStart(7, '0')}\n`).join('');
+}
+
+/** A file's text, or null while it does not exist yet. */
+export function readFileIfAny(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The highest seq the delivered events account for (a gap covers up to its toSeq). */
+export function coveredSeq(events: ProcessEvent[]): number {
+  let covered = 0;
+  for (const e of events) {
+    if (e.kind === 'gap') covered = e.toSeq;
+    else if (e.kind !== 'failed') covered = e.seq;
+  }
+  return covered;
 }
 
 export interface Collected {

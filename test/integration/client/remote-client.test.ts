@@ -2,7 +2,7 @@
 // a fault-injection proxy: handshake, ordered byte-exact output, one shared reconnect, resume with
 // output produced meanwhile, exactly-once writes, gap events, isolation between processes, liveness
 // and the terminal errors.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import { isClientError } from '../../../electron/client/client-error';
 import { MAX_PENDING_CALLS } from '../../../electron/client/constants';
 import { FaultProxy } from '../../support/fault-proxy';
 import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
-import { collect, delay, waitFor } from './helpers';
+import { accountForGap } from '../../support/gap-accounting';
+import { readRetainedOutput } from '../../support/retained-output';
+import { collect, coveredSeq, numberedLines, readFileIfAny, untilFile, waitFor } from './helpers';
 
 describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %s (ws)', (impl) => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -79,16 +81,21 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
 
   it('resumes after the socket is destroyed and recovers output produced meanwhile', async () => {
     const { client, proxy, server } = await setup();
+    const finished = path.join(server.home, 'finished');
+    const tick = (from: number, to: number) =>
+      `i=${from - 1}; while [ $i -lt ${to} ]; do i=$((i+1)); echo "tick $i"; done`;
     const handle = await client.startProcess({
-      argv: ['/bin/sh', '-c', 'i=0; while [ $i -lt 300 ]; do i=$((i+1)); echo "tick $i"; sleep 0.005; done'],
+      argv: ['/bin/sh', '-c', `${tick(1, 100)}; ${untilFile('go')}; ${tick(101, 300)}; touch finished`],
       cwd: server.home,
       tty: false,
     });
     const out = collect(handle);
-    await waitFor('first output', () => out.text().includes('tick 1\n'));
+    await waitFor('the first hundred ticks', () => out.text().endsWith('tick 100\n'));
+    expect(proxy.cutAll()).toBe(1);
     proxy.refuseNew(true);
-    proxy.cutAll();
-    await delay(700);
+    // The rest of the output and the exit happen while the client is cut off.
+    writeFileSync(path.join(server.home, 'go'), '');
+    await waitFor('the process to finish while cut off', () => existsSync(finished));
     proxy.refuseNew(false);
     await waitFor('closed', () => out.closed(), 45_000);
     const expected = Array.from({ length: 300 }, (_, i) => `tick ${i + 1}\n`).join('');
@@ -96,58 +103,77 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
     expect(out.inOrder()).toBe(true);
     expect(out.gaps()).toHaveLength(0);
     expect(out.exitCode()).toBe(0);
-    expect(client.health().reconnectCount).toBeGreaterThanOrEqual(1);
+    expect(client.health().reconnectCount).toBe(1);
   });
 
   it('delivers a write exactly once when its answer is lost in a reconnect', async () => {
     const { client, proxy, server } = await setup();
-    const cat = await client.startProcess({
-      argv: ['/bin/cat'],
+    const received = path.join(server.home, 'received');
+    // tee records what reached the process, independently of the (delayed) echo.
+    const tee = await client.startProcess({
+      argv: ['/usr/bin/tee', received],
       cwd: server.home,
       tty: false,
       pipeStdin: true,
     });
-    const out = collect(cat);
+    const out = collect(tee);
     // The request reaches the server at once, its answer is held back and then cut off.
     proxy.setLatency(5_000, 'downstream');
-    const write = cat.write('once\n');
-    await delay(400);
-    proxy.cutAll();
+    let answered = false;
+    const write = tee.write('once\n').finally(() => (answered = true));
+    await waitFor('the write to reach the process', () => readFileIfAny(received) === 'once\n');
+    expect(answered, 'the answer must still be in flight when the link is cut').toBe(false);
+    expect(proxy.cutAll()).toBe(1);
     proxy.restore();
     expect(await write).toBe('accepted');
-    expect(await cat.write('end\n')).toBe('accepted');
-    await waitFor('echo of the last write', () => out.text().includes('end\n'));
+    expect(await tee.write('end\n')).toBe('accepted');
+    await waitFor('echo of the last write', () => out.text().endsWith('end\n'));
+    await tee.terminate();
+    await waitFor('closed', () => out.closed());
+    // All output is known now: a replayed write would show up twice, in the file and the echo.
+    expect(readFileSync(received, 'utf8')).toBe('once\nend\n');
     expect(out.text()).toBe('once\nend\n');
     expect(out.inOrder()).toBe(true);
-    await cat.terminate();
-    await waitFor('closed', () => out.closed());
   });
 
-  it('reports output the server no longer retains as a gap event and carries on', async () => {
+  it('reports output the server no longer retains as a gap of exactly the lost seqs and carries on', async () => {
     const small = impl === 'tether';
     const { client, proxy, server } = await setup(small ? ['--retained-output-bytes', '4096'] : []);
-    const produce = small ? 200_000 : 3_000_000;
+    await client.connect();
+    const sessionId = client.state.kind === 'connected' ? client.state.sessionId : '';
+    /** 8-byte numbered lines: 200 kB, or 3 MB against codex's fixed 1 MiB retention. */
+    const lines = small ? 25_000 : 375_000;
     const handle = await client.startProcess({
       argv: [
         '/bin/sh',
         '-c',
-        `echo start; sleep 1; head -c ${produce} /dev/zero | tr '\\0' x; sleep 1; echo; echo done`,
+        `echo start; ${untilFile('go')}; seq -f '%07g' 1 ${lines}; touch produced; ${untilFile('go2')}; echo done`,
       ],
       cwd: server.home,
       tty: false,
     });
     const out = collect(handle);
-    await waitFor('start', () => out.text().startsWith('start\n'));
+    await waitFor('start', () => out.text() === 'start\n');
+    expect(proxy.cutAll()).toBe(1);
     proxy.refuseNew(true);
-    proxy.cutAll();
-    await delay(1_800);
+    writeFileSync(path.join(server.home, 'go'), '');
+    // What the server still holds once every numbered line is out, read straight from it.
+    await waitFor('the numbered lines to be written', () => existsSync(path.join(server.home, 'produced')));
+    const retained = await readRetainedOutput(server.url!, sessionId, handle.processId, 'now');
     proxy.refuseNew(false);
+    await waitFor(
+      'the gap and the retained tail',
+      () => coveredSeq(out.events) >= retained.nextSeq - 1,
+      45_000,
+    );
+    // Output made after the gap still flows live.
+    writeFileSync(path.join(server.home, 'go2'), '');
     await waitFor('closed', () => out.closed(), 45_000);
-    expect(out.gaps().length).toBeGreaterThan(0);
-    expect(out.inOrder()).toBe(true);
-    expect(out.text().startsWith('start\n')).toBe(true);
+    const produced = Buffer.from(`start\n${numberedLines(lines)}done\n`);
+    const account = accountForGap(out.events, retained, produced);
+    expect(account.problems).toEqual([]);
+    expect(account.gap?.fromSeq).toBe(2);
     expect(out.text().endsWith('\ndone\n')).toBe(true);
-    expect(out.bytes().length).toBeLessThan(produce);
     expect(out.exitCode()).toBe(0);
     expect(out.failed()).toBeNull();
   });
@@ -254,6 +280,13 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
     await expect(client.fs.readDirectory('/')).rejects.toMatchObject({ code: 'unknownSession' });
     client.reconnectNow();
     await waitFor('connected afresh', () => client.state.kind === 'connected', 30_000);
-    expect((await client.fs.readDirectory(second.home)).length).toBeGreaterThanOrEqual(0);
+    // The fresh session really serves: it lists the new server's home and runs a process.
+    writeFileSync(path.join(second.home, 'marker'), '');
+    expect((await client.fs.readDirectory(second.home)).map((e) => e.fileName)).toContain('marker');
+    const fresh = collect(
+      await client.startProcess({ argv: ['/bin/echo', 'fresh'], cwd: second.home, tty: false }),
+    );
+    await waitFor('the fresh process to close', () => fresh.closed());
+    expect(fresh.text()).toBe('fresh\n');
   });
 });

@@ -2,35 +2,49 @@
 // process's exit code (128+signal for signals), stdin forwarding, a tty session driven through a
 // real pty, the stdio transport, and a clear failure when there is no server.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../../support/fault-proxy';
 import { serverCommand, startServer, TETHER_BIN, type ServerImpl } from '../../support/exec-servers';
-import { delay, waitFor } from './helpers';
+import { untilFile, waitFor } from './helpers';
 
 interface RunResult {
   code: number | null;
   stdout: Buffer;
-  stderr: string;
+  /** Raw bytes: the process's stderr must come through unchanged, valid UTF-8 or not. */
+  stderr: Buffer;
 }
 
-function tetherRun(args: string[], input?: string): Promise<RunResult> {
+interface StartedRun {
+  /** stdout received so far. */
+  stdout(): Buffer;
+  result: Promise<RunResult>;
+}
+
+function startTetherRun(args: string[], input?: string): StartedRun {
   const child = spawn(process.execPath, [TETHER_BIN, 'run', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];
-  let stderr = '';
+  const stderr: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => stdout.push(d));
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d: string) => (stderr += d));
+  child.stderr.on('data', (d: Buffer) => stderr.push(d));
   if (input !== undefined) child.stdin.end(input);
   const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-  return new Promise((resolve, reject) => {
+  const result = new Promise<RunResult>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(stdout), stderr });
+      resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
     });
   });
+  return { stdout: () => Buffer.concat(stdout), result };
 }
+
+const tetherRun = (args: string[], input?: string): Promise<RunResult> => startTetherRun(args, input).result;
+
+/** Lines of `stty size` answers ("ROWS COLS") in a terminal transcript. */
+const sizeAnswers = (output: string): number => output.match(/^\d+ \d+\r?$/gm)?.length ?? 0;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -56,18 +70,21 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     ]);
     expect(result.code).toBe(7);
     expect(result.stdout.toString()).toBe(Array.from({ length: 30000 }, (_, i) => `${i + 1}\n`).join(''));
-    expect(Buffer.from(result.stderr, 'latin1').length).toBeGreaterThan(0);
-    expect(result.stderr).toContain('\u0001\u0002');
+    // \377 is not UTF-8: anything that decodes and re-encodes the stream would change it.
+    expect(result.stderr).toEqual(Buffer.from([0x01, 0x02, 0xff]));
   });
 
   it.each([false, true])(
     'rides through a dropped link (verbose=%s: notices only when asked)',
     async (verbose) => {
-      const { url } = await serverUrl();
+      const { url, home } = await serverUrl();
       const proxy = await FaultProxy.forUrl(url);
       cleanups.push(() => proxy.close());
-      const script = 'i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo "line $i"; sleep 0.02; done; exit 6';
-      const run = tetherRun([
+      const lines = (from: number, to: number) =>
+        `i=${from - 1}; while [ $i -lt ${to} ]; do i=$((i+1)); echo "line $i"; done`;
+      // Half the lines, then a pause until the link has been cut, so the rest must ride through.
+      const script = `${lines(1, 30)}; ${untilFile('go')}; ${lines(31, 60)}; exit 6`;
+      const run = startTetherRun([
         '--server',
         proxy.url(),
         ...(verbose ? ['--verbose'] : []),
@@ -76,15 +93,15 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
         '-c',
         script,
       ]);
-      await waitFor('the run to connect', () => proxy.stats().connections > 0);
-      await delay(400);
-      proxy.cutAll();
-      const result = await run;
-      expect(proxy.stats().cut).toBeGreaterThan(0);
+      await waitFor('the first half', () => run.stdout().toString().endsWith('line 30\n'));
+      expect(proxy.cutAll()).toBe(1);
+      writeFileSync(path.join(home, 'go'), '');
+      const result = await run.result;
+      expect(proxy.stats().connections, 'one reconnect').toBe(2);
       expect(result.stdout.toString()).toBe(Array.from({ length: 60 }, (_, i) => `line ${i + 1}\n`).join(''));
       expect(result.code).toBe(6);
-      if (verbose) expect(result.stderr).toMatch(/tether: reconnecting \(attempt 1\)/);
-      else expect(result.stderr).toBe('');
+      if (verbose) expect(result.stderr.toString()).toMatch(/tether: reconnecting \(attempt 1\)/);
+      else expect(result.stderr.toString()).toBe('');
     },
   );
 
@@ -159,6 +176,7 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     );
     term.write('\x04');
     expect(await exited).toBe(0);
+    expect(output.split('typed text').length - 1, 'echoed once and copied once').toBe(2);
   });
 
   it('ends like SIGPIPE when our reader goes away, terminating the remote process', async () => {
@@ -178,7 +196,7 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     const { url } = await serverUrl();
     const result = await tetherRun(['--server', url, '--', '/no/such/program']);
     expect(result.code).toBe(127);
-    expect(result.stderr).toMatch(/cannot run \/no\/such\/program/);
+    expect(result.stderr.toString()).toMatch(/cannot run \/no\/such\/program/);
   });
 
   it('runs over --stdio and exits with the process status', async () => {
@@ -194,7 +212,7 @@ describe('tether run --tty window size against tether', () => {
   it('starts with our window size and follows SIGWINCH', async () => {
     const server = await startServer('tether', 'ws');
     cleanups.push(() => server.stop());
-    const argv = ['/bin/sh', '-c', 'stty size; read x; stty size'];
+    const argv = ['/bin/sh', '-c', 'stty size; while read x; do stty size; done'];
     const term = pty.spawn(
       process.execPath,
       [TETHER_BIN, 'run', '--tty', '--server', server.url!, '--', ...argv],
@@ -216,10 +234,14 @@ describe('tether run --tty window size against tether', () => {
     });
     await waitFor('initial size', () => output.includes('30 100'), 20_000);
     term.resize(120, 40);
-    // The resize travels asynchronously; keep nudging the shell only once it has had a moment.
-    await delay(500);
-    term.write('\r');
-    await waitFor('new size', () => output.includes('40 120'), 20_000);
+    // The resize travels on its own, so ask again (each Enter gets one more `stty size` answer)
+    // until the answer shows the new size.
+    for (let asked = 1; !output.includes('40 120'); asked++) {
+      if (asked > 50) throw new Error(`the new size never showed up: ${JSON.stringify(output)}`);
+      term.write('\r');
+      await waitFor(`answer ${asked}`, () => sizeAnswers(output) > asked, 20_000);
+    }
+    term.write('\x04');
     expect(await exited).toBe(0);
   });
 });
@@ -228,12 +250,12 @@ describe('tether run failures', () => {
   it('exits 255 with a clear message when no server answers', async () => {
     const result = await tetherRun(['--server', 'ws://127.0.0.1:1', '--', '/bin/true']);
     expect(result.code).toBe(255);
-    expect(result.stderr).toMatch(/Could not connect to ws:\/\/127\.0\.0\.1:1/);
+    expect(result.stderr.toString()).toMatch(/Could not connect to ws:\/\/127\.0\.0\.1:1/);
   });
 
   it('refuses a missing target with a usage message', async () => {
     const result = await tetherRun(['--', '/bin/true']);
     expect(result.code).toBe(255);
-    expect(result.stderr).toMatch(/--server ws:\/\/HOST:PORT or --stdio/);
+    expect(result.stderr.toString()).toMatch(/--server ws:\/\/HOST:PORT or --stdio/);
   });
 });

@@ -124,7 +124,12 @@ describe('exec-server over WebSocket: processes', () => {
     expect(await c.call('process/write', { processId: 'cat', chunk: hello, writeId: 'w1' })).toEqual({
       status: 'accepted',
     });
-    await c.waitFor(() => c.outputOf('cat') === 'hello\n', 'echo');
+    // cat echoes in order, so once this arrives, a second hello would have arrived before it.
+    const bye = Buffer.from('bye\n').toString('base64');
+    expect(await c.call('process/write', { processId: 'cat', chunk: bye, writeId: 'w3' })).toEqual({
+      status: 'accepted',
+    });
+    await c.waitFor(() => c.outputOf('cat').endsWith('bye\n'), 'echo');
     expect(
       (await c.request('process/write', { processId: 'cat', chunk: '!!', writeId: 'w2' })).error?.code,
     ).toBe(-32602);
@@ -138,6 +143,8 @@ describe('exec-server over WebSocket: processes', () => {
     await c.waitFor(() => c.hasClosed('cat'), 'cat closed');
     const exited = c.notifications.find((n) => n.method === 'process/exited' && n.params.processId === 'cat');
     expect(exited?.params.exitCode).toBe(130);
+    // All of cat's output is known now: the duplicate w1 was not written.
+    expect(c.outputOf('cat')).toBe('hello\nbye\n');
     expect(await c.call('process/write', { processId: 'cat', chunk: hello, writeId: 'w9' })).toEqual({
       status: 'accepted',
     });
