@@ -52,7 +52,7 @@ export const OUTPUT_COALESCE_DELAY_MS = 1;
 export const READER_READ_AHEAD_BYTES = 1024 * 1024;
 export const READER_READ_AHEAD_FLOW_CONTROLLED_BYTES = 96 * 1024;
 
-/** Size of a pooled outbound message buffer: the largest coalesced chunk (128 KiB) in base64 plus room. */
+/** Size of a pooled outbound message buffer: the largest coalesced chunk (64 KiB) in base64 plus room. */
 export const MESSAGE_POOL_BUFFER_BYTES = 192 * 1024;
 /** Pooled message buffers kept for reuse at most (the rest are left to the GC). */
 export const MESSAGE_POOL_MAX_FREE = 64;

@@ -1,7 +1,13 @@
 // One process of a session: its seq counter, retained output, exit/close state, write dedup,
 // long-poll waiters and the reasons its output is not being read (flow-control window or a
 // congested connection). Notifications go to the session's `emit`, which drops them when detached.
-import type { OutputStream, ProcessReadResult, ProcessSignalName, WriteStatus } from '../../shared/protocol';
+import {
+  Notification,
+  type OutputStream,
+  type ProcessReadResult,
+  type ProcessSignalName,
+  type WriteStatus,
+} from '../../shared/protocol';
 import type { ChildIo } from './child-spawn';
 import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCE_DELAY_MS, OUTPUT_QUIET_MS } from './limits';
 import { acquireMessageBuffer } from './message-pool';
@@ -17,7 +23,11 @@ export interface ProcessLimits {
 /** Extra retention beyond a flow-control window: output read before the pause took effect. */
 const WINDOW_RETENTION_SLACK_BYTES = 256 * 1024;
 
+// Notifications are spelled out as JSON text, not stringified objects: they are the hot path.
+const OUTPUT_HEAD = `{"method":"${Notification.processOutput}","params":{"processId":`;
 const OUTPUT_TAIL = '"}}';
+const EXITED_HEAD = `{"method":"${Notification.processExited}","params":{"processId":`;
+const CLOSED_HEAD = `{"method":"${Notification.processClosed}","params":{"processId":`;
 
 const SIGNALS: Record<ProcessSignalName, NodeJS.Signals> = {
   interrupt: 'SIGINT',
@@ -119,7 +129,7 @@ export class ManagedProcess {
 
   /** The `process/output` JSON built straight into one buffer: base64 is most of it. */
   private outputNotification(seq: number, stream: OutputStream, data: Buffer): Buffer {
-    const head = `{"method":"process/output","params":{"processId":${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"`;
+    const head = `${OUTPUT_HEAD}${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"`;
     const base64 = data.toString('base64');
     const headBytes = Buffer.byteLength(head);
     const message = acquireMessageBuffer(headBytes + base64.length + OUTPUT_TAIL.length);
@@ -140,9 +150,7 @@ export class ManagedProcess {
     this.flushOutput();
     this.exitCode = exitCode;
     const seq = this.nextSeq++;
-    this.emit(
-      `{"method":"process/exited","params":{"processId":${this.idJson},"seq":${seq},"exitCode":${exitCode},"sandboxDenied":false}}`,
-    );
+    this.emit(`${EXITED_HEAD}${this.idJson},"seq":${seq},"exitCode":${exitCode},"sandboxDenied":false}}`);
     this.maybeClose();
     this.wake();
   }
@@ -151,7 +159,7 @@ export class ManagedProcess {
     if (this.closed || this.exitCode === null || this.openStreams > 0) return;
     this.closed = true;
     const seq = this.nextSeq++;
-    this.emit(`{"method":"process/closed","params":{"processId":${this.idJson},"seq":${seq}}}`);
+    this.emit(`${CLOSED_HEAD}${this.idJson},"seq":${seq}}}`);
     this.wake();
     this.onClosed(this);
   }
