@@ -1,6 +1,7 @@
 // One process of a session: its seq counter, retained output, exit/close state, write dedup,
 // long-poll waiters and the reasons its output is not being read (flow-control window or a
 // congested connection). Notifications go to the session's `emit`, which drops them when detached.
+import { OutputCoalescer } from '../../shared/output-coalescing';
 import {
   Notification,
   type OutputStream,
@@ -9,7 +10,7 @@ import {
   type WriteStatus,
 } from '../../shared/protocol';
 import type { ChildIo } from './child-spawn';
-import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCE_DELAY_MS, OUTPUT_QUIET_MS } from './limits';
+import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from './limits';
 import { acquireMessageBuffer } from './message-pool';
 import { OutputLog } from './output-log';
 import { WriteDedup } from './write-dedup';
@@ -56,7 +57,7 @@ export class ManagedProcess {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private flushTimer: NodeJS.Timeout | null = null;
-  private lastDataAt = 0;
+  private readonly coalescer = new OutputCoalescer(OUTPUT_COALESCING);
 
   constructor(
     readonly id: string,
@@ -96,8 +97,6 @@ export class ManagedProcess {
   onData(stream: OutputStream, data: Buffer): void {
     if (data.length === 0) return;
     const now = performance.now();
-    const quiet = now - this.lastDataAt > OUTPUT_QUIET_MS;
-    this.lastDataAt = now;
     if (this.pendingStream !== stream || this.pendingBytes + data.length > MAX_OUTPUT_CHUNK_BYTES)
       this.flushOutput();
     this.pendingStream = stream;
@@ -106,9 +105,10 @@ export class ManagedProcess {
     this.produced += data.length;
     if (this.outputWindowBytes !== null) this.updateReading();
     // A read after a quiet spell (a keystroke echo) leaves at once; reads in a busy stream (a pty
-    // yields 4 KiB at a time) are joined for up to OUTPUT_COALESCE_DELAY_MS, saving messages and syscalls.
-    if (quiet || this.pendingBytes >= MAX_OUTPUT_CHUNK_BYTES) this.flushOutput();
-    else this.flushTimer ??= setTimeout(this.flushOutput, OUTPUT_COALESCE_DELAY_MS);
+    // yields 4 KiB at a time) are joined for a moment, saving messages and syscalls.
+    const wait = this.coalescer.arrive(now, this.pendingBytes);
+    if (wait === 0) this.flushOutput();
+    else this.flushTimer ??= setTimeout(this.flushOutput, wait);
   }
 
   private readonly flushOutput = (): void => {
