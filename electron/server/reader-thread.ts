@@ -3,14 +3,12 @@
 // pipe 64 KiB between the program and the server, so while the main thread encoded and sent a
 // chunk the program blocked; a dedicated reader keeps them drained (codex has reader threads too).
 // node-pty still spawns ptys, writes to them, resizes them and reports their exit.
-import { EventEmitter } from 'node:events';
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
-import tty from 'node:tty';
 import { Worker } from 'node:worker_threads';
-import * as pty from 'node-pty';
+import type * as pty from 'node-pty';
 import type { OutputStream } from '../../shared/protocol';
 import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCE_DELAY_MS, OUTPUT_QUIET_MS } from './limits';
-import { withNativeExitListener } from './pty-exit-hook';
+import { dropQueuedInput, spawnTerminal } from './node-pty-internals';
 
 /** How often a forced pty close is retried while the terminal's output is paused. */
 const PAUSED_CLOSE_RETRY_MS = 200;
@@ -319,63 +317,12 @@ class ReaderThread {
 
 const readerThread = new ReaderThread();
 
-/**
- * Stands in for the tty.ReadStream node-pty would read the master with: it carries node-pty's
- * events, reads nothing itself, and reports 'close' once the reader thread reached the end.
- */
-class DetachedTerminalSocket extends EventEmitter {
-  readable = true;
-  destroyed = false;
-  onForcedClose: () => void = () => {};
-
-  pause(): this {
-    return this;
-  }
-
-  resume(): this {
-    return this;
-  }
-
-  setEncoding(): this {
-    return this;
-  }
-
-  end(): void {}
-
-  /** node-pty calls this 200 ms after the exit when no close came by itself. */
-  destroy(): this {
-    if (!this.destroyed) this.onForcedClose();
-    return this;
-  }
-
-  finish(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.readable = false;
-    this.emit('close');
-  }
-}
-
-/**
- * node-pty queues pty input the terminal has no room for and retries it on every event-loop turn.
- * Once the program is gone nobody reads it, and the master's descriptor is about to be closed and
- * its number reused (the retry then fails with EBADF, or writes into whatever file got the number),
- * so the queue is dropped. Private node-pty state, pinned with node-pty; absent fields are skipped.
- */
-function dropQueuedInput(term: pty.IPty | undefined): void {
-  const stream = (term as { _writeStream?: { _writeQueue?: unknown; dispose?: unknown } } | undefined)
-    ?._writeStream;
-  if (!stream) return;
-  if (Array.isArray(stream._writeQueue)) stream._writeQueue.length = 0;
-  if (typeof stream.dispose === 'function') (stream.dispose as () => void)();
-}
-
 export interface ReadPty {
   term: pty.IPty;
   setReading(reading: boolean): void;
   /**
-   * True once the process was reaped (known only where the exit hook is in place). From then on
-   * the master may be closed and its descriptor number reused, so nothing should use it.
+   * True once the process was reaped. From then on the master may be closed and its descriptor
+   * number reused, so nothing should use it.
    */
   reaped(): boolean;
 }
@@ -397,7 +344,6 @@ export function spawnReadPty(
   readAhead: number,
   data: (chunk: Buffer) => void,
 ): ReadPty {
-  const original = tty.ReadStream;
   let slave: number | null = null;
   let exited = false;
   const releaseSlave = (): void => {
@@ -405,33 +351,24 @@ export function spawnReadPty(
     closeSync(slave);
     slave = null;
   };
-  let spawned: { result: pty.IPty; hooked: boolean } | undefined;
-  // node-pty builds its reader with `new tty.ReadStream(fd)` inside spawn; give it the stand-in.
-  (tty as unknown as { ReadStream: unknown }).ReadStream = DetachedTerminalSocket;
-  try {
-    spawned = withNativeExitListener(
-      () => {
-        exited = true;
-        dropQueuedInput(spawned?.result);
-        releaseSlave();
-      },
-      () => pty.spawn(file, args, { ...options, encoding: null }),
-    );
-  } finally {
-    (tty as unknown as { ReadStream: unknown }).ReadStream = original;
-  }
-  const term = spawned.result;
-  const internals = term as unknown as { _socket: DetachedTerminalSocket; _fd: number; _pty?: string };
-  if (spawned.hooked && !exited && internals._pty) {
+  // Null only while spawnTerminal runs, or for good when it threw after forking (the reap of that
+  // killed process still comes here).
+  let spawnedTerm: pty.IPty | null = null;
+  const { term, socket, masterFd, slavePath } = spawnTerminal(file, args, options, () => {
+    exited = true;
+    if (spawnedTerm) dropQueuedInput(spawnedTerm);
+    releaseSlave();
+  });
+  spawnedTerm = term;
+  if (!exited) {
     try {
-      slave = openSync(internals._pty, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
+      slave = openSync(slavePath, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
     } catch {
       // The terminal is already gone; there is nothing left to hold open.
     }
   }
-  const socket = internals._socket;
   let reading = true;
-  const id = readerThread.add({ op: 'pty', fd: internals._fd }, 1, readAhead, {
+  const id = readerThread.add({ op: 'pty', fd: masterFd }, 1, readAhead, {
     data: (_stream, chunk) => data(chunk),
     streamEnd: () => {
       dropQueuedInput(term);
