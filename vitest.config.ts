@@ -1,5 +1,10 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { viteReaderWorker } from './scripts/reader-worker-plugin.mjs';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
 
 // One runner for every suite. Node-side suites (unit, integration, conformance, chaos, bench
 // harness) run in Node; renderer component tests in jsdom; e2e drives Debian Chromium via Playwright.
@@ -7,6 +12,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // Tests of the exec-server's source run its reader thread built the way dist/ carries it.
+        plugins: [viteReaderWorker(root)],
         test: {
           name: 'node',
           environment: 'node',

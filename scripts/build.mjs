@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { esbuildReaderWorker } from './reader-worker-plugin.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist');
@@ -16,6 +17,8 @@ const common = {
   packages: 'external',
   logLevel: 'warning',
   absWorkingDir: root,
+  // The exec-server carries its reader thread's code inlined (see electron/server/reader-thread.ts).
+  plugins: [esbuildReaderWorker(root)],
 };
 
 const only = process.argv.slice(2);

@@ -1,5 +1,6 @@
 // Every number that shapes the exec-server's behaviour, in one place. Defaults match codex
 // 0.171.0 where codex has the same notion; the rest are Tether's own bounds.
+import type { OutputCoalescingPolicy } from '../../shared/output-coalescing';
 
 /** How long a detached session waits for a resume before its processes are killed. */
 export const DEFAULT_SESSION_TTL_MS = 80_000;
@@ -43,6 +44,12 @@ export const MAX_OUTPUT_CHUNK_BYTES = 64 * 1024;
 export const OUTPUT_QUIET_MS = 0.25;
 /** Longest a read of a busy stream waits to be joined with the next ones. */
 export const OUTPUT_COALESCE_DELAY_MS = 1;
+/** The three above as one policy: the reader thread and ManagedProcess batch output alike. */
+export const OUTPUT_COALESCING: OutputCoalescingPolicy = {
+  quietMs: OUTPUT_QUIET_MS,
+  maxBytes: MAX_OUTPUT_CHUNK_BYTES,
+  delayMs: OUTPUT_COALESCE_DELAY_MS,
+};
 
 /**
  * Output the reader thread may hand to the main thread before the main thread took it; beyond it
@@ -52,7 +59,7 @@ export const OUTPUT_COALESCE_DELAY_MS = 1;
 export const READER_READ_AHEAD_BYTES = 1024 * 1024;
 export const READER_READ_AHEAD_FLOW_CONTROLLED_BYTES = 96 * 1024;
 
-/** Size of a pooled outbound message buffer: the largest coalesced chunk (128 KiB) in base64 plus room. */
+/** Size of a pooled outbound message buffer: the largest coalesced chunk (64 KiB) in base64 plus room. */
 export const MESSAGE_POOL_BUFFER_BYTES = 192 * 1024;
 /** Pooled message buffers kept for reuse at most (the rest are left to the GC). */
 export const MESSAGE_POOL_MAX_FREE = 64;

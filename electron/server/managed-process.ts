@@ -1,9 +1,16 @@
 // One process of a session: its seq counter, retained output, exit/close state, write dedup,
 // long-poll waiters and the reasons its output is not being read (flow-control window or a
 // congested connection). Notifications go to the session's `emit`, which drops them when detached.
-import type { OutputStream, ProcessReadResult, ProcessSignalName, WriteStatus } from '../../shared/protocol';
+import { OutputCoalescer } from '../../shared/output-coalescing';
+import {
+  Notification,
+  type OutputStream,
+  type ProcessReadResult,
+  type ProcessSignalName,
+  type WriteStatus,
+} from '../../shared/protocol';
 import type { ChildIo } from './child-spawn';
-import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCE_DELAY_MS, OUTPUT_QUIET_MS } from './limits';
+import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from './limits';
 import { acquireMessageBuffer } from './message-pool';
 import { OutputLog } from './output-log';
 import { WriteDedup } from './write-dedup';
@@ -17,7 +24,11 @@ export interface ProcessLimits {
 /** Extra retention beyond a flow-control window: output read before the pause took effect. */
 const WINDOW_RETENTION_SLACK_BYTES = 256 * 1024;
 
+// Notifications are spelled out as JSON text, not stringified objects: they are the hot path.
+const OUTPUT_HEAD = `{"method":"${Notification.processOutput}","params":{"processId":`;
 const OUTPUT_TAIL = '"}}';
+const EXITED_HEAD = `{"method":"${Notification.processExited}","params":{"processId":`;
+const CLOSED_HEAD = `{"method":"${Notification.processClosed}","params":{"processId":`;
 
 const SIGNALS: Record<ProcessSignalName, NodeJS.Signals> = {
   interrupt: 'SIGINT',
@@ -46,7 +57,7 @@ export class ManagedProcess {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private flushTimer: NodeJS.Timeout | null = null;
-  private lastDataAt = 0;
+  private readonly coalescer = new OutputCoalescer(OUTPUT_COALESCING);
 
   constructor(
     readonly id: string,
@@ -86,8 +97,6 @@ export class ManagedProcess {
   onData(stream: OutputStream, data: Buffer): void {
     if (data.length === 0) return;
     const now = performance.now();
-    const quiet = now - this.lastDataAt > OUTPUT_QUIET_MS;
-    this.lastDataAt = now;
     if (this.pendingStream !== stream || this.pendingBytes + data.length > MAX_OUTPUT_CHUNK_BYTES)
       this.flushOutput();
     this.pendingStream = stream;
@@ -96,9 +105,10 @@ export class ManagedProcess {
     this.produced += data.length;
     if (this.outputWindowBytes !== null) this.updateReading();
     // A read after a quiet spell (a keystroke echo) leaves at once; reads in a busy stream (a pty
-    // yields 4 KiB at a time) are joined for up to OUTPUT_COALESCE_DELAY_MS, saving messages and syscalls.
-    if (quiet || this.pendingBytes >= MAX_OUTPUT_CHUNK_BYTES) this.flushOutput();
-    else this.flushTimer ??= setTimeout(this.flushOutput, OUTPUT_COALESCE_DELAY_MS);
+    // yields 4 KiB at a time) are joined for a moment, saving messages and syscalls.
+    const wait = this.coalescer.arrive(now, this.pendingBytes);
+    if (wait === 0) this.flushOutput();
+    else this.flushTimer ??= setTimeout(this.flushOutput, wait);
   }
 
   private readonly flushOutput = (): void => {
@@ -119,7 +129,7 @@ export class ManagedProcess {
 
   /** The `process/output` JSON built straight into one buffer: base64 is most of it. */
   private outputNotification(seq: number, stream: OutputStream, data: Buffer): Buffer {
-    const head = `{"method":"process/output","params":{"processId":${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"`;
+    const head = `${OUTPUT_HEAD}${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"`;
     const base64 = data.toString('base64');
     const headBytes = Buffer.byteLength(head);
     const message = acquireMessageBuffer(headBytes + base64.length + OUTPUT_TAIL.length);
@@ -140,9 +150,7 @@ export class ManagedProcess {
     this.flushOutput();
     this.exitCode = exitCode;
     const seq = this.nextSeq++;
-    this.emit(
-      `{"method":"process/exited","params":{"processId":${this.idJson},"seq":${seq},"exitCode":${exitCode},"sandboxDenied":false}}`,
-    );
+    this.emit(`${EXITED_HEAD}${this.idJson},"seq":${seq},"exitCode":${exitCode},"sandboxDenied":false}}`);
     this.maybeClose();
     this.wake();
   }
@@ -151,7 +159,7 @@ export class ManagedProcess {
     if (this.closed || this.exitCode === null || this.openStreams > 0) return;
     this.closed = true;
     const seq = this.nextSeq++;
-    this.emit(`{"method":"process/closed","params":{"processId":${this.idJson},"seq":${seq}}}`);
+    this.emit(`${CLOSED_HEAD}${this.idJson},"seq":${seq}}}`);
     this.wake();
     this.onClosed(this);
   }

@@ -2,191 +2,29 @@
 // spawned there, and the master side of every pty is read there. A pty buffers only ~12 KiB and a
 // pipe 64 KiB between the program and the server, so while the main thread encoded and sent a
 // chunk the program blocked; a dedicated reader keeps them drained (codex has reader threads too).
-// node-pty still spawns ptys, writes to them, resizes them and reports their exit.
-import { EventEmitter } from 'node:events';
+// node-pty still spawns ptys, writes to them, resizes them and reports their exit. This is the
+// main thread's side; the thread itself is reader-worker.ts.
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
-import tty from 'node:tty';
 import { Worker } from 'node:worker_threads';
-import * as pty from 'node-pty';
+import type * as pty from 'node-pty';
 import type { OutputStream } from '../../shared/protocol';
-import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCE_DELAY_MS, OUTPUT_QUIET_MS } from './limits';
-import { withNativeExitListener } from './pty-exit-hook';
+// The worker's code, bundled on its own by esbuild and inlined here as a string at build time
+// (scripts/reader-worker-plugin.mjs; vitest.config.ts does the same for tests of the source).
+// Inlined rather than shipped as a second file beside the bundle: the server must also run as one
+// copied file (the SSH install), and a worker loaded by path breaks when the bundle moves alone.
+import readerWorkerSource from 'virtual:tether-reader-worker';
+import { dropQueuedInput, spawnTerminal } from './node-pty-internals';
+import type {
+  FromReaderMessage,
+  OpenEntryMessage,
+  OpenPtyMessage,
+  SpawnPipesMessage,
+  ToReaderMessage,
+} from './reader-messages';
+import { allocateEntryMemory, TakerMemory } from './reader-shared-memory';
 
 /** How often a forced pty close is retried while the terminal's output is paused. */
 const PAUSED_CLOSE_RETRY_MS = 200;
-/** Index in an entry's shared memory of the flag that pauses all of its streams. */
-const PAUSED_SLOT = 4;
-
-// Runs as CommonJS inside the worker. Reads of a busy stream are joined into batches of up to MAX
-// bytes; a read after a quiet spell (a keystroke echo) is posted at once.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { spawn } = require('node:child_process');
-const tty = require('node:tty');
-const fs = require('node:fs');
-const MAX = ${MAX_OUTPUT_CHUNK_BYTES}, QUIET_MS = ${OUTPUT_QUIET_MS}, DELAY_MS = ${OUTPUT_COALESCE_DELAY_MS};
-const entries = new Map();
-const PAUSED_SLOT = ${PAUSED_SLOT};
-
-// Reads are copied into a batch buffer whose memory moves to the main thread without a copy. A
-// small batch is copied out instead, so a retained keystroke echo does not pin a 64 KiB buffer.
-// A stream also stops while more than m.readAhead posted bytes are not yet taken by the main
-// thread, so a pause there (flow control, a congested client) takes effect within a bounded
-// overshoot. The main thread counts what it took in shared memory (slot: bytes taken mod 2^32,
-// slot + 1: set by a stopped reader that wants a 'wake' message). It also sets PAUSED_SLOT there
-// before it posts 'pause': libuv may run up to 32 reads in one callback before this thread sees a
-// message, so every read checks the flag and stops the stream at once.
-function reader(m, name, slot) {
-  return {
-    id: m.id, name, slot, shared: new Int32Array(m.shared), readAhead: m.readAhead,
-    stream: null, batch: null, bytes: 0, last: 0, timer: null, posted: 0,
-  };
-}
-function paused(r) {
-  return Atomics.load(r.shared, PAUSED_SLOT) !== 0;
-}
-function aheadTooFar(r) {
-  return ((r.posted - Atomics.load(r.shared, r.slot)) | 0) > r.readAhead;
-}
-function updateReading(r) {
-  if (!r.stream) return;
-  if (paused(r)) return void r.stream.pause();
-  if (aheadTooFar(r)) {
-    Atomics.store(r.shared, r.slot + 1, 1);
-    if (aheadTooFar(r)) return void r.stream.pause();
-    Atomics.store(r.shared, r.slot + 1, 0);
-  }
-  r.stream.resume();
-}
-function post(r) {
-  if (r.timer) clearTimeout(r.timer);
-  r.timer = null;
-  if (r.bytes === 0) return;
-  let data;
-  if (r.bytes >= MAX / 2) {
-    data = r.batch.subarray(0, r.bytes);
-    r.batch = null;
-  } else {
-    data = Buffer.allocUnsafeSlow(r.bytes);
-    r.batch.copy(data, 0, 0, r.bytes);
-  }
-  r.posted = (r.posted + r.bytes) | 0;
-  r.bytes = 0;
-  parentPort.postMessage({ op: 'data', id: r.id, stream: r.name, data }, [data.buffer]);
-  if (aheadTooFar(r)) updateReading(r);
-}
-function onData(r, chunk) {
-  const now = performance.now();
-  const quiet = now - r.last > QUIET_MS;
-  r.last = now;
-  let at = 0;
-  while (at < chunk.length) {
-    if (r.bytes === MAX) post(r);
-    r.batch ??= Buffer.allocUnsafeSlow(MAX);
-    const n = chunk.copy(r.batch, r.bytes, at);
-    r.bytes += n;
-    at += n;
-  }
-  if (quiet || r.bytes >= MAX) post(r);
-  else if (!r.timer) r.timer = setTimeout(() => post(r), DELAY_MS);
-  if (paused(r)) r.stream.pause();
-}
-// Terminal reads land in one reused buffer (onread), sparing an allocation per 4 KiB read.
-const PTY_READ_BUFFER = Buffer.allocUnsafeSlow(MAX);
-
-// Ptys. Takes what the stream holds, then reads the terminal dry: on Linux the last output of a
-// program that exited may never make the master readable, or arrive after the EIO that libuv
-// reports as the end. Only while the stream is open: after an error or close the fd may be reused.
-function drainPty(e) {
-  while (e.r.stream.read() !== null);
-  const buffer = Buffer.allocUnsafe(MAX);
-  for (;;) {
-    let n;
-    try {
-      n = fs.readSync(e.fd, buffer, 0, buffer.length, null);
-    } catch {
-      return;
-    }
-    if (n <= 0) return;
-    onData(e.r, buffer.subarray(0, n));
-  }
-}
-function finishPty(e, fdOpen) {
-  if (e.ended) return;
-  e.ended = true;
-  if (fdOpen) drainPty(e);
-  post(e.r);
-  entries.delete(e.id);
-  e.r.stream.destroy();
-  parentPort.postMessage({ op: 'end', id: e.id });
-}
-function openPty(m) {
-  const r = reader(m, 'pty', 0);
-  const stream = new tty.ReadStream(m.fd, {
-    onread: { buffer: PTY_READ_BUFFER, callback: (n, buffer) => onData(r, buffer.subarray(0, n)) },
-  });
-  r.stream = stream;
-  stream.resume(); // With onread nothing else starts the reading.
-  const e = { kind: 'pty', id: m.id, fd: m.fd, ended: false, r };
-  stream.on('end', () => finishPty(e, true));
-  stream.on('error', () => finishPty(e, false));
-  stream.on('close', () => finishPty(e, false));
-  entries.set(m.id, e);
-}
-
-// Pipe processes, spawned here so their pipes belong to this thread.
-function spawnPipes(m) {
-  const child = spawn(m.file, m.args, m.options);
-  if (child.pid === undefined) {
-    child.once('error', (error) =>
-      parentPort.postMessage({ op: 'spawnFailed', id: m.id, code: error.code, message: error.message }),
-    );
-    return;
-  }
-  child.on('error', () => {});
-  child.stdin?.on('error', () => {});
-  const readers = [reader(m, 'stdout', 0), reader(m, 'stderr', 2)];
-  readers[0].stream = child.stdout;
-  readers[1].stream = child.stderr;
-  for (const r of readers) {
-    r.stream.on('data', (chunk) => onData(r, chunk));
-    r.stream.once('close', () => {
-      post(r);
-      parentPort.postMessage({ op: 'streamEnd', id: m.id });
-    });
-  }
-  child.once('exit', (code, signal) => {
-    for (const r of readers) post(r);
-    parentPort.postMessage({ op: 'exit', id: m.id, code, signal });
-  });
-  child.once('close', () => entries.delete(m.id));
-  entries.set(m.id, { kind: 'pipes', child, readers });
-  parentPort.postMessage({ op: 'spawned', id: m.id, pid: child.pid });
-}
-
-parentPort.on('message', (m) => {
-  if (m.op === 'pty') return openPty(m);
-  if (m.op === 'spawn') return spawnPipes(m);
-  const e = entries.get(m.id);
-  if (!e) return;
-  const readers = e.kind === 'pty' ? [e.r] : e.readers;
-  if (m.op === 'pause' || m.op === 'resume' || m.op === 'wake') {
-    for (const r of readers) updateReading(r);
-  }
-  else if (m.op === 'drain' && e.kind === 'pty') finishPty(e, true);
-  else if (m.op === 'write' && e.kind === 'pipes') {
-    const stdin = e.child.stdin;
-    if (stdin && !stdin.destroyed) stdin.write(m.data);
-  }
-});
-`;
-
-type WorkerMessage =
-  | { op: 'data'; id: number; stream: OutputStream; data: Uint8Array }
-  | { op: 'end' | 'streamEnd'; id: number }
-  | { op: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }
-  | { op: 'spawned'; id: number; pid: number }
-  | { op: 'spawnFailed'; id: number; code: string | undefined; message: string };
 
 /** What the main thread hears about one entry (a pty or a pipe process) of the reader thread. */
 interface EntryEvents {
@@ -204,12 +42,12 @@ interface OpenEntry {
   streams: number;
   /** Whether the entry also waits for an exit report (pipe processes). */
   awaitingExit: boolean;
-  /**
-   * Per output stream (pty/stdout at 0, stderr at 2): bytes taken, and the reader's wake request;
-   * at PAUSED_SLOT whether the entry's output is paused.
-   */
-  shared: Int32Array;
+  memory: TakerMemory;
 }
+
+/** An opening message without what ReaderThread.add fills in. */
+type AddedByThread = 'id' | 'shared' | 'readAhead';
+type EntryOpening = Omit<OpenPtyMessage, AddedByThread> | Omit<SpawnPipesMessage, AddedByThread>;
 
 /** The shared reader thread, started with the first process and unreferenced while none is open. */
 class ReaderThread {
@@ -217,18 +55,18 @@ class ReaderThread {
   private nextId = 1;
   private readonly open = new Map<number, OpenEntry>();
 
-  add(message: Record<string, unknown>, streams: number, readAhead: number, events: EntryEvents): number {
+  add(opening: EntryOpening, streams: number, readAhead: number, events: EntryEvents): number {
     const id = this.nextId++;
-    const shared = new SharedArrayBuffer((PAUSED_SLOT + 1) * Int32Array.BYTES_PER_ELEMENT);
+    const shared = allocateEntryMemory();
     this.open.set(id, {
       events,
       streams,
       awaitingExit: events.exit !== undefined,
-      shared: new Int32Array(shared),
+      memory: new TakerMemory(shared),
     });
     const worker = this.thread();
     worker.ref();
-    worker.postMessage({ ...message, id, shared, readAhead });
+    this.post(worker, { ...opening, id, shared, readAhead } as OpenEntryMessage);
     return id;
   }
 
@@ -236,18 +74,26 @@ class ReaderThread {
   setPaused(id: number, paused: boolean): void {
     const entry = this.open.get(id);
     if (!entry) return;
-    Atomics.store(entry.shared, PAUSED_SLOT, paused ? 1 : 0);
-    this.worker?.postMessage({ op: paused ? 'pause' : 'resume', id });
+    entry.memory.setPaused(paused);
+    if (this.worker) this.post(this.worker, { op: paused ? 'pause' : 'resume', id });
   }
 
-  send(id: number, op: 'drain' | 'write', data?: Buffer): void {
-    if (this.open.has(id)) this.worker?.postMessage({ op, id, data });
+  drain(id: number): void {
+    if (this.open.has(id) && this.worker) this.post(this.worker, { op: 'drain', id });
+  }
+
+  write(id: number, data: Buffer): void {
+    if (this.open.has(id) && this.worker) this.post(this.worker, { op: 'write', id, data });
+  }
+
+  private post(worker: Worker, message: ToReaderMessage): void {
+    worker.postMessage(message);
   }
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    worker.on('message', (message: WorkerMessage) => this.receive(worker, message));
+    const worker = new Worker(readerWorkerSource, { eval: true });
+    worker.on('message', (message: FromReaderMessage) => this.receive(worker, message));
     // A crash in the reader must not take the server down; 'exit' then ends what it was reading,
     // and the next process starts a fresh reader.
     worker.on('error', (error) => {
@@ -267,7 +113,7 @@ class ReaderThread {
     return worker;
   }
 
-  private receive(worker: Worker, message: WorkerMessage): void {
+  private receive(worker: Worker, message: FromReaderMessage): void {
     const entry = this.open.get(message.id);
     if (!entry) return;
     const { events } = entry;
@@ -277,7 +123,10 @@ class ReaderThread {
           message.stream,
           Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength),
         );
-        this.took(worker, message.id, entry, message.stream === 'stderr' ? 2 : 0, message.data.byteLength);
+        // Counts the output as taken, and wakes a reader that stopped to wait for that.
+        if (entry.memory.took(message.stream, message.data.byteLength)) {
+          this.post(worker, { op: 'wake', id: message.id });
+        }
         return;
       case 'spawned':
         events.spawned?.(message.pid);
@@ -300,12 +149,6 @@ class ReaderThread {
     }
   }
 
-  /** Counts output as taken, and wakes a reader that stopped to wait for that. */
-  private took(worker: Worker, id: number, entry: OpenEntry, slot: number, bytes: number): void {
-    Atomics.add(entry.shared, slot, bytes);
-    if (Atomics.compareExchange(entry.shared, slot + 1, 1, 0) === 1) worker.postMessage({ op: 'wake', id });
-  }
-
   /** A pty is done once its master ended; a pipe process once both pipes closed and it exited. */
   private closeIfDone(worker: Worker, id: number, entry: OpenEntry): void {
     if (entry.streams === 0 && !entry.awaitingExit) this.close(worker, id);
@@ -319,63 +162,12 @@ class ReaderThread {
 
 const readerThread = new ReaderThread();
 
-/**
- * Stands in for the tty.ReadStream node-pty would read the master with: it carries node-pty's
- * events, reads nothing itself, and reports 'close' once the reader thread reached the end.
- */
-class DetachedTerminalSocket extends EventEmitter {
-  readable = true;
-  destroyed = false;
-  onForcedClose: () => void = () => {};
-
-  pause(): this {
-    return this;
-  }
-
-  resume(): this {
-    return this;
-  }
-
-  setEncoding(): this {
-    return this;
-  }
-
-  end(): void {}
-
-  /** node-pty calls this 200 ms after the exit when no close came by itself. */
-  destroy(): this {
-    if (!this.destroyed) this.onForcedClose();
-    return this;
-  }
-
-  finish(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.readable = false;
-    this.emit('close');
-  }
-}
-
-/**
- * node-pty queues pty input the terminal has no room for and retries it on every event-loop turn.
- * Once the program is gone nobody reads it, and the master's descriptor is about to be closed and
- * its number reused (the retry then fails with EBADF, or writes into whatever file got the number),
- * so the queue is dropped. Private node-pty state, pinned with node-pty; absent fields are skipped.
- */
-function dropQueuedInput(term: pty.IPty | undefined): void {
-  const stream = (term as { _writeStream?: { _writeQueue?: unknown; dispose?: unknown } } | undefined)
-    ?._writeStream;
-  if (!stream) return;
-  if (Array.isArray(stream._writeQueue)) stream._writeQueue.length = 0;
-  if (typeof stream.dispose === 'function') (stream.dispose as () => void)();
-}
-
 export interface ReadPty {
   term: pty.IPty;
   setReading(reading: boolean): void;
   /**
-   * True once the process was reaped (known only where the exit hook is in place). From then on
-   * the master may be closed and its descriptor number reused, so nothing should use it.
+   * True once the process was reaped. From then on the master may be closed and its descriptor
+   * number reused, so nothing should use it.
    */
   reaped(): boolean;
 }
@@ -397,7 +189,6 @@ export function spawnReadPty(
   readAhead: number,
   data: (chunk: Buffer) => void,
 ): ReadPty {
-  const original = tty.ReadStream;
   let slave: number | null = null;
   let exited = false;
   const releaseSlave = (): void => {
@@ -405,33 +196,24 @@ export function spawnReadPty(
     closeSync(slave);
     slave = null;
   };
-  let spawned: { result: pty.IPty; hooked: boolean } | undefined;
-  // node-pty builds its reader with `new tty.ReadStream(fd)` inside spawn; give it the stand-in.
-  (tty as unknown as { ReadStream: unknown }).ReadStream = DetachedTerminalSocket;
-  try {
-    spawned = withNativeExitListener(
-      () => {
-        exited = true;
-        dropQueuedInput(spawned?.result);
-        releaseSlave();
-      },
-      () => pty.spawn(file, args, { ...options, encoding: null }),
-    );
-  } finally {
-    (tty as unknown as { ReadStream: unknown }).ReadStream = original;
-  }
-  const term = spawned.result;
-  const internals = term as unknown as { _socket: DetachedTerminalSocket; _fd: number; _pty?: string };
-  if (spawned.hooked && !exited && internals._pty) {
+  // Null only while spawnTerminal runs, or for good when it threw after forking (the reap of that
+  // killed process still comes here).
+  let spawnedTerm: pty.IPty | null = null;
+  const { term, socket, masterFd, slavePath } = spawnTerminal(file, args, options, () => {
+    exited = true;
+    if (spawnedTerm) dropQueuedInput(spawnedTerm);
+    releaseSlave();
+  });
+  spawnedTerm = term;
+  if (!exited) {
     try {
-      slave = openSync(internals._pty, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
+      slave = openSync(slavePath, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
     } catch {
       // The terminal is already gone; there is nothing left to hold open.
     }
   }
-  const socket = internals._socket;
   let reading = true;
-  const id = readerThread.add({ op: 'pty', fd: internals._fd }, 1, readAhead, {
+  const id = readerThread.add({ op: 'pty', fd: masterFd }, 1, readAhead, {
     data: (_stream, chunk) => data(chunk),
     streamEnd: () => {
       dropQueuedInput(term);
@@ -440,7 +222,7 @@ export function spawnReadPty(
   });
   socket.onForcedClose = () => {
     releaseSlave();
-    if (reading) readerThread.send(id, 'drain');
+    if (reading) readerThread.drain(id);
     else setTimeout(() => socket.destroy(), PAUSED_CLOSE_RETRY_MS).unref();
   };
   return {
@@ -512,7 +294,7 @@ export function spawnReadPipes(spec: PipeSpawn, events: PipeProcessEvents): Prom
         spawned: (pid) =>
           resolve({
             pid,
-            write: (chunk) => readerThread.send(id, 'write', chunk),
+            write: (chunk) => readerThread.write(id, chunk),
             setReading: (on) => {
               if (on === reading) return;
               reading = on;

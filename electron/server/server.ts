@@ -5,12 +5,15 @@ import { buildEnvironmentInfo } from './environment-info';
 import type { ConnectionDeps } from './connection';
 import { SHUTDOWN_GRACE_MS } from './limits';
 import { createLogger } from './logger';
+import { checkNodePtyInternals } from './node-pty-internals';
 import type { ServerOptions } from './server-options';
 import { SessionRegistry } from './session';
 import { startStdioListener } from './stdio-listener';
 import { startWsListener } from './ws-listener';
 
 export async function runExecServer(options: ServerOptions): Promise<void> {
+  // Before serving anyone: a node-pty other than the pinned one fails here, not at the first pty.
+  checkNodePtyInternals();
   const logger = createLogger(options.logLevel);
   const registry = new SessionRegistry(options);
   const deps: ConnectionDeps = {

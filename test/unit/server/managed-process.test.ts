@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildIo } from '../../../electron/server/child-spawn';
 import { ManagedProcess } from '../../../electron/server/managed-process';
+import { Notification } from '../../../shared/protocol';
 
 const limits = { retainedOutputBytes: 1_000_000, retainedOutputChunks: 1000, writeIdWindow: 2 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,6 +50,17 @@ describe('ManagedProcess', () => {
       ['process/closed', 4],
     ]);
     expect(sent[2]!.params).toEqual({ processId: 'p', seq: 3, exitCode: 3, sandboxDenied: false });
+  });
+
+  it('sends a read that follows a quiet spell at once, named by the protocol constants', () => {
+    const { managed, sent } = fakeProcess();
+    managed.onData('stdout', Buffer.from('echo'));
+    expect(sent).toEqual([
+      {
+        method: Notification.processOutput,
+        params: { processId: 'p', seq: 1, stream: 'stdout', chunk: Buffer.from('echo').toString('base64') },
+      },
+    ]);
   });
 
   it('computes nextSeq as codex does', async () => {
