@@ -1,5 +1,6 @@
 // Every number that shapes the AppService: batching, flow-control windows, buffers, preview and
 // transfer limits, throttles. docs/app.md explains each one; change them here and nowhere else.
+import type { OutputCoalescingPolicy } from '../../shared/output-coalescing';
 
 /** Output arriving this long after the previous output is a quiet spell's first: it goes out at once. */
 export const BATCH_QUIET_MS = 4;
@@ -7,6 +8,13 @@ export const BATCH_QUIET_MS = 4;
 export const BATCH_INTERVAL_MS = 16;
 /** …or as soon as a batch holds this many output bytes. */
 export const BATCH_MAX_BYTES = 256 * 1024;
+/** The three numbers above as the shared coalescing policy (shared/output-coalescing.ts). */
+export const RENDERER_BATCHING: OutputCoalescingPolicy = {
+  quietMs: BATCH_QUIET_MS,
+  maxBytes: BATCH_MAX_BYTES,
+  delayMs: BATCH_INTERVAL_MS,
+  maxIntervalMs: BATCH_INTERVAL_MS,
+};
 /** Output bytes of one process sent to one renderer connection and not yet acknowledged. */
 export const RENDERER_WINDOW_BYTES = 2 * 1_048_576;
 /**

@@ -2,7 +2,8 @@
 // process, what it has been sent and not yet acknowledged. Output of a process stops flowing to this
 // renderer while its unacknowledged bytes exceed the window; other processes keep flowing.
 import type { EventName, EventPayload, ProcessEventBatch, ProcessEventView } from '../../shared/ipc';
-import { BATCH_INTERVAL_MS, BATCH_MAX_BYTES, BATCH_QUIET_MS, RENDERER_WINDOW_BYTES } from './limits';
+import { OutputCoalescer } from '../../shared/output-coalescing';
+import { BATCH_MAX_BYTES, RENDERER_BATCHING, RENDERER_WINDOW_BYTES } from './limits';
 import type { ProcessLog } from './process-log';
 
 export type EventSink = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
@@ -28,8 +29,7 @@ export class RendererLink {
   private immediate: NodeJS.Immediate | null = null;
   private pendingBytes = 0;
   /** performance.now() of the last batch sent, and of the last output appended. */
-  private lastFlushAt = -Infinity;
-  private lastNotifyAt = -Infinity;
+  private readonly coalescer = new OutputCoalescer(RENDERER_BATCHING);
   private closed = false;
 
   constructor(
@@ -107,16 +107,11 @@ export class RendererLink {
    * New events were appended to some process log. Output after a quiet spell (a keystroke's echo,
    * even one typed right after the previous echo) is flushed on the next turn of the event loop;
    * while output keeps coming, batches leave at most every BATCH_INTERVAL_MS (or as soon as
-   * BATCH_MAX_BYTES wait).
+   * BATCH_MAX_BYTES wait): RENDERER_BATCHING, decided by the same coalescer the server uses.
    */
   notify(bytes: number): void {
-    const now = performance.now();
-    const quiet = now - this.lastNotifyAt >= BATCH_QUIET_MS;
-    this.lastNotifyAt = now;
     this.pendingBytes += bytes;
-    const sinceFlush = now - this.lastFlushAt;
-    if (quiet || this.pendingBytes >= BATCH_MAX_BYTES || sinceFlush >= BATCH_INTERVAL_MS) this.schedule(0);
-    else this.schedule(BATCH_INTERVAL_MS - sinceFlush);
+    this.schedule(this.coalescer.arrive(performance.now(), this.pendingBytes));
   }
 
   close(): void {
@@ -178,7 +173,7 @@ export class RendererLink {
       this.streams.set(k, state);
     }
     if (batches.length > 0) {
-      this.lastFlushAt = performance.now();
+      this.coalescer.flushed(performance.now());
       this.emit('processes.events', batches);
     }
     if (more) this.schedule(0);
