@@ -3,7 +3,7 @@
 import type { EnvironmentView } from '../shared/ipc';
 import { formatMs } from './format';
 
-export type LinkStatusKind =
+type LinkStatusKind =
   'idle' | 'connecting' | 'connected' | 'degraded' | 'stalled' | 'reconnecting' | 'failed' | 'closed';
 
 export interface LinkStatus {

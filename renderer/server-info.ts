@@ -19,7 +19,7 @@ const KNOWN = new Set([
 ]);
 
 /** `file:///a%20b` → `/a b`; anything that is not a file URI is returned unchanged. */
-export function uriToPath(value: string): string {
+function uriToPath(value: string): string {
   if (!value.startsWith('file://')) return value;
   try {
     return decodeURIComponent(new URL(value).pathname);

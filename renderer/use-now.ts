@@ -1,7 +1,7 @@
 // A clock that re-renders its component every second, for countdowns and ticking durations.
 import { useEffect, useState } from 'react';
 
-export const TICK_MS = 1000;
+const TICK_MS = 1000;
 
 export function useNow(): number {
   const [now, setNow] = useState(() => Date.now());

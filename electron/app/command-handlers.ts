@@ -12,7 +12,7 @@ export type CommandHandlers = {
 };
 
 /** The commands of a namespace: those whose name starts with `${P}.`. */
-export type CommandsOf<P extends string> = Extract<CommandName, `${P}.${string}`>;
+type CommandsOf<P extends string> = Extract<CommandName, `${P}.${string}`>;
 
 /**
  * The handlers of one namespace (or of a union of them). A table typed with it must implement

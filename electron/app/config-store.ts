@@ -34,7 +34,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
 };
 
-export function defaultLocalEnvironment(): StoredEnvironment {
+function defaultLocalEnvironment(): StoredEnvironment {
   return {
     id: LOCAL_ENVIRONMENT_ID,
     name: 'Local',

@@ -47,7 +47,7 @@ export async function dispatch(
   }
 }
 
-export function toIpcError(name: string, error: unknown): IpcErrorPayload {
+function toIpcError(name: string, error: unknown): IpcErrorPayload {
   if (error instanceof AppError) return { code: error.code, message: error.message };
   if (error instanceof ClientError) {
     switch (error.code) {

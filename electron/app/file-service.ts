@@ -18,7 +18,7 @@ const IMAGE_TYPES: Record<string, string> = {
   ico: 'image/x-icon',
 };
 
-export function joinPath(dir: string, name: string): string {
+function joinPath(dir: string, name: string): string {
   return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
 }
 

@@ -3,9 +3,9 @@
 import type { OutputCoalescingPolicy } from '../../shared/output-coalescing';
 
 /** Output arriving this long after the previous output is a quiet spell's first: it goes out at once. */
-export const BATCH_QUIET_MS = 4;
+const BATCH_QUIET_MS = 4;
 /** While output keeps coming, it is batched to the renderer at most this often… */
-export const BATCH_INTERVAL_MS = 16;
+const BATCH_INTERVAL_MS = 16;
 /** …or as soon as a batch holds this many output bytes. */
 export const BATCH_MAX_BYTES = 256 * 1024;
 /** The three numbers above as the shared coalescing policy (shared/output-coalescing.ts). */

@@ -75,7 +75,7 @@ function describeState(state: ConnectionState): string | null {
 }
 
 /** Runs `argv` and resolves with the exit status `tether run` should end with. */
-export async function runRemote(argv: string[], options: RunOptions): Promise<number> {
+async function runRemote(argv: string[], options: RunOptions): Promise<number> {
   const say = (message: string): void => {
     process.stderr.write(`tether: ${message}\n`);
   };

@@ -39,7 +39,7 @@ export function hardenContents(contents: WebContents, appOrigin: string): void {
   });
 }
 
-export function openIfWeb(url: string): void {
+function openIfWeb(url: string): void {
   try {
     const { protocol } = new URL(url);
     if (protocol === 'http:' || protocol === 'https:') void shell.openExternal(url);

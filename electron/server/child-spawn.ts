@@ -73,7 +73,7 @@ function isExecutableFile(file: string): 'ok' | 'noexec' | 'missing' {
 }
 
 /** Finds the program to execute: a bare name on `searchPath`, anything with a slash as given. */
-export function resolveProgram(program: string, searchPath: string, cwd: string): string {
+function resolveProgram(program: string, searchPath: string, cwd: string): string {
   if (program.includes('/')) {
     const absolute = path.resolve(cwd, program);
     const state = isExecutableFile(absolute);
@@ -99,7 +99,7 @@ const HOST_ELF_DATA = os.endianness() === 'LE' ? 1 : 2;
  * libc's execvp runs files the kernel refuses (ENOEXEC) through /bin/sh; codex reports them as
  * spawn failures, so refuse what the kernel would: neither a `#!` script nor a plausible ELF image.
  */
-export function checkExecFormat(file: string): void {
+function checkExecFormat(file: string): void {
   const head = Buffer.alloc(64);
   let length: number;
   try {

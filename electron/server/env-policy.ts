@@ -3,7 +3,7 @@
 import type { EnvPolicy } from '../../shared/protocol';
 
 /** Variables kept by `inherit: "core"`. */
-export const CORE_ENV_VARS: readonly string[] = [
+const CORE_ENV_VARS: readonly string[] = [
   'HOME',
   'LANG',
   'LC_ALL',
@@ -19,7 +19,7 @@ export const CORE_ENV_VARS: readonly string[] = [
 ];
 
 /** Secret-looking names dropped unless `ignoreDefaultExcludes` is true. */
-export const DEFAULT_EXCLUDES: readonly string[] = ['*KEY*', '*SECRET*', '*TOKEN*'];
+const DEFAULT_EXCLUDES: readonly string[] = ['*KEY*', '*SECRET*', '*TOKEN*'];
 
 /** Case-insensitive glob (`*` any run, `?` one character) as a RegExp. */
 export function globToRegExp(glob: string): RegExp {

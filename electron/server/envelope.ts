@@ -146,7 +146,3 @@ export function encodeError(idJson: string, code: number, message: string, data?
   const error = data === undefined ? { code, message } : { code, data, message };
   return `{"error":${JSON.stringify(error)},"id":${idJson}}`;
 }
-
-export function encodeNotification(method: string, params: unknown): string {
-  return `{"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`;
-}

@@ -16,7 +16,7 @@ export const DEFAULT_WRITE_ID_WINDOW = 4096;
 export const MAX_IN_FLIGHT_REQUESTS = 256;
 /** Inbound WebSocket limits (codex: 16 MiB frame, 64 MiB message). */
 export const MAX_INBOUND_FRAME_BYTES = 16 * 1024 * 1024;
-export const MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;
+const MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** Limits on one decoded JSON message (codex: 262,144 values, depth about 128). */
 export const MAX_JSON_VALUES = 262_144;
 export const MAX_JSON_DEPTH = 128;
@@ -41,9 +41,9 @@ export const ATTACHED_PROBE_TIMEOUT_MS = 1_500;
  */
 export const MAX_OUTPUT_CHUNK_BYTES = 64 * 1024;
 /** Output arriving this soon after the previous read counts as a busy stream and is coalesced. */
-export const OUTPUT_QUIET_MS = 0.25;
+const OUTPUT_QUIET_MS = 0.25;
 /** Longest a read of a busy stream waits to be joined with the next ones. */
-export const OUTPUT_COALESCE_DELAY_MS = 1;
+const OUTPUT_COALESCE_DELAY_MS = 1;
 /** The three above as one policy: the reader thread and ManagedProcess batch output alike. */
 export const OUTPUT_COALESCING: OutputCoalescingPolicy = {
   quietMs: OUTPUT_QUIET_MS,

@@ -17,14 +17,14 @@
 // it ran too far ahead and waits for a 'wake' message once the main thread took more.
 import type { OutputStream } from '../../shared/protocol';
 
-export const SharedSlot = {
+const SharedSlot = {
   primaryTaken: 0,
   primaryWakeRequest: 1,
   stderrTaken: 2,
   stderrWakeRequest: 3,
   paused: 4,
 } as const;
-export const SHARED_SLOT_COUNT = 5;
+const SHARED_SLOT_COUNT = 5;
 
 function takenSlot(stream: OutputStream): number {
   return stream === 'stderr' ? SharedSlot.stderrTaken : SharedSlot.primaryTaken;

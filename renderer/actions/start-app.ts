@@ -14,7 +14,7 @@ import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/termina
 import { forgetEnvironment } from './environment-actions';
 import { openShell } from './process-actions';
 
-export const FIRST_SHELL_KEY = 'tether.firstShellOpened';
+const FIRST_SHELL_KEY = 'tether.firstShellOpened';
 
 export async function startApp(): Promise<() => void> {
   const offs = [

@@ -6,10 +6,10 @@ import { useTransfers } from '../stores/transfers-store';
 import { encodeBase64 } from '../terminal/base64';
 
 /** Upload chunk size: at most 1 MiB of file per transfers.uploadChunk call. */
-export const UPLOAD_CHUNK_BYTES = 512 * 1024;
+const UPLOAD_CHUNK_BYTES = 512 * 1024;
 
 /** Uploads one file into `dir`; resolves when the last chunk is accepted (or the user cancels). */
-export async function uploadFile(envId: string, dir: string, file: File): Promise<void> {
+async function uploadFile(envId: string, dir: string, file: File): Promise<void> {
   const transfer = await invoke('transfers.startUpload', {
     envId,
     remotePath: joinPath(dir, file.name),

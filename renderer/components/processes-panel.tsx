@@ -99,7 +99,7 @@ function ProcessRow({
 }
 
 /** Parses `K=V` lines; returns the map or the first bad line. */
-export function parseEnvLines(text: string): { env: Record<string, string> } | { error: string } {
+function parseEnvLines(text: string): { env: Record<string, string> } | { error: string } {
   const env: Record<string, string> = {};
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -112,7 +112,7 @@ export function parseEnvLines(text: string): { env: Record<string, string> } | {
 }
 
 /** Splits an argv line on whitespace, honouring single and double quotes. */
-export function splitArgv(line: string): string[] {
+function splitArgv(line: string): string[] {
   const out: string[] = [];
   const re = /"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g;
   for (const m of line.matchAll(re))

@@ -11,7 +11,7 @@ import type {
 
 let current: TetherBridge | null = null;
 
-export class BridgeMissingError extends Error {
+class BridgeMissingError extends Error {
   readonly code = 'bridgeMissing';
   constructor() {
     super('The renderer has no connection to the Tether app yet; reload the window.');

@@ -19,7 +19,7 @@ export interface EnvFiles {
   expanded: Record<string, boolean>;
 }
 
-export const EMPTY_FILES: EnvFiles = {
+const EMPTY_FILES: EnvFiles = {
   path: null,
   entries: [],
   loading: false,

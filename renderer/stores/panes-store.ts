@@ -9,7 +9,7 @@ export type PaneNode =
   | { type: 'leaf'; id: string; processId: string }
   | { type: 'split'; id: string; direction: SplitDirection; children: [PaneNode, PaneNode] };
 
-export interface TerminalTab {
+interface TerminalTab {
   id: string;
   root: PaneNode;
   focusedPaneId: string;

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 
 export type EnvPanel = 'terminals' | 'processes' | 'files' | 'health';
 
-export type Dialog =
+type Dialog =
   | { kind: 'addEnvironment' }
   | { kind: 'editEnvironment'; id: string }
   | { kind: 'removeEnvironment'; id: string }

@@ -33,7 +33,7 @@ const RED = '\x1b[31m';
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
 
-export function gapMarker(fromSeq: number, toSeq: number, at: number): string {
+function gapMarker(fromSeq: number, toSeq: number, at: number): string {
   const range = fromSeq === toSeq ? `seq ${fromSeq}` : `seqs ${fromSeq}–${toSeq}`;
   return `\r\n${DIM_YELLOW}⚠ output lost: ${range} (server no longer held it) at ${formatClock(at)}${RESET}\r\n`;
 }

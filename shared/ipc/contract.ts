@@ -33,7 +33,7 @@ export const EnvironmentDraft = z.object({
 });
 export type EnvironmentDraft = z.infer<typeof EnvironmentDraft>;
 
-export const LinkStateKind = z.enum(['idle', 'connecting', 'connected', 'reconnecting', 'failed', 'closed']);
+const LinkStateKind = z.enum(['idle', 'connecting', 'connected', 'reconnecting', 'failed', 'closed']);
 export type LinkStateKind = z.infer<typeof LinkStateKind>;
 
 export const LinkState = z.object({
@@ -77,7 +77,7 @@ export const EnvironmentView = z.object({
 });
 export type EnvironmentView = z.infer<typeof EnvironmentView>;
 
-export const ProcessState = z.enum(['starting', 'running', 'exited', 'failed', 'lost']);
+const ProcessState = z.enum(['starting', 'running', 'exited', 'failed', 'lost']);
 export type ProcessState = z.infer<typeof ProcessState>;
 
 export const ProcessView = z.object({
@@ -315,7 +315,7 @@ export const commands = {
 
 // ── Events (AppService → renderer) ──────────────────────────────────────────────────────────
 
-export const events = {
+const events = {
   /** An environment's config, link state, health or info changed (throttled per environment). */
   'environments.changed': EnvironmentView,
   'environments.removed': z.object({ id: EnvironmentId }),
@@ -333,12 +333,11 @@ export type Commands = typeof commands;
 export type CommandName = keyof Commands;
 export type CommandInput<N extends CommandName> = z.input<Commands[N]['input']>;
 export type CommandOutput<N extends CommandName> = z.output<Commands[N]['output']>;
-export type Events = typeof events;
+type Events = typeof events;
 export type EventName = keyof Events;
 export type EventPayload<N extends EventName> = z.output<Events[N]>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
-export const eventNames = Object.keys(events) as EventName[];
 
 export function isCommandName(name: unknown): name is CommandName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);
@@ -381,7 +380,7 @@ export interface TetherBridge {
 }
 
 /** What a command answers on the wire: its output, or the error the renderer rebuilds. */
-export type CommandEnvelope<N extends CommandName> =
+type CommandEnvelope<N extends CommandName> =
   { ok: true; output: CommandOutput<N> } | { ok: false; error: IpcErrorPayload };
 
 /**

@@ -18,7 +18,7 @@ export const WebInvokeMessage = z.object({
 });
 export type WebInvokeMessage = z.infer<typeof WebInvokeMessage>;
 
-export const WebResultMessage = z.union([
+const WebResultMessage = z.union([
   z.object({ type: z.literal('result'), id: z.number().int(), ok: z.literal(true), output: z.unknown() }),
   z.object({
     type: z.literal('result'),
@@ -30,7 +30,7 @@ export const WebResultMessage = z.union([
 ]);
 export type WebResultMessage = z.infer<typeof WebResultMessage>;
 
-export const WebEventMessage = z.object({ type: z.literal('event'), name: z.string(), payload: z.unknown() });
+const WebEventMessage = z.object({ type: z.literal('event'), name: z.string(), payload: z.unknown() });
 export type WebEventMessage = z.infer<typeof WebEventMessage>;
 
 export const WebServerMessage = z.union([WebResultMessage, WebEventMessage]);

@@ -13,7 +13,6 @@ export const ErrorCode = {
   /** Used by relay layers for "JSON-RPC transport closed". Never sent by a local server. */
   transportClosed: -32000,
 } as const;
-export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** `data.kind` of a -32603 process-start failure. */
 export const SpawnFailureKind = {

@@ -28,7 +28,6 @@ export const Method = {
   /** Tether extension (capability `tetherFsRename`): atomic rename within one filesystem. */
   fsRename: 'fs/rename',
 } as const;
-export type MethodName = (typeof Method)[keyof typeof Method];
 
 export const Notification = {
   initialized: 'initialized',
@@ -38,7 +37,6 @@ export const Notification = {
   /** Tether extension, client → server (capability `tetherFlowControl`). */
   processAck: 'process/ack',
 } as const;
-export type NotificationName = (typeof Notification)[keyof typeof Notification];
 
 /**
  * Capability flags Tether's server adds to `environmentInfo.capabilities`. A missing flag means
@@ -63,4 +61,3 @@ export const TetherCapability = {
   /** `pid` in the `process/start` result. */
   processPid: 'tetherProcessPid',
 } as const;
-export type TetherCapabilityName = (typeof TetherCapability)[keyof typeof TetherCapability];

@@ -7,7 +7,7 @@ import { z } from 'zod';
 const u64 = z.number().int().nonnegative();
 const base64 = z.string();
 /** Absolute `file://` URI. Parsed further by whoever resolves it. */
-export const PathUri = z.string();
+const PathUri = z.string();
 
 // ── Envelope ────────────────────────────────────────────────────────────────────────────────
 
@@ -29,7 +29,7 @@ export const InitializeParams = z.object({
 });
 export type InitializeParams = z.infer<typeof InitializeParams>;
 
-export const ShellInfo = z.looseObject({ name: z.string(), path: z.string() });
+const ShellInfo = z.looseObject({ name: z.string(), path: z.string() });
 
 export const EnvironmentInfo = z.looseObject({
   shell: ShellInfo.optional(),
@@ -110,7 +110,7 @@ export const ProcessReadParams = z.object({
 });
 export type ProcessReadParams = z.infer<typeof ProcessReadParams>;
 
-export const OutputChunk = z.object({ seq: u64, stream: OutputStream, chunk: base64 });
+const OutputChunk = z.object({ seq: u64, stream: OutputStream, chunk: base64 });
 export type OutputChunk = z.infer<typeof OutputChunk>;
 
 export const ProcessReadResult = z.looseObject({
@@ -133,7 +133,6 @@ export const ProcessWriteResult = z.looseObject({ status: WriteStatus });
 export type ProcessWriteResult = z.infer<typeof ProcessWriteResult>;
 
 /** `interrupt` is codex's only signal; the rest are Tether's extension (capability `tetherSignals`). */
-export const CodexSignal = z.enum(['interrupt']);
 export const ExtendedSignal = z.enum([
   'interrupt',
   'terminate',

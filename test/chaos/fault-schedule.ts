@@ -5,11 +5,11 @@ import type { FaultProxy } from '../support/fault-proxy';
 import { randomInt, type Random } from './seeded-random';
 
 /** Hard bounds of one schedule, whatever a test asks for. */
-export const MAX_FAULTS_PER_RUN = 50;
-export const MAX_OUTAGE_MS = 2_000;
+const MAX_FAULTS_PER_RUN = 50;
+const MAX_OUTAGE_MS = 2_000;
 
-export type FaultKind = 'cut' | 'cut-refuse' | 'stall' | 'stall-cut' | 'latency' | 'throttle';
-export const ALL_FAULT_KINDS: readonly FaultKind[] = [
+type FaultKind = 'cut' | 'cut-refuse' | 'stall' | 'stall-cut' | 'latency' | 'throttle';
+const ALL_FAULT_KINDS: readonly FaultKind[] = [
   'cut',
   'cut-refuse',
   'stall',
@@ -19,7 +19,7 @@ export const ALL_FAULT_KINDS: readonly FaultKind[] = [
 ];
 
 /** The kinds that end the live connections (the rest only slow or silence them). */
-export const CUTTING_FAULT_KINDS: readonly FaultKind[] = ['cut', 'cut-refuse', 'stall-cut'];
+const CUTTING_FAULT_KINDS: readonly FaultKind[] = ['cut', 'cut-refuse', 'stall-cut'];
 
 /** Why a run whose schedule cut nothing fails instead of passing. */
 export const NO_CUT_PROVES_NOTHING = 'no connection was cut while the stream ran, so this run proved nothing';

@@ -2,7 +2,7 @@
 // servers' session resume and retention directly, without Tether's client in the way.
 import WebSocket from 'ws';
 
-export const RAW_CONNECT_TIMEOUT_MS = 5_000;
+const RAW_CONNECT_TIMEOUT_MS = 5_000;
 
 export class RawRpcError extends Error {
   constructor(

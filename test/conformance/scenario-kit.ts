@@ -103,7 +103,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * Bytes as transcript text without losing any: valid UTF-8 as it reads, anything else as hex, so
  * two servers that send different invalid bytes (\377 vs U+FFFD's EF BF BD) never look alike.
  */
-export function bytesText(bytes: Buffer): string {
+function bytesText(bytes: Buffer): string {
   try {
     return strictUtf8.decode(bytes);
   } catch {

@@ -6,7 +6,7 @@ import { paneText } from './terminal-text';
 import type { WebApp } from './web-app';
 import { REPO_ROOT } from '../support/exec-servers';
 
-export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
+const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });

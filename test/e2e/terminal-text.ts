@@ -7,7 +7,7 @@ export function pane(page: Page, index = 0): Locator {
 }
 
 /** The visible rows of a pane, one string per row, right-trimmed. */
-export async function paneLines(page: Page, index = 0): Promise<string[]> {
+async function paneLines(page: Page, index = 0): Promise<string[]> {
   return pane(page, index)
     .locator('.xterm-rows')
     .evaluate((rows) => Array.from(rows.children).map((row) => (row.textContent ?? '').replace(/\s+$/, '')));

@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const CHROMIUM_PATH = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -25,7 +25,7 @@ export interface LaunchedBrowser {
   close: () => Promise<void>;
 }
 
-export class ChromiumMissingError extends Error {
+class ChromiumMissingError extends Error {
   readonly code = 'chromiumMissing';
   constructor() {
     super(

@@ -15,7 +15,7 @@ export const TETHER_BIN = path.join(REPO_ROOT, 'bin', 'tether.js');
 
 let codexPath: string | undefined;
 /** Path of the pinned codex binary, installing it into .cache/codex on first use. */
-export function codexBinary(): string {
+function codexBinary(): string {
   codexPath ??= execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'install-codex.mjs')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

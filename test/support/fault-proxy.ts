@@ -6,7 +6,7 @@ import net from 'node:net';
 /** How many bytes a direction may hold in its queue before the proxy stops reading its source. */
 export const PIPE_HIGH_WATER_BYTES = 1024 * 1024;
 /** Throttled sends are paced in slices of this much time, so a slow rate still flows smoothly. */
-export const THROTTLE_SLICE_MS = 20;
+const THROTTLE_SLICE_MS = 20;
 
 export type Direction = 'upstream' | 'downstream' | 'both';
 

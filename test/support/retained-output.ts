@@ -8,7 +8,7 @@ const ALREADY_ATTACHED = -32010;
 const RESUME_RETRY_MS = 100;
 const FOLLOW_WAIT_MS = 1_000;
 
-export interface RetainedChunk {
+interface RetainedChunk {
   seq: number;
   stream: string;
   data: Buffer;

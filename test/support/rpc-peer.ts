@@ -5,11 +5,11 @@ import type { ChildProcess } from 'node:child_process';
 import WebSocket from 'ws';
 
 /** Upper bound for any single wait of the peer unless the caller passes its own. */
-export const DEFAULT_WAIT_MS = 10_000;
+const DEFAULT_WAIT_MS = 10_000;
 
 export type RpcId = number | string;
 
-export interface RpcErrorBody {
+interface RpcErrorBody {
   code: number;
   message: string;
   data?: unknown;
@@ -58,7 +58,7 @@ export class UpgradeRefusedError extends Error {
   }
 }
 
-export class PeerTimeoutError extends Error {
+class PeerTimeoutError extends Error {
   readonly code = 'PEER_TIMEOUT';
   constructor(what: string, timeoutMs: number, recent: InboundMessage[]) {
     const tail = recent
@@ -70,7 +70,7 @@ export class PeerTimeoutError extends Error {
 }
 
 /** The connection ended while a message was still awaited. */
-export class PeerClosedError extends Error {
+class PeerClosedError extends Error {
   readonly code = 'PEER_CLOSED';
   constructor(what: string, close: PeerClose) {
     super(`connection closed (code ${close.code}) while waiting for ${what}`);

@@ -16,15 +16,3 @@ export interface BenchCase {
   title: string;
   run(context: BenchContext, recorder: CaseRecorder): Promise<void>;
 }
-
-/** Runs `body` `warmups` times unmeasured, then `runs` times, returning the measured results. */
-export async function repeat<T>(
-  runs: number,
-  warmups: number,
-  body: (run: number) => Promise<T>,
-): Promise<T[]> {
-  for (let i = 0; i < warmups; i += 1) await body(-1 - i);
-  const results: T[] = [];
-  for (let i = 0; i < runs; i += 1) results.push(await body(i));
-  return results;
-}

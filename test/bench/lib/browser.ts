@@ -5,11 +5,11 @@ import { chromium, type Browser } from 'playwright-core';
 
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
-export class BrowserUnavailableError extends Error {
+class BrowserUnavailableError extends Error {
   readonly code = 'BROWSER_UNAVAILABLE';
 }
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const found = CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate));
   if (!found) {
     throw new BrowserUnavailableError(

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 /** Grace between SIGTERM and SIGKILL when stopping a helper. */
 const STOP_GRACE_MS = 3_000;
 /** How long a helper server gets to print its URL. */
-export const HELPER_READY_TIMEOUT_MS = 15_000;
+const HELPER_READY_TIMEOUT_MS = 15_000;
 
-export const BENCH_LIB_DIR = path.dirname(fileURLToPath(import.meta.url));
+const BENCH_LIB_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 export interface Helper {
   child: ChildProcess;

@@ -24,7 +24,7 @@ const WORDS = [
 ];
 
 /** `size` bytes of ANSI-coloured text lines, deterministic (the same bytes on every run). */
-export function ansiText(size: number): Buffer {
+function ansiText(size: number): Buffer {
   const lines: string[] = [];
   let length = 0;
   for (let i = 0; length < size; i += 1) {
@@ -42,7 +42,7 @@ export function ansiText(size: number): Buffer {
 }
 
 /** Bytes of the block the ANSI writer process repeats. */
-export const ANSI_BLOCK_BYTES = 1024 * 1024;
+const ANSI_BLOCK_BYTES = 1024 * 1024;
 
 export function payloadBytes(kind: PayloadKind, size: number): Buffer {
   return kind === 'zeros' ? Buffer.alloc(size) : ansiText(size);

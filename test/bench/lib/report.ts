@@ -13,7 +13,7 @@ export interface BenchReport {
   cases: CaseResult[];
 }
 
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   const magnitude = Math.abs(value);
   if (magnitude >= 100) return value.toFixed(0);
   if (magnitude >= 10) return value.toFixed(1);

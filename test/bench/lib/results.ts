@@ -18,7 +18,7 @@ export interface Measurement {
   extra?: Record<string, number>;
 }
 
-export interface Ratio {
+interface Ratio {
   name: string;
   numerator: string;
   denominator: string;

@@ -11,7 +11,7 @@ export const SSHD_BINARY = '/usr/sbin/sshd';
 const SSHD_READY_TIMEOUT_MS = 10_000;
 const SSHD_STOP_GRACE_MS = 3_000;
 
-export class SshUnavailableError extends Error {
+class SshUnavailableError extends Error {
   readonly code = 'SSH_UNAVAILABLE';
 }
 
@@ -25,7 +25,7 @@ export interface TempSshd {
 }
 
 /** A port that was free on 127.0.0.1 a moment ago. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
@@ -119,7 +119,7 @@ export async function startSshd(): Promise<TempSshd> {
 }
 
 /** `ssh -V` prints its version on stderr. */
-export function sshVersion(): string {
+function sshVersion(): string {
   const result = spawnSync('ssh', ['-V'], { encoding: 'utf8' });
   return (result.stderr || result.stdout || 'unknown').trim();
 }

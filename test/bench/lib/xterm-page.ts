@@ -20,7 +20,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 /** Bytes handed to term.write at a time, as the app's output flow hands over batches. */
-export const PAGE_WRITE_CHUNK = 65_536;
+const PAGE_WRITE_CHUNK = 65_536;
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/xterm.css">
 <script src="/xterm.js"></script><script src="/addon-webgl.js"></script></head>

@@ -15,7 +15,7 @@ import { localServerCommand } from '../../../electron/app/local-server';
 import type { RendererLink } from '../../../electron/app/renderer-link';
 import { REPO_ROOT } from '../../support/exec-servers';
 
-export interface RecordedEvent {
+interface RecordedEvent {
   name: EventName;
   payload: unknown;
 }
