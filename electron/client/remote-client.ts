@@ -96,24 +96,25 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   private sessionId: string | null = null;
   /** Aborted by close(): ends a backoff wait and keeps a late handshake from installing. */
   private readonly lifetime = new AbortController();
-  private readonly sessions = new Map<string, ProcessSession>();
+  /** Every followed process of this session, by process id: rebound and resynced after a reconnect. */
+  private readonly processes = new Map<string, ProcessSession>();
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
   private readonly healthListeners = new Set<(health: HealthSnapshot) => void>();
   private readonly monitor = new HealthMonitor();
   private lastHealthKey = '';
   /** Last contact of the previous connection, shown while there is none. */
   private lastContactAt: number | null = null;
-  private readonly sessionOps: ProcessSessionOps;
+  private readonly processOps: ProcessSessionOps;
   readonly fs: RemoteFileSystem;
 
   constructor(private readonly options: RemoteClientOptions) {
-    this.sessionOps = {
+    this.processOps = {
       callOnce: (method, params) => this.callOnce(method, params),
       callRetrying: (method, params) => this.callRetrying(method, params),
       notify: (method, params) => this.connection?.notify(method, params),
       hasCapability: (name) => this.hasCapability(name),
       forget: (processId) => {
-        this.sessions.delete(processId);
+        this.processes.delete(processId);
         this.connection?.unroute(processId);
       },
     };
@@ -163,14 +164,14 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     toPathUri(options.cwd);
     await this.ready();
     const processId = options.processId ?? randomUUID();
-    if (this.sessions.has(processId)) {
+    if (this.processes.has(processId)) {
       throw new ClientError(
         'invalidArgument',
         `Process id ${processId} is already in use by a running process.`,
       );
     }
     const params = processStartParams(options, processId, (name) => this.hasCapability(name));
-    const session = new ProcessSession(this.sessionOps, {
+    const followed = new ProcessSession(this.processOps, {
       processId,
       retained: {
         maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
@@ -179,14 +180,14 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       flowControl: params.outputWindowBytes !== undefined,
     });
     // Routed before the request goes out: output may arrive ahead of the start response.
-    this.sessions.set(processId, session);
-    this.connection?.route(processId, session.accept);
+    this.processes.set(processId, followed);
+    this.connection?.route(processId, followed.accept);
     try {
       const result = await this.callOnce(Method.processStart, params);
-      session.markStarted(result.pid ?? null);
-      return session;
+      followed.markStarted(result.pid ?? null);
+      return followed;
     } catch (error) {
-      session.dispose();
+      followed.dispose();
       if (isClientError(error, 'disconnected')) {
         // The start may have reached the server: make sure no orphan keeps running.
         this.callRetrying(Method.processTerminate, { processId }).catch(() => undefined);
@@ -218,7 +219,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     if (this.lifetime.signal.aborted) return;
     this.lifetime.abort(clientClosed());
     this.releaseLink(clientClosed());
-    for (const session of [...this.sessions.values()]) session.fail('The client was closed.');
+    for (const followed of [...this.processes.values()]) followed.fail('The client was closed.');
     this.enter({ kind: 'closed', since: Date.now() });
   }
 
@@ -328,7 +329,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       },
       remaining(this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS),
     );
-    for (const session of this.sessions.values()) connection.route(session.processId, session.accept);
+    for (const followed of this.processes.values()) connection.route(followed.processId, followed.accept);
     try {
       const result = await connection.call(
         Method.initialize,
@@ -399,7 +400,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         await this.waitForTurn(outage, attempt);
         await this.handshake(this.sessionId, outage.deadlineAt);
         this.log(`Reconnected after ${outage.attemptNo} attempt(s); session ${this.sessionId} resumed.`);
-        for (const session of [...this.sessions.values()]) session.resync();
+        for (const followed of [...this.processes.values()]) followed.resync();
         return;
       } catch (error) {
         if (this.lifetime.signal.aborted) return;
@@ -453,8 +454,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   private fail(fatalError: ClientError): void {
     this.releaseLink(fatalError);
     this.enter({ kind: 'failed', since: Date.now(), fatalError }, fatalError.message);
-    for (const session of [...this.sessions.values()]) {
-      session.fail(`The connection to the environment failed: ${fatalError.message}`);
+    for (const followed of [...this.processes.values()]) {
+      followed.fail(`The connection to the environment failed: ${fatalError.message}`);
     }
   }
 
