@@ -1,25 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setBridge } from '../ipc/ipc-client';
-import { useEnvironments } from '../stores/environments-store';
-import { useUi } from '../stores/ui-store';
-import { FakeBridge, makeEnv } from '../test/fake-bridge';
-import { resetStores } from '../test/reset-stores';
+import type { FakeBridge } from '../test/fake-bridge';
+import { withTwoEnvironments } from '../test/two-environments';
 import { App } from './app';
 
 let bridge: FakeBridge;
 beforeEach(() => {
-  resetStores();
-  bridge = new FakeBridge();
-  setBridge(bridge);
-  useEnvironments
-    .getState()
-    .setAll([
-      makeEnv(),
-      makeEnv({ id: 'env-2', name: 'Pi', settings: { kind: 'command', commandLine: 'ssh pi' } }),
-    ]);
-  useUi.getState().selectEnv('env-1');
+  bridge = withTwoEnvironments();
 });
 afterEach(cleanup);
 

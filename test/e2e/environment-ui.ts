@@ -1,8 +1,9 @@
 // Environment steps shared by the e2e tests: add a WebSocket environment through the dialog (with a
-// connection test first) and hand back its connection indicator.
+// connection test first) and hand back its connection indicator; open a shell in it.
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { saveScreenshot } from './screens';
+import { pane, paneText } from './terminal-text';
 
 /** Adds the server at `url` as "Lab box" through the dialog; returns its connection indicator. */
 export async function addEnvironment(page: Page, url: string, timeoutMs: number): Promise<Locator> {
@@ -23,5 +24,25 @@ export async function addEnvironment(page: Page, url: string, timeoutMs: number)
   await expect
     .poll(() => indicator.getAttribute('aria-label'), poll)
     .toMatch(/^Connection: connected, [\d.]+ ms$/);
+  return indicator;
+}
+
+/**
+ * Opens the app, waits for the Local shell's pane, adds the server at `url` as "Lab box" and opens a
+ * shell there; resolves once that shell has printed its prompt. Returns the connection indicator.
+ */
+export async function openRemoteShell(
+  page: Page,
+  appUrl: string,
+  url: string,
+  timeoutMs: number,
+): Promise<Locator> {
+  const poll = { timeout: timeoutMs, interval: 100 };
+  await page.goto(appUrl);
+  await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+  const indicator = await addEnvironment(page, url, timeoutMs);
+  await page.getByRole('button', { name: 'Open a shell' }).click();
+  await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+  await expect.poll(async () => (await paneText(page)).trim().length, poll).toBeGreaterThan(0);
   return indicator;
 }

@@ -5,12 +5,9 @@
 // against either server.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
-import { startServer, type StartedServer } from '../support/exec-servers';
-import { FaultProxy } from '../support/fault-proxy';
-import { startWebApp, type WebApp } from './web-app';
-import { addEnvironment } from './environment-ui';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { addEnvironment, openRemoteShell } from './environment-ui';
+import { remoteRig } from './remote-rig';
 import { dropFile, openEmptyFolder } from './files-ui';
 import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
 import { reportFailure, saveScreenshot } from './screens';
@@ -28,43 +25,20 @@ function patternBytes(length: number): Buffer {
 }
 
 describe('web app: remote environment over a bad link', () => {
-  let server: StartedServer;
-  let proxy: FaultProxy;
-  let app: WebApp;
-  let browser: LaunchedBrowser;
-
-  beforeEach(async () => {
-    server = await startServer('tether', 'ws');
-    proxy = await FaultProxy.forUrl(server.url as string);
-    app = await startWebApp();
-    browser = await launchBrowser({ disableWebgl: true });
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await app?.stop();
-    await proxy?.close();
-    await server?.stop();
-  });
+  const rig = remoteRig('tether');
 
   it('survives a cut without losing or repeating output or input, resizes, and shows the exit code', async () => {
-    const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'remote-environment', app));
-    await page.goto(app.url);
-    await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
-
-    const indicator = await addEnvironment(page, proxy.url(), UI_TIMEOUT_MS);
-
-    await page.getByRole('button', { name: 'Open a shell' }).click();
-    await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
-    await expect.poll(async () => (await paneText(page)).trim().length, poll).toBeGreaterThan(0);
+    const { page } = rig.browser;
+    onTestFailed(() => reportFailure(page, 'remote-environment', rig.app));
+    const indicator = await openRemoteShell(page, rig.app.url, rig.proxy.url(), UI_TIMEOUT_MS);
     await typeLine(page, 'echo hello');
     await expect.poll(() => countInPane(page, /^hello$/m), poll).toBe(1);
 
     // Output during the cut: a loop keeps printing while the link is down.
     await typeLine(page, 'clear; for i in 1 2 3 4 5 6 7 8 9; do echo "n=$i"; sleep 0.6; done');
     await expect.poll(() => countInPane(page, /n=1/), poll).toBe(1);
-    proxy.refuseNew(true);
-    proxy.cutAll();
+    rig.proxy.refuseNew(true);
+    rig.proxy.cutAll();
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: reconnecting/);
     await expect
       .poll(() => pane(page).getByRole('status').first().textContent(), poll)
@@ -75,8 +49,8 @@ describe('web app: remote environment over a bad link', () => {
     await page.keyboard.press('Enter');
     await saveScreenshot(page, 'reconnecting');
     await new Promise((resolve) => setTimeout(resolve, CUT_MS));
-    proxy.refuseNew(false);
-    proxy.restore();
+    rig.proxy.refuseNew(false);
+    rig.proxy.restore();
 
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: connected/);
     await expect.poll(() => countInPane(page, /n=9/), poll).toBe(1);
@@ -117,27 +91,24 @@ describe('web app: remote environment over a bad link', () => {
     'finishes an upload byte-exact when the link is cut in its middle (%s server)',
     async (impl) => {
       if (impl === 'codex') {
-        await proxy.close();
-        await server.stop();
-        server = await startServer('codex', 'ws');
-        proxy = await FaultProxy.forUrl(server.url as string);
+        await rig.switchServer('codex');
       }
       await uploadAcrossCut(impl);
     },
   );
 
   async function uploadAcrossCut(impl: 'tether' | 'codex'): Promise<void> {
-    const { page } = browser;
-    onTestFailed(() => reportFailure(page, `remote-upload-${impl}`, app));
-    await page.goto(app.url);
-    const indicator = await addEnvironment(page, proxy.url(), UI_TIMEOUT_MS);
-    const folder = path.join(server.home, 'uploads');
+    const { page } = rig.browser;
+    onTestFailed(() => reportFailure(page, `remote-upload-${impl}`, rig.app));
+    await page.goto(rig.app.url);
+    const indicator = await addEnvironment(page, rig.proxy.url(), UI_TIMEOUT_MS);
+    const folder = path.join(rig.server.home, 'uploads');
     mkdirSync(folder);
     await openEmptyFolder(page, folder, UI_TIMEOUT_MS);
 
     // Slow enough that the cut lands while blocks are still going up.
     const data = patternBytes(6 * 1024 * 1024 + 333);
-    proxy.throttle(1_500_000, 'upstream');
+    rig.proxy.throttle(1_500_000, 'upstream');
     await dropFile(page, 'big.bin', data);
     const transfers = page.getByRole('region', { name: 'Transfers' });
     const row = transfers.getByRole('row', { name: 'upload big.bin' });
@@ -145,13 +116,13 @@ describe('web app: remote environment over a bad link', () => {
     await expect.poll(async () => Number(await progress.getAttribute('value')), poll).toBeGreaterThan(0);
     expect(await row.textContent()).toContain('running');
 
-    proxy.refuseNew(true);
-    proxy.cutAll();
+    rig.proxy.refuseNew(true);
+    rig.proxy.cutAll();
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: reconnecting/);
     await expect.poll(() => row.textContent(), poll).toContain('waiting for the link');
     await saveScreenshot(page, `upload-reconnecting-${impl}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    proxy.restore();
+    rig.proxy.restore();
 
     await expect.poll(() => row.textContent(), poll).toContain('done');
     expect(readFileSync(path.join(folder, 'big.bin')).equals(data)).toBe(true);

@@ -5,17 +5,14 @@
 // Tether's server the app's output window stays within the retention, so a cut cannot cause a gap.)
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import WebSocket from 'ws';
 import { webSocketUrlFor, type ProcessEventView } from '../../shared/ipc';
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/web-bridge-client';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
-import { startServer, type StartedServer } from '../support/exec-servers';
-import { FaultProxy } from '../support/fault-proxy';
-import { addEnvironment } from './environment-ui';
+import { openRemoteShell } from './environment-ui';
+import { remoteRig } from './remote-rig';
 import { reportFailure, saveScreenshot } from './screens';
-import { countInPane, pane, paneText, typeLine } from './terminal-text';
-import { startWebApp, type WebApp } from './web-app';
+import { countInPane, paneText, typeLine } from './terminal-text';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -45,38 +42,17 @@ async function gapsTheAppReports(appUrl: string): Promise<GapEvent[]> {
 }
 
 describe('web app: output beyond the server’s retention during a cut', () => {
-  let server: StartedServer;
-  let proxy: FaultProxy;
-  let app: WebApp;
-  let browser: LaunchedBrowser;
-
-  beforeEach(async () => {
-    server = await startServer('codex', 'ws');
-    proxy = await FaultProxy.forUrl(server.url as string);
-    app = await startWebApp();
-    browser = await launchBrowser({ disableWebgl: true });
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await app?.stop();
-    await proxy?.close();
-    await server?.stop();
-  });
+  const rig = remoteRig('codex');
 
   it('shows a gap marker with the seqs the app reports lost, then the output after it', async () => {
-    const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'retention-gap', app));
-    await page.goto(app.url);
-    await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
-    const indicator = await addEnvironment(page, proxy.url(), UI_TIMEOUT_MS);
-    await page.getByRole('button', { name: 'Open a shell' }).click();
-    await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
-    await expect.poll(async () => (await paneText(page)).trim().length, poll).toBeGreaterThan(0);
+    const { page } = rig.browser;
+    onTestFailed(() => reportFailure(page, 'retention-gap', rig.app));
+    const indicator = await openRemoteShell(page, rig.app.url, rig.proxy.url(), UI_TIMEOUT_MS);
 
     // The flood waits for the cut (the test creates `go` once the link is down). It is NUL bytes,
     // which a terminal does not display, so the marker and what follows it stay on screen.
-    const go = path.join(server.home, 'go');
-    const flooded = path.join(server.home, 'flooded');
+    const go = path.join(rig.server.home, 'go');
+    const flooded = path.join(rig.server.home, 'flooded');
     await typeLine(
       page,
       `clear; echo before-$((1+1)); while [ ! -e ${go} ]; do sleep 0.1; done; ` +
@@ -84,19 +60,19 @@ describe('web app: output beyond the server’s retention during a cut', () => {
     );
     await expect.poll(() => countInPane(page, /^before-2$/m), poll).toBe(1);
 
-    proxy.refuseNew(true);
-    proxy.cutAll();
+    rig.proxy.refuseNew(true);
+    rig.proxy.cutAll();
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: reconnecting/);
     writeFileSync(go, '');
     // The whole flood has been read by the server (and mostly evicted) before the link returns.
     await expect.poll(() => existsSync(flooded), poll).toBe(true);
-    proxy.refuseNew(false);
-    proxy.restore();
+    rig.proxy.refuseNew(false);
+    rig.proxy.restore();
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: connected/);
 
     await expect.poll(() => countInPane(page, /^after-42$/m), poll).toBe(1);
     await expect.poll(() => countInPane(page, /output lost/), poll).toBe(1);
-    const gaps = await gapsTheAppReports(app.url);
+    const gaps = await gapsTheAppReports(rig.app.url);
     expect(gaps).toHaveLength(1);
     const { fromSeq, toSeq } = gaps[0]!;
     expect(toSeq).toBeGreaterThan(fromSeq);

@@ -217,13 +217,17 @@ describe('cancelling a download (Tether ws server behind a throttled link)', () 
     return started;
   }
 
-  it('stops mid-way as cancelled, removes the partial file, and a later download still works', async () => {
+  /** A random remote file of DOWNLOAD_SIZE, and where the harness's download host saves it. */
+  function remoteFile(name: string): { data: Buffer; remotePath: string; destination: string } {
     const data = randomBytes(DOWNLOAD_SIZE);
-    const remotePath = path.join(server.home, 'big.bin');
+    const remotePath = path.join(server.home, name);
     writeFileSync(remotePath, data);
     // The harness's download host saves to <dataDir>/downloaded-<name>, through a .part file.
-    const destination = path.join(h.dataDir, 'downloaded-big.bin');
+    return { data, remotePath, destination: path.join(h.dataDir, `downloaded-${name}`) };
+  }
 
+  it('stops mid-way as cancelled, removes the partial file, and a later download still works', async () => {
+    const { data, remotePath, destination } = remoteFile('big.bin');
     proxy.throttle(THROTTLE_BYTES_PER_S, 'downstream');
     const first = await startAndWaitForBytes(remotePath);
     expect(partialFiles()).toHaveLength(1);
@@ -244,11 +248,7 @@ describe('cancelling a download (Tether ws server behind a throttled link)', () 
   });
 
   it('a download started right after a cancel is not disturbed by the cancelled one winding down', async () => {
-    const data = randomBytes(DOWNLOAD_SIZE);
-    const remotePath = path.join(server.home, 'again.bin');
-    writeFileSync(remotePath, data);
-    const destination = path.join(h.dataDir, 'downloaded-again.bin');
-
+    const { data, remotePath, destination } = remoteFile('again.bin');
     proxy.throttle(THROTTLE_BYTES_PER_S, 'downstream');
     const first = await startAndWaitForBytes(remotePath);
     await h.invoke('transfers.cancel', { id: first.id });
