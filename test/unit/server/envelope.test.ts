@@ -161,6 +161,11 @@ describe('rawTopLevelId', () => {
     expect(rawTopLevelId('{"s\\\\":1,"id":8}')).toBe('8');
   });
 
+  it('skips top-level string values that hold commas and braces', () => {
+    expect(rawTopLevelId('{"method":"a,b}","id":9}')).toBe('9');
+    expect(decodeText('{"method":"x,y","id":10}')).toMatchObject({ kind: 'request', idJson: '10' });
+  });
+
   it('skips literal values and takes the last id', () => {
     expect(rawTopLevelId('{"a":true,"b":null,"id":1,"c":-2.5e3,"id":3}')).toBe('3');
     expect(rawTopLevelId('{"id":"x","z":false}')).toBe('"x"');
