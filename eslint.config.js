@@ -14,7 +14,7 @@ function forbid(names, message) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.cache/**', 'test-results/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.cache/**', 'test-results/**', 'coverage/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -46,6 +46,8 @@ export class OutputFlow {
   private readonly heldLive: ProcessEventView[] = [];
   private readonly queue: QueuedWrite[] = [];
   private pending = 0;
+  /** Output bytes handed to the sink and not yet parsed: owed to the server if we are disposed first. */
+  private pendingAckBytes = 0;
   private paused = false;
   private ackWaiting = 0;
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
@@ -91,7 +93,11 @@ export class OutputFlow {
     this.replaying = true;
     try {
       const result = await this.deps.replay(afterSeq);
-      if (this.disposed) return;
+      if (this.disposed) {
+        // The AppService counted these bytes against our window when it answered: give them back.
+        this.ackNow(result.events.reduce((sum, e) => sum + outputBytes(e), 0));
+        return;
+      }
       for (const event of result.events) this.accept(event);
       this.lastSeqSeen = Math.max(this.lastSeqSeen, result.lastSeq);
     } catch (error) {
@@ -117,11 +123,14 @@ export class OutputFlow {
     for (const event of events) this.accept(event);
   }
 
-  /** Stops writing; output still queued or held counts as consumed so the server never waits on it. */
+  /**
+   * Stops writing; output still queued, held or in the sink counts as consumed so the server never
+   * waits on it (a disposed terminal may never report its last writes parsed).
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    let owed = this.queue.splice(0).reduce((sum, item) => sum + item.ackBytes, 0);
+    let owed = this.pendingAckBytes + this.queue.splice(0).reduce((sum, item) => sum + item.ackBytes, 0);
     owed += this.heldLive.splice(0).reduce((sum, e) => sum + outputBytes(e), 0);
     this.ackWaiting += owed;
     this.flushAck();
@@ -170,6 +179,7 @@ export class OutputFlow {
       }
       const item = this.queue.shift() as QueuedWrite;
       this.pending += item.size;
+      this.pendingAckBytes += item.ackBytes;
       this.deps.sink.write(item.data, () => this.completed(item));
     }
   }
@@ -177,6 +187,7 @@ export class OutputFlow {
   private completed(item: QueuedWrite): void {
     this.pending -= item.size;
     if (this.disposed) return;
+    this.pendingAckBytes -= item.ackBytes;
     if (item.ackBytes > 0) {
       this.ackWaiting += item.ackBytes;
       if (this.ackWaiting >= ACK_BATCH_BYTES) this.flushAck();

@@ -46,4 +46,13 @@ describe('ProcessLog', () => {
     expect([...log.after(0)].map((e) => e.event.seq)).toEqual(Array.from({ length: 50 }, (_, i) => 4951 + i));
     expect([...log.after(4990)].length).toBe(10);
   });
+
+  it('keeps its entry list bounded in memory over a long run', () => {
+    const log = new ProcessLog(1_000_000, 10);
+    for (let seq = 1; seq <= 20_000; seq++) log.append({ kind: 'exited', seq, exitCode: 0 }, 0);
+    expect([...log.after(0)].map((e) => e.event.seq)).toEqual(
+      Array.from({ length: 10 }, (_, i) => 19_991 + i),
+    );
+    expect(log['entries'].length).toBeLessThan(2_100);
+  });
 });

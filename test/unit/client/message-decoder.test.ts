@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { parseFrame } from '../../../electron/client/message-decoder';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { frameText, parseFrame } from '../../../electron/client/message-decoder';
 
 const chunk = (bytes: number): string => randomBytes(bytes).toString('base64');
 const frame = (text: string): Buffer => Buffer.from(text, 'utf8');
@@ -64,5 +64,61 @@ describe('parseFrame', () => {
       });
       sameAsJson(text);
     }
+  });
+});
+
+describe('parseFrame fast path', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** The texts JSON.parse was given while parsing `input`, and the result. */
+  const parseWatched = (input: Buffer | string): { texts: string[]; result: unknown } => {
+    const parse = vi.spyOn(JSON, 'parse');
+    const result = parseFrame(input);
+    const texts = parse.mock.calls.map(([text]) => String(text));
+    parse.mockRestore();
+    return { texts, result };
+  };
+
+  it('never hands the chunk of a process/output frame to JSON.parse', () => {
+    const data = chunk(6_000);
+    for (const text of [
+      `{"method":"process/output","params":{"processId":"p1","seq":7,"stream":"stdout","chunk":"${data}"}}`,
+      `{"method":"process/output","params":{"processId":"p1","chunk":"${data}","seq":7,"stream":"pty"},"jsonrpc":"2.0"}`,
+    ]) {
+      const { texts, result } = parseWatched(frame(text));
+      expect(result).toEqual(JSON.parse(text));
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).not.toContain(data.slice(0, 64));
+      expect(texts[0]!.length).toBe(text.length - data.length);
+    }
+  });
+
+  it('parses other frames once, whole', () => {
+    const data = chunk(6_000);
+    for (const text of [
+      `{"id":3,"result":{"chunks":[{"seq":1,"stream":"stdout","chunk":"${data}"}],"nextSeq":2}}`,
+      `{"method":"process/output","params":{"processId":"p","seq":1,"chunk":"${data}\\/AA"}}`,
+      `{"method":"process/output","params":{"processId":"p","seq":1,"chunk":"${data}é"}}`,
+    ]) {
+      const { texts, result } = parseWatched(frame(text));
+      expect(result).toEqual(JSON.parse(text));
+      expect(texts).toEqual([text]);
+    }
+  });
+
+  it('parses text frames (WebSocket text messages) as they are', () => {
+    const text = `{"method":"process/output","params":{"processId":"p","seq":1,"chunk":"${chunk(3_000)}"}}`;
+    const { texts, result } = parseWatched(text);
+    expect(result).toEqual(JSON.parse(text));
+    expect(texts).toEqual([text]);
+  });
+});
+
+describe('frameText', () => {
+  it('gives the text of a string or a UTF-8 buffer', () => {
+    expect(frameText('{"a":"é"}')).toBe('{"a":"é"}');
+    expect(frameText(Buffer.from('{"a":"é"}'))).toBe('{"a":"é"}');
   });
 });

@@ -51,4 +51,15 @@ describe('OutputLog retention', () => {
     for (let i = 1; i <= 4; i++) log.append({ seq: i, stream: 'pty', data: Buffer.alloc(4) });
     expect(seqs(log.select(0, null))).toEqual([2, 3, 4]);
   });
+
+  it('stays correct and bounded in memory over a long run', () => {
+    const log = logWith(
+      Array.from({ length: 20_000 }, () => 1),
+      10,
+      1_000,
+    );
+    expect(seqs(log.select(0, null))).toEqual(Array.from({ length: 10 }, (_, i) => 19_991 + i));
+    expect(log.retainedChunks).toBe(10);
+    expect(log['chunks'].length).toBeLessThan(2_100);
+  });
 });

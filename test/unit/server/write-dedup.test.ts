@@ -26,4 +26,21 @@ describe('WriteDedup', () => {
     expect(dedup.has('w5904')).toBe(true);
     expect(dedup.has('w9999')).toBe(true);
   });
+
+  it('keeps exactly `window` ids: the next one evicts only the oldest', () => {
+    const dedup = new WriteDedup(2);
+    dedup.remember('a');
+    dedup.remember('b');
+    expect(dedup.has('a') && dedup.has('b')).toBe(true);
+    dedup.remember('c');
+    expect([dedup.has('a'), dedup.has('b'), dedup.has('c')]).toEqual([false, true, true]);
+  });
+
+  it('keeps its id list bounded over a long run (no leak per write)', () => {
+    const dedup = new WriteDedup(16);
+    for (let i = 0; i < 20_000; i++) dedup.remember(`w${i}`);
+    expect(dedup.has('w19983')).toBe(false);
+    expect(dedup.has('w19984')).toBe(true);
+    expect(dedup['order'].length).toBeLessThan(2_100);
+  });
 });
