@@ -12,7 +12,7 @@ function sizeOf(event: ProcessEvent): number {
 }
 
 /** Highest seq an event covers (gaps cover a range); failed events carry none. */
-function lastSeqOf(event: ProcessEvent): number | null {
+export function lastSeqOf(event: ProcessEvent): number | null {
   switch (event.kind) {
     case 'gap':
       return event.toSeq;

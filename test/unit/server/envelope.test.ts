@@ -3,7 +3,6 @@ import {
   decodeBytes,
   decodeText,
   encodeError,
-  encodeNotification,
   encodeResult,
   rawTopLevelId,
 } from '../../../electron/server/envelope';
@@ -184,12 +183,6 @@ describe('envelope encoding', () => {
     });
     expect(encodeError('1', -32600, 'bad', null)).toBe(
       '{"error":{"code":-32600,"data":null,"message":"bad"},"id":1}',
-    );
-  });
-
-  it('encodes notifications', () => {
-    expect(encodeNotification('process/exited', { seq: 2 })).toBe(
-      '{"method":"process/exited","params":{"seq":2}}',
     );
   });
 });
