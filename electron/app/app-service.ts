@@ -14,7 +14,7 @@ import { EnvironmentRuntime, type ClientFactory } from './environment-runtime';
 import { EnvironmentTokens } from './environment-tokens';
 import { fileHandlers } from './file-handlers';
 import type { HostServices } from './host-services';
-import { SHUTDOWN_TIMEOUT_MS } from './limits';
+import { SHUTDOWN_CLEANUP_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './limits';
 import type { LocalServerCommand } from './local-server';
 import { NoticeBoard } from './notice-board';
 import { ProcessFlow } from './process-flow';
@@ -109,19 +109,19 @@ export class AppService {
     this.envs.reconnectAll();
   }
 
-  /** Closes every client (stopping the Local exec-server); remote processes keep running. */
+  /**
+   * Cancels transfers, then closes every client (stopping the Local exec-server); remote processes
+   * keep running. Cancelled uploads first remove what they staged, while their links are still up.
+   */
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.transfers.cancelAll();
+    await settledWithin(this.transfers.cancelAll(), SHUTDOWN_CLEANUP_TIMEOUT_MS);
     const closing = this.envs.all().map(async (env) => {
       env.dispose();
       await env.disconnect();
     });
-    await Promise.race([
-      Promise.all(closing),
-      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS)),
-    ]);
+    await settledWithin(Promise.all(closing), SHUTDOWN_TIMEOUT_MS);
     this.renderers.closeAll();
   }
 
@@ -136,4 +136,14 @@ export class AppService {
       changed: (view) => this.renderers.broadcast('environments.changed', view),
     });
   }
+}
+
+/** Waits for `work`, but at most `timeoutMs` (quitting must not hang on a dead link). */
+async function settledWithin(work: Promise<unknown>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  await Promise.race([work.catch(() => undefined), timeout]);
+  clearTimeout(timer);
 }

@@ -59,3 +59,8 @@ export const DOWNLOAD_URL_TTL_MS = 5 * 60_000;
 export const TEST_CONNECTION_TIMEOUT_MS = 15_000;
 /** Closing clients on shutdown waits at most this long. */
 export const SHUTDOWN_TIMEOUT_MS = 5_000;
+/**
+ * Before that, shutdown waits at most this long for cancelled uploads to remove what they staged on
+ * their servers; a dead link must not hold quitting up longer.
+ */
+export const SHUTDOWN_CLEANUP_TIMEOUT_MS = 3_000;

@@ -27,8 +27,8 @@ export function transferHandlers({ envs, transfers, downloads }: TransferHandler
         { envId, direction: 'upload', remotePath, name: baseName(remotePath), totalBytes },
         {
           upload: buffer,
-          run: (signal, progress) =>
-            runUpload({ client, remotePath, totalBytes, source: buffer, signal, progress }),
+          run: (signal, progress, cleanup) =>
+            runUpload({ client, remotePath, totalBytes, source: buffer, signal, progress, cleanup }),
         },
       );
     },

@@ -1,6 +1,7 @@
 // Uploads and downloads: a queue with limited concurrency, each transfer streaming in blocks through
 // the client's fs handles, with progress, rate, cancel and clear failures. Owns every TransferView
-// and sends transfers.changed (progress throttled, state changes at once).
+// and sends transfers.changed (progress throttled, state changes at once). It also knows what is
+// still winding down, so shutdown can let cancelled transfers clean up before the links close.
 import { randomUUID } from 'node:crypto';
 import type { TransferView } from '../../shared/ipc';
 import { AppError, notFound } from './app-error';
@@ -8,9 +9,12 @@ import { TRANSFER_CONCURRENCY, TRANSFER_PROGRESS_THROTTLE_MS, TRANSFER_RATE_WIND
 import type { UploadBuffer } from './upload-buffer';
 import { errorMessage } from '../../shared/error-message';
 
+/** Hands the queue work that outlives a job's run (e.g. removing what a failed upload wrote). */
+export type TrackCleanup = (work: Promise<unknown>) => void;
+
 export interface TransferJob {
   /** Runs the transfer; reports progress as cumulative bytes. Must honour the signal. */
-  run(signal: AbortSignal, progress: (doneBytes: number) => void): Promise<void>;
+  run(signal: AbortSignal, progress: (doneBytes: number) => void, cleanup: TrackCleanup): Promise<void>;
   upload?: UploadBuffer;
 }
 
@@ -26,6 +30,8 @@ interface Entry {
 export class TransferQueue {
   private readonly entries = new Map<string, Entry>();
   private running = 0;
+  /** Runs not yet settled and the cleanups they handed over. */
+  private readonly windingDown = new Set<Promise<unknown>>();
 
   constructor(
     private readonly changed: (view: TransferView) => void,
@@ -111,11 +117,16 @@ export class TransferQueue {
     if (wasQueued) this.pump();
   }
 
-  /** Cancels everything still queued or running (shutdown). */
-  cancelAll(): void {
+  /**
+   * Cancels everything still queued or running (shutdown) and resolves once every run and the
+   * cleanup it handed over has settled, so the caller can keep the links up until then.
+   */
+  async cancelAll(): Promise<void> {
     for (const entry of this.entries.values()) {
       if (entry.view.state === 'queued' || entry.view.state === 'running') this.cancel(entry.view.id);
     }
+    // A run that settles may still hand over a cleanup, so wait until nothing is left.
+    while (this.windingDown.size > 0) await Promise.allSettled([...this.windingDown]);
   }
 
   clearFinished(): void {
@@ -129,7 +140,7 @@ export class TransferQueue {
       if (this.running >= this.concurrency) return;
       if (entry.view.state !== 'queued') continue;
       this.running++;
-      void this.start(entry);
+      this.track(this.start(entry));
     }
   }
 
@@ -138,7 +149,11 @@ export class TransferQueue {
     entry.samples = [[Date.now(), 0]];
     this.changed({ ...entry.view });
     try {
-      await entry.job.run(entry.abort.signal, (done) => this.progress(entry, done));
+      await entry.job.run(
+        entry.abort.signal,
+        (done) => this.progress(entry, done),
+        (work) => this.track(work),
+      );
       if (entry.view.state === 'running') {
         entry.view.doneBytes = entry.view.totalBytes ?? entry.view.doneBytes;
         this.finish(entry, 'done', null);
@@ -152,6 +167,15 @@ export class TransferQueue {
       this.running--;
       this.pump();
     }
+  }
+
+  private track(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.windingDown.add(settled);
+    void settled.then(() => this.windingDown.delete(settled));
   }
 
   private progress(entry: Entry, doneBytes: number): void {

@@ -2,12 +2,14 @@
 // renamed into place once complete (where the server has an atomic fs/rename), so nobody sees a
 // half-written file under the real name, and a failed or cancelled upload removes what it wrote.
 // An existing file is written in place: the protocol cannot set mode, owner or links, and a
-// rename would lose them; such a file cannot be restored if the upload fails.
+// rename would lose them; such a file cannot be restored if the upload fails. The removal is
+// handed to the transfer queue, so quitting waits for it before closing the link that carries it.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ErrorCode, TetherCapability } from '../../shared/protocol';
 import type { ExecServerClientApi } from '../client/api';
 import { isClientError } from '../client/client-error';
+import type { TrackCleanup } from './transfer-queue';
 import { UploadSpool } from './upload-spool';
 
 export interface UploadRun {
@@ -17,6 +19,7 @@ export interface UploadRun {
   source: AsyncIterable<Uint8Array>;
   signal: AbortSignal;
   progress: (doneBytes: number) => void;
+  cleanup: TrackCleanup;
 }
 
 export async function runUpload(run: UploadRun): Promise<void> {
@@ -34,7 +37,7 @@ export async function runUpload(run: UploadRun): Promise<void> {
     if (staged) await client.fs.rename(target, remotePath);
   } catch (error) {
     // Not awaited: with the link down the removal waits for it, and the failure is known now.
-    if (isNew) client.fs.remove(target, { recursive: false, force: true }).catch(() => undefined);
+    if (isNew) run.cleanup(client.fs.remove(target, { recursive: false, force: true }));
     throw error;
   }
 }

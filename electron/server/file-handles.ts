@@ -1,5 +1,6 @@
 // Streaming file handles (`fs/open`, `fs/readBlock`, `fs/writeBlock`, `fs/close`), owned by one
-// connection and closed with it, as codex does (a resumed session does not get them back).
+// connection and closed with it, as codex does (a resumed session does not get them back). An open
+// that completes after the connection closed closes its file at once instead of registering it.
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { MAX_FS_BLOCK_BYTES } from '../../shared/protocol';
 import { decodeBase64Strict } from './base64';
@@ -12,6 +13,7 @@ const OPEN_FLAGS = { read: 'r', replace: 'w', update: 'r+' } as const;
 export class FileHandles {
   private readonly handles = new Map<string, FileHandle>();
   private readonly opening = new Set<string>();
+  private closed = false;
 
   /** `update` (Tether's extension) opens an existing file for writing without truncating it. */
   async open(handleId: string, uri: string, mode: 'read' | 'replace' | 'update'): Promise<void> {
@@ -26,7 +28,13 @@ export class FileHandles {
         throw error;
       });
       if (info && !info.isFile()) throw RpcError.invalidRequest(`path \`${filePath}\` is not a file`);
-      this.handles.set(handleId, await open(filePath, OPEN_FLAGS[mode]));
+      const handle = await open(filePath, OPEN_FLAGS[mode]);
+      // closeAll() ran while the file was opening: nobody can ever close this handle but us.
+      if (this.closed) {
+        await handle.close().catch(() => undefined);
+        throw RpcError.invalidRequest('the connection closed while the file was opening');
+      }
+      this.handles.set(handleId, handle);
     } catch (error) {
       throw toFsRpcError(error);
     } finally {
@@ -77,7 +85,9 @@ export class FileHandles {
     await handle.close().catch(() => undefined);
   }
 
+  /** Closes every handle; opens still in flight close theirs when they complete. */
   closeAll(): void {
+    this.closed = true;
     for (const handle of this.handles.values()) void handle.close().catch(() => undefined);
     this.handles.clear();
   }

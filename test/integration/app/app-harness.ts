@@ -33,14 +33,23 @@ export interface Harness {
 }
 
 export async function createHarness(
-  options: { dataDir?: string; autoConnect?: boolean } = {},
+  options: {
+    dataDir?: string;
+    autoConnect?: boolean;
+    /** Start the Local server as the Electron app does (with its ELECTRON_RUN_AS_NODE=1). */
+    electronLocalServer?: boolean;
+  } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
   const service = await AppService.create({
     dataDir,
     secrets: new FileSecretStore(path.join(dataDir, 'tokens.json')),
     createClient: remoteClientFactory(() => undefined),
-    localServer: localServerCommand({ packageRoot: REPO_ROOT, execPath: process.execPath, electron: false }),
+    localServer: localServerCommand({
+      packageRoot: REPO_ROOT,
+      execPath: process.execPath,
+      electron: options.electronLocalServer ?? false,
+    }),
     host: {
       openExternal: async () => undefined,
       downloads: {

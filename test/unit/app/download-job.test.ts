@@ -41,7 +41,13 @@ describe('download job', () => {
     const cancel = new AbortController();
     const fs = oneBlockFile(() => cancel.abort());
     const prepared = await prepareDownload(fs, '/remote/file.bin', diskHost(destination));
-    await expect(prepared.job!.run(cancel.signal, () => undefined)).rejects.toThrow();
+    await expect(
+      prepared.job!.run(
+        cancel.signal,
+        () => undefined,
+        () => undefined,
+      ),
+    ).rejects.toThrow();
     await expect.poll(async () => readdir(dir)).toEqual([]);
   });
 
@@ -53,7 +59,11 @@ describe('download job', () => {
       '/remote/file.bin',
       diskHost(destination),
     );
-    await prepared.job!.run(new AbortController().signal, () => undefined);
+    await prepared.job!.run(
+      new AbortController().signal,
+      () => undefined,
+      () => undefined,
+    );
     expect(await readdir(dir)).toEqual(['file.bin']);
   });
 });

@@ -25,6 +25,14 @@ describe('buildChildEnv', () => {
     expect(buildChildEnv(server, {}, { ...policy, ignoreDefaultExcludes: true })).toEqual(server);
   });
 
+  it('never inherits the variables that launched the server, but explicit values still apply', () => {
+    const launched = { ...server, ELECTRON_RUN_AS_NODE: '1' };
+    const all = { ...policy, ignoreDefaultExcludes: true };
+    expect(buildChildEnv(launched, {}, all)).toEqual(server);
+    expect(buildChildEnv(launched, {}, { ...all, inherit: 'core' })).toEqual({ PATH: '/bin', HOME: '/root' });
+    expect(buildChildEnv(launched, { ELECTRON_RUN_AS_NODE: '1' }, all)).toEqual(launched);
+  });
+
   it('inherits core or nothing', () => {
     expect(buildChildEnv(server, {}, { ...policy, inherit: 'core' })).toEqual({
       PATH: '/bin',
