@@ -33,7 +33,12 @@ export interface Harness {
 }
 
 export async function createHarness(
-  options: { dataDir?: string; autoConnect?: boolean } = {},
+  options: {
+    dataDir?: string;
+    autoConnect?: boolean;
+    /** The host's link opener (by default one that does nothing). */
+    openExternal?: (url: string) => Promise<void>;
+  } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
   const service = await AppService.create({
@@ -42,7 +47,7 @@ export async function createHarness(
     createClient: remoteClientFactory(() => undefined),
     localServer: localServerCommand({ packageRoot: REPO_ROOT, execPath: process.execPath, electron: false }),
     host: {
-      openExternal: async () => undefined,
+      openExternal: options.openExternal ?? (async () => undefined),
       downloads: {
         begin: async ({ name }) => ({
           url: null,
