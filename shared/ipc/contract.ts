@@ -168,6 +168,8 @@ export const Settings = z.object({
   copyOnSelect: z.boolean(),
   fontSize: z.number().int().min(8).max(32),
   theme: z.enum(['system', 'light', 'dark']),
+  /** Hosts (`URL.host`) whose links in terminal output open without asking: "always allow this host". */
+  trustedLinkHosts: z.array(z.string().min(1).max(300)).max(1_000),
 });
 export type Settings = z.infer<typeof Settings>;
 
