@@ -311,7 +311,10 @@ export const commands = {
   'app.notices': command(Empty, z.array(AppNotice)),
   'app.dismissNotice': command(z.object({ id: z.string() }), Ok),
 
-  /** Opens an http(s) URL in the system browser (Electron) or a new tab (web). */
+  /**
+   * Opens an http(s) URL in the system browser, without a shell; anything else is refused. A web-mode
+   * page opens links in a new tab itself instead.
+   */
   'shell.openExternal': command(z.object({ url: z.string().url() }), Ok),
 } as const;
 
