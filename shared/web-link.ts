@@ -39,3 +39,11 @@ export function webLinkOrNull(url: string): URL | null {
     return null;
   }
 }
+
+/**
+ * Wraps a host's opener (Electron's shell.openExternal) so it only ever receives normalised http(s)
+ * URLs; anything else rejects with UnsafeLinkError before the opener is called.
+ */
+export function webLinksOnly(open: (url: string) => Promise<void>): (url: string) => Promise<void> {
+  return async (url) => open(requireWebLink(url).href);
+}
