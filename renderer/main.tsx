@@ -9,12 +9,14 @@ import { setBridge } from './ipc/ipc-client';
 import { errorMessage } from '../shared/error-message';
 import { loadAll, startApp } from './actions/start-app';
 import { catchUpAll } from './terminal/terminal-registry';
+import { setLinkOpener } from './actions/link-actions';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 root.render(<App />);
 
-const { bridge, onStatus } = resolveBridge();
+const { bridge, onStatus, openLink } = resolveBridge();
 setBridge(bridge);
+setLinkOpener(openLink);
 startApp().then(
   () => {
     let dropped = false;

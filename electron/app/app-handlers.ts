@@ -1,6 +1,8 @@
 // The app-wide commands of the contract: settings.*, app.* (notices) and shell.openExternal.
 import type { NamespaceHandlers } from './command-handlers';
 import { AppError } from './app-error';
+import { errorMessage } from '../../shared/error-message';
+import { requireWebLink } from '../../shared/web-link';
 import type { AppConfig } from './app-config';
 import type { HostServices } from './host-services';
 import type { NoticeBoard } from './notice-board';
@@ -31,11 +33,14 @@ export function appHandlers({ config, notices, renderers, host }: AppHandlerDeps
     },
 
     'shell.openExternal': async ({ url }) => {
-      const protocol = new URL(url).protocol;
-      if (protocol !== 'http:' && protocol !== 'https:') {
-        throw new AppError('invalidInput', 'Only http and https links can be opened.');
+      let link: URL;
+      try {
+        link = requireWebLink(url);
+      } catch (error) {
+        throw new AppError('invalidInput', errorMessage(error));
       }
-      await host.openExternal(url);
+      // The normalised href, so every host receives the same form the check was made on.
+      await host.openExternal(link.href);
       return { ok: true };
     },
   };

@@ -23,7 +23,8 @@ export type StoredEnvironment = z.infer<typeof StoredEnvironment>;
 const ConfigFile = z.object({
   version: z.literal(CONFIG_VERSION),
   environments: z.array(StoredEnvironment),
-  settings: Settings,
+  // A file written before a setting existed still loads, with that setting at its default.
+  settings: Settings.extend({ trustedLinkHosts: Settings.shape.trustedLinkHosts.default([]) }),
 });
 export type AppConfig = z.infer<typeof ConfigFile>;
 
@@ -32,6 +33,7 @@ export const DEFAULT_SETTINGS: Settings = {
   copyOnSelect: false,
   fontSize: 13,
   theme: 'system',
+  trustedLinkHosts: [],
 };
 
 function defaultLocalEnvironment(): StoredEnvironment {

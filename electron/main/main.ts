@@ -1,7 +1,7 @@
 // Electron entry point: one window hosting the app, the AppService behind it, and the lifecycle
 // around them (single instance, reconnect on resume / network back, clean shutdown that stops the
 // Local exec-server while remote processes keep running).
-import { app, BrowserWindow, dialog, net, powerMonitor, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, net, powerMonitor, session } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppService } from '../app/app-service';
@@ -12,6 +12,7 @@ import { findPackageRoot, localServerCommand } from '../app/local-server';
 import { installMenu } from './app-menu';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveRenderer } from './app-protocol';
 import { hostWindow } from './electron-host';
+import { openExternalLink } from './open-external';
 import { safeStorageSealer } from './safe-storage-sealer';
 import { hardenContents, hardenSession } from './security';
 import { loadWindowState, trackWindowState } from './window-state';
@@ -61,7 +62,7 @@ async function start(): Promise<void> {
       electron: true,
     }),
     host: {
-      openExternal: (url) => shell.openExternal(url),
+      openExternal: openExternalLink,
       downloads: {
         begin: async ({ name }) => {
           const options = { defaultPath: path.join(app.getPath('downloads'), name) };

@@ -22,7 +22,13 @@ beforeEach(() => {
   resetStores();
   bridge = new FakeBridge()
     .handle('environments.list', () => [local])
-    .handle('settings.get', () => ({ scrollback: 5000, copyOnSelect: false, fontSize: 13, theme: 'system' }))
+    .handle('settings.get', () => ({
+      scrollback: 5000,
+      copyOnSelect: false,
+      fontSize: 13,
+      theme: 'system',
+      trustedLinkHosts: [],
+    }))
     .handle('transfers.list', () => [])
     .handle('processes.list', () => [])
     .handle('processes.start', (input) => makeProcess({ envId: input.envId, processId: 'shell-1' }))

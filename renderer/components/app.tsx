@@ -10,6 +10,7 @@ import { applySettingsToAll } from '../terminal/terminal-registry';
 import { AppMenu } from './app-menu';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
+import { OpenLinkDialog } from './open-link-dialog';
 import { RemoveEnvironmentDialog } from './remove-environment-dialog';
 import { SettingsDialog } from './settings-dialog';
 import { ShortcutsDialog } from './shortcuts-dialog';
@@ -93,5 +94,8 @@ function Dialogs() {
       return <ShortcutsDialog onClose={close} />;
     case 'settings':
       return <SettingsDialog onClose={close} />;
+    case 'openLink':
+      // Keyed by link: a second click on another link starts the dialog afresh.
+      return <OpenLinkDialog key={dialog.url} url={dialog.url} envId={dialog.envId} onClose={close} />;
   }
 }

@@ -1,4 +1,5 @@
-// Terminal settings: scrollback, font size, copy-on-select, theme.
+// Terminal settings: scrollback, font size, copy-on-select, theme, and the hosts whose links open
+// without asking (taken back one by one).
 import { useState } from 'react';
 import { errorMessage } from '../../shared/error-message';
 import { saveSettings } from '../actions/settings-actions';
@@ -48,6 +49,26 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           <option value="dark">Dark</option>
         </select>
       </div>
+      <h3>Links opened without asking</h3>
+      {draft.trustedLinkHosts.length === 0 ? (
+        <p className="muted">None: Tether asks before opening any link a program prints.</p>
+      ) : (
+        <ul className="trusted-hosts">
+          {draft.trustedLinkHosts.map((host) => (
+            <li key={host}>
+              <span>{host}</span>
+              <button
+                aria-label={`Ask again for ${host}`}
+                onClick={() =>
+                  setDraft({ ...draft, trustedLinkHosts: draft.trustedLinkHosts.filter((h) => h !== host) })
+                }
+              >
+                Ask again
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       {error && (
         <p role="alert" className="error">
           {error}

@@ -1,4 +1,5 @@
-// User settings (scrollback, copy-on-select, font size, theme), mirrored from the AppService.
+// User settings (scrollback, copy-on-select, font size, theme, trusted link hosts), mirrored from
+// the AppService.
 import { create } from 'zustand';
 import type { Settings } from '../../shared/ipc';
 
@@ -7,6 +8,7 @@ export const DEFAULT_SETTINGS: Settings = {
   copyOnSelect: false,
   fontSize: 13,
   theme: 'system',
+  trustedLinkHosts: [],
 };
 
 interface SettingsState {

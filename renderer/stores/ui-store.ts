@@ -8,7 +8,9 @@ type Dialog =
   | { kind: 'editEnvironment'; id: string }
   | { kind: 'removeEnvironment'; id: string }
   | { kind: 'shortcuts' }
-  | { kind: 'settings' };
+  | { kind: 'settings' }
+  /** A link clicked in a terminal of `envId`, waiting for the user's say. */
+  | { kind: 'openLink'; url: string; envId: string | null };
 
 interface UiState {
   activeEnvId: string | null;

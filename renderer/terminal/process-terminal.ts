@@ -8,6 +8,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import type { ProcessKey, Settings } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
+import { requestOpenLink } from '../actions/link-actions';
 import { hardwareWebglAvailable } from './gpu-probe';
 import { OutputFlow } from './output-flow';
 import { PASTE_CHUNK_CHARS } from './flow-limits';
@@ -54,14 +55,13 @@ export class ProcessTerminal {
       theme: resolvedTheme(settings.theme) === 'dark' ? DARK_THEME : LIGHT_THEME,
       allowProposedApi: true,
       cursorBlink: true,
+      // OSC 8 hyperlinks (text that can hide its target) ask like any other link; xterm offers
+      // only http(s) ones as links.
+      linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
     });
     this.terminal.loadAddon(this.fitAddon);
     this.terminal.loadAddon(this.searchAddon);
-    this.terminal.loadAddon(
-      new WebLinksAddon((_event, uri) => {
-        invoke('shell.openExternal', { url: uri }).catch(() => undefined);
-      }),
-    );
+    this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
     this.terminal.onData((data) => this.sendInput(data));
     // onBinary hands over one char per byte (0-255), which btoa encodes as-is.
     this.terminal.onBinary((data) => this.write(btoa(data), true));

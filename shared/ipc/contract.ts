@@ -168,6 +168,8 @@ export const Settings = z.object({
   copyOnSelect: z.boolean(),
   fontSize: z.number().int().min(8).max(32),
   theme: z.enum(['system', 'light', 'dark']),
+  /** Hosts (`URL.host`) whose links in terminal output open without asking: "always allow this host". */
+  trustedLinkHosts: z.array(z.string().min(1).max(300)).max(1_000),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -309,7 +311,10 @@ export const commands = {
   'app.notices': command(Empty, z.array(AppNotice)),
   'app.dismissNotice': command(z.object({ id: z.string() }), Ok),
 
-  /** Opens an http(s) URL in the system browser (Electron) or a new tab (web). */
+  /**
+   * Opens an http(s) URL in the system browser, without a shell; anything else is refused. A web-mode
+   * page opens links in a new tab itself instead.
+   */
   'shell.openExternal': command(z.object({ url: z.string().url() }), Ok),
 } as const;
 

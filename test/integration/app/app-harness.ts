@@ -38,6 +38,8 @@ export async function createHarness(
     autoConnect?: boolean;
     /** Start the Local server as the Electron app does (with its ELECTRON_RUN_AS_NODE=1). */
     electronLocalServer?: boolean;
+    /** The host's link opener (by default one that does nothing). */
+    openExternal?: (url: string) => Promise<void>;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
@@ -51,7 +53,7 @@ export async function createHarness(
       electron: options.electronLocalServer ?? false,
     }),
     host: {
-      openExternal: async () => undefined,
+      openExternal: options.openExternal ?? (async () => undefined),
       downloads: {
         begin: async ({ name }) => ({
           url: null,

@@ -56,6 +56,18 @@ describe('ConfigStore', () => {
     }
   });
 
+  it('loads a file written before trusted link hosts existed, with none trusted', async () => {
+    const dir = tempDir();
+    const settings = { scrollback: 2000, copyOnSelect: true, fontSize: 14, theme: 'dark' };
+    writeFileSync(
+      path.join(dir, CONFIG_FILE_NAME),
+      JSON.stringify({ version: 1, environments: [], settings }),
+    );
+    const loaded = await new ConfigStore(dir).load();
+    expect(loaded.problem).toBeNull();
+    expect(loaded.config.settings).toEqual({ ...settings, trustedLinkHosts: [] });
+  });
+
   it('treats a file from a newer version as unreadable rather than guessing', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, CONFIG_FILE_NAME), JSON.stringify({ version: 99 }));
