@@ -1,5 +1,6 @@
 // `tether web`: runs the AppService and serves the app to a browser on loopback. The first line on
-// stdout is the URL (with the per-launch token); everything else goes to stderr.
+// stdout is the login URL (with the per-launch token; stdout is the user's own); everything else
+// goes to stderr.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -9,8 +10,9 @@ import { FileSecretStore } from '../app/file-secret-store';
 import { findPackageRoot, localServerCommand } from '../app/local-server';
 import { webDataDir } from './data-dir';
 import { openInBrowser } from './open-browser';
+import { WebCredentials } from './web-credentials';
 import { WebDownloads } from './web-downloads';
-import { newToken, startWebHost } from './web-host';
+import { startWebHost } from './web-host';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -54,8 +56,8 @@ async function runWeb(options: {
 }): Promise<void> {
   const packageRoot = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
   const dataDir = webDataDir(options.dataDir);
-  const token = newToken();
-  const downloads = new WebDownloads(token);
+  const credentials = new WebCredentials();
+  const downloads = new WebDownloads(credentials.scope);
   const service = await AppService.create({
     dataDir,
     secrets: new FileSecretStore(path.join(dataDir, 'tokens.json')),
@@ -73,7 +75,7 @@ async function runWeb(options: {
     staticDir: path.join(packageRoot, 'dist', 'renderer'),
     host: options.host,
     port: options.port,
-    token,
+    credentials,
   });
   process.stdout.write(`${host.url}\n`);
   console.error(`tether: web mode, config in ${dataDir}. Press Ctrl-C to stop.`);
