@@ -41,10 +41,18 @@ export class WebDownloads implements DownloadHost {
     return { url: `${this.scope}${WEB_DOWNLOAD_NAME}${id}`, target };
   }
 
-  /** Serves download/<id>; returns false when the id is unknown or already used. */
-  serve(id: string, response: ServerResponse): boolean {
+  /**
+   * Serves GET or HEAD of download/<id>; returns false when the id is unknown or already used. Only a
+   * GET uses the link up: a HEAD (a browser's or a download manager's probe) gets the headers alone.
+   */
+  serve(id: string, method: 'GET' | 'HEAD', response: ServerResponse): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
+    if (method === 'HEAD') {
+      response.writeHead(200, headersOf(entry.request));
+      response.end();
+      return true;
+    }
     this.pending.delete(id);
     clearTimeout(entry.timer);
     response.writeHead(200, headersOf(entry.request));

@@ -77,7 +77,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const relative = url.pathname.slice(scope.length);
     if (relative.startsWith(WEB_DOWNLOAD_NAME)) {
       const id = relative.slice(WEB_DOWNLOAD_NAME.length);
-      if (!downloads.serve(id, response))
+      if (!downloads.serve(id, method, response))
         plain(response, 404, 'This download link was already used or has expired.');
       return;
     }

@@ -399,6 +399,23 @@ describe('web host: WebSocket contract', () => {
       b.close();
     }
   });
+
+  it('answers a HEAD on a download link without using it up', async () => {
+    const b = bridge();
+    try {
+      const url = await startDownload(b);
+      const cookie = await loginCookie();
+      const head = await fetch(`${origin}${url}`, { method: 'HEAD', headers: { cookie } });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-disposition')).toContain('secret.txt');
+      expect(head.headers.get('content-length')).toBe(String('outside the static folder'.length));
+      const served = await fetch(`${origin}${url}`, { headers: { cookie } });
+      expect(served.status).toBe(200);
+      expect(await served.text()).toBe('outside the static folder');
+    } finally {
+      b.close();
+    }
+  });
 });
 
 /** Starts `tether web` with `args`; resolves with the child once it printed its first stdout line. */
