@@ -12,7 +12,10 @@ import { webDataDir } from './data-dir';
 import { openInBrowser } from './open-browser';
 import { WebCredentials } from './web-credentials';
 import { WebDownloads } from './web-downloads';
-import { startWebHost } from './web-host';
+import { startWebHost, WebHostListenError, type WebHost } from './web-host';
+
+/** Exit code when the web host cannot listen (the port is taken or not permitted). */
+const LISTEN_FAILURE_EXIT_CODE = 2;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -69,14 +72,25 @@ async function runWeb(options: {
         openInBrowser(url).catch(() => console.error(`tether: open ${url} in your browser.`)),
     },
   });
-  const host = await startWebHost({
-    service,
-    downloads,
-    staticDir: path.join(packageRoot, 'dist', 'renderer'),
-    host: options.host,
-    port: options.port,
-    credentials,
-  });
+  let host: WebHost;
+  try {
+    host = await startWebHost({
+      service,
+      downloads,
+      staticDir: path.join(packageRoot, 'dist', 'renderer'),
+      host: options.host,
+      port: options.port,
+      credentials,
+    });
+  } catch (error) {
+    await service.shutdown();
+    if (!(error instanceof WebHostListenError)) throw error;
+    const hint = error.reason === 'inUse' ? ' Choose another --port, or --port 0 for a free one.' : '';
+    process.stderr.write(`tether web: ${error.message}${hint}\n`, () =>
+      process.exit(LISTEN_FAILURE_EXIT_CODE),
+    );
+    return;
+  }
   process.stdout.write(`${host.url}\n`);
   console.error(`tether: web mode, config in ${dataDir}. Press Ctrl-C to stop.`);
   if (options.open) {

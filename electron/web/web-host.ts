@@ -47,6 +47,18 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
+/** The web host could not listen (the port is taken, or not ours to use). */
+export class WebHostListenError extends Error {
+  readonly code = 'webHostListen';
+  constructor(
+    readonly reason: 'inUse' | 'denied' | 'other',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WebHostListenError';
+  }
+}
+
 const UNAUTHORIZED = 'Unauthorized: open the URL Tether printed when it started (it logs this browser in).';
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
@@ -168,13 +180,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     return host === undefined || origins.has(`http://${host}`);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.host, options.port);
   const port = (server.address() as AddressInfo).port;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const origin = `http://${shownHost}:${port}`;
@@ -206,4 +212,24 @@ function malformed(id: number, detail: string) {
     ok: false,
     error: { code: 'invalidInput', message: `Malformed message: ${detail}` },
   };
+}
+
+function listen(server: http.Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+      if (error.code === 'EADDRINUSE') {
+        reject(new WebHostListenError('inUse', `${where} is already in use by another program.`));
+      } else if (error.code === 'EACCES') {
+        reject(new WebHostListenError('denied', `listening on ${where} is not permitted.`));
+      } else {
+        reject(new WebHostListenError('other', `cannot listen on ${where}: ${error.message}`));
+      }
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
 }

@@ -2,9 +2,10 @@
 // scoped to this launch's path, then redirected away), token and Origin checks on HTTP and WebSocket
 // (wrong tokens of the right length included), malformed messages, unknown commands and invalid
 // input as typed errors, a happy-path invoke with its event through the shared web bridge, one-time
-// download URLs, and the `tether web` command line.
+// download URLs, and the `tether web` command line (an occupied port).
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -469,6 +470,31 @@ describe('tether web (command line)', () => {
       }
     } finally {
       await stopCli(child);
+    }
+  });
+
+  it('says plainly that the port is taken, and exits with code 2', async () => {
+    const occupier = net.createServer();
+    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
+    const port = (occupier.address() as net.AddressInfo).port;
+    try {
+      const child = spawn(
+        process.execPath,
+        [TETHER_BIN, 'web', '--no-open', '--port', String(port), '--data-dir', path.join(dir, 'cli-busy')],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      expect(stderr).toContain(`tether web: 127.0.0.1:${port} is already in use`);
+      expect(stderr).toContain('--port 0');
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+    } finally {
+      occupier.close();
     }
   });
 });
