@@ -1,14 +1,16 @@
 // `tether web`: runs the AppService and serves the app to a browser on loopback. The first line on
 // stdout is the login URL (with the per-launch token; stdout is the user's own); everything else
-// goes to stderr.
+// goes to stderr. The browser is opened on a private redirect file, so no credential is in argv.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { AppService } from '../app/app-service';
 import { remoteClientFactory } from '../app/client-factory';
 import { FileSecretStore } from '../app/file-secret-store';
 import { findPackageRoot, localServerCommand } from '../app/local-server';
+import { errorMessage } from '../../shared/error-message';
 import { webDataDir } from './data-dir';
+import { writeLoginFile } from './login-file';
 import { openInBrowser } from './open-browser';
 import { WebCredentials } from './web-credentials';
 import { WebDownloads } from './web-downloads';
@@ -93,11 +95,7 @@ async function runWeb(options: {
   }
   process.stdout.write(`${host.url}\n`);
   console.error(`tether: web mode, config in ${dataDir}. Press Ctrl-C to stop.`);
-  if (options.open) {
-    await openInBrowser(host.url).catch((error: Error) =>
-      console.error(`tether: could not open a browser (${error.message}); open the URL above yourself.`),
-    );
-  }
+  if (options.open) openBrowser(host, dataDir);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
@@ -108,4 +106,21 @@ async function runWeb(options: {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/** Opens the browser on a private redirect file holding a one-time code, deleted once it is spent. */
+function openBrowser(host: WebHost, dataDir: string): void {
+  let file: ReturnType<typeof writeLoginFile> | null = null;
+  const url = host.oneTimeUrl(() => file?.remove());
+  try {
+    file = writeLoginFile(dataDir, url);
+  } catch (error) {
+    console.error(`tether: could not open a browser (${errorMessage(error)}); open the URL above yourself.`);
+    return;
+  }
+  const opened = file;
+  openInBrowser(pathToFileURL(opened.path).href).catch((error: unknown) => {
+    opened.remove();
+    console.error(`tether: could not open a browser (${errorMessage(error)}); open the URL above yourself.`);
+  });
 }

@@ -2,14 +2,24 @@
 // scoped to this launch's path, then redirected away), token and Origin checks on HTTP and WebSocket
 // (wrong tokens of the right length included), malformed messages, unknown commands and invalid
 // input as typed errors, a happy-path invoke with its event through the shared web bridge, one-time
-// download URLs, and the `tether web` command line (an occupied port).
+// download URLs, and the `tether web` command line (its browser opener, an occupied port).
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { IpcError, webSocketUrlFor, type Settings } from '../../../shared/ipc';
@@ -468,6 +478,48 @@ describe('tether web (command line)', () => {
       } finally {
         b.close();
       }
+    } finally {
+      await stopCli(child);
+    }
+  });
+
+  it('opens the browser on a private redirect file: no token or code in the opener’s argv', async () => {
+    // A stand-in for xdg-open that records the arguments every local user could read in /proc.
+    const bin = path.join(dir, 'opener-bin');
+    const record = path.join(dir, 'opener-args.txt');
+    mkdirSync(bin);
+    writeFileSync(
+      path.join(bin, 'xdg-open'),
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${record}.tmp'\nmv '${record}.tmp' '${record}'\n`,
+    );
+    chmodSync(path.join(bin, 'xdg-open'), 0o755);
+    const dataDir = path.join(dir, 'cli-open-data');
+    const { child, url } = await startCli(['--port', '0', '--data-dir', dataDir], {
+      ...process.env,
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    });
+    try {
+      await expect.poll(() => existsSync(record), { timeout: 30_000, interval: 50 }).toBe(true);
+      const printedToken = new URL(url).searchParams.get('token')!;
+      const args = readFileSync(record, 'utf8').trim().split('\n');
+      expect(args).toHaveLength(1);
+      expect(args[0]).toMatch(/^file:\/\//);
+      expect(args[0]).not.toContain(printedToken);
+      expect(args[0]).not.toContain('code=');
+      const file = fileURLToPath(args[0]!);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+      const html = readFileSync(file, 'utf8');
+      expect(html).not.toContain(printedToken);
+      const target = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+      expect(target.startsWith(`${new URL(url).origin}${new URL(url).pathname}?code=`)).toBe(true);
+      const login = await logIn(target);
+      expect(login.status).toBe(303);
+      expect(login.headers.get('location')).toBe(new URL(url).pathname);
+      expect(cookieOf(login).pair.endsWith(`=${printedToken}`)).toBe(true);
+      // Spent: the code opens nothing again, and its file is gone.
+      expect((await logIn(target)).status).toBe(401);
+      expect(existsSync(path.dirname(file))).toBe(false);
     } finally {
       await stopCli(child);
     }
