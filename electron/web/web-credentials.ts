@@ -24,9 +24,14 @@ export class WebCredentials {
     this.cookieName = `tether_${launch}`;
   }
 
-  /** The Set-Cookie value that logs a browser in: HttpOnly, same-site only, sent only under the scope. */
+  /**
+   * The Set-Cookie value that logs a browser in: HttpOnly, sent only under the scope. Lax, not
+   * Strict: the browser arrives from the opener's file:// page, a cross-site navigation on which a
+   * Strict cookie would not be sent, so the first page load would be refused. Cross-site GETs are
+   * harmless here (nothing changes state on a GET, and the WebSocket checks its Origin).
+   */
   cookie(): string {
-    return `${this.cookieName}=${this.token}; HttpOnly; SameSite=Strict; Path=${this.scope}`;
+    return `${this.cookieName}=${this.token}; HttpOnly; SameSite=Lax; Path=${this.scope}`;
   }
 
   /** True when the request carries this launch's cookie or an `Authorization: Bearer` with the token. */

@@ -1,8 +1,12 @@
 // Logging in to web mode as Chromium does it: the printed URL is traded for a cookie and leaves the
 // address bar, the app's WebSocket carries no token, and the cookie never reaches another web server
-// on 127.0.0.1 (cookies ignore ports, so only its per-launch path keeps it to this host).
+// on 127.0.0.1 (cookies ignore ports, so only its per-launch path keeps it to this host). And the
+// browser opener's private redirect file, followed from file://, logs the browser in.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
@@ -64,5 +68,33 @@ describe('web app: login', () => {
       expect.arrayContaining(['/', '/ipc', '/download/x', '/assets/app.js']),
     );
     for (const seen of cookiesSeen) expect(seen.cookie, seen.path).not.toContain(token);
+  });
+
+  it('logs in from the opener’s redirect file, and the app connects', async () => {
+    // A stand-in for xdg-open that records its argument, so the browser can open what it was given.
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'tether-e2e-opener-'));
+    const record = path.join(bin, 'opened.txt');
+    writeFileSync(
+      path.join(bin, 'xdg-open'),
+      `#!/bin/sh\nprintf '%s' "$1" > '${record}.tmp'\nmv '${record}.tmp' '${record}'\n`,
+    );
+    chmodSync(path.join(bin, 'xdg-open'), 0o755);
+    await app.stop();
+    app = await startWebApp({ opener: bin });
+    try {
+      const { page } = browser;
+      onTestFailed(() => reportFailure(page, 'web-login-opener', app));
+      await expect.poll(() => existsSync(record), poll).toBe(true);
+      const opened = readFileSync(record, 'utf8');
+      expect(opened).toMatch(/^file:\/\//);
+      await page.goto(opened);
+      const printed = new URL(app.url);
+      await expect.poll(() => page.url(), poll).toBe(`${printed.origin}${printed.pathname}`);
+      await expect
+        .poll(() => page.getByRole('img', { name: /^Connection: connected/ }).count(), poll)
+        .toBeGreaterThan(0);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

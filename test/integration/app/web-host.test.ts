@@ -254,7 +254,7 @@ describe('web host: the cookie belongs to this launch only', () => {
     expect(cookie.attributes.get('path')).toBe(credentials.scope);
     expect(credentials.scope).toMatch(/^\/[A-Za-z0-9_-]{16}\/$/);
     expect(cookie.attributes.has('httponly')).toBe(true);
-    expect(cookie.attributes.get('samesite')).toBe('Strict');
+    expect(cookie.attributes.get('samesite')).toBe('Lax');
     const another = new WebCredentials();
     expect(another.scope).not.toBe(credentials.scope);
     expect(another.cookieName).not.toBe(credentials.cookieName);
