@@ -1,5 +1,6 @@
 // `tether web`: runs the AppService and serves the app to a browser on loopback. The first line on
-// stdout is the URL (with the per-launch token); everything else goes to stderr.
+// stdout is the login URL (with the per-launch token; stdout is the user's own); everything else
+// goes to stderr. The browser is opened on a private redirect file, so no credential is in argv.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -7,10 +8,16 @@ import { AppService } from '../app/app-service';
 import { remoteClientFactory } from '../app/client-factory';
 import { FileSecretStore } from '../app/file-secret-store';
 import { findPackageRoot, localServerCommand } from '../app/local-server';
+import { errorMessage } from '../../shared/error-message';
 import { webDataDir } from './data-dir';
-import { openInBrowser } from './open-browser';
+import { writeLoginFile } from './login-file';
+import { openFileInBrowser, openInBrowser } from './open-browser';
+import { WebCredentials } from './web-credentials';
 import { WebDownloads } from './web-downloads';
-import { newToken, startWebHost } from './web-host';
+import { startWebHost, WebHostListenError, type WebHost } from './web-host';
+
+/** Exit code when the web host cannot listen (the port is taken or not permitted). */
+const LISTEN_FAILURE_EXIT_CODE = 2;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -54,8 +61,8 @@ async function runWeb(options: {
 }): Promise<void> {
   const packageRoot = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
   const dataDir = webDataDir(options.dataDir);
-  const token = newToken();
-  const downloads = new WebDownloads(token);
+  const credentials = new WebCredentials();
+  const downloads = new WebDownloads(credentials.scope);
   const service = await AppService.create({
     dataDir,
     secrets: new FileSecretStore(path.join(dataDir, 'tokens.json')),
@@ -67,21 +74,28 @@ async function runWeb(options: {
         openInBrowser(url).catch(() => console.error(`tether: open ${url} in your browser.`)),
     },
   });
-  const host = await startWebHost({
-    service,
-    downloads,
-    staticDir: path.join(packageRoot, 'dist', 'renderer'),
-    host: options.host,
-    port: options.port,
-    token,
-  });
+  let host: WebHost;
+  try {
+    host = await startWebHost({
+      service,
+      downloads,
+      staticDir: path.join(packageRoot, 'dist', 'renderer'),
+      host: options.host,
+      port: options.port,
+      credentials,
+    });
+  } catch (error) {
+    await service.shutdown();
+    if (!(error instanceof WebHostListenError)) throw error;
+    const hint = error.reason === 'inUse' ? ' Choose another --port, or --port 0 for a free one.' : '';
+    process.stderr.write(`tether web: ${error.message}${hint}\n`, () =>
+      process.exit(LISTEN_FAILURE_EXIT_CODE),
+    );
+    return;
+  }
   process.stdout.write(`${host.url}\n`);
   console.error(`tether: web mode, config in ${dataDir}. Press Ctrl-C to stop.`);
-  if (options.open) {
-    await openInBrowser(host.url).catch((error: Error) =>
-      console.error(`tether: could not open a browser (${error.message}); open the URL above yourself.`),
-    );
-  }
+  if (options.open) openBrowser(host, dataDir);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
@@ -92,4 +106,21 @@ async function runWeb(options: {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/** Opens the browser on a private redirect file holding a one-time code, deleted once it is spent. */
+function openBrowser(host: WebHost, dataDir: string): void {
+  let file: ReturnType<typeof writeLoginFile> | null = null;
+  const url = host.oneTimeUrl(() => file?.remove());
+  try {
+    file = writeLoginFile(dataDir, url);
+  } catch (error) {
+    console.error(`tether: could not open a browser (${errorMessage(error)}); open the URL above yourself.`);
+    return;
+  }
+  const opened = file;
+  openFileInBrowser(opened.path).catch((error: unknown) => {
+    opened.remove();
+    console.error(`tether: could not open a browser (${errorMessage(error)}); open the URL above yourself.`);
+  });
 }

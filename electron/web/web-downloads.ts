@@ -1,11 +1,12 @@
 // Downloads in web mode: each download gets a one-time URL on the web host; when the browser opens
-// it, the response becomes the transfer's destination and the file streams straight into it.
+// it, the response becomes the transfer's destination and the file streams straight into it. The URL
+// carries no credential: it lives under the launch's path scope, where the browser sends its cookie.
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { DownloadHost, DownloadRequest, DownloadTarget } from '../app/host-services';
 import { AppError } from '../app/app-error';
 import { DOWNLOAD_URL_TTL_MS } from '../app/limits';
-import { WEB_DOWNLOAD_PATH, WEB_TOKEN_PARAM } from '../../shared/ipc';
+import { WEB_DOWNLOAD_NAME } from '../../shared/ipc';
 
 interface PendingDownload {
   request: DownloadRequest;
@@ -17,7 +18,8 @@ interface PendingDownload {
 export class WebDownloads implements DownloadHost {
   private readonly pending = new Map<string, PendingDownload>();
 
-  constructor(private readonly token: string) {}
+  /** @param scope the web host's path scope (`/<random>/`) the URLs are made under. */
+  constructor(private readonly scope: string) {}
 
   async begin(request: DownloadRequest): Promise<{ url: string; target: Promise<DownloadTarget> }> {
     const id = randomBytes(18).toString('base64url');
@@ -36,22 +38,24 @@ export class WebDownloads implements DownloadHost {
       });
     });
     target.catch(() => undefined);
-    return { url: `${WEB_DOWNLOAD_PATH}${id}?${WEB_TOKEN_PARAM}=${encodeURIComponent(this.token)}`, target };
+    return { url: `${this.scope}${WEB_DOWNLOAD_NAME}${id}`, target };
   }
 
-  /** Serves GET /download/<id>; returns false when the id is unknown or already used. */
-  serve(id: string, response: ServerResponse): boolean {
+  /**
+   * Serves GET or HEAD of download/<id>; returns false when the id is unknown or already used. Only a
+   * GET uses the link up: a HEAD (a browser's or a download manager's probe) gets the headers alone.
+   */
+  serve(id: string, method: 'GET' | 'HEAD', response: ServerResponse): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
+    if (method === 'HEAD') {
+      response.writeHead(200, headersOf(entry.request));
+      response.end();
+      return true;
+    }
     this.pending.delete(id);
     clearTimeout(entry.timer);
-    const { name, size } = entry.request;
-    response.writeHead(200, {
-      'content-type': 'application/octet-stream',
-      'content-disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-      'cache-control': 'no-store',
-      ...(size !== null ? { 'content-length': String(size) } : {}),
-    });
+    response.writeHead(200, headersOf(entry.request));
     entry.resolve({
       write: (chunk) =>
         new Promise<void>((resolve, reject) => {
@@ -82,4 +86,13 @@ export class WebDownloads implements DownloadHost {
     }
     this.pending.clear();
   }
+}
+
+function headersOf({ name, size }: DownloadRequest): Record<string, string> {
+  return {
+    'content-type': 'application/octet-stream',
+    'content-disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    'cache-control': 'no-store',
+    ...(size !== null ? { 'content-length': String(size) } : {}),
+  };
 }

@@ -1,22 +1,27 @@
-// The web host: serves the renderer and the IPC contract over a WebSocket on loopback only. Every
-// HTTP request and WebSocket upgrade must carry the per-launch token (query or cookie); upgrades
-// from a foreign Origin and requests for a foreign Host are refused. Malformed messages get a typed
-// error and never take the host down.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+// The web host: serves the renderer and the IPC contract over a WebSocket on loopback only, all under
+// the launch's unguessable path scope. A browser logs in once (the printed token, or a one-time code)
+// and gets a cookie bound to that scope; programs send `Authorization: Bearer`. Upgrades from a
+// foreign Origin and requests for a foreign Host are refused. Malformed messages get a typed error
+// and never take the host down.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { type AppService } from '../app/app-service';
 import { dispatch } from '../app/dispatcher';
-import { WEB_DOWNLOAD_PATH, WEB_SOCKET_PATH, WEB_TOKEN_PARAM, WebInvokeMessage } from '../../shared/ipc';
+import {
+  WEB_CODE_PARAM,
+  WEB_DOWNLOAD_NAME,
+  WEB_SOCKET_NAME,
+  WEB_TOKEN_PARAM,
+  WebInvokeMessage,
+} from '../../shared/ipc';
 import { contentSecurityPolicy, plain, serveStatic } from './static-files';
+import type { WebCredentials } from './web-credentials';
 import type { WebDownloads } from './web-downloads';
 
 /** Largest inbound WebSocket message: an upload chunk (2 MB of base64) plus framing. */
 const MAX_MESSAGE_BYTES = 4 * 1_048_576;
-/** Cookie set on the first page load, so assets and the WebSocket carry the token without a query. */
-const COOKIE_NAME = 'tether_token';
 
 export interface WebHostOptions {
   service: AppService;
@@ -25,22 +30,40 @@ export interface WebHostOptions {
   staticDir: string;
   host: string;
   port: number;
-  token: string;
+  credentials: WebCredentials;
 }
 
 export interface WebHost {
-  /** http://HOST:PORT/?token=… — what the user opens. */
+  /** http://HOST:PORT/<scope>/?token=… — the reusable login URL `tether web` prints. */
   readonly url: string;
+  /** http://HOST:PORT/<scope>/ — the app's page, without any credential. */
+  readonly pageUrl: string;
   readonly port: number;
+  /**
+   * A login URL with a fresh one-time code instead of the token (for the browser opener); `onSpent`
+   * runs once the code is used, expired or the host closed.
+   */
+  oneTimeUrl(onSpent?: () => void): string;
   close(): Promise<void>;
 }
 
-export function newToken(): string {
-  return randomBytes(24).toString('base64url');
+/** The web host could not listen (the port is taken, or not ours to use). */
+export class WebHostListenError extends Error {
+  readonly code = 'webHostListen';
+  constructor(
+    readonly reason: 'inUse' | 'denied' | 'other',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WebHostListenError';
+  }
 }
 
+const UNAUTHORIZED = 'Unauthorized: open the URL Tether printed when it started (it logs this browser in).';
+
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const { service, downloads, token } = options;
+  const { service, downloads, credentials } = options;
+  const { scope } = credentials;
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let origins: Set<string> = new Set();
@@ -56,26 +79,42 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://placeholder');
     if (!hostAllowed(request)) return plain(response, 403, 'Forbidden host.');
-    const fromQuery = url.searchParams.get(WEB_TOKEN_PARAM);
-    if (!tokenMatches(fromQuery ?? cookieToken(request), token)) {
-      return plain(
-        response,
-        401,
-        'Unauthorized: open the URL Tether printed when it started (it carries the token).',
-      );
+    if (!url.pathname.startsWith(scope)) return plain(response, 401, UNAUTHORIZED);
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD') return plain(response, 405, 'Method not allowed.');
+    if (url.searchParams.has(WEB_TOKEN_PARAM) || url.searchParams.has(WEB_CODE_PARAM)) {
+      return logIn(url, method, response);
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      return plain(response, 405, 'Method not allowed.');
-    if (url.pathname.startsWith(WEB_DOWNLOAD_PATH)) {
-      const id = url.pathname.slice(WEB_DOWNLOAD_PATH.length);
-      if (!downloads.serve(id, response))
+    if (!credentials.authenticates(request)) return plain(response, 401, UNAUTHORIZED);
+    const relative = url.pathname.slice(scope.length);
+    if (relative.startsWith(WEB_DOWNLOAD_NAME)) {
+      const id = relative.slice(WEB_DOWNLOAD_NAME.length);
+      if (!downloads.serve(id, method, response))
         plain(response, 404, 'This download link was already used or has expired.');
       return;
     }
-    if (fromQuery) {
-      response.setHeader('set-cookie', `${COOKIE_NAME}=${token}; HttpOnly; SameSite=Strict; Path=/`);
-    }
-    await serveStatic(options.staticDir, url.pathname, response, csp);
+    await serveStatic(options.staticDir, `/${relative}`, response, csp);
+  }
+
+  /**
+   * Trades the printed token or a one-time code for the scoped cookie, then redirects to the same
+   * page without it, so no credential stays in the address bar or the page's own URL. Only a GET
+   * uses up a code.
+   */
+  function logIn(url: URL, method: 'GET' | 'HEAD', response: ServerResponse): void {
+    const valid =
+      credentials.isToken(url.searchParams.get(WEB_TOKEN_PARAM)) ||
+      (method === 'GET' && credentials.redeemCode(url.searchParams.get(WEB_CODE_PARAM)));
+    if (!valid) return plain(response, 401, UNAUTHORIZED);
+    url.searchParams.delete(WEB_TOKEN_PARAM);
+    url.searchParams.delete(WEB_CODE_PARAM);
+    response.writeHead(303, {
+      'set-cookie': credentials.cookie(),
+      location: `${url.pathname}${url.search}`,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    });
+    response.end();
   }
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -88,10 +127,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!hostAllowed(request)) return refuse(403, 'Forbidden host.');
     const origin = request.headers.origin;
     if (origin !== undefined && !origins.has(origin)) return refuse(403, 'Forbidden origin.');
-    if (!tokenMatches(url.searchParams.get(WEB_TOKEN_PARAM) ?? cookieToken(request), token)) {
-      return refuse(401, 'Unauthorized: the token is missing or wrong.');
+    // The cookie (browsers) or a bearer header (programs): never a token in the URL.
+    if (!credentials.authenticates(request)) {
+      return refuse(
+        401,
+        'Unauthorized: log in through the URL Tether printed, or send the token as a bearer.',
+      );
     }
-    if (url.pathname !== WEB_SOCKET_PATH) return refuse(404, 'Not found.');
+    if (url.pathname !== `${scope}${WEB_SOCKET_NAME}`) return refuse(404, 'Not found.');
     wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws));
   });
 
@@ -137,24 +180,23 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     return host === undefined || origins.has(`http://${host}`);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.host, options.port);
   const port = (server.address() as AddressInfo).port;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const origin = `http://${shownHost}:${port}`;
   origins = new Set([origin, `http://localhost:${port}`]);
   csp = contentSecurityPolicy(origin);
 
+  const pageUrl = `${origin}${scope}`;
+
   return {
-    url: `${origin}/?${WEB_TOKEN_PARAM}=${token}`,
+    url: `${pageUrl}?${WEB_TOKEN_PARAM}=${credentials.token}`,
+    pageUrl,
     port,
+    oneTimeUrl: (onSpent) => `${pageUrl}?${WEB_CODE_PARAM}=${credentials.issueCode(onSpent)}`,
     async close() {
       downloads.close();
+      credentials.close();
       for (const ws of sockets) ws.terminate();
       wss.close();
       server.closeAllConnections();
@@ -172,18 +214,22 @@ function malformed(id: number, detail: string) {
   };
 }
 
-function cookieToken(request: IncomingMessage): string | null {
-  const header = request.headers.cookie ?? '';
-  for (const part of header.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === COOKIE_NAME) return rest.join('=');
-  }
-  return null;
-}
-
-function tokenMatches(given: string | null, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+function listen(server: http.Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+      if (error.code === 'EADDRINUSE') {
+        reject(new WebHostListenError('inUse', `${where} is already in use by another program.`));
+      } else if (error.code === 'EACCES') {
+        reject(new WebHostListenError('denied', `listening on ${where} is not permitted.`));
+      } else {
+        reject(new WebHostListenError('other', `cannot listen on ${where}: ${error.message}`));
+      }
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
 }

@@ -1,8 +1,9 @@
 // Finds the host's TetherBridge: the preload's `window.tether` in Electron, otherwise a WebSocket
-// bridge to the web host that served this page (same host, token from the page URL).
+// bridge to the web host that served this page (same host and path scope; the browser's scoped
+// cookie authenticates it, so no token is in the socket URL).
 import { bridgeFromPreload, type PreloadBridge, type TetherBridge } from '../../shared/ipc';
 import { createWebSocketBridge, type WebBridgeStatus } from '../../shared/ipc/web-bridge-client';
-import { WEB_SOCKET_PATH, WEB_TOKEN_PARAM } from '../../shared/ipc/web-protocol';
+import { webSocketUrlFor } from '../../shared/ipc/web-protocol';
 import { appLinkOpener, browserTabLinkOpener, type LinkOpener } from './link-opener';
 
 export interface ResolvedBridge {
@@ -19,9 +20,6 @@ export function resolveBridge(): ResolvedBridge {
     const bridge = bridgeFromPreload(electron);
     return { bridge, openLink: appLinkOpener(bridge) };
   }
-  const token = new URLSearchParams(window.location.search).get(WEB_TOKEN_PARAM) ?? '';
-  const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const url = `${scheme}//${window.location.host}${WEB_SOCKET_PATH}?${WEB_TOKEN_PARAM}=${encodeURIComponent(token)}`;
-  const bridge = createWebSocketBridge(url);
+  const bridge = createWebSocketBridge(webSocketUrlFor(window.location));
   return { bridge, onStatus: (listener) => bridge.onStatus(listener), openLink: browserTabLinkOpener() };
 }

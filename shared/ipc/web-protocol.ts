@@ -3,12 +3,16 @@
 import { z } from 'zod';
 import { IpcErrorPayload } from './contract';
 
-/** Path of the WebSocket endpoint on the web host. */
-export const WEB_SOCKET_PATH = '/ipc';
-/** Query parameter carrying the per-launch token (page URL and WebSocket URL). */
+// Everything the web host serves lives under one per-launch path scope (`/<random>/`), so the names
+// below are relative to it.
+/** The WebSocket endpoint, next to the page. */
+export const WEB_SOCKET_NAME = 'ipc';
+/** Query parameter of the printed URL carrying the per-launch token; traded for a cookie at once. */
 export const WEB_TOKEN_PARAM = 'token';
-/** Prefix of one-time download URLs. */
-export const WEB_DOWNLOAD_PATH = '/download/';
+/** Query parameter carrying a one-time login code (the browser opener's URL). */
+export const WEB_CODE_PARAM = 'code';
+/** Prefix of one-time download URLs, after the scope. */
+export const WEB_DOWNLOAD_NAME = 'download/';
 
 export const WebInvokeMessage = z.object({
   type: z.literal('invoke'),
@@ -36,9 +40,12 @@ export type WebEventMessage = z.infer<typeof WebEventMessage>;
 export const WebServerMessage = z.union([WebResultMessage, WebEventMessage]);
 export type WebServerMessage = z.infer<typeof WebServerMessage>;
 
-/** The WebSocket URL for the page the app was loaded from (same host, same token). */
-export function webSocketUrlFor(page: { protocol: string; host: string; search: string }): string {
-  const token = new URLSearchParams(page.search).get(WEB_TOKEN_PARAM) ?? '';
+/**
+ * The WebSocket URL for the page the app was loaded from: same host, same path scope, and no
+ * credential (the browser's cookie, or a client's `Authorization` header, carries it).
+ */
+export function webSocketUrlFor(page: { protocol: string; host: string; pathname: string }): string {
   const scheme = page.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${page.host}${WEB_SOCKET_PATH}?${WEB_TOKEN_PARAM}=${encodeURIComponent(token)}`;
+  const folder = page.pathname.slice(0, page.pathname.lastIndexOf('/') + 1) || '/';
+  return `${scheme}//${page.host}${folder}${WEB_SOCKET_NAME}`;
 }

@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFailed } from 'vitest';
 import WebSocket from 'ws';
-import { webSocketUrlFor, type ProcessEventView } from '../../shared/ipc';
+import { WEB_TOKEN_PARAM, webSocketUrlFor, type ProcessEventView } from '../../shared/ipc';
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/web-bridge-client';
 import { openRemoteShell } from './environment-ui';
 import { remoteRig } from './remote-rig';
@@ -23,9 +23,11 @@ type GapEvent = Extract<ProcessEventView, { kind: 'gap' }>;
 
 /** The gaps the app itself holds for the one process of "Lab box", asked over its own WebSocket. */
 async function gapsTheAppReports(appUrl: string): Promise<GapEvent[]> {
+  const page = new URL(appUrl);
+  const authorization = `Bearer ${page.searchParams.get(WEB_TOKEN_PARAM)}`;
   const bridge = createWebSocketBridge(
-    webSocketUrlFor(new URL(appUrl)),
-    (url) => new WebSocket(url) as unknown as WebSocketLike,
+    webSocketUrlFor(page),
+    (url) => new WebSocket(url, { headers: { authorization } }) as unknown as WebSocketLike,
   );
   try {
     const env = (await bridge.invoke('environments.list', {})).find((e) => e.name === 'Lab box')!;

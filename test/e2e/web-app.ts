@@ -1,5 +1,6 @@
 // Starts `tether web --no-open --port 0` with a throwaway data dir for one e2e test, reads the URL
-// from its first stdout line, and stops it by pid.
+// from its first stdout line, and stops it by pid. With `opener`, it opens the browser instead,
+// through whatever `xdg-open` that folder holds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,16 +21,28 @@ export interface WebApp {
   stop: () => Promise<void>;
 }
 
-export async function startWebApp(): Promise<WebApp> {
+export interface WebAppOptions {
+  /** A folder put first on PATH whose `xdg-open` stands in for the system's; omits --no-open. */
+  opener?: string;
+}
+
+export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tether-web-e2e-'));
   const home = path.join(dataDir, 'home');
   mkdirSync(home);
   const child = spawn(
     process.execPath,
-    [TETHER_BIN, 'web', '--no-open', '--port', '0', '--data-dir', dataDir],
+    [TETHER_BIN, 'web', ...(options.opener ? [] : ['--no-open']), '--port', '0', '--data-dir', dataDir],
     {
       cwd: dataDir,
-      env: { ...process.env, TETHER_WEB_USER_DATA: dataDir, HOME: home, SHELL: '/bin/bash', PS1: '$ ' },
+      env: {
+        ...process.env,
+        ...(options.opener ? { PATH: `${options.opener}${path.delimiter}${process.env.PATH ?? ''}` } : {}),
+        TETHER_WEB_USER_DATA: dataDir,
+        HOME: home,
+        SHELL: '/bin/bash',
+        PS1: '$ ',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

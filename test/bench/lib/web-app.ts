@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { WEB_SOCKET_PATH, WEB_TOKEN_PARAM } from '../../../shared/ipc';
+import { WEB_TOKEN_PARAM, webSocketUrlFor } from '../../../shared/ipc';
 import { firstLine, startHelper, type Helper } from './child';
 import { TETHER_BIN } from '../../support/exec-servers';
 
@@ -13,7 +13,7 @@ import { TETHER_BIN } from '../../support/exec-servers';
 const INVOKE_TIMEOUT_MS = 30_000;
 
 export interface WebApp {
-  /** The page URL, token included. */
+  /** The login URL `tether web` printed (its token included). */
   url: string;
   pid: number;
   commandLine: string;
@@ -61,12 +61,10 @@ export class BridgeClient {
   static async connect(pageUrl: string): Promise<BridgeClient> {
     const page = new URL(pageUrl);
     const token = page.searchParams.get(WEB_TOKEN_PARAM) ?? '';
-    const ws = new WebSocket(
-      `ws://${page.host}${WEB_SOCKET_PATH}?${WEB_TOKEN_PARAM}=${encodeURIComponent(token)}`,
-      {
-        perMessageDeflate: false,
-      },
-    );
+    const ws = new WebSocket(webSocketUrlFor(page), {
+      perMessageDeflate: false,
+      headers: { authorization: `Bearer ${token}` },
+    });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
