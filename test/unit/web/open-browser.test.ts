@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { browserOpenCommand, openInBrowser } from '../../../electron/web/open-browser';
+import { browserOpenCommand, fileOpenCommand, openInBrowser } from '../../../electron/web/open-browser';
 import { UnsafeLinkError } from '../../../shared/web-link';
 
 const PLATFORMS: NodeJS.Platform[] = ['win32', 'darwin', 'linux', 'freebsd'];
@@ -30,6 +30,19 @@ const REFUSED_URLS = [
   'ftp://x.io/file',
   'not a url',
 ];
+
+describe('fileOpenCommand (the login redirect file tether web wrote)', () => {
+  it.each(PLATFORMS)(
+    'runs no shell on %s and passes the file URL, percent-encoded, as one argument',
+    (platform) => {
+      const { command, args } = fileOpenCommand('/home/a b/data&dir/open-x/login "1".html', platform);
+      expect(SHELLS.has(path.basename(command).toLowerCase())).toBe(false);
+      const [href] = args.filter((arg) => arg.startsWith('file:'));
+      expect(href).toBe('file:///home/a%20b/data&dir/open-x/login%20%221%22.html');
+      expect(href).not.toMatch(/[ "]/);
+    },
+  );
+});
 
 describe('browserOpenCommand', () => {
   it.each(PLATFORMS)('runs no shell on %s and passes the URL as one argument', (platform) => {
