@@ -10,6 +10,7 @@ import { applySettingsToAll } from '../terminal/terminal-registry';
 import { AppMenu } from './app-menu';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
+import { NoticeStack } from './notice-stack';
 import { RemoveEnvironmentDialog } from './remove-environment-dialog';
 import { SettingsDialog } from './settings-dialog';
 import { ShortcutsDialog } from './shortcuts-dialog';
@@ -66,6 +67,7 @@ export function App({ startError }: { startError?: string | null }) {
         )}
       </main>
       <StatusBar />
+      <NoticeStack />
       <Dialogs />
     </div>
   );
