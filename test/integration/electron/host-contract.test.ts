@@ -1,7 +1,8 @@
 // The Electron host's security contract, checked on the built main bundle (dist/electron/main.js)
 // running against a recording stand-in for `electron` (no Electron binary exists here): what each
 // window is created with, the CSP actually sent, navigation and window.open refused, every contract
-// command (and nothing else) handled over IPC and only for the app's own page, the app:// handler
+// command (and nothing else) handled over IPC and only for the app's own page, the built preload
+// running as a sandboxed one and exposing only the allow-listed bridge, the app:// handler
 // refusing everything outside the real renderer folder, and tokens never called encrypted when
 // safeStorage only has Linux's basic_text fallback.
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandChannel, commandNames } from '../../../shared/ipc';
-import type { FetchResult, HostSnapshot } from '../../support/electron-stand-in/driver-protocol';
+import type {
+  FetchResult,
+  HostSnapshot,
+  PreloadReport,
+} from '../../support/electron-stand-in/driver-protocol';
 import { launchElectronHost, RENDERER_DIR, type ElectronHost } from '../../support/electron-host';
 
 /** Parses a Content-Security-Policy header into directive → sources. */
@@ -175,6 +180,27 @@ describe('Electron host contract (built main bundle)', () => {
     for (const from of ['other-contents', 'foreign-frame', 'lookalike-origin'] as const) {
       const refused = await host.call<Envelope>({ op: 'invoke', channel, input: {}, from });
       expect(refused, from).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
+    }
+  });
+
+  it('runs the built preload as a sandboxed one, exposing only window.tether with invoke and on', async () => {
+    const report = await host.call<PreloadReport>({ op: 'load-preload' });
+    expect(report.required).toEqual(['electron']);
+    expect(report.exposed).toEqual({ tether: { invoke: 'function', on: 'function' } });
+  });
+
+  it('lets the page reach contract commands through the preload, and nothing else', async () => {
+    const settings = await host.call<{ value?: Envelope }>({
+      op: 'preload-invoke',
+      name: 'settings.get',
+      input: {},
+    });
+    expect(settings.value).toMatchObject({ ok: true, output: { theme: expect.any(String) } });
+    for (const name of ['__proto__', 'constructor', 'tether:invoke:settings.get', 'shell.openPath']) {
+      const refused = await host.call<{ thrown?: string }>({ op: 'preload-invoke', name, input: {} });
+      expect(refused.thrown, name).toContain('Unknown command');
+      const listen = await host.call<{ thrown?: string }>({ op: 'preload-on', name });
+      expect(listen.thrown, name).toContain('Unknown event');
     }
   });
 

@@ -13,6 +13,9 @@ export type DriverRequest =
   | { op: 'attach-webview' }
   | { op: 'headers-received'; url: string; responseHeaders: Record<string, string[]> }
   | { op: 'permission'; permission: string }
+  | { op: 'load-preload' }
+  | { op: 'preload-invoke'; name: string; input: unknown }
+  | { op: 'preload-on'; name: string }
   | { op: 'quit' };
 
 export interface DriverReply {
@@ -37,4 +40,11 @@ export interface HostSnapshot {
   openedExternally: string[];
   permissionHandlers: { request: boolean; check: boolean };
   storageBackendAskedBeforeReady: boolean;
+}
+
+export interface PreloadReport {
+  /** Modules the preload asked `require` for (a sandboxed preload gets only a few). */
+  required: string[];
+  /** Keys exposed on the page, and the type of each member of each. */
+  exposed: Record<string, Record<string, string>>;
 }

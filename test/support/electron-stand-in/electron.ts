@@ -78,6 +78,10 @@ export const recorder = {
   openedExternally: [] as string[],
   errorBoxes: [] as string[],
   storageBackendAskedBeforeReady: false,
+  /** What the preload put on the page (contextBridge.exposeInMainWorld), by key. */
+  exposedInMainWorld: new Map<string, unknown>(),
+  /** The page's webContents, as the sender of the preload's ipcRenderer calls. */
+  pageSender: null as { sender: StandInWebContents; senderFrame: { url: string } } | null,
   firstLoad: new Promise<void>((resolve) => (markLoaded = resolve)),
   loaded: () => markLoaded(),
   /** Lets `app.whenReady()` resolve, as Electron does once it has initialised. */
@@ -191,4 +195,21 @@ export const safeStorage = {
     result: sealed.toString().replace(/^stand-in-sealed:/, ''),
     shouldReEncrypt: false,
   }),
+};
+
+// ── Renderer-side modules, for the preload ────────────────────────────────────────────────────
+
+export const contextBridge = {
+  exposeInMainWorld: (key: string, api: unknown) => recorder.exposedInMainWorld.set(key, api),
+};
+
+/** Forwards the preload's calls to the main process's handlers, as sent from the app's page. */
+export const ipcRenderer = {
+  async invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    const handler = recorder.ipcHandlers.get(channel);
+    if (!handler) throw new Error(`Error invoking remote method '${channel}': No handler registered`);
+    return handler(recorder.pageSender, ...args);
+  },
+  on: () => ipcRenderer,
+  removeListener: () => ipcRenderer,
 };

@@ -2,9 +2,18 @@
 // with `electron` mapped to the recording stand-in, lets the app become ready, and then answers the
 // test's requests over the fork IPC channel by reporting what was recorded or by calling the
 // handlers the app registered, exactly as Electron would call them.
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import * as electron from './electron';
 import { app, recorder, StandInWebContents } from './electron';
-import type { DriverReply, DriverRequest, FetchResult, HostSnapshot, InvokeFrom } from './driver-protocol';
+import type {
+  DriverReply,
+  DriverRequest,
+  FetchResult,
+  HostSnapshot,
+  InvokeFrom,
+  PreloadReport,
+} from './driver-protocol';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -95,6 +104,47 @@ function laterContents(): StandInWebContents {
   return contents;
 }
 
+/**
+ * Runs the preload file the window names the way Electron runs a sandboxed preload: one script
+ * with a `require` that knows only `electron` (here the stand-in; anything else throws).
+ */
+function loadPreload(): PreloadReport {
+  const window = mainWindow();
+  const preload = (window.options.webPreferences as { preload: string }).preload;
+  const required: string[] = [];
+  const sandboxedRequire = (name: string): unknown => {
+    required.push(name);
+    if (name === 'electron') return electron;
+    throw new Error(`module not found: ${name} (a sandboxed preload can require only electron)`);
+  };
+  recorder.pageSender = { sender: window.webContents, senderFrame: { url: window.loadedUrls[0] ?? '' } };
+  const module = { exports: {} };
+  new Function('require', 'module', 'exports', readFileSync(preload, 'utf8'))(
+    sandboxedRequire,
+    module,
+    module.exports,
+  );
+  const exposed: PreloadReport['exposed'] = {};
+  for (const [key, api] of recorder.exposedInMainWorld) {
+    exposed[key] = Object.fromEntries(Object.entries(api as object).map(([k, v]) => [k, typeof v]));
+  }
+  return { required, exposed };
+}
+
+function pageBridge(): { invoke: Handler; on: Handler } {
+  const bridge = recorder.exposedInMainWorld.get('tether') as { invoke: Handler; on: Handler } | undefined;
+  if (!bridge) throw new Error('the preload exposed no window.tether');
+  return bridge;
+}
+
+async function settle(run: () => unknown): Promise<{ value?: unknown; thrown?: string }> {
+  try {
+    return { value: await run() };
+  } catch (error) {
+    return { thrown: (error as Error).message };
+  }
+}
+
 async function quit(): Promise<boolean> {
   app.quit();
   const deadline = Date.now() + 30_000;
@@ -126,6 +176,12 @@ async function handle(request: DriverRequest): Promise<unknown> {
       return headersReceived(request.url, request.responseHeaders);
     case 'permission':
       return permission(request.permission);
+    case 'load-preload':
+      return loadPreload();
+    case 'preload-invoke':
+      return settle(() => pageBridge().invoke(request.name, request.input));
+    case 'preload-on':
+      return settle(() => typeof pageBridge().on(request.name, () => undefined));
     case 'quit':
       return { quitted: await quit() };
   }
