@@ -7,6 +7,7 @@ import type { AppConfig } from './app-config';
 import type { HostServices } from './host-services';
 import type { NoticeBoard } from './notice-board';
 import type { RendererFanout } from './renderer-fanout';
+import type { SecretProtection } from './secret-store';
 
 export type AppHandlers = NamespaceHandlers<'settings' | 'app' | 'shell'>;
 
@@ -15,9 +16,16 @@ export interface AppHandlerDeps {
   notices: NoticeBoard;
   renderers: RendererFanout;
   host: HostServices;
+  tokenProtection: SecretProtection;
 }
 
-export function appHandlers({ config, notices, renderers, host }: AppHandlerDeps): AppHandlers {
+export function appHandlers({
+  config,
+  notices,
+  renderers,
+  host,
+  tokenProtection,
+}: AppHandlerDeps): AppHandlers {
   return {
     'settings.get': () => config.settings,
     'settings.update': async (patch) => {
@@ -31,6 +39,10 @@ export function appHandlers({ config, notices, renderers, host }: AppHandlerDeps
       notices.dismiss(id);
       return { ok: true };
     },
+    'app.tokenStorage': () => ({
+      encrypted: tokenProtection.encrypted,
+      description: tokenProtection.description,
+    }),
 
     'shell.openExternal': async ({ url }) => {
       let link: URL;

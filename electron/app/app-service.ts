@@ -72,7 +72,13 @@ export class AppService {
       ...processHandlers({ envs, flow }),
       ...fileHandlers(envs),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),
-      ...appHandlers({ config, notices: this.notices, renderers, host: options.host }),
+      ...appHandlers({
+        config,
+        notices: this.notices,
+        renderers,
+        host: options.host,
+        tokenProtection: options.secrets.protection,
+      }),
     };
   }
 
@@ -84,6 +90,8 @@ export class AppService {
       service.envs.add(service.newRuntime(stored, await service.tokens.has(stored.id)));
     }
     if (problem) service.notices.post('error', problem);
+    const { warning } = options.secrets.protection;
+    if (warning) service.notices.post('warning', warning);
     if (options.autoConnect ?? true) {
       for (const env of service.envs.all()) if (env.stored.enabled) void env.connect();
     }

@@ -1,14 +1,17 @@
 // A SecretStore kept in one JSON file readable only by the user (mode 0600), for web mode, where no
-// OS keychain is available. Optional `seal`/`unseal` let Electron encrypt the values (safeStorage).
+// OS keychain is available. An optional sealer lets Electron encrypt the values (safeStorage); the
+// store's protection is the sealer's, or "not encrypted" without one.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { AppError } from './app-error';
 import { writeFileAtomic } from './atomic-file';
-import type { SecretStore } from './secret-store';
+import type { SecretProtection, SecretStore } from './secret-store';
 
 const SecretsFile = z.object({ version: z.literal(1), secrets: z.record(z.string(), z.string()) });
 
 export interface SecretSealer {
+  /** What sealing really achieves on this machine (it may be no encryption at all). */
+  readonly protection: SecretProtection;
   seal(plain: string): Promise<string>;
   unseal(sealed: string): Promise<string>;
 }
@@ -17,11 +20,18 @@ export class FileSecretStore implements SecretStore {
   private cache: Map<string, string> | null = null;
   private chain: Promise<unknown> = Promise.resolve();
 
+  readonly protection: SecretProtection;
+
   constructor(
     private readonly file: string,
-    readonly description = `a file readable only by you (${file}, mode 0600)`,
     private readonly sealer?: SecretSealer,
-  ) {}
+  ) {
+    this.protection = sealer?.protection ?? {
+      encrypted: false,
+      description: `not encrypted, in a file readable only by you (${file}, mode 0600)`,
+      warning: null,
+    };
+  }
 
   async get(key: string): Promise<string | null> {
     const sealed = (await this.load()).get(key);

@@ -50,11 +50,7 @@ async function start(): Promise<void> {
 
   const service = await AppService.create({
     dataDir,
-    secrets: new FileSecretStore(
-      path.join(dataDir, 'tokens.json'),
-      'tokens encrypted with the OS keychain (Electron safeStorage)',
-      safeStorageSealer,
-    ),
+    secrets: new FileSecretStore(path.join(dataDir, 'tokens.json'), await safeStorageSealer()),
     createClient: remoteClientFactory(),
     localServer: localServerCommand({
       packageRoot: findPackageRoot(here),

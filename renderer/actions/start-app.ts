@@ -4,6 +4,7 @@
 import type { EnvironmentView } from '../../shared/ipc';
 import { invoke, onEvent } from '../ipc/ipc-client';
 import { useEnvironments } from '../stores/environments-store';
+import { useNotices } from '../stores/notices-store';
 import { leaves, usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { processKeyString } from '../stores/process-key';
@@ -36,6 +37,7 @@ export async function startApp(): Promise<() => void> {
     }),
     onEvent('processes.events', routeEvents),
     onEvent('transfers.changed', (t) => useTransfers.getState().upsert(t)),
+    onEvent('app.notice', (notice) => useNotices.getState().add(notice)),
     onEvent('settings.changed', (s) => {
       useSettings.getState().set(s);
       applySettingsToAll(s);
@@ -67,9 +69,18 @@ export async function loadAll(): Promise<void> {
   useSettings.getState().set(settings);
   useTransfers.getState().setAll(transfers);
   useEnvironments.getState().setAll(envs);
+  void loadNotices();
   if (useUi.getState().activeEnvId === null) useUi.getState().selectEnv(envs[0]?.id ?? null);
   await Promise.all(envs.map((env) => loadProcesses(env.id)));
   openFirstShell(envs);
+}
+
+async function loadNotices(): Promise<void> {
+  try {
+    for (const notice of await invoke('app.notices', {})) useNotices.getState().add(notice);
+  } catch {
+    // A host without notices (or a bridge that just dropped) leaves the list as events fill it.
+  }
 }
 
 async function loadProcesses(envId: string): Promise<void> {

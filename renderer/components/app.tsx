@@ -10,6 +10,7 @@ import { applySettingsToAll } from '../terminal/terminal-registry';
 import { AppMenu } from './app-menu';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
+import { NoticeStack } from './notice-stack';
 import { OpenLinkDialog } from './open-link-dialog';
 import { RemoveEnvironmentDialog } from './remove-environment-dialog';
 import { SettingsDialog } from './settings-dialog';
@@ -67,6 +68,7 @@ export function App({ startError }: { startError?: string | null }) {
         )}
       </main>
       <StatusBar />
+      <NoticeStack />
       <Dialogs />
     </div>
   );

@@ -11,6 +11,8 @@ import { EnvironmentDialog } from './environment-dialog';
 import { ProcessesPanel } from './processes-panel';
 import { HealthPanel } from './health-panel';
 import { FileBrowser } from './file-browser';
+import { NoticeStack } from './notice-stack';
+import { useNotices } from '../stores/notices-store';
 import { decodeBase64 } from '../terminal/base64';
 import type { FileEntry } from '../../shared/ipc';
 
@@ -67,6 +69,40 @@ describe('EnvironmentDialog', () => {
       settings: { kind: 'ws', url: 'ws://10.0.0.2:7000' },
     });
     expect(useEnvironments.getState().byId.new?.name).toBe('Lab');
+  });
+});
+
+describe('token storage wording', () => {
+  it('says under the token field that saved tokens are not encrypted when the host cannot encrypt', async () => {
+    bridge.handle('app.tokenStorage', () => ({
+      encrypted: false,
+      description: 'not encrypted: no OS keychain was found',
+    }));
+    render(<EnvironmentDialog onClose={() => undefined} />);
+    const note = await screen.findByText(/Saved tokens are not encrypted: no OS keychain was found\./);
+    expect(note.className).toBe('field-warning');
+    expect(screen.getByLabelText('Token').getAttribute('aria-describedby')).toBe(note.id);
+  });
+
+  it('names the keychain when tokens are encrypted', async () => {
+    bridge.handle('app.tokenStorage', () => ({
+      encrypted: true,
+      description: 'encrypted with the OS keychain (kwallet6)',
+    }));
+    render(<EnvironmentDialog onClose={() => undefined} />);
+    const note = await screen.findByText('Saved tokens are encrypted with the OS keychain (kwallet6).');
+    expect(note.className).toBe('field-note');
+  });
+
+  it('shows a notice until it is dismissed', async () => {
+    const user = userEvent.setup();
+    bridge.handle('app.dismissNotice', () => ({ ok: true }));
+    useNotices.getState().add({ id: 'n1', level: 'warning', message: 'Tokens are not encrypted.', at: 0 });
+    render(<NoticeStack />);
+    expect(screen.getByRole('alert').textContent).toContain('Tokens are not encrypted.');
+    await user.click(screen.getByRole('button', { name: 'Dismiss notice' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(bridge.callsOf('app.dismissNotice')).toEqual([{ id: 'n1' }]);
   });
 });
 

@@ -1,8 +1,14 @@
 // Add or edit an environment: name, colour, how to reach it (WebSocket URL + token, or a command
 // whose stdio speaks the protocol), validated before saving, with a "test connection" that names
 // the stage that failed.
-import { useState, type FormEvent } from 'react';
-import { EnvironmentDraft, type EnvironmentView, type TestConnectionResult } from '../../shared/ipc';
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  EnvironmentDraft,
+  type EnvironmentView,
+  type TestConnectionResult,
+  type TokenStorageView,
+} from '../../shared/ipc';
+import { invoke } from '../ipc/ipc-client';
 import { addEnvironment, testConnection, updateEnvironment } from '../actions/environment-actions';
 import { errorMessage } from '../../shared/error-message';
 import { formatMs } from '../format';
@@ -51,6 +57,7 @@ export function EnvironmentDialog({
   const [test, setTest] = useState<TestConnectionResult | null>(null);
   const [testError, setTestError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const tokenStorage = useTokenStorage();
 
   const settings = () =>
     kind === 'ws'
@@ -158,7 +165,16 @@ export function EnvironmentDialog({
                 placeholder={existing?.hasToken ? 'stored (leave empty to keep)' : 'optional'}
                 value={token}
                 onChange={(e) => setToken(e.target.value)}
+                aria-describedby="env-token-storage"
               />
+              {tokenStorage && (
+                <span
+                  id="env-token-storage"
+                  className={tokenStorage.encrypted ? 'field-note' : 'field-warning'}
+                >
+                  {tokenStorage.encrypted ? '' : '⚠ '}Saved tokens are {tokenStorage.description}.
+                </span>
+              )}
             </>
           )}
           {kind === 'command' && (
@@ -210,4 +226,20 @@ export function EnvironmentDialog({
       </form>
     </Modal>
   );
+}
+
+/** How the host keeps tokens, so the token field never implies encryption that is not there. */
+function useTokenStorage(): TokenStorageView | null {
+  const [storage, setStorage] = useState<TokenStorageView | null>(null);
+  useEffect(() => {
+    let live = true;
+    invoke('app.tokenStorage', {}).then(
+      (view) => live && setStorage(view),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return storage;
 }

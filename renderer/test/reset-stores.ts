@@ -1,6 +1,7 @@
 // Puts every renderer store back to its empty state between tests.
 import { useEnvironments } from '../stores/environments-store';
 import { useFiles } from '../stores/files-store';
+import { useNotices } from '../stores/notices-store';
 import { usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { DEFAULT_SETTINGS, useSettings } from '../stores/settings-store';
@@ -12,6 +13,7 @@ export function resetStores(): void {
   useProcesses.setState({ byKey: {} });
   usePanes.setState({ byEnv: {} });
   useFiles.setState({ byEnv: {} });
+  useNotices.setState({ list: [] });
   useTransfers.setState({ byId: {} });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
   useUi.setState({

@@ -192,6 +192,14 @@ export const AppNotice = z.object({
 });
 export type AppNotice = z.infer<typeof AppNotice>;
 
+/** How the host keeps environment tokens at rest, so the token field can say it truthfully. */
+export const TokenStorageView = z.object({
+  encrypted: z.boolean(),
+  /** e.g. "encrypted with the OS keychain (gnome_libsecret)" or why they are not encrypted. */
+  description: z.string(),
+});
+export type TokenStorageView = z.infer<typeof TokenStorageView>;
+
 const Empty = z.object({}).strict();
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -310,6 +318,8 @@ export const commands = {
   /** Notices not yet dismissed (oldest first). */
   'app.notices': command(Empty, z.array(AppNotice)),
   'app.dismissNotice': command(z.object({ id: z.string() }), Ok),
+  /** Whether stored tokens are really encrypted (not on Linux without a keyring, nor in web mode). */
+  'app.tokenStorage': command(Empty, TokenStorageView),
 
   /**
    * Opens an http(s) URL in the system browser, without a shell; anything else is refused. A web-mode

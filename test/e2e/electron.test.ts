@@ -57,15 +57,19 @@ describe('Electron app', () => {
           .poll(
             () =>
               window.evaluate(async () => {
+                // The preload answers with the {ok, output} envelope (see PreloadBridge), not the output.
                 const bridge = (
                   globalThis as unknown as {
                     tether: {
-                      invoke(n: string, i: unknown): Promise<Array<{ id: string; link: { kind: string } }>>;
+                      invoke(
+                        n: string,
+                        i: unknown,
+                      ): Promise<{ ok: boolean; output?: Array<{ id: string; link: { kind: string } }> }>;
                     };
                   }
                 ).tether;
                 const envs = await bridge.invoke('environments.list', {});
-                return envs.find((e) => e.id === 'local')?.link.kind;
+                return envs.output?.find((e) => e.id === 'local')?.link.kind;
               }),
             { timeout: 60_000, interval: 250 },
           )

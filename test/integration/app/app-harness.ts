@@ -13,6 +13,7 @@ import { fileDownloadTarget } from '../../../electron/app/file-download-target';
 import { FileSecretStore } from '../../../electron/app/file-secret-store';
 import { localServerCommand } from '../../../electron/app/local-server';
 import type { RendererLink } from '../../../electron/app/renderer-link';
+import type { SecretStore } from '../../../electron/app/secret-store';
 import { REPO_ROOT } from '../../support/exec-servers';
 
 interface RecordedEvent {
@@ -40,12 +41,13 @@ export async function createHarness(
     electronLocalServer?: boolean;
     /** The host's link opener (by default one that does nothing). */
     openExternal?: (url: string) => Promise<void>;
+    secrets?: SecretStore;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
   const service = await AppService.create({
     dataDir,
-    secrets: new FileSecretStore(path.join(dataDir, 'tokens.json')),
+    secrets: options.secrets ?? new FileSecretStore(path.join(dataDir, 'tokens.json')),
     createClient: remoteClientFactory(() => undefined),
     localServer: localServerCommand({
       packageRoot: REPO_ROOT,

@@ -81,15 +81,22 @@ describe('FileSecretStore', () => {
     const dir = tempDir();
     const file = path.join(dir, 'tokens.json');
     const sealer = {
+      protection: { encrypted: true, description: 'reversed (test)', warning: null },
       seal: async (plain: string) => Buffer.from(plain).reverse().toString('base64'),
       unseal: async (sealed: string) => Buffer.from(sealed, 'base64').reverse().toString(),
     };
-    const store = new FileSecretStore(file, 'test', sealer);
+    const store = new FileSecretStore(file, sealer);
     await store.set('a', 'secret-token');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).not.toContain('secret-token');
-    expect(await new FileSecretStore(file, 'test', sealer).get('a')).toBe('secret-token');
+    expect(await new FileSecretStore(file, sealer).get('a')).toBe('secret-token');
     await store.delete('a');
-    expect(await new FileSecretStore(file, 'test', sealer).get('a')).toBeNull();
+    expect(await new FileSecretStore(file, sealer).get('a')).toBeNull();
+  });
+
+  it('says it does not encrypt when it has no sealer', () => {
+    const file = path.join(tempDir(), 'tokens.json');
+    expect(new FileSecretStore(file).protection).toMatchObject({ encrypted: false, warning: null });
+    expect(new FileSecretStore(file).protection.description).toContain('not encrypted');
   });
 });
