@@ -8,6 +8,7 @@ import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../../support/fault-proxy';
 import { serverCommand, startServer, TETHER_BIN, type ServerImpl } from '../../support/exec-servers';
+import { makeSelfSignedCertificate } from '../../support/tls';
 import { untilFile, waitFor } from './helpers';
 
 interface RunResult {
@@ -243,6 +244,31 @@ describe('tether run --tty window size against tether', () => {
     }
     term.write('\x04');
     expect(await exited).toBe(0);
+  });
+});
+
+describe('tether run over wss:// against tether', () => {
+  it('runs with --tls-fingerprint and refuses the same server without it, naming the fingerprint', async () => {
+    const cert = makeSelfSignedCertificate();
+    cleanups.push(() => cert.remove());
+    const server = await startServer('tether', 'ws', { listen: cert.listen, extraArgs: cert.serverArgs });
+    cleanups.push(() => server.stop());
+    const pinned = await tetherRun([
+      '--server',
+      server.url!,
+      '--tls-fingerprint',
+      cert.fingerprint,
+      '--',
+      '/bin/echo',
+      'encrypted',
+    ]);
+    expect(pinned.stderr.toString()).toBe('');
+    expect(pinned.stdout.toString()).toBe('encrypted\n');
+    expect(pinned.code).toBe(0);
+    const unpinned = await tetherRun(['--server', server.url!, '--', '/bin/echo', 'encrypted']);
+    expect(unpinned.code).toBe(255);
+    expect(unpinned.stdout.toString()).toBe('');
+    expect(unpinned.stderr.toString()).toContain(cert.fingerprint);
   });
 });
 
