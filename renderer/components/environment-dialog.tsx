@@ -13,6 +13,7 @@ type Kind = 'ws' | 'command' | 'local';
 const STAGE_TEXT: Record<TestConnectionResult['stage'], string> = {
   dns: 'name resolution',
   refused: 'connecting (refused)',
+  certificate: 'server certificate check',
   auth: 'authentication',
   handshake: 'protocol handshake',
   version: 'server version check',
