@@ -5,12 +5,12 @@ const CANONICAL_FINGERPRINT = /^[0-9A-F]{2}(?::[0-9A-F]{2}){31}$/;
 
 /**
  * The canonical form of a SHA-256 fingerprint typed or pasted with or without colons, in any
- * case; null when it is not 32 bytes of hex, so a typo never becomes a pin that matches nothing.
+ * case, also as openssl prints it (`sha256 Fingerprint=…`); null when it is not 32 bytes of hex, so a typo never becomes a pin that matches nothing.
  */
 export function normalizeFingerprint(text: string): string | null {
   const hex = text
     .trim()
-    .replace(/^sha-?256[:= ]\s*/i, '')
+    .replace(/^sha-?256(?:\s+fingerprint)?\s*[:=]?\s*/i, '')
     .replace(/[:\s]/g, '')
     .toUpperCase();
   if (!/^[0-9A-F]{64}$/.test(hex)) return null;
