@@ -1,8 +1,11 @@
 // The client over wss:// against Tether's server serving a self-signed certificate made at test
 // time: a pinned fingerprint connects and runs a process; no pin, or a different pin, fails at
-// once and for good with both fingerprints named; a cut wss link reconnects and loses nothing.
-import { existsSync, writeFileSync } from 'node:fs';
+// once and for good with both fingerprints named, before the token is sent; a cut wss link
+// reconnects and loses nothing.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../../electron/client/api';
 import { RemoteExecServerClient } from '../../../electron/client/remote-client';
@@ -64,6 +67,35 @@ describe('RemoteExecServerClient over wss:// (tether)', () => {
     expect(reason).toContain('could not be verified');
     expect(reason).toContain(cert.fingerprint);
     expect(seen.some((s) => s.kind === 'reconnecting')).toBe(false);
+  });
+
+  it('sends nothing, the token included, to a server whose certificate it refuses', async () => {
+    const cert = makeSelfSignedCertificate();
+    cleanups.push(() => cert.remove());
+    // A bare TLS server that records every byte a client sends after the handshake.
+    let received = 0;
+    let peerClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (peerClosed = resolve));
+    const server = tls.createServer(
+      { cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) },
+      (socket) => {
+        socket.on('data', (data: Buffer) => (received += data.length));
+        socket.on('error', () => undefined);
+      },
+    );
+    // The TCP socket under it, whose close means the client is gone (a handshake cut short by the
+    // client never reaches the TLS connection listener above).
+    server.on('connection', (raw: Socket) => raw.on('close', () => peerClosed()));
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `wss://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = new RemoteExecServerClient({ transport: { kind: 'ws', url, token: 'do-not-leak-me' } });
+    cleanups.push(() => client.close());
+    const refusal = client.connect().catch((error: unknown) => error);
+    await closed;
+    expect(received).toBe(0);
+    expect(await refusal).toMatchObject({ code: 'certificate' });
   });
 
   it('fails hard on a certificate other than the pinned one, naming both fingerprints', async () => {
