@@ -1,12 +1,13 @@
 // "Test connection": tries an environment's settings step by step (name resolution, TCP connect,
-// spawn, handshake, version) with a fresh client that is closed afterwards, and says which step
-// failed and why, in words the user can act on.
+// the TLS certificate of wss://, spawn, handshake, version) with a fresh client that is closed
+// afterwards, and says which step failed and why, in words the user can act on.
 import { promises as dns } from 'node:dns';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { TestConnectionResult } from '../../shared/ipc';
 import type { ExecServerClientApi, TransportSpec } from '../client/api';
+import { CertificateError, openTrustedTlsSocket, tlsTargetOf } from '../client/tls-trust';
 import { AppError } from './app-error';
 import type { ClientFactory } from './environment-runtime';
 import { TEST_CONNECTION_TIMEOUT_MS } from './limits';
@@ -18,6 +19,7 @@ class StageFailure extends Error {
   constructor(
     readonly stage: Stage,
     message: string,
+    readonly certificate?: TestConnectionResult['certificate'],
   ) {
     super(message);
   }
@@ -31,8 +33,12 @@ export async function testConnection(
   const deadline = Date.now() + timeoutMs;
   let client: ExecServerClientApi | null = null;
   try {
-    if (spec.kind === 'ws') await probeSocket(spec.url, deadline);
-    else await probeCommand(spec.command[0] ?? '');
+    if (spec.kind === 'ws') {
+      await probeSocket(spec.url, deadline);
+      if (spec.url.startsWith('wss://')) await probeCertificate(spec.url, spec.tlsFingerprint, deadline);
+    } else {
+      await probeCommand(spec.command[0] ?? '');
+    }
     client = createClient(spec);
     await connectOnce(client, deadline);
     const info = client.environmentInfo;
@@ -59,7 +65,14 @@ export async function testConnection(
     };
   } catch (error) {
     const failure = error instanceof StageFailure ? error : classify(error);
-    return { ok: false, stage: failure.stage, message: failure.message, info: null, rttMs: null };
+    return {
+      ok: false,
+      stage: failure.stage,
+      message: failure.message,
+      info: null,
+      rttMs: null,
+      ...(failure.certificate ? { certificate: failure.certificate } : {}),
+    };
   } finally {
     await client?.close().catch(() => undefined);
   }
@@ -120,6 +133,21 @@ async function probeSocket(rawUrl: string, deadline: number): Promise<void> {
       );
     });
   });
+}
+
+/** The TLS handshake and certificate check on their own, so a refusal can carry the fingerprint. */
+async function probeCertificate(url: string, pin: string | undefined, deadline: number): Promise<void> {
+  try {
+    const socket = await openTrustedTlsSocket(tlsTargetOf(url, pin), Math.max(1, deadline - Date.now()));
+    socket.destroy();
+  } catch (error) {
+    if (!(error instanceof CertificateError)) throw error;
+    throw new StageFailure('certificate', error.message, {
+      problem: error.problem,
+      fingerprint: error.fingerprint,
+      pinned: error.pinned,
+    });
+  }
 }
 
 async function probeCommand(program: string): Promise<void> {

@@ -2,6 +2,7 @@
 // environments, persisting each change, and what a change means for their running processes.
 import { randomUUID } from 'node:crypto';
 import type { EnvironmentDraft, EnvironmentSettings } from '../../shared/ipc';
+import { normalizeFingerprint } from '../../shared/tls-fingerprint';
 import { AppError } from './app-error';
 import type { NamespaceHandlers } from './command-handlers';
 import { splitCommandLine } from './command-line';
@@ -40,12 +41,12 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
           'There is exactly one Local environment; add a WebSocket or Command one.',
         );
       }
-      checkSettings(draft.settings);
+      const settings = checkSettings(draft.settings);
       const stored: StoredEnvironment = {
         id: randomUUID(),
         name: draft.name,
         color: draft.color,
-        settings: draft.settings,
+        settings,
         enabled: true,
       };
       if (draft.token) await tokens.set(stored.id, draft.token);
@@ -61,11 +62,11 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       if ((draft.settings.kind === 'local') !== (id === LOCAL_ENVIRONMENT_ID)) {
         throw new AppError('invalidInput', 'An environment cannot change to or from the Local kind.');
       }
-      checkSettings(draft.settings);
+      const settings = checkSettings(draft.settings);
       const reconnect =
-        JSON.stringify(draft.settings) !== JSON.stringify(env.stored.settings) || draft.token !== undefined;
+        JSON.stringify(settings) !== JSON.stringify(env.stored.settings) || draft.token !== undefined;
       await applyToken(tokens, env, draft);
-      env.stored = { ...env.stored, name: draft.name, color: draft.color, settings: draft.settings };
+      env.stored = { ...env.stored, name: draft.name, color: draft.color, settings };
       await save();
       if (reconnect && env.currentClient) {
         await env.disconnect();
@@ -120,9 +121,9 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       return { ok: true };
     },
     'environments.test': async ({ settings, token, id }) => {
-      checkSettings(settings);
+      const checked = checkSettings(settings);
       const secret = token ?? (id ? await tokens.get(id) : null);
-      return testConnection(transportFor(settings, secret, deps.localServer), deps.createClient);
+      return testConnection(transportFor(checked, secret, deps.localServer), deps.createClient);
     },
   };
 }
@@ -143,17 +144,31 @@ async function applyToken(
   }
 }
 
-function checkSettings(settings: EnvironmentSettings): void {
+/** Valid settings as they are stored: a pinned fingerprint in its canonical form. */
+function checkSettings(settings: EnvironmentSettings): EnvironmentSettings {
   if (settings.kind === 'command') splitCommandLine(settings.commandLine);
-  if (settings.kind === 'ws') {
-    let url: URL;
-    try {
-      url = new URL(settings.url);
-    } catch {
-      throw new AppError('invalidInput', `"${settings.url}" is not a URL; use the form ws://host:port.`);
-    }
-    if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
-      throw new AppError('invalidInput', `"${settings.url}" must start with ws:// or wss://.`);
-    }
+  if (settings.kind !== 'ws') return settings;
+  let url: URL;
+  try {
+    url = new URL(settings.url);
+  } catch {
+    throw new AppError('invalidInput', `"${settings.url}" is not a URL; use the form ws://host:port.`);
   }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
+    throw new AppError('invalidInput', `"${settings.url}" must start with ws:// or wss://.`);
+  }
+  if (settings.tlsFingerprint === undefined || settings.tlsFingerprint === '') {
+    return { kind: 'ws', url: settings.url };
+  }
+  if (url.protocol !== 'wss:') {
+    throw new AppError('invalidInput', 'A certificate fingerprint can only be pinned for a wss:// URL.');
+  }
+  const fingerprint = normalizeFingerprint(settings.tlsFingerprint);
+  if (fingerprint === null) {
+    throw new AppError(
+      'invalidInput',
+      `"${settings.tlsFingerprint}" is not a SHA-256 fingerprint (64 hex digits, colons optional).`,
+    );
+  }
+  return { kind: 'ws', url: settings.url, tlsFingerprint: fingerprint };
 }

@@ -13,7 +13,12 @@ export function transportFor(
     case 'local':
       return { kind: 'stdio', command: local.command, ...(local.env ? { env: local.env } : {}) };
     case 'ws':
-      return { kind: 'ws', url: settings.url, ...(token ? { token } : {}) };
+      return {
+        kind: 'ws',
+        url: settings.url,
+        ...(token ? { token } : {}),
+        ...(settings.tlsFingerprint ? { tlsFingerprint: settings.tlsFingerprint } : {}),
+      };
     case 'command':
       return { kind: 'stdio', command: splitCommandLine(settings.commandLine) };
   }

@@ -14,8 +14,13 @@ import type {
 export type TransportSpec =
   | {
       kind: 'ws';
-      /** ws://HOST:PORT */
+      /** ws://HOST:PORT or wss://HOST:PORT */
       url: string;
+      /**
+       * wss only: the server certificate's SHA-256 fingerprint (hex, colons optional). When set,
+       * it replaces CA validation: exactly this certificate is accepted, any other fails hard.
+       */
+      tlsFingerprint?: string;
       /** Sent as `Authorization: Bearer <token>`. */
       token?: string;
       /** Read (trimmed) at each connect if `token` is not given. */
@@ -51,6 +56,7 @@ export type ConnectionState =
 
 export type ClientErrorCode =
   | 'auth'
+  | 'certificate'
   | 'unknownSession'
   | 'recoveryDeadline'
   | 'protocol'

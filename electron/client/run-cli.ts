@@ -19,6 +19,7 @@ interface RunOptions {
   server?: string;
   stdio?: string;
   tokenFile?: string;
+  tlsFingerprint?: string;
   tty?: boolean;
   cwd?: string;
   env: string[];
@@ -53,9 +54,20 @@ function transportFrom(options: RunOptions): TransportSpec {
   }
   if (options.server) {
     if (!/^wss?:\/\//.test(options.server)) {
-      throw new ClientError('invalidArgument', `--server expects a ws:// URL, got "${options.server}".`);
+      throw new ClientError(
+        'invalidArgument',
+        `--server expects a ws:// or wss:// URL, got "${options.server}".`,
+      );
     }
-    return { kind: 'ws', url: options.server, tokenFile: options.tokenFile };
+    return {
+      kind: 'ws',
+      url: options.server,
+      tokenFile: options.tokenFile,
+      ...(options.tlsFingerprint !== undefined ? { tlsFingerprint: options.tlsFingerprint } : {}),
+    };
+  }
+  if (options.tlsFingerprint !== undefined) {
+    throw new ClientError('invalidArgument', '--tls-fingerprint needs a wss:// --server URL.');
   }
   if (options.stdio) return { kind: 'stdio', command: ['/bin/sh', '-c', options.stdio] };
   throw new ClientError('invalidArgument', 'Say where to run: --server ws://HOST:PORT or --stdio "COMMAND".');
@@ -233,8 +245,12 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run a command in an environment, riding through network drops.')
-    .option('--server <url>', 'exec-server WebSocket URL, ws://HOST:PORT')
+    .option('--server <url>', 'exec-server WebSocket URL, ws://HOST:PORT or wss://HOST:PORT')
     .option('--token-file <file>', 'file holding the bearer token for --server')
+    .option(
+      '--tls-fingerprint <sha256>',
+      "pin the wss:// server certificate's SHA-256 fingerprint (instead of CA validation)",
+    )
     .option('--stdio <command>', 'shell command whose stdin/stdout speak the protocol (no reconnect)')
     .option('--tty', 'run under a pseudo-terminal (raw input and window size when on a terminal)')
     .option('--cwd <path>', "working directory on the server (default: the server's)")

@@ -1,17 +1,34 @@
 // WebSocket transport: one text frame per JSON-RPC message, `Authorization: Bearer` auth, never an
 // Origin header (codex refuses any), no compression, large inbound messages allowed. After inbound
 // data it sends one unsolicited pong per tick so our TCP ACK leaves at once (see docs/client.md).
+// A wss:// link is trusted (CA-verified or pinned, see tls-trust.ts) before the upgrade is sent.
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { ClientError } from './client-error';
 import { MAX_INBOUND_MESSAGE_BYTES } from './constants';
+import { openTrustedTlsSocket, tlsTargetOf } from './tls-trust';
 import type { Transport, TransportHandlers } from './transport';
 
 export interface WsTransportSpec {
   url: string;
   token?: string;
   tokenFile?: string;
+  tlsFingerprint?: string;
+}
+
+/** For wss://, a socket whose certificate is already trusted; undefined for ws://. */
+async function trustedSocketFor(spec: WsTransportSpec, timeoutMs: number): Promise<Socket | undefined> {
+  const secure = spec.url.startsWith('wss://');
+  if (!secure) {
+    if (spec.tlsFingerprint === undefined) return undefined;
+    throw new ClientError(
+      'invalidArgument',
+      `A certificate fingerprint was given for ${spec.url}, which is not encrypted; use a wss:// URL.`,
+    );
+  }
+  return openTrustedTlsSocket(tlsTargetOf(spec.url, spec.tlsFingerprint), timeoutMs);
 }
 
 async function resolveToken(spec: WsTransportSpec): Promise<string | undefined> {
@@ -51,8 +68,11 @@ export async function openWsTransport(
   const token = await resolveToken(spec);
   const headers: Record<string, string> = {};
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  const trustedSocket = await trustedSocketFor(spec, timeoutMs);
   const ws = new WebSocket(spec.url, {
     headers,
+    // The upgrade (with the token) goes out on the socket whose certificate was checked.
+    ...(trustedSocket ? { createConnection: () => trustedSocket } : {}),
     perMessageDeflate: false,
     maxPayload: MAX_INBOUND_MESSAGE_BYTES,
     handshakeTimeout: timeoutMs,

@@ -16,7 +16,13 @@ export function registerExecServerCommand(program: Command): void {
   program
     .command('exec-server')
     .description('Serve the Codex exec-server protocol (processes, files) over WebSocket or stdio.')
-    .option('--listen <url>', '`ws://IP:PORT` (port 0 picks one) or `stdio`', 'ws://127.0.0.1:0')
+    .option(
+      '--listen <url>',
+      '`ws://IP:PORT`, `wss://IP:PORT` (port 0 picks one) or `stdio`',
+      'ws://127.0.0.1:0',
+    )
+    .option('--tls-cert <file>', 'PEM certificate (chain) served by a `wss://` listener')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--ws-auth <mode>', 'WebSocket authentication: `capability-token` or `signed-bearer-token`')
     .option('--ws-token-file <path>', 'file holding the bearer token (whitespace trimmed)')
     .option('--ws-token-sha256 <hex>', 'SHA-256 (64 hex digits) of the bearer token')

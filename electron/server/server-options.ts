@@ -24,7 +24,13 @@ export class StartupError extends Error {
   }
 }
 
-export type ListenTarget = { kind: 'stdio' } | { kind: 'ws'; host: string; port: number };
+export type ListenTarget = { kind: 'stdio' } | { kind: 'ws'; host: string; port: number; secure: boolean };
+
+/** The certificate chain and private key a `wss://` listener serves (PEM, as read at startup). */
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+}
 
 export type AuthConfig =
   | { kind: 'none' }
@@ -37,6 +43,8 @@ const DEFAULT_JWT_CLOCK_SKEW_SECONDS = 30;
 
 export interface ServerOptions extends SessionConfig {
   listen: ListenTarget;
+  /** Set exactly when the listener is `wss://`. */
+  tls: TlsFiles | null;
   auth: AuthConfig;
   logLevel: LogLevel;
   maxInFlightRequests: number;
@@ -45,6 +53,8 @@ export interface ServerOptions extends SessionConfig {
 /** Raw option values as commander hands them over. */
 export interface RawServerOptions {
   listen?: string;
+  tlsCert?: string;
+  tlsKey?: string;
   wsAuth?: string;
   wsTokenFile?: string;
   wsTokenSha256?: string;
@@ -63,16 +73,20 @@ export interface RawServerOptions {
 
 export function parseListen(url: string): ListenTarget {
   if (url === 'stdio' || url === 'stdio://') return { kind: 'stdio' };
-  if (!url.startsWith('ws://')) {
-    throw new StartupError(`unsupported --listen URL \`${url}\`; expected \`ws://IP:PORT\` or \`stdio\``);
+  if (!url.startsWith('ws://') && !url.startsWith('wss://')) {
+    throw new StartupError(
+      `unsupported --listen URL \`${url}\`; expected \`ws://IP:PORT\`, \`wss://IP:PORT\` or \`stdio\``,
+    );
   }
-  const match = /^ws:\/\/(\[[^\]]+\]|[^:/[\]]+):(\d{1,5})\/?$/.exec(url);
-  const host = match?.[1]?.replace(/^\[|\]$/g, '');
-  const port = Number(match?.[2]);
+  const match = /^(wss?):\/\/(\[[^\]]+\]|[^:/[\]]+):(\d{1,5})\/?$/.exec(url);
+  const host = match?.[2]?.replace(/^\[|\]$/g, '');
+  const port = Number(match?.[3]);
   if (!host || !net.isIP(host) || !(port >= 0 && port <= 65535)) {
-    throw new StartupError(`invalid websocket --listen URL \`${url}\`; expected \`ws://IP:PORT\``);
+    throw new StartupError(
+      `invalid websocket --listen URL \`${url}\`; expected \`ws://IP:PORT\` or \`wss://IP:PORT\``,
+    );
   }
-  return { kind: 'ws', host, port };
+  return { kind: 'ws', host, port, secure: match?.[1] === 'wss' };
 }
 
 export function isLoopback(host: string): boolean {
@@ -163,6 +177,29 @@ function parseJwtAuth(raw: RawServerOptions): AuthConfig {
   };
 }
 
+function readTlsFile(flag: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new StartupError(`cannot read ${flag} ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** The certificate and key of a `wss://` listener; both flags or neither, and only with wss. */
+function parseTls(listen: ListenTarget, raw: RawServerOptions): TlsFiles | null {
+  const secure = listen.kind === 'ws' && listen.secure;
+  if (!secure) {
+    if (raw.tlsCert !== undefined || raw.tlsKey !== undefined) {
+      throw new StartupError('`--tls-cert` and `--tls-key` need a `wss://IP:PORT` --listen URL');
+    }
+    return null;
+  }
+  if (raw.tlsCert === undefined || raw.tlsKey === undefined) {
+    throw new StartupError('a `wss://` listener needs both `--tls-cert FILE` and `--tls-key FILE` (PEM)');
+  }
+  return { cert: readTlsFile('--tls-cert', raw.tlsCert), key: readTlsFile('--tls-key', raw.tlsKey) };
+}
+
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const parsed = Number(value);
@@ -174,6 +211,7 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
 
 export function parseServerOptions(raw: RawServerOptions): ServerOptions {
   const listen = parseListen(raw.listen ?? 'ws://127.0.0.1:0');
+  const tls = parseTls(listen, raw);
   const auth = parseAuth(raw);
   if (listen.kind === 'ws' && auth.kind === 'none' && !isLoopback(listen.host)) {
     throw new StartupError(
@@ -187,6 +225,7 @@ export function parseServerOptions(raw: RawServerOptions): ServerOptions {
   }
   return {
     listen,
+    tls,
     auth,
     logLevel,
     maxInFlightRequests: positiveInt('concurrent-requests', raw.concurrentRequests, MAX_IN_FLIGHT_REQUESTS),

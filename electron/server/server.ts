@@ -50,7 +50,13 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
     flush = stdio.flush;
     return;
   }
-  const listener = await startWsListener(options.listen.host, options.listen.port, options.auth, deps);
+  const listener = await startWsListener(
+    options.listen.host,
+    options.listen.port,
+    options.auth,
+    deps,
+    options.tls,
+  );
   stopListening = listener.close;
   process.stdout.write(`${listener.url}\n`);
   logger.info(`listening on ${listener.url}${options.auth.kind === 'none' ? '' : ' (token auth)'}`);

@@ -1,6 +1,8 @@
-// The WebSocket listener: one HTTP server whose `/` upgrades to JSON-RPC (after the Origin and
-// bearer-token checks), `/readyz` answers 200, and everything else 400/404 as codex does.
+// The WebSocket listener: one HTTP (or, for wss://, HTTPS) server whose `/` upgrades to JSON-RPC
+// (after the Origin and bearer-token checks), `/readyz` answers 200, and everything else 400/404
+// as codex does.
 import http from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { checkAuthorization } from './auth';
@@ -8,10 +10,10 @@ import { Connection, type ConnectionDeps, type Transport } from './connection';
 import { decodeBytes } from './envelope';
 import { releaseMessage } from './message-pool';
 import { MAX_INBOUND_FRAME_BYTES, WS_PING_INTERVAL_MS } from './limits';
-import type { AuthConfig } from './server-options';
+import type { AuthConfig, TlsFiles } from './server-options';
 
 export interface WsListener {
-  /** `ws://IP:PORT` actually bound. */
+  /** `ws://IP:PORT` (or `wss://`) actually bound. */
   url: string;
   /** Stops accepting and drops every open socket. */
   close(): void;
@@ -88,6 +90,7 @@ export function startWsListener(
   port: number,
   auth: AuthConfig,
   deps: ConnectionDeps,
+  tls: TlsFiles | null = null,
 ): Promise<WsListener> {
   const wss = new WebSocketServer({
     noServer: true,
@@ -95,7 +98,7 @@ export function startWsListener(
     skipUTF8Validation: true,
     perMessageDeflate: false,
   });
-  const server = http.createServer((req, res) => {
+  const answerPlainRequest: http.RequestListener = (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/readyz') {
       res.writeHead(200, { 'content-length': '0' }).end();
@@ -106,6 +109,14 @@ export function startWsListener(
     } else {
       res.writeHead(404, { 'content-length': '0' }).end();
     }
+  };
+  const server = tls
+    ? https.createServer({ cert: tls.cert, key: tls.key }, answerPlainRequest)
+    : http.createServer(answerPlainRequest);
+  // A client that fails the TLS handshake (an untrusted certificate, plain HTTP) is logged, not fatal.
+  server.on('tlsClientError', (error: Error, socket: Socket) => {
+    deps.logger.info(`TLS handshake with ${socket.remoteAddress} failed: ${error.message}`);
+    socket.destroy();
   });
 
   server.on('upgrade', (req, socket: Socket, head) => {
@@ -141,7 +152,7 @@ export function startWsListener(
       }
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
-        url: `ws://${shownHost}:${address.port}`,
+        url: `${tls ? 'wss' : 'ws'}://${shownHost}:${address.port}`,
         close: () => {
           server.close();
           for (const client of wss.clients) client.terminate();

@@ -1,6 +1,7 @@
 // Add or edit an environment: name, colour, how to reach it (WebSocket URL + token, or a command
 // whose stdio speaks the protocol), validated before saving, with a "test connection" that names
-// the stage that failed.
+// the stage that failed. A wss:// certificate that does not verify is shown and pinned only if the
+// user trusts it (on test, and before adding or saving an unpinned wss:// environment).
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   EnvironmentDraft,
@@ -13,12 +14,15 @@ import { addEnvironment, testConnection, updateEnvironment } from '../actions/en
 import { errorMessage } from '../../shared/error-message';
 import { formatMs } from '../format';
 import { Modal } from './modal';
+import { TrustCertificatePrompt, type RefusedCertificate } from './trust-certificate-prompt';
+import { UnencryptedNote } from './unencrypted-note';
 
 type Kind = 'ws' | 'command' | 'local';
 
 const STAGE_TEXT: Record<TestConnectionResult['stage'], string> = {
   dns: 'name resolution',
   refused: 'connecting (refused)',
+  certificate: 'server certificate check',
   auth: 'authentication',
   handshake: 'protocol handshake',
   version: 'server version check',
@@ -58,17 +62,26 @@ export function EnvironmentDialog({
   const [testError, setTestError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const tokenStorage = useTokenStorage();
+  const [pin, setPin] = useState<string | null>(
+    existing?.settings.kind === 'ws' ? (existing.settings.tlsFingerprint ?? null) : null,
+  );
+  // A refused certificate waiting for the user's answer, and what to do once it is trusted.
+  const [prompt, setPrompt] = useState<{ certificate: RefusedCertificate; then: 'test' | 'save' } | null>(
+    null,
+  );
 
-  const settings = () =>
+  const isWss = () => kind === 'ws' && url.trim().startsWith('wss://');
+
+  const settings = (pinned: string | null = pin) =>
     kind === 'ws'
-      ? ({ kind, url: url.trim() } as const)
+      ? ({ kind, url: url.trim(), ...(pinned && isWss() ? { tlsFingerprint: pinned } : {}) } as const)
       : kind === 'command'
         ? ({ kind, commandLine: commandLine.trim() } as const)
         : ({ kind } as const);
 
   const tokenField = () => (kind === 'ws' && token ? { token } : {});
 
-  function validate(): EnvironmentDraft | null {
+  function validate(pinned: string | null = pin): EnvironmentDraft | null {
     const next: FormErrors = {};
     if (!name.trim()) next.name = 'Give the environment a name.';
     if (!/^#[0-9a-fA-F]{6}$/.test(color)) next.color = 'Pick a colour like #3b82f6.';
@@ -77,7 +90,7 @@ export function EnvironmentDialog({
     if (kind === 'command' && !commandLine.trim()) next.target = 'Enter the command to run.';
     setErrors(next);
     if (Object.keys(next).length > 0) return null;
-    const parsed = EnvironmentDraft.safeParse({ name, color, settings: settings(), ...tokenField() });
+    const parsed = EnvironmentDraft.safeParse({ name, color, settings: settings(pinned), ...tokenField() });
     if (!parsed.success) {
       setSubmitError(parsed.error.issues.map((i) => i.message).join('; '));
       return null;
@@ -91,6 +104,20 @@ export function EnvironmentDialog({
     if (!draft) return;
     setBusy(true);
     setSubmitError(null);
+    if (isWss() && pin === null) {
+      // Ask about a certificate that does not verify now, rather than fail after saving.
+      const refused = refusedCertificate(await runTest(null));
+      if (refused) {
+        setPrompt({ certificate: refused, then: 'save' });
+        setBusy(false);
+        return;
+      }
+    }
+    await save(draft);
+  }
+
+  async function save(draft: EnvironmentDraft) {
+    setBusy(true);
     try {
       if (existing) await updateEnvironment(existing.id, draft);
       else await addEnvironment(draft);
@@ -101,22 +128,45 @@ export function EnvironmentDialog({
     }
   }
 
-  async function onTest() {
+  /** Runs "test connection" with the given pin and shows its result; null if it could not run. */
+  async function runTest(pinned: string | null): Promise<TestConnectionResult | null> {
     setTesting(true);
     setTest(null);
     setTestError(null);
     try {
-      setTest(
-        await testConnection({
-          settings: settings(),
-          ...tokenField(),
-          ...(existing ? { id: existing.id } : {}),
-        }),
-      );
+      const result = await testConnection({
+        settings: settings(pinned),
+        ...tokenField(),
+        ...(existing ? { id: existing.id } : {}),
+      });
+      setTest(result);
+      return result;
     } catch (error) {
       setTestError(`Could not run the test: ${errorMessage(error)}`);
+      return null;
     } finally {
       setTesting(false);
+    }
+  }
+
+  function refusedCertificate(result: TestConnectionResult | null): RefusedCertificate | null {
+    return result?.stage === 'certificate' ? (result.certificate ?? null) : null;
+  }
+
+  async function onTest() {
+    const refused = refusedCertificate(await runTest(pin));
+    if (refused) setPrompt({ certificate: refused, then: 'test' });
+  }
+
+  async function onTrust(fingerprint: string) {
+    const then = prompt?.then;
+    setPrompt(null);
+    setPin(fingerprint);
+    if (then === 'save') {
+      const draft = validate(fingerprint);
+      if (draft) await save(draft);
+    } else {
+      await runTest(fingerprint);
     }
   }
 
@@ -158,6 +208,15 @@ export function EnvironmentDialog({
                 aria-invalid={!!errors.target}
               />
               {errors.target && <span className="field-error">{errors.target}</span>}
+              <UnencryptedNote settings={{ kind: 'ws', url: url.trim() }} />
+              {pin !== null && isWss() && (
+                <p className="hint">
+                  Pinned certificate (SHA-256): <span className="mono">{pin}</span>{' '}
+                  <button type="button" onClick={() => setPin(null)}>
+                    Forget pin
+                  </button>
+                </p>
+              )}
               <label htmlFor="env-token">Token</label>
               <input
                 id="env-token"
@@ -198,6 +257,13 @@ export function EnvironmentDialog({
               ? `Connection works (${formatMs(test.rttMs)}).`
               : `Failed at ${STAGE_TEXT[test.stage]}: ${test.message}`}
           </p>
+        )}
+        {prompt && (
+          <TrustCertificatePrompt
+            certificate={prompt.certificate}
+            onTrust={(fingerprint) => void onTrust(fingerprint)}
+            onReject={() => setPrompt(null)}
+          />
         )}
         {testError && (
           <p role="status" className="error">

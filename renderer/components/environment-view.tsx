@@ -7,6 +7,7 @@ import { HealthPanel } from './health-panel';
 import { ProcessesPanel } from './processes-panel';
 import { StatusIndicator } from './status-indicator';
 import { TerminalsPanel } from './terminals-panel';
+import { UnencryptedNote } from './unencrypted-note';
 
 const PANELS: { id: EnvPanel; label: string }[] = [
   { id: 'terminals', label: 'Terminals' },
@@ -40,6 +41,7 @@ export function EnvironmentView({ env }: { env: Env }) {
           </button>
         )}
       </div>
+      <UnencryptedNote settings={env.settings} />
       <div className="tabs" role="tablist" aria-label="Environment panels">
         {PANELS.map((p) => (
           <button

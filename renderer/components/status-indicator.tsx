@@ -1,8 +1,10 @@
 // The link status of one environment: icon + coloured text, named for assistive tech and tests
-// (e.g. "Connection: connected, 3 ms"), never colour alone.
+// (e.g. "Connection: connected, 3 ms"), never colour alone. Its tooltip also says when the link is
+// unencrypted ws:// over a network.
 import type { EnvironmentView } from '../../shared/ipc';
 import { linkStatus } from '../link-status';
 import { useNow } from '../use-now';
+import { isUnencryptedLink } from './unencrypted-note';
 
 export function StatusIndicator({ env, compact = false }: { env: EnvironmentView; compact?: boolean }) {
   const now = useNow();
@@ -12,7 +14,11 @@ export function StatusIndicator({ env, compact = false }: { env: EnvironmentView
       className={`status status-${status.kind}`}
       role="img"
       aria-label={status.label}
-      title={status.label}
+      title={
+        isUnencryptedLink(env.settings)
+          ? `${status.label} (unencrypted link: ws:// over the network)`
+          : status.label
+      }
     >
       <span className="status-icon" aria-hidden="true">
         {status.icon}

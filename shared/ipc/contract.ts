@@ -15,7 +15,15 @@ export type EnvironmentKind = z.infer<typeof EnvironmentKind>;
 /** Settings per kind. Tokens are write-only: the UI sends one, and only learns whether one is stored. */
 export const EnvironmentSettings = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('local') }),
-  z.object({ kind: z.literal('ws'), url: z.string().min(1).max(2000) }),
+  z.object({
+    kind: z.literal('ws'),
+    url: z.string().min(1).max(2000),
+    /**
+     * wss only: the pinned SHA-256 fingerprint of the server certificate (see
+     * shared/tls-fingerprint.ts). When set it replaces CA validation; absent, the system CAs decide.
+     */
+    tlsFingerprint: z.string().max(200).optional(),
+  }),
   z.object({
     kind: z.literal('command'),
     /** A command line, split like a POSIX shell would (quotes respected), e.g. `ssh host tether exec-server --listen stdio`. */
@@ -176,10 +184,21 @@ export type Settings = z.infer<typeof Settings>;
 export const TestConnectionResult = z.object({
   ok: z.boolean(),
   /** Which step failed: name resolution, TCP connect, HTTP auth, protocol handshake, server version. */
-  stage: z.enum(['dns', 'refused', 'auth', 'handshake', 'version', 'timeout', 'spawn', 'ok']),
+  stage: z.enum(['dns', 'refused', 'certificate', 'auth', 'handshake', 'version', 'timeout', 'spawn', 'ok']),
   message: z.string(),
   info: z.record(z.string(), z.unknown()).nullable(),
   rttMs: z.number().nullable(),
+  /**
+   * Stage 'certificate': the refused certificate. 'untrusted' (no pin, CA validation failed) can be
+   * trusted on first use by pinning `fingerprint`; 'changed' means it differs from the `pinned` one.
+   */
+  certificate: z
+    .object({
+      problem: z.enum(['untrusted', 'changed']),
+      fingerprint: z.string(),
+      pinned: z.string().nullable(),
+    })
+    .optional(),
 });
 export type TestConnectionResult = z.infer<typeof TestConnectionResult>;
 

@@ -237,7 +237,7 @@ export class FaultProxy {
 
   private constructor(
     private readonly server: net.Server,
-    private readonly target: { host: string; port: number },
+    private target: { host: string; port: number },
   ) {
     this.port = (server.address() as net.AddressInfo).port;
     server.on('connection', (client) => this.accept(client));
@@ -302,6 +302,14 @@ export class FaultProxy {
   /** While true, new connections are reset at once (existing ones are untouched). */
   refuseNew(refuse: boolean): void {
     this.refusing = refuse;
+  }
+
+  /**
+   * Sends new connections to another server from now on (existing ones stay where they are):
+   * the same address answering as someone else, like a hijacked route or a replaced host.
+   */
+  retarget(target: { host: string; port: number }): void {
+    this.target = { ...target };
   }
 
   /** Back to a clean network: no stall, latency, throttle or refusal. Held bytes flow on in order. */

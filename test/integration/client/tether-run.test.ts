@@ -8,6 +8,7 @@ import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../../support/fault-proxy';
 import { serverCommand, startServer, TETHER_BIN, type ServerImpl } from '../../support/exec-servers';
+import { makeCaSignedCertificate, makeSelfSignedCertificate } from '../../support/tls';
 import { untilFile, waitFor } from './helpers';
 
 interface RunResult {
@@ -23,8 +24,11 @@ interface StartedRun {
   result: Promise<RunResult>;
 }
 
-function startTetherRun(args: string[], input?: string): StartedRun {
-  const child = spawn(process.execPath, [TETHER_BIN, 'run', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+function startTetherRun(args: string[], input?: string, env?: NodeJS.ProcessEnv): StartedRun {
+  const child = spawn(process.execPath, [TETHER_BIN, 'run', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => stdout.push(d));
@@ -41,7 +45,8 @@ function startTetherRun(args: string[], input?: string): StartedRun {
   return { stdout: () => Buffer.concat(stdout), result };
 }
 
-const tetherRun = (args: string[], input?: string): Promise<RunResult> => startTetherRun(args, input).result;
+const tetherRun = (args: string[], input?: string, env?: NodeJS.ProcessEnv): Promise<RunResult> =>
+  startTetherRun(args, input, env).result;
 
 /** Lines of `stty size` answers ("ROWS COLS") in a terminal transcript. */
 const sizeAnswers = (output: string): number => output.match(/^\d+ \d+\r?$/gm)?.length ?? 0;
@@ -243,6 +248,62 @@ describe('tether run --tty window size against tether', () => {
     }
     term.write('\x04');
     expect(await exited).toBe(0);
+  });
+});
+
+describe('tether run over wss:// against tether', () => {
+  it('runs with --tls-fingerprint and refuses the same server without it, naming the fingerprint', async () => {
+    const cert = makeSelfSignedCertificate();
+    cleanups.push(() => cert.remove());
+    const server = await startServer('tether', 'ws', { listen: cert.listen, extraArgs: cert.serverArgs });
+    cleanups.push(() => server.stop());
+    const pinned = await tetherRun([
+      '--server',
+      server.url!,
+      '--tls-fingerprint',
+      cert.fingerprint,
+      '--',
+      '/bin/echo',
+      'encrypted',
+    ]);
+    expect(pinned.stderr.toString()).toBe('');
+    expect(pinned.stdout.toString()).toBe('encrypted\n');
+    expect(pinned.code).toBe(0);
+    const unpinned = await tetherRun(['--server', server.url!, '--', '/bin/echo', 'encrypted']);
+    expect(unpinned.code).toBe(255);
+    expect(unpinned.stdout.toString()).toBe('');
+    expect(unpinned.stderr.toString()).toContain(cert.fingerprint);
+  });
+});
+
+describe('tether run over wss:// with a CA-signed certificate', () => {
+  it('trusts the CAs Node trusts without a pin, for the certificate host name only', async () => {
+    const cert = makeCaSignedCertificate();
+    cleanups.push(() => cert.remove());
+    const server = await startServer('tether', 'ws', { listen: cert.listen, extraArgs: cert.serverArgs });
+    cleanups.push(() => server.stop());
+    const port = new URL(server.url!).port;
+    const trustingCa = { NODE_EXTRA_CA_CERTS: cert.caFile };
+    const verified = await tetherRun(
+      ['--server', server.url!, '--', '/bin/echo', 'ca'],
+      undefined,
+      trustingCa,
+    );
+    expect(verified.stderr.toString()).toBe('');
+    expect(verified.stdout.toString()).toBe('ca\n');
+    expect(verified.code).toBe(0);
+    // The certificate names 127.0.0.1, not localhost: a valid chain for another name is refused.
+    const wrongName = await tetherRun(
+      ['--server', `wss://localhost:${port}`, '--', '/bin/echo', 'ca'],
+      undefined,
+      trustingCa,
+    );
+    expect(wrongName.code).toBe(255);
+    expect(wrongName.stderr.toString()).toMatch(/could not be verified \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
+    // Without the CA, the same certificate is only a certificate nobody vouches for.
+    const unknownCa = await tetherRun(['--server', server.url!, '--', '/bin/echo', 'ca']);
+    expect(unknownCa.code).toBe(255);
+    expect(unknownCa.stderr.toString()).toContain(cert.fingerprint);
   });
 });
 

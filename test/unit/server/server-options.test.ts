@@ -7,13 +7,49 @@ import { checkAuthorization } from '../../../electron/server/auth';
 import { isLoopback, parseListen, parseServerOptions } from '../../../electron/server/server-options';
 
 describe('server options', () => {
-  it('parses ws and stdio listen URLs', () => {
+  it('parses ws, wss and stdio listen URLs', () => {
     expect(parseListen('stdio')).toEqual({ kind: 'stdio' });
     expect(parseListen('stdio://')).toEqual({ kind: 'stdio' });
-    expect(parseListen('ws://127.0.0.1:0')).toEqual({ kind: 'ws', host: '127.0.0.1', port: 0 });
-    expect(parseListen('ws://[::1]:4000')).toEqual({ kind: 'ws', host: '::1', port: 4000 });
+    expect(parseListen('ws://127.0.0.1:0')).toEqual({
+      kind: 'ws',
+      host: '127.0.0.1',
+      port: 0,
+      secure: false,
+    });
+    expect(parseListen('ws://[::1]:4000')).toEqual({ kind: 'ws', host: '::1', port: 4000, secure: false });
+    expect(parseListen('wss://127.0.0.1:0')).toEqual({
+      kind: 'ws',
+      host: '127.0.0.1',
+      port: 0,
+      secure: true,
+    });
     expect(() => parseListen('ws://localhost:0')).toThrow(/expected `ws:\/\/IP:PORT`/);
     expect(() => parseListen('http://127.0.0.1:0')).toThrow(/unsupported --listen URL/);
+  });
+
+  it('wants both TLS files with wss://, and none without', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-opts-'));
+    try {
+      const cert = path.join(dir, 'cert.pem');
+      const key = path.join(dir, 'key.pem');
+      writeFileSync(cert, 'CERT');
+      writeFileSync(key, 'KEY');
+      const options = parseServerOptions({ listen: 'wss://127.0.0.1:0', tlsCert: cert, tlsKey: key });
+      expect(options.tls?.cert.toString()).toBe('CERT');
+      expect(options.tls?.key.toString()).toBe('KEY');
+      expect(parseServerOptions({ listen: 'ws://127.0.0.1:0' }).tls).toBeNull();
+      expect(() => parseServerOptions({ listen: 'wss://127.0.0.1:0', tlsCert: cert })).toThrow(
+        /needs both `--tls-cert FILE` and `--tls-key FILE`/,
+      );
+      expect(() => parseServerOptions({ listen: 'ws://127.0.0.1:0', tlsCert: cert, tlsKey: key })).toThrow(
+        /need a `wss:\/\/IP:PORT`/,
+      );
+      expect(() =>
+        parseServerOptions({ listen: 'wss://127.0.0.1:0', tlsCert: cert, tlsKey: path.join(dir, 'nope') }),
+      ).toThrow(/cannot read --tls-key/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('knows loopback addresses', () => {
