@@ -151,7 +151,7 @@ describe('shutdown', () => {
   it('kills every process group on SIGTERM and exits 0', async () => {
     const s = await startServer('tether', 'ws');
     cleanups.push(() => s.stop());
-    const c = await TestClient.ws(s.url!);
+    const c = await TestClient.ws(s.url!, s.authHeaders());
     cleanups.push(() => c.close());
     await c.handshake();
     const { pid } = await c.call('process/start', {
