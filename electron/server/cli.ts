@@ -17,7 +17,10 @@ export function registerExecServerCommand(program: Command): void {
     .command('exec-server')
     .description('Serve the Codex exec-server protocol (processes, files) over WebSocket or stdio.')
     .option('--listen <url>', '`ws://IP:PORT` (port 0 picks one) or `stdio`', 'ws://127.0.0.1:0')
-    .option('--ws-auth <mode>', 'WebSocket authentication: `capability-token` or `signed-bearer-token`')
+    .option(
+      '--ws-auth <mode>',
+      'WebSocket authentication (required for ws): `capability-token`, `signed-bearer-token`, or `none` (loopback trials only)',
+    )
     .option('--ws-token-file <path>', 'file holding the bearer token (whitespace trimmed)')
     .option('--ws-token-sha256 <hex>', 'SHA-256 (64 hex digits) of the bearer token')
     .option('--ws-shared-secret-file <path>', 'HS256 secret for signed bearer tokens (at least 32 bytes)')

@@ -60,4 +60,9 @@ export const TetherCapability = {
   concurrentRequests: 'tetherConcurrentRequests',
   /** `pid` in the `process/start` result. */
   processPid: 'tetherProcessPid',
+  /**
+   * Not an extension but a warning: the WebSocket listener was started with `--ws-auth none`, so
+   * anyone who reaches its port can run programs. Present only then.
+   */
+  unauthenticatedListener: 'tetherUnauthenticatedListener',
 } as const;
