@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { EnvironmentDraft, type EnvironmentView, type TestConnectionResult } from '../../shared/ipc';
 import { addEnvironment, testConnection, updateEnvironment } from '../actions/environment-actions';
 import { errorMessage } from '../../shared/error-message';
+import { sameTokenOrigin, tokenOrigin } from '../../shared/token-origin';
 import { formatMs } from '../format';
 import { Modal } from './modal';
 
@@ -27,6 +28,7 @@ interface FormErrors {
   name?: string;
   color?: string;
   target?: string;
+  token?: string;
 }
 
 export function EnvironmentDialog({
@@ -60,6 +62,17 @@ export function EnvironmentDialog({
         : ({ kind } as const);
 
   const tokenField = () => (kind === 'ws' && token ? { token } : {});
+  // The saved token is sent only to the origin it was saved for (the AppService enforces it too).
+  const tokenLeftBehind =
+    kind === 'ws' &&
+    existing?.hasToken === true &&
+    /^wss?:\/\/[^\s/]+/.test(url.trim()) &&
+    !sameTokenOrigin(existing.settings, settings());
+  const tokenPlaceholder = tokenLeftBehind
+    ? 'enter it again for the new URL'
+    : existing?.hasToken
+      ? 'stored (leave empty to keep)'
+      : 'optional';
 
   function validate(): EnvironmentDraft | null {
     const next: FormErrors = {};
@@ -68,6 +81,9 @@ export function EnvironmentDialog({
     if (kind === 'ws' && !/^wss?:\/\/[^\s/]+/.test(url.trim()))
       next.target = 'Enter a URL like ws://host:port.';
     if (kind === 'command' && !commandLine.trim()) next.target = 'Enter the command to run.';
+    if (tokenLeftBehind && !token) {
+      next.token = `The saved token belongs to ${tokenOrigin(existing.settings) ?? 'the old URL'}; enter the token for this URL.`;
+    }
     setErrors(next);
     if (Object.keys(next).length > 0) return null;
     const parsed = EnvironmentDraft.safeParse({ name, color, settings: settings(), ...tokenField() });
@@ -155,10 +171,12 @@ export function EnvironmentDialog({
               <input
                 id="env-token"
                 type="password"
-                placeholder={existing?.hasToken ? 'stored (leave empty to keep)' : 'optional'}
+                placeholder={tokenPlaceholder}
                 value={token}
                 onChange={(e) => setToken(e.target.value)}
+                aria-invalid={!!errors.token}
               />
+              {errors.token && <span className="field-error">{errors.token}</span>}
             </>
           )}
           {kind === 'command' && (
