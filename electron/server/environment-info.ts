@@ -2,7 +2,7 @@
 // shell, directories and OS, plus the capability flags of the Tether extensions it implements.
 import os from 'node:os';
 import path from 'node:path';
-import { TetherCapability, type EnvironmentInfo } from '../../shared/protocol';
+import { TetherCapability, UNAUTHENTICATED_LISTENER_FLAG, type EnvironmentInfo } from '../../shared/protocol';
 import { TETHER_VERSION } from '../../shared/version';
 import { pathToUri } from './path-uri';
 
@@ -53,7 +53,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.fsUpdate]: true,
       [TetherCapability.concurrentRequests]: true,
       [TetherCapability.processPid]: true,
-      ...(options.unauthenticatedListener ? { [TetherCapability.unauthenticatedListener]: true } : {}),
+      ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };
 }

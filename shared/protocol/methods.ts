@@ -60,9 +60,10 @@ export const TetherCapability = {
   concurrentRequests: 'tetherConcurrentRequests',
   /** `pid` in the `process/start` result. */
   processPid: 'tetherProcessPid',
-  /**
-   * Not an extension but a warning: the WebSocket listener was started with `--ws-auth none`, so
-   * anyone who reaches its port can run programs. Present only then.
-   */
-  unauthenticatedListener: 'tetherUnauthenticatedListener',
 } as const;
+
+/**
+ * Not an extension but a warning in `environmentInfo.capabilities`: the WebSocket listener was
+ * started with `--ws-auth none`, so anyone who reaches its port can run programs. Present only then.
+ */
+export const UNAUTHENTICATED_LISTENER_FLAG = 'tetherUnauthenticatedListener';
