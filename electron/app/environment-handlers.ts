@@ -14,6 +14,7 @@ import type { EnvironmentTokens } from './environment-tokens';
 import type { LocalServerCommand } from './local-server';
 import type { ProcessFlow } from './process-flow';
 import type { RendererFanout } from './renderer-fanout';
+import { sameTokenOrigin, tokenOrigin } from '../../shared/token-origin';
 import { transportFor } from './transport-spec';
 
 export type EnvironmentHandlers = NamespaceHandlers<'environments'>;
@@ -63,6 +64,7 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
         throw new AppError('invalidInput', 'An environment cannot change to or from the Local kind.');
       }
       const settings = checkSettings(draft.settings);
+      checkTokenStaysWithOrigin(env, draft);
       const reconnect =
         JSON.stringify(settings) !== JSON.stringify(env.stored.settings) || draft.token !== undefined;
       await applyToken(tokens, env, draft);
@@ -122,8 +124,15 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
     },
     'environments.test': async ({ settings, token, id }) => {
       const checked = checkSettings(settings);
-      const secret = token ?? (id ? await tokens.get(id) : null);
-      return testConnection(transportFor(checked, secret, deps.localServer), deps.createClient);
+      const saved = (token == null && id ? envs.find(id) : undefined) ?? null;
+      // The saved token goes only to the origin it was saved for; another URL is tested without it.
+      const withheld = saved !== null && saved.hasToken && !sameTokenOrigin(saved.stored.settings, checked);
+      const secret = token ?? (saved && !withheld ? await tokens.get(saved.id) : null);
+      const result = await testConnection(transportFor(checked, secret, deps.localServer), deps.createClient);
+      if (withheld && result.stage === 'auth') {
+        return { ...result, message: `${result.message} ${withheldTokenHint(saved.stored.settings)}` };
+      }
+      return result;
     },
   };
 }
@@ -142,6 +151,24 @@ async function applyToken(
     await tokens.set(env.id, draft.token);
     env.hasToken = true;
   }
+}
+
+/** Why the saved token was not sent, and what to do: it stays with the URL it was saved for. */
+function withheldTokenHint(saved: EnvironmentSettings): string {
+  return `The saved token was not sent: it belongs to ${tokenOrigin(saved) ?? 'the saved URL'}. Enter the token again for this URL.`;
+}
+
+/**
+ * An edit that points a ws environment at another origin must say what happens to its token
+ * (a new one, or null to clear it): keeping it would send the saved secret to a different host.
+ */
+function checkTokenStaysWithOrigin(env: EnvironmentRuntime, draft: EnvironmentDraft): void {
+  if (draft.token !== undefined || !env.hasToken || draft.settings.kind !== 'ws') return;
+  if (sameTokenOrigin(env.stored.settings, draft.settings)) return;
+  throw new AppError(
+    'invalidInput',
+    `The URL now points to ${tokenOrigin(draft.settings) ?? 'another server'}, but the saved token belongs to ${tokenOrigin(env.stored.settings) ?? 'the old URL'}. Enter the token again for the new URL.`,
+  );
 }
 
 /** Valid settings as they are stored: a pinned fingerprint in its canonical form. */

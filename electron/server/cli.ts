@@ -23,7 +23,10 @@ export function registerExecServerCommand(program: Command): void {
     )
     .option('--tls-cert <file>', 'PEM certificate (chain) served by a `wss://` listener')
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
-    .option('--ws-auth <mode>', 'WebSocket authentication: `capability-token` or `signed-bearer-token`')
+    .option(
+      '--ws-auth <mode>',
+      'WebSocket authentication (required for ws and wss): `capability-token`, `signed-bearer-token`, or `none` (loopback trials only)',
+    )
     .option('--ws-token-file <path>', 'file holding the bearer token (whitespace trimmed)')
     .option('--ws-token-sha256 <hex>', 'SHA-256 (64 hex digits) of the bearer token')
     .option('--ws-shared-secret-file <path>', 'HS256 secret for signed bearer tokens (at least 32 bytes)')

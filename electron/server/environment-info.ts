@@ -2,7 +2,7 @@
 // shell, directories and OS, plus the capability flags of the Tether extensions it implements.
 import os from 'node:os';
 import path from 'node:path';
-import { TetherCapability, type EnvironmentInfo } from '../../shared/protocol';
+import { TetherCapability, UNAUTHENTICATED_LISTENER_FLAG, type EnvironmentInfo } from '../../shared/protocol';
 import { TETHER_VERSION } from '../../shared/version';
 import { pathToUri } from './path-uri';
 
@@ -24,7 +24,15 @@ function passwdShell(): string | null {
   }
 }
 
-export function buildEnvironmentInfo(env: NodeJS.ProcessEnv = process.env): EnvironmentInfo {
+export interface EnvironmentInfoOptions {
+  /** The WebSocket listener was started with `--ws-auth none`: reported so a client can warn. */
+  unauthenticatedListener?: boolean;
+}
+
+export function buildEnvironmentInfo(
+  env: NodeJS.ProcessEnv = process.env,
+  options: EnvironmentInfoOptions = {},
+): EnvironmentInfo {
   const shellPath = env.SHELL || passwdShell() || '/bin/sh';
   const base = path.basename(shellPath);
   const tmpdir = env.TMPDIR;
@@ -45,6 +53,7 @@ export function buildEnvironmentInfo(env: NodeJS.ProcessEnv = process.env): Envi
       [TetherCapability.fsUpdate]: true,
       [TetherCapability.concurrentRequests]: true,
       [TetherCapability.processPid]: true,
+      ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };
 }

@@ -1,6 +1,6 @@
 // Validates the exec-server's command-line options into a ServerOptions value, with codex's
-// startup messages where the two CLIs overlap, and Tether's own rule against unauthenticated
-// non-loopback listeners.
+// startup messages where the two CLIs overlap, and Tether's own rule that a WebSocket listener
+// authenticates unless `--ws-auth none` says otherwise (loopback only).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -33,6 +33,7 @@ export interface TlsFiles {
 }
 
 export type AuthConfig =
+  /** Only by an explicit `--ws-auth none` (or for stdio, which has no network listener). */
   | { kind: 'none' }
   | { kind: 'capabilityToken'; tokenSha256: Buffer }
   | ({ kind: 'signedBearerToken' } & JwtConfig);
@@ -95,13 +96,37 @@ export function isLoopback(host: string): boolean {
   return lower === '::1' || lower.startsWith('::ffff:127.');
 }
 
-function parseAuth(raw: RawServerOptions): AuthConfig {
+/** Shown when a WebSocket listener was asked for without saying how clients authenticate. */
+function missingAuthMessage(listenUrl: string): string {
+  return [
+    `refusing to listen on ${listenUrl} without authentication: anyone who can reach the port could run programs as you.`,
+    'Create a token file readable only by you and pass it:',
+    '  umask 077; head -c 32 /dev/urandom | base64 > ~/.tether-token',
+    `  tether exec-server --listen ${listenUrl} --ws-auth capability-token --ws-token-file ~/.tether-token`,
+    'Clients then send the token as `Authorization: Bearer <token>` (`tether run --token-file ~/.tether-token`).',
+    'For a trial on loopback only, `--ws-auth none` serves without authentication.',
+  ].join('\n');
+}
+
+function parseAuth(raw: RawServerOptions, listen: ListenTarget, listenUrl: string): AuthConfig {
   const jwtFlags = [raw.wsSharedSecretFile, raw.wsIssuer, raw.wsAudience, raw.wsMaxClockSkewSeconds];
   const anyFlag = [raw.wsTokenFile, raw.wsTokenSha256, ...jwtFlags].some((v) => v !== undefined);
-  if (raw.wsAuth === undefined) {
+  if (raw.wsAuth === undefined || raw.wsAuth === 'none') {
     if (anyFlag) {
       throw new StartupError(
         'websocket auth flags require `--ws-auth capability-token` or `--ws-auth signed-bearer-token`',
+      );
+    }
+    // stdio has no listener to protect: whoever can write to its stdin already runs as us. The
+    // unix socket of a future SSH daemon would be the other exception (its directory's 0700
+    // permissions are the check); it must be decided here when it is added.
+    if (raw.wsAuth === undefined && listen.kind === 'ws') {
+      throw new StartupError(missingAuthMessage(listenUrl));
+    }
+    if (raw.wsAuth === 'none' && listen.kind === 'ws' && !isLoopback(listen.host)) {
+      throw new StartupError(
+        `refusing \`--ws-auth none\` on non-loopback address ${listen.host}; ` +
+          'pass `--ws-auth capability-token --ws-token-file PATH` (or listen on 127.0.0.1)',
       );
     }
     return { kind: 'none' };
@@ -109,7 +134,7 @@ function parseAuth(raw: RawServerOptions): AuthConfig {
   if (raw.wsAuth === 'signed-bearer-token') return parseJwtAuth(raw);
   if (raw.wsAuth !== 'capability-token') {
     throw new StartupError(
-      `unknown --ws-auth mode \`${raw.wsAuth}\`; expected \`capability-token\` or \`signed-bearer-token\``,
+      `unknown --ws-auth mode \`${raw.wsAuth}\`; expected \`capability-token\`, \`signed-bearer-token\` or \`none\``,
     );
   }
   if (jwtFlags.some((v) => v !== undefined)) {
@@ -210,15 +235,10 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
 }
 
 export function parseServerOptions(raw: RawServerOptions): ServerOptions {
-  const listen = parseListen(raw.listen ?? 'ws://127.0.0.1:0');
+  const listenUrl = raw.listen ?? 'ws://127.0.0.1:0';
+  const listen = parseListen(listenUrl);
   const tls = parseTls(listen, raw);
-  const auth = parseAuth(raw);
-  if (listen.kind === 'ws' && auth.kind === 'none' && !isLoopback(listen.host)) {
-    throw new StartupError(
-      `refusing to listen on non-loopback address ${listen.host} without authentication; ` +
-        'pass `--ws-auth capability-token --ws-token-file PATH` (or listen on 127.0.0.1)',
-    );
-  }
+  const auth = parseAuth(raw, listen, listenUrl);
   const logLevel = (raw.logLevel ?? 'warn') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new StartupError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);

@@ -18,7 +18,9 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
   const registry = new SessionRegistry(options);
   const deps: ConnectionDeps = {
     registry,
-    environmentInfo: buildEnvironmentInfo(),
+    environmentInfo: buildEnvironmentInfo(process.env, {
+      unauthenticatedListener: options.listen.kind === 'ws' && options.auth.kind === 'none',
+    }),
     logger,
     maxInFlightRequests: options.maxInFlightRequests,
   };
@@ -59,5 +61,14 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
   );
   stopListening = listener.close;
   process.stdout.write(`${listener.url}\n`);
-  logger.info(`listening on ${listener.url}${options.auth.kind === 'none' ? '' : ' (token auth)'}`);
+  if (options.auth.kind === 'none') warnUnauthenticated(listener.url);
+  else logger.info(`listening on ${listener.url} (token auth)`);
+}
+
+/** `--ws-auth none` is a choice for trials; it is said on stderr whatever the log level. */
+function warnUnauthenticated(url: string): void {
+  process.stderr.write(
+    `tether exec-server: WARNING: --ws-auth none: ${url} accepts connections without authentication; ` +
+      'any local user can run programs as you. Use it for trials only.\n',
+  );
 }

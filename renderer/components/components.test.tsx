@@ -106,6 +106,46 @@ describe('token storage wording', () => {
   });
 });
 
+describe('EnvironmentDialog editing a URL with a saved token', () => {
+  it('asks for the token again when the URL moves to another origin, not for another path', async () => {
+    const user = userEvent.setup();
+    const existing = makeEnv({ settings: { kind: 'ws', url: 'ws://10.0.0.2:7000' }, hasToken: true });
+    bridge.handle('environments.update', ({ draft }) => ({ ...existing, settings: draft.settings }));
+    let closed = false;
+    render(<EnvironmentDialog existing={existing} onClose={() => (closed = true)} />);
+    const url = screen.getByLabelText('URL');
+
+    await user.clear(url);
+    await user.type(url, 'ws://10.0.0.9:7000');
+    expect(screen.getByLabelText('Token').getAttribute('placeholder')).toBe('enter it again for the new URL');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      screen.getByText('The saved token belongs to ws://10.0.0.2:7000; enter the token for this URL.'),
+    ).toBeTruthy();
+    expect(bridge.callsOf('environments.update')).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Token'), 'new-host-token');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(closed).toBe(true));
+    expect(bridge.callsOf('environments.update')[0]).toMatchObject({
+      draft: { settings: { url: 'ws://10.0.0.9:7000' }, token: 'new-host-token' },
+    });
+  });
+
+  it('keeps the saved token for the same origin', async () => {
+    const user = userEvent.setup();
+    const existing = makeEnv({ settings: { kind: 'ws', url: 'ws://10.0.0.2:7000' }, hasToken: true });
+    bridge.handle('environments.update', ({ draft }) => ({ ...existing, settings: draft.settings }));
+    let closed = false;
+    render(<EnvironmentDialog existing={existing} onClose={() => (closed = true)} />);
+    await user.type(screen.getByLabelText('URL'), '/');
+    expect(screen.getByLabelText('Token').getAttribute('placeholder')).toBe('stored (leave empty to keep)');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(closed).toBe(true));
+    expect(bridge.callsOf('environments.update')[0]?.draft).not.toHaveProperty('token');
+  });
+});
+
 describe('ProcessesPanel', () => {
   it('shows each process with state and exit code and sends its actions', async () => {
     const user = userEvent.setup();

@@ -12,6 +12,7 @@ import {
 import { invoke } from '../ipc/ipc-client';
 import { addEnvironment, testConnection, updateEnvironment } from '../actions/environment-actions';
 import { errorMessage } from '../../shared/error-message';
+import { sameTokenOrigin, tokenOrigin } from '../../shared/token-origin';
 import { formatMs } from '../format';
 import { Modal } from './modal';
 import { TrustCertificatePrompt, type RefusedCertificate } from './trust-certificate-prompt';
@@ -37,6 +38,7 @@ interface FormErrors {
   name?: string;
   color?: string;
   target?: string;
+  token?: string;
 }
 
 export function EnvironmentDialog({
@@ -80,6 +82,17 @@ export function EnvironmentDialog({
         : ({ kind } as const);
 
   const tokenField = () => (kind === 'ws' && token ? { token } : {});
+  // The saved token is sent only to the origin it was saved for (the AppService enforces it too).
+  const tokenLeftBehind =
+    kind === 'ws' &&
+    existing?.hasToken === true &&
+    /^wss?:\/\/[^\s/]+/.test(url.trim()) &&
+    !sameTokenOrigin(existing.settings, settings());
+  const tokenPlaceholder = tokenLeftBehind
+    ? 'enter it again for the new URL'
+    : existing?.hasToken
+      ? 'stored (leave empty to keep)'
+      : 'optional';
 
   function validate(pinned: string | null = pin): EnvironmentDraft | null {
     const next: FormErrors = {};
@@ -88,6 +101,9 @@ export function EnvironmentDialog({
     if (kind === 'ws' && !/^wss?:\/\/[^\s/]+/.test(url.trim()))
       next.target = 'Enter a URL like ws://host:port.';
     if (kind === 'command' && !commandLine.trim()) next.target = 'Enter the command to run.';
+    if (tokenLeftBehind && !token) {
+      next.token = `The saved token belongs to ${tokenOrigin(existing.settings) ?? 'the old URL'}; enter the token for this URL.`;
+    }
     setErrors(next);
     if (Object.keys(next).length > 0) return null;
     const parsed = EnvironmentDraft.safeParse({ name, color, settings: settings(pinned), ...tokenField() });
@@ -221,11 +237,13 @@ export function EnvironmentDialog({
               <input
                 id="env-token"
                 type="password"
-                placeholder={existing?.hasToken ? 'stored (leave empty to keep)' : 'optional'}
+                placeholder={tokenPlaceholder}
                 value={token}
                 onChange={(e) => setToken(e.target.value)}
+                aria-invalid={!!errors.token}
                 aria-describedby="env-token-storage"
               />
+              {errors.token && <span className="field-error">{errors.token}</span>}
               {tokenStorage && (
                 <span
                   id="env-token-storage"

@@ -61,3 +61,9 @@ export const TetherCapability = {
   /** `pid` in the `process/start` result. */
   processPid: 'tetherProcessPid',
 } as const;
+
+/**
+ * Not an extension but a warning in `environmentInfo.capabilities`: the WebSocket listener was
+ * started with `--ws-auth none`, so anyone who reaches its port can run programs. Present only then.
+ */
+export const UNAUTHENTICATED_LISTENER_FLAG = 'tetherUnauthenticatedListener';

@@ -36,9 +36,9 @@ export class RawRpc {
     ws.on('error', () => undefined);
   }
 
-  static open(url: string): Promise<RawRpc> {
+  static open(url: string, headers: Record<string, string> = {}): Promise<RawRpc> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { handshakeTimeout: RAW_CONNECT_TIMEOUT_MS, maxPayload: 0 });
+      const ws = new WebSocket(url, { headers, handshakeTimeout: RAW_CONNECT_TIMEOUT_MS, maxPayload: 0 });
       ws.once('open', () => resolve(new RawRpc(ws)));
       ws.once('error', (error) => {
         ws.terminate();

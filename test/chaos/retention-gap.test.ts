@@ -47,7 +47,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('output beyond retention during a
     expect(proxy.cutAll(), 'the live connection is cut').toBe(1);
     proxy.refuseNew(true);
     writeFileSync(trigger, '');
-    const retained = await readRetainedOutput(server.url!, sessionId, handle.processId, 'closed');
+    const retained = await readRetainedOutput(server, sessionId, handle.processId, 'closed');
     proxy.restore();
     await waitUntil(
       () => events.some((e) => e.kind === 'closed' || e.kind === 'failed'),

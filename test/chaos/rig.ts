@@ -25,6 +25,8 @@ export interface ChaosRig {
 /** Call at describe level: registers the teardown for the tests that use the returned rig. */
 export function chaosRig(): ChaosRig {
   const opened: Array<() => Promise<void>> = [];
+  /** The server behind each proxy, whose token a client through that proxy presents. */
+  const servers = new Map<FaultProxy, StartedServer>();
   afterEach(async () => {
     for (const close of opened.splice(0).reverse()) await close();
   });
@@ -33,11 +35,17 @@ export function chaosRig(): ChaosRig {
       const server = await startServer(impl, 'ws', options);
       opened.push(() => server.stop());
       const proxy = await FaultProxy.forUrl(server.url!);
-      opened.push(() => proxy.close());
+      servers.set(proxy, server);
+      opened.push(() => {
+        servers.delete(proxy);
+        return proxy.close();
+      });
       return { server, proxy };
     },
     client(proxy, options = {}) {
-      const client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() }, ...options });
+      const server = servers.get(proxy);
+      if (!server) throw new Error('rig.client needs a proxy made by rig.serve');
+      const client = new RemoteExecServerClient({ transport: server.transportSpec(proxy.url()), ...options });
       opened.push(() => client.close());
       return client;
     },

@@ -25,8 +25,14 @@ interface ReadResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function handshake(url: string, resumeSessionId: string | null): Promise<{ rpc: RawRpc; id: string }> {
-  const rpc = await RawRpc.open(url);
+/** Where the raw connections go: the proxy's URL, with the server's auth headers. */
+interface Link {
+  url: string;
+  headers: Record<string, string>;
+}
+
+async function handshake(link: Link, resumeSessionId: string | null): Promise<{ rpc: RawRpc; id: string }> {
+  const rpc = await RawRpc.open(link.url, link.headers);
   try {
     const result = (await rpc.call(
       'initialize',
@@ -44,11 +50,11 @@ async function handshake(url: string, resumeSessionId: string | null): Promise<{
 }
 
 /** Reconnects and resumes until it works; only transport failures and -32010 are retried. */
-async function resume(url: string, sessionId: string): Promise<{ rpc: RawRpc; attempts: number }> {
+async function resume(link: Link, sessionId: string): Promise<{ rpc: RawRpc; attempts: number }> {
   const deadline = Date.now() + RESUME_DEADLINE_MS;
   for (let attempts = 1; ; attempts++) {
     try {
-      const { rpc, id } = await handshake(url, sessionId);
+      const { rpc, id } = await handshake(link, sessionId);
       expect(id).toBe(sessionId);
       return { rpc, attempts };
     } catch (error) {
@@ -66,10 +72,10 @@ describe.each<ServerImpl>(['tether', 'codex'])('%s exec-server resume through a 
     const seed = chaosSeed();
     console.log(`[chaos] ${impl} server-resume seed=${seed} (replay with CHAOS_SEED=${seed})`);
     const { server, proxy } = await rig.serve(impl);
-    const url = proxy.url();
+    const link = { url: proxy.url(), headers: server.authHeaders() };
     const stream = lineStream({ bursts: 60, linesPerBurst: 1_000, pauseMs: 60, exitCode: 7 });
 
-    const first = await handshake(url, null);
+    const first = await handshake(link, null);
     const sessionId = first.id;
     let rpc = first.rpc;
     await rpc.call(
@@ -100,7 +106,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('%s exec-server resume through a 
         } catch (error) {
           if (!(error instanceof RawRpcClosedError)) throw error;
           rpc.close();
-          const resumed = await resume(url, sessionId);
+          const resumed = await resume(link, sessionId);
           rpc = resumed.rpc;
           reconnects += 1;
           continue;

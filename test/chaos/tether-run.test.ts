@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { RUN_FAILURE_EXIT_CODE } from '../../electron/client/run-cli';
-import { TETHER_BIN, type ServerImpl } from '../support/exec-servers';
+import { TETHER_BIN, type ServerImpl, type StartedServer } from '../support/exec-servers';
 import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { chaosSeed, randomInt, seededRandom } from './seeded-random';
@@ -30,14 +30,18 @@ interface RunResult {
  * twice), and a first connection that fails is reported, not retried.
  */
 function tetherRun(
+  server: StartedServer,
   url: string,
   argv: string[],
   flags: string[],
   onFirstOutput: (stdin: Writable) => void,
 ): Promise<RunResult> {
-  const child = spawn(process.execPath, [TETHER_BIN, 'run', '--server', url, ...flags, '--', ...argv], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const auth = server.tokenFile === undefined ? [] : ['--token-file', server.tokenFile];
+  const child = spawn(
+    process.execPath,
+    [TETHER_BIN, 'run', '--server', url, ...auth, ...flags, '--', ...argv],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   const stdout: Buffer[] = [];
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {
@@ -62,12 +66,12 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run against %s through a 
   it.each([false, true])('tty=%s: stdout is byte-exact and the exit code is the process one', async (tty) => {
     const seed = chaosSeed();
     console.log(`[chaos] tether run (${impl}, tty=${tty}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
-    const { proxy } = await rig.serve(impl);
+    const { server, proxy } = await rig.serve(impl);
     const stream = lineStream({ bursts: 60, linesPerBurst: 1_000, pauseMs: 60, exitCode: 5 });
 
     let schedule: FaultSchedule | undefined;
     const faultyProxy = proxy;
-    const result = await tetherRun(proxy.url(), stream.argv, tty ? ['--tty'] : [], () => {
+    const result = await tetherRun(server, proxy.url(), stream.argv, tty ? ['--tty'] : [], () => {
       schedule = new FaultSchedule({ proxy: faultyProxy, random: seededRandom(seed), maxFaults: 30 });
     }).finally(() => schedule?.stop());
 
@@ -86,10 +90,11 @@ describe.each<ServerImpl>(['tether', 'codex'])(
     const rig = chaosRig();
 
     it('exits 255 with a reason once the recovery deadline passes', async () => {
-      const { proxy } = await rig.serve(impl);
+      const { server, proxy } = await rig.serve(impl);
       const silentProxy = proxy;
       let cut = 0;
       const result = await tetherRun(
+        server,
         proxy.url(),
         ['/bin/sh', '-c', 'echo started; exec sleep 60'],
         ['--recovery-deadline', String(GIVE_UP_AFTER_S)],
@@ -117,14 +122,14 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether run input to %s through a
     const seed = chaosSeed();
     const random = seededRandom(seed);
     console.log(`[chaos] tether run input (${impl}) seed=${seed} (replay with CHAOS_SEED=${seed})`);
-    const { proxy } = await rig.serve(impl);
+    const { server, proxy } = await rig.serve(impl);
     const faultyProxy = proxy;
     const line = (i: number) => `input-${String(i).padStart(6, '0')}`;
     let schedule: FaultSchedule | undefined;
     let feeding: Promise<void> = Promise.resolve();
     // `head` ends the process after the last line, so the run's exit code is 0.
     const script = `echo READY; exec head -n ${INPUT_LINES}`;
-    const result = await tetherRun(proxy.url(), ['/bin/sh', '-c', script], [], (stdin) => {
+    const result = await tetherRun(server, proxy.url(), ['/bin/sh', '-c', script], [], (stdin) => {
       schedule = new FaultSchedule({ proxy: faultyProxy, random, maxFaults: 30 });
       feeding = (async () => {
         for (let i = 1; i <= INPUT_LINES; i++) {

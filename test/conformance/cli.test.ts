@@ -1,5 +1,5 @@
 // Startup behaviour of both exec-servers: listen URLs and auth flags that must be refused, and
-// Tether's refusal to listen beyond loopback without authentication (an intended difference).
+// Tether's refusal to listen without authentication, beyond loopback or on it (intended differences).
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { serverCommand, type ServerImpl } from '../support/exec-servers';
@@ -53,5 +53,16 @@ describe('exec-server startup', () => {
     const outcome = await startupOutcome('tether', ['--listen', 'ws://0.0.0.0:0']);
     expect(outcome).not.toBe('running');
     expect(outcome).not.toBe(0);
+  });
+
+  it('Tether refuses a loopback listener without --ws-auth, where codex serves (ws-auth-required)', async () => {
+    const args = ['--listen', 'ws://127.0.0.1:0'];
+    const [codex, tether] = await Promise.all([
+      startupOutcome('codex', args),
+      startupOutcome('tether', args),
+    ]);
+    expect(codex).toBe('running');
+    expect(tether).toBe(1);
+    expect(await startupOutcome('tether', [...args, '--ws-auth', 'none'])).toBe('running');
   });
 });

@@ -7,7 +7,9 @@ export const INTENDED_DIFFERENCES = {
   'tether-extensions':
     'Tether advertises capabilities and implements process/resize, extra signal names, fs/rename, fs/open mode update, pid in the process/start result and a typed data.kind on unknown-process errors; codex rejects these requests or omits the fields.',
   'non-loopback-listen':
-    'Tether refuses to listen beyond loopback unless --ws-auth is set; codex binds any address without authentication.',
+    'Tether refuses to listen beyond loopback unless --ws-auth is set to a token or JWT mode; codex binds any address without authentication.',
+  'ws-auth-required':
+    'Tether refuses any WebSocket listener, loopback too, without --ws-auth (--ws-auth none is the explicit trial mode); codex serves loopback without authentication.',
   'stdio-sigterm':
     'In stdio mode Tether exits on SIGTERM after killing its processes; codex 0.171.0 kills the processes but keeps running until stdin closes.',
   'output-chunking':

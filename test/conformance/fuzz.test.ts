@@ -193,13 +193,13 @@ async function fuzz(impl: ServerImpl): Promise<void> {
   try {
     const rssBefore = rssBytes(pid);
     const factory = new FrameFactory(random(SEED), scratch);
-    let peer = await RpcPeer.connectWs(server.url as string);
+    let peer = await RpcPeer.connectWs(server.url as string, { headers: server.authHeaders() });
     await peer.handshake();
     let drops = 0;
     for (let i = 1; i <= FRAMES; i++) {
       if (peer.isClosed) {
         drops++;
-        peer = await RpcPeer.connectWs(server.url as string);
+        peer = await RpcPeer.connectWs(server.url as string, { headers: server.authHeaders() });
         await peer.handshake();
       }
       const frame = factory.next();
@@ -217,7 +217,7 @@ async function fuzz(impl: ServerImpl): Promise<void> {
     await peer.close().catch(() => undefined);
     expect(server.child.exitCode, `${impl} exec-server died while fuzzed (seed ${SEED})`).toBeNull();
 
-    const check = await RpcPeer.connectWs(server.url as string);
+    const check = await RpcPeer.connectWs(server.url as string, { headers: server.authHeaders() });
     await check.handshake();
     await check.call(
       'process/start',

@@ -126,7 +126,12 @@ async function runScenario(
       peers.push(peer);
       return peer;
     }
-    const peer = await RpcPeer.connectWs(server.url as string, options);
+    // Codex has no auth; Tether's server requires its token, so a connection that does not choose
+    // its own headers presents it, and the two servers see the same frames.
+    const peer = await RpcPeer.connectWs(server.url as string, {
+      ...options,
+      headers: options?.headers ?? server.authHeaders(),
+    });
     peers.push(peer);
     return peer;
   };

@@ -5,15 +5,26 @@ import { expect } from 'vitest';
 import { saveScreenshot } from './screens';
 import { pane, paneText } from './terminal-text';
 
-/** Adds the server at `url` as "Lab box" through the dialog; returns its connection indicator. */
-export async function addEnvironment(page: Page, url: string, timeoutMs: number): Promise<Locator> {
+/** Where the environment points: the URL to type and, for a server that wants one, its token. */
+export interface EnvironmentTarget {
+  url: string;
+  token?: string;
+}
+
+/** Adds the server at `target` as "Lab box" through the dialog; returns its connection indicator. */
+export async function addEnvironment(
+  page: Page,
+  target: EnvironmentTarget,
+  timeoutMs: number,
+): Promise<Locator> {
   const poll = { timeout: timeoutMs, interval: 100 };
   await page.getByRole('button', { name: 'Add environment' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add environment' });
   await dialog.getByRole('button', { name: 'Add' }).click();
   await expect.poll(() => dialog.getByText('Give the environment a name.').count(), poll).toBe(1);
   await dialog.getByLabel('Name').fill('Lab box');
-  await dialog.getByLabel('URL').fill(url);
+  await dialog.getByLabel('URL').fill(target.url);
+  if (target.token !== undefined) await dialog.getByLabel('Token').fill(target.token);
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   await expect.poll(() => dialog.getByRole('status').textContent(), poll).toContain('Connection works');
   await saveScreenshot(page, 'add-environment');
@@ -28,19 +39,19 @@ export async function addEnvironment(page: Page, url: string, timeoutMs: number)
 }
 
 /**
- * Opens the app, waits for the Local shell's pane, adds the server at `url` as "Lab box" and opens a
+ * Opens the app, waits for the Local shell's pane, adds the server at `target` as "Lab box" and opens a
  * shell there; resolves once that shell has printed its prompt. Returns the connection indicator.
  */
 export async function openRemoteShell(
   page: Page,
   appUrl: string,
-  url: string,
+  target: EnvironmentTarget,
   timeoutMs: number,
 ): Promise<Locator> {
   const poll = { timeout: timeoutMs, interval: 100 };
   await page.goto(appUrl);
   await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
-  const indicator = await addEnvironment(page, url, timeoutMs);
+  const indicator = await addEnvironment(page, target, timeoutMs);
   await page.getByRole('button', { name: 'Open a shell' }).click();
   await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
   await expect.poll(async () => (await paneText(page)).trim().length, poll).toBeGreaterThan(0);

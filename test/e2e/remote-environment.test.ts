@@ -30,7 +30,12 @@ describe('web app: remote environment over a bad link', () => {
   it('survives a cut without losing or repeating output or input, resizes, and shows the exit code', async () => {
     const { page } = rig.browser;
     onTestFailed(() => reportFailure(page, 'remote-environment', rig.app));
-    const indicator = await openRemoteShell(page, rig.app.url, rig.proxy.url(), UI_TIMEOUT_MS);
+    const indicator = await openRemoteShell(
+      page,
+      rig.app.url,
+      rig.server.transportSpec(rig.proxy.url()),
+      UI_TIMEOUT_MS,
+    );
     await typeLine(page, 'echo hello');
     await expect.poll(() => countInPane(page, /^hello$/m), poll).toBe(1);
 
@@ -101,7 +106,7 @@ describe('web app: remote environment over a bad link', () => {
     const { page } = rig.browser;
     onTestFailed(() => reportFailure(page, `remote-upload-${impl}`, rig.app));
     await page.goto(rig.app.url);
-    const indicator = await addEnvironment(page, rig.proxy.url(), UI_TIMEOUT_MS);
+    const indicator = await addEnvironment(page, rig.server.transportSpec(rig.proxy.url()), UI_TIMEOUT_MS);
     const folder = path.join(rig.server.home, 'uploads');
     mkdirSync(folder);
     await openEmptyFolder(page, folder, UI_TIMEOUT_MS);

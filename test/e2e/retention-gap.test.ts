@@ -49,7 +49,12 @@ describe('web app: output beyond the server’s retention during a cut', () => {
   it('shows a gap marker with the seqs the app reports lost, then the output after it', async () => {
     const { page } = rig.browser;
     onTestFailed(() => reportFailure(page, 'retention-gap', rig.app));
-    const indicator = await openRemoteShell(page, rig.app.url, rig.proxy.url(), UI_TIMEOUT_MS);
+    const indicator = await openRemoteShell(
+      page,
+      rig.app.url,
+      rig.server.transportSpec(rig.proxy.url()),
+      UI_TIMEOUT_MS,
+    );
 
     // The flood waits for the cut (the test creates `go` once the link is down). It is NUL bytes,
     // which a terminal does not display, so the marker and what follows it stay on screen.

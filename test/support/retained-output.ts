@@ -1,6 +1,7 @@
 // The ground truth a client's gap event is checked against: what an exec-server still retains of
 // one process. It resumes the client's detached session on its own connection straight to the
 // server (not through the proxy the client is cut off by), reads every retained chunk, and detaches.
+import type { StartedServer } from './exec-servers';
 import { RpcPeer } from './rpc-peer';
 
 /** -32010: the server still sees the previous connection attached; it lets go once it notices. */
@@ -31,19 +32,19 @@ interface ReadResult {
 }
 
 /**
- * Resumes `sessionId` on `url` (retrying while the server still holds the client's dead
+ * Resumes `sessionId` on `server`'s own URL, with its token (retrying while the server still holds the client's dead
  * connection), waits until the process closed if `until` says so, then returns everything retained
  * from seq 0. The session is detached again when this returns, so the client can resume it.
  */
 export async function readRetainedOutput(
-  url: string,
+  server: Pick<StartedServer, 'url' | 'authHeaders'>,
   sessionId: string,
   processId: string,
   until: 'now' | 'closed',
   timeoutMs = 60_000,
 ): Promise<RetainedOutput> {
   const deadline = Date.now() + timeoutMs;
-  const peer = await resume(url, sessionId, deadline);
+  const peer = await resume(server, sessionId, deadline);
   try {
     const read = (afterSeq: number, waitMs: number) =>
       peer.call<ReadResult>(
@@ -77,9 +78,14 @@ export async function readRetainedOutput(
   }
 }
 
-async function resume(url: string, sessionId: string, deadline: number): Promise<RpcPeer> {
+async function resume(
+  server: Pick<StartedServer, 'url' | 'authHeaders'>,
+  sessionId: string,
+  deadline: number,
+): Promise<RpcPeer> {
+  if (server.url === undefined) throw new Error('readRetainedOutput needs a ws server');
   for (;;) {
-    const peer = await RpcPeer.connectWs(url);
+    const peer = await RpcPeer.connectWs(server.url, { headers: server.authHeaders() });
     const answer = await peer.request('initialize', {
       clientName: 'retained-output',
       resumeSessionId: sessionId,

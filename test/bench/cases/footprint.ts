@@ -54,6 +54,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
         name: `bench ${i + 1}`,
         color: '#3366aa',
         settings: { kind: 'ws', url: server.url },
+        token: server.token,
       });
       envIds.push(view.id);
     }

@@ -84,7 +84,7 @@ async function oneRun(impl: ServerImpl, outageMs: number, context: BenchContext)
   const { lineIntervalMs, linesBeforeCut, recoveryTimeoutMs } = context.config.reconnect;
   const server = await startServer(impl, 'ws');
   const proxy = await FaultProxy.forUrl(server.url!);
-  const client = createClient({ kind: 'ws', url: proxy.url() });
+  const client = createClient(server.transportSpec(proxy.url()));
   try {
     await client.connect();
     const handle = await client.startProcess({

@@ -38,7 +38,7 @@ export async function openSide(impl: ServerImpl, transport: ServerTransport): Pr
   const { command, args } = serverCommand(impl);
   if (transport === 'ws') {
     const server = await startServer(impl, 'ws');
-    const client = createClient({ kind: 'ws', url: server.url! });
+    const client = createClient(server.transportSpec());
     try {
       await client.connect();
     } catch (error) {
@@ -48,7 +48,15 @@ export async function openSide(impl: ServerImpl, transport: ServerTransport): Pr
     return {
       impl,
       transport,
-      commandLine: [command, ...args, '--listen', 'ws://127.0.0.1:0'].join(' '),
+      commandLine: [
+        command,
+        ...args,
+        '--listen',
+        'ws://127.0.0.1:0',
+        ...(server.token === undefined
+          ? []
+          : ['--ws-auth', 'capability-token', '--ws-token-file', 'TOKEN_FILE']),
+      ].join(' '),
       client,
       serverPid: server.child.pid!,
       stop: async () => {

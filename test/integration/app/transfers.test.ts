@@ -184,6 +184,7 @@ describe('cancelling a download (Tether ws server behind a throttled link)', () 
         name: 'Remote',
         color: '#336699',
         settings: { kind: 'ws', url: proxy.url() },
+        token: server.token,
       })
     ).id;
     await waitFor(

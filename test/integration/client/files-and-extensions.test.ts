@@ -20,7 +20,7 @@ async function setup(impl: ServerImpl) {
   cleanups.push(() => server.stop());
   const proxy = await FaultProxy.forUrl(server.url!);
   cleanups.push(() => proxy.close());
-  const client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() } });
+  const client = new RemoteExecServerClient({ transport: server.transportSpec(proxy.url()) });
   cleanups.push(() => client.close());
   await client.connect();
   return { server, proxy, client };

@@ -26,7 +26,7 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
     cleanups.push(() => server.stop());
     const proxy = await FaultProxy.forUrl(server.url!);
     cleanups.push(() => proxy.close());
-    const client = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() } });
+    const client = new RemoteExecServerClient({ transport: server.transportSpec(proxy.url()) });
     cleanups.push(() => client.close());
     return { server, proxy, client };
   }
@@ -159,7 +159,7 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
     writeFileSync(path.join(server.home, 'go'), '');
     // What the server still holds once every numbered line is out, read straight from it.
     await waitFor('the numbered lines to be written', () => existsSync(path.join(server.home, 'produced')));
-    const retained = await readRetainedOutput(server.url!, sessionId, handle.processId, 'now');
+    const retained = await readRetainedOutput(server, sessionId, handle.processId, 'now');
     proxy.refuseNew(false);
     await waitFor(
       'the gap and the retained tail',
@@ -266,13 +266,14 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
       await first.stop();
       await restarted.server?.stop();
     });
-    const client = new RemoteExecServerClient({ transport: { kind: 'ws', url } });
+    const client = new RemoteExecServerClient({ transport: first.transportSpec() });
     cleanups.push(() => client.close());
     const handle = await client.startProcess({ argv: ['/bin/sleep', '5'], cwd: first.home, tty: false });
     const out = collect(handle);
     await first.stop();
     await waitFor('reconnecting', () => client.state.kind === 'reconnecting');
-    const second = await startServer(impl, 'ws', { listen: url });
+    // The same token: a restarted server, not a different one.
+    const second = await startServer(impl, 'ws', { listen: url, token: first.token });
     restarted.server = second;
     await waitFor('failed', () => client.state.kind === 'failed', 30_000);
     expect(client.state).toMatchObject({ kind: 'failed', code: 'unknownSession' });

@@ -57,17 +57,20 @@ afterEach(async () => {
 });
 
 describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) => {
-  async function serverUrl(): Promise<{ url: string; home: string }> {
+  /** A ws server; `auth` are the `tether run` flags that present its token (none for codex). */
+  async function serverUrl(): Promise<{ url: string; home: string; auth: string[] }> {
     const server = await startServer(impl, 'ws');
     cleanups.push(() => server.stop());
-    return { url: server.url!, home: server.home };
+    const auth = server.tokenFile === undefined ? [] : ['--token-file', server.tokenFile];
+    return { url: server.url!, home: server.home, auth };
   }
 
   it('copies stdout and stderr byte-exact and exits with the process status', async () => {
-    const { url } = await serverUrl();
+    const { url, auth } = await serverUrl();
     const result = await tetherRun([
       '--server',
       url,
+      ...auth,
       '--',
       '/bin/sh',
       '-c',
@@ -82,7 +85,7 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
   it.each([false, true])(
     'rides through a dropped link (verbose=%s: notices only when asked)',
     async (verbose) => {
-      const { url, home } = await serverUrl();
+      const { url, home, auth } = await serverUrl();
       const proxy = await FaultProxy.forUrl(url);
       cleanups.push(() => proxy.close());
       const lines = (from: number, to: number) =>
@@ -92,6 +95,7 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
       const run = startTetherRun([
         '--server',
         proxy.url(),
+        ...auth,
         ...(verbose ? ['--verbose'] : []),
         '--',
         '/bin/sh',
@@ -111,16 +115,17 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
   );
 
   it('exits with 128+signal when the process is killed by a signal', async () => {
-    const { url } = await serverUrl();
-    const result = await tetherRun(['--server', url, '--', '/bin/sh', '-c', 'kill -TERM $$']);
+    const { url, auth } = await serverUrl();
+    const result = await tetherRun(['--server', url, ...auth, '--', '/bin/sh', '-c', 'kill -TERM $$']);
     expect(result.code).toBe(143);
   });
 
   it('uses the server cwd by default, --cwd and --env on top of the server environment', async () => {
-    const { url, home } = await serverUrl();
+    const { url, home, auth } = await serverUrl();
     const defaults = await tetherRun([
       '--server',
       url,
+      ...auth,
       '--',
       '/bin/sh',
       '-c',
@@ -130,6 +135,7 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     const custom = await tetherRun([
       '--server',
       url,
+      ...auth,
       '--cwd',
       '/',
       '--env',
@@ -143,9 +149,9 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
   });
 
   it('forwards stdin that is not a terminal and keeps going after its end', async () => {
-    const { url } = await serverUrl();
+    const { url, auth } = await serverUrl();
     const result = await tetherRun(
-      ['--server', url, '--', '/bin/sh', '-c', 'head -c 11; sleep 0.3; echo after'],
+      ['--server', url, ...auth, '--', '/bin/sh', '-c', 'head -c 11; sleep 0.3; echo after'],
       'hello world and more',
     );
     expect(result.stdout.toString()).toBe('hello worldafter\n');
@@ -153,13 +159,17 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
   });
 
   it('runs an interactive tty session through a real pty', async () => {
-    const { url } = await serverUrl();
+    const { url, auth } = await serverUrl();
     const argv = ['/bin/sh', '-c', 'stty -echo; echo READY; stty echo; exec cat'];
-    const term = pty.spawn(process.execPath, [TETHER_BIN, 'run', '--tty', '--server', url, '--', ...argv], {
-      cols: 100,
-      rows: 30,
-      env: process.env as Record<string, string>,
-    });
+    const term = pty.spawn(
+      process.execPath,
+      [TETHER_BIN, 'run', '--tty', '--server', url, ...auth, '--', ...argv],
+      {
+        cols: 100,
+        rows: 30,
+        env: process.env as Record<string, string>,
+      },
+    );
     let output = '';
     term.onData((d) => (output += d));
     const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
@@ -185,10 +195,14 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
   });
 
   it('ends like SIGPIPE when our reader goes away, terminating the remote process', async () => {
-    const { url } = await serverUrl();
-    const child = spawn(process.execPath, [TETHER_BIN, 'run', '--server', url, '--', '/usr/bin/yes', 'y'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { url, auth } = await serverUrl();
+    const child = spawn(
+      process.execPath,
+      [TETHER_BIN, 'run', '--server', url, ...auth, '--', '/usr/bin/yes', 'y'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const code = new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
     const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
     await new Promise((resolve) => child.stdout.once('data', resolve));
@@ -198,8 +212,8 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
   });
 
   it('exits 127 like a shell when the program does not exist', async () => {
-    const { url } = await serverUrl();
-    const result = await tetherRun(['--server', url, '--', '/no/such/program']);
+    const { url, auth } = await serverUrl();
+    const result = await tetherRun(['--server', url, ...auth, '--', '/no/such/program']);
     expect(result.code).toBe(127);
     expect(result.stderr.toString()).toMatch(/cannot run \/no\/such\/program/);
   });
@@ -220,7 +234,7 @@ describe('tether run --tty window size against tether', () => {
     const argv = ['/bin/sh', '-c', 'stty size; while read x; do stty size; done'];
     const term = pty.spawn(
       process.execPath,
-      [TETHER_BIN, 'run', '--tty', '--server', server.url!, '--', ...argv],
+      [TETHER_BIN, 'run', '--tty', '--server', server.url!, '--token-file', server.tokenFile!, '--', ...argv],
       {
         cols: 100,
         rows: 30,

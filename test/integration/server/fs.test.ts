@@ -15,7 +15,7 @@ const b64 = (text: string): string => Buffer.from(text).toString('base64');
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'tether-fs-'));
   server = await startServer('tether', 'ws');
-  c = await TestClient.ws(server.url!);
+  c = await TestClient.ws(server.url!, server.authHeaders());
   await c.handshake();
 });
 

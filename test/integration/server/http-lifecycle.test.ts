@@ -135,15 +135,89 @@ describe('HTTP surface and authentication', () => {
     await c.handshake();
   });
 
-  it('refuses to listen beyond loopback without auth (exit 1)', async () => {
-    const child = spawn(process.execPath, [TETHER_BIN, 'exec-server', '--listen', 'ws://0.0.0.0:0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+  it('helper servers require their token: no header is 401, the token connects', async () => {
+    const s = await tetherServer();
+    expect(s.token).toBeDefined();
+    expect(await get(`${s.url}/`, upgrade)).toMatchObject({
+      status: 401,
+      body: 'missing websocket bearer token',
     });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/non-loopback/);
+    const c = await TestClient.ws(s.url!, s.authHeaders());
+    cleanups.push(() => c.close());
+    await c.handshake();
+  });
+});
+
+interface Startup {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `tether exec-server` with `args` until it exits or prints its URL (then stops it). */
+function startup(args: string[]): Promise<Startup> {
+  const child = spawn(process.execPath, [TETHER_BIN, 'exec-server', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    if (stdout.includes('\n')) child.kill('SIGTERM');
+  });
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('authentication by default', () => {
+  it('refuses a loopback ws listener without --ws-auth (exit 1) and says how to make a token', async () => {
+    const outcome = await startup(['--listen', 'ws://127.0.0.1:0']);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toContain('refusing to listen on ws://127.0.0.1:0 without authentication');
+    expect(outcome.stderr).toContain('umask 077; head -c 32 /dev/urandom | base64 > ~/.tether-token');
+    expect(outcome.stderr).toContain('--ws-auth capability-token --ws-token-file ~/.tether-token');
+  });
+
+  it('refuses the default listen address too: `tether exec-server` alone does not serve', async () => {
+    const outcome = await startup([]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain('without authentication');
+  });
+
+  it('refuses to listen beyond loopback without auth, even with --ws-auth none (exit 1)', async () => {
+    const plain = await startup(['--listen', 'ws://0.0.0.0:0']);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('without authentication');
+    const none = await startup(['--listen', 'ws://0.0.0.0:0', '--ws-auth', 'none']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/--ws-auth none. on non-loopback/);
+  });
+
+  it('serves with --ws-auth none on loopback, warns on stderr, and says so in environmentInfo', async () => {
+    const s = await tetherServer(['--ws-auth', 'none', '--log-level', 'error']);
+    expect(s.token).toBeUndefined();
+    // The warning follows the URL on another pipe, so it may arrive a moment later.
+    await until(() => s.stderr().includes('WARNING'), 'the --ws-auth none warning');
+    expect(s.stderr()).toContain(
+      `WARNING: --ws-auth none: ${s.url} accepts connections without authentication`,
+    );
+    const c = await TestClient.ws(s.url!);
+    cleanups.push(() => c.close());
+    const init = await c.request('initialize', { clientName: 'trial' });
+    const info = init.result?.environmentInfo as { capabilities?: Record<string, unknown> } | undefined;
+    expect(info?.capabilities?.tetherUnauthenticatedListener).toBe(true);
+  });
+
+  it('does not flag a token-protected listener as unauthenticated', async () => {
+    const s = await tetherServer();
+    const c = await TestClient.ws(s.url!, s.authHeaders());
+    cleanups.push(() => c.close());
+    const init = await c.request('initialize', { clientName: 'x' });
+    const info = init.result?.environmentInfo as { capabilities?: Record<string, unknown> } | undefined;
+    expect(info?.capabilities).toBeDefined();
+    expect(info?.capabilities?.tetherUnauthenticatedListener).toBeUndefined();
+    expect(s.stderr()).not.toContain('WARNING');
   });
 });
 
@@ -151,7 +225,7 @@ describe('shutdown', () => {
   it('kills every process group on SIGTERM and exits 0', async () => {
     const s = await startServer('tether', 'ws');
     cleanups.push(() => s.stop());
-    const c = await TestClient.ws(s.url!);
+    const c = await TestClient.ws(s.url!, s.authHeaders());
     cleanups.push(() => c.close());
     await c.handshake();
     const { pid } = await c.call('process/start', {

@@ -41,7 +41,7 @@ async function settled(value: () => number, quietMs: number): Promise<number> {
 describe('flow control (tetherFlowControl)', () => {
   it('stops reading a producer at the window and resumes when process/ack arrives', async () => {
     const s = await tetherServer();
-    const c = await TestClient.ws(s.url!);
+    const c = await TestClient.ws(s.url!, s.authHeaders());
     cleanups.push(() => c.close());
     await c.handshake();
     const window = 64 * 1024;
@@ -73,7 +73,7 @@ describe('backpressure towards a slow client', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-bp-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const counter = path.join(dir, 'count');
-    const socket = new WebSocket(s.url!);
+    const socket = new WebSocket(s.url!, { headers: s.authHeaders() });
     cleanups.push(() => socket.terminate());
     await new Promise((resolve) => socket.once('open', resolve));
     let lastSeq = 0;

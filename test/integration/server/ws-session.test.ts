@@ -13,8 +13,9 @@ async function server(extraArgs: string[] = []): Promise<StartedServer> {
   return started;
 }
 
-async function client(url: string): Promise<TestClient> {
-  const connected = await TestClient.ws(url);
+/** A client of `s`, at its own URL or at `url` (a proxy in front of it), with its token. */
+async function client(s: StartedServer, url = s.url!): Promise<TestClient> {
+  const connected = await TestClient.ws(url, s.authHeaders());
   clients.push(connected);
   return connected;
 }
@@ -36,7 +37,7 @@ const start = (processId: string, argv: string[], extra: Record<string, unknown>
 
 describe('exec-server over WebSocket: handshake and envelope', () => {
   it('gates methods on initialize/initialized and validates params first', async () => {
-    const c = await client((await server()).url!);
+    const c = await client(await server());
     expect((await c.request('environment/status')).error).toEqual({
       code: -32600,
       message: 'client must call initialize before using environment status methods',
@@ -65,7 +66,7 @@ describe('exec-server over WebSocket: handshake and envelope', () => {
 
   it('answers undecodable input with -32600 id -1, echoes ids exactly, and drops violators', async () => {
     const s = await server();
-    const c = await client(s.url!);
+    const c = await client(s);
     await c.handshake();
     const answered = c.responses.length;
     c.sendRaw('not json');
@@ -80,7 +81,7 @@ describe('exec-server over WebSocket: handshake and envelope', () => {
     expect(c.responses.some((r) => r.id === 's' && r.result?.status === 'ready')).toBe(true);
     expect(c.responses.some((r) => String(r.id) === '9007199254740992')).toBe(true);
 
-    const violator = await client(s.url!);
+    const violator = await client(s);
     await violator.handshake();
     violator.notify('something/else');
     await violator.waitFor(() => violator.closed, 'connection dropped');
@@ -90,7 +91,7 @@ describe('exec-server over WebSocket: handshake and envelope', () => {
 
 describe('exec-server over WebSocket: processes', () => {
   it('streams output, exit and close with one seq counter, and serves process/read', async () => {
-    const c = await client((await server()).url!);
+    const c = await client(await server());
     await c.handshake();
     const started = await c.call(
       'process/start',
@@ -114,7 +115,7 @@ describe('exec-server over WebSocket: processes', () => {
   });
 
   it('dedups writes by writeId, reports stdin states, and signals process groups', async () => {
-    const c = await client((await server()).url!);
+    const c = await client(await server());
     await c.handshake();
     await c.call('process/start', start('cat', ['cat'], { pipeStdin: true }));
     const hello = Buffer.from('hello\n').toString('base64');
@@ -159,7 +160,7 @@ describe('exec-server over WebSocket: processes', () => {
   });
 
   it('runs tty processes with the requested size and resizes them', async () => {
-    const c = await client((await server()).url!);
+    const c = await client(await server());
     await c.handshake();
     const script = 'stty size; read line; stty size';
     await c.call(
@@ -181,7 +182,7 @@ describe('exec-server over WebSocket: processes', () => {
   });
 
   it('delivers every byte a tty process wrote before exiting', async () => {
-    const c = await client((await server()).url!);
+    const c = await client(await server());
     await c.handshake();
     const size = 4 * 1024 * 1024;
     const ids = ['z1', 'z2', 'z3'];
@@ -198,7 +199,7 @@ describe('exec-server over WebSocket: processes', () => {
   });
 
   it('serves requests concurrently: a long poll does not block other calls', async () => {
-    const c = await client((await server()).url!);
+    const c = await client(await server());
     await c.handshake();
     await c.call('process/start', start('slow', ['sleep', '30']));
     let pollDone = false;
@@ -215,12 +216,12 @@ describe('exec-server over WebSocket: processes', () => {
 describe('exec-server over WebSocket: detach and resume', () => {
   it('keeps processes running while detached and recovers their output with process/read', async () => {
     const s = await server();
-    const first = await client(s.url!);
+    const first = await client(s);
     const sessionId = await first.handshake();
     await first.call('process/start', start('late', ['/bin/sh', '-c', 'sleep 1; echo late']));
     first.close();
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const second = await client(s.url!);
+    const second = await client(s);
     expect(await second.handshake(sessionId)).toBe(sessionId);
     let read = await second.call('process/read', { processId: 'late', afterSeq: 0, waitMs: 5000 });
     await until(async () => {
@@ -234,9 +235,9 @@ describe('exec-server over WebSocket: detach and resume', () => {
 
   it('refuses to resume an attached session with -32010', async () => {
     const s = await server();
-    const first = await client(s.url!);
+    const first = await client(s);
     const sessionId = await first.handshake();
-    const second = await client(s.url!);
+    const second = await client(s);
     const refused = await second.request('initialize', { clientName: 'x', resumeSessionId: sessionId });
     expect(refused.error).toEqual({
       code: -32010,
@@ -249,11 +250,11 @@ describe('exec-server over WebSocket: detach and resume', () => {
     const s = await server();
     const proxy = await FaultProxy.forUrl(s.url!);
     try {
-      const first = await client(proxy.url());
+      const first = await client(s, proxy.url());
       const sessionId = await first.handshake();
       await first.call('process/start', start('tick', ['/bin/sh', '-c', 'sleep 0.5; echo after']));
       proxy.stall('existing');
-      const second = await client(s.url!);
+      const second = await client(s);
       expect(await second.handshake(sessionId)).toBe(sessionId);
       let read: Record<string, unknown> = {};
       await until(async () => {
@@ -269,12 +270,12 @@ describe('exec-server over WebSocket: detach and resume', () => {
 
   it('kills the processes of a session nobody resumes within the TTL', async () => {
     const s = await server(['--session-ttl-ms', '800']);
-    const c = await client(s.url!);
+    const c = await client(s);
     const sessionId = await c.handshake();
     const { pid } = await c.call('process/start', start('sleeper', ['sleep', '30']));
     c.close();
     await until(() => !pidAlive(pid as number), 'sleeper killed');
-    const again = await client(s.url!);
+    const again = await client(s);
     const resumed = await again.request('initialize', { clientName: 'x', resumeSessionId: sessionId });
     expect(resumed.error).toEqual({ code: -32600, message: `unknown session id ${sessionId}` });
   });

@@ -58,8 +58,14 @@ describe('server options', () => {
     expect(isLoopback('0.0.0.0')).toBe(false);
   });
 
-  it('refuses non-loopback without auth and auth flags without --ws-auth', () => {
-    expect(() => parseServerOptions({ listen: 'ws://0.0.0.0:0' })).toThrow(/non-loopback/);
+  it('refuses a ws listener without auth, and auth flags without --ws-auth', () => {
+    expect(() => parseServerOptions({ listen: 'ws://0.0.0.0:0' })).toThrow(/without authentication/);
+    expect(() => parseServerOptions({ listen: 'ws://127.0.0.1:0' })).toThrow(/--ws-token-file/);
+    expect(() => parseServerOptions({})).toThrow(/without authentication/);
+    expect(() => parseServerOptions({ listen: 'ws://0.0.0.0:0', wsAuth: 'none' })).toThrow(/non-loopback/);
+    expect(() => parseServerOptions({ wsAuth: 'none', wsTokenFile: 'x' })).toThrow(/require `--ws-auth/);
+    expect(parseServerOptions({ listen: 'ws://127.0.0.1:0', wsAuth: 'none' }).auth).toEqual({ kind: 'none' });
+    expect(parseServerOptions({ listen: 'stdio' }).auth).toEqual({ kind: 'none' });
     expect(() => parseServerOptions({ wsTokenFile: 'x' })).toThrow(/require `--ws-auth/);
     expect(() => parseServerOptions({ wsAuth: 'capability-token' })).toThrow(/is required/);
     expect(() => parseServerOptions({ wsAuth: 'signed-bearer-token' })).toThrow(
