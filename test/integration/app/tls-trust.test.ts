@@ -1,6 +1,7 @@
 // Trust on first use through the AppService commands, against a real wss:// server with a
 // self-signed certificate: the test reports the untrusted fingerprint, pinning it makes the test
 // and the environment connect (and the pin is saved), and a changed certificate fails hard.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,9 @@ import { startServer, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
 import { makeSelfSignedCertificate, type TestCertificate } from '../../support/tls';
 import { createHarness, waitFor, type Harness } from './app-harness';
+
+/** One token for every server here, so a swapped server differs only in its certificate. */
+const TOKEN = randomBytes(24).toString('base64url');
 
 describe('wss environments: trust on first use', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -19,7 +23,11 @@ describe('wss environments: trust on first use', () => {
   async function wssServer(): Promise<{ server: StartedServer; cert: TestCertificate }> {
     const cert = makeSelfSignedCertificate();
     cleanups.push(() => cert.remove());
-    const server = await startServer('tether', 'ws', { listen: cert.listen, extraArgs: cert.serverArgs });
+    const server = await startServer('tether', 'ws', {
+      listen: cert.listen,
+      extraArgs: cert.serverArgs,
+      token: TOKEN,
+    });
     cleanups.push(() => server.stop());
     return { server, cert };
   }
@@ -35,7 +43,7 @@ describe('wss environments: trust on first use', () => {
     const h = await harness();
     const url = server.url!;
 
-    const first = await h.invoke('environments.test', { settings: { kind: 'ws', url } });
+    const first = await h.invoke('environments.test', { settings: { kind: 'ws', url }, token: TOKEN });
     expect(first).toMatchObject({
       ok: false,
       stage: 'certificate',
@@ -44,7 +52,7 @@ describe('wss environments: trust on first use', () => {
     expect(first.message).toContain(cert.fingerprint);
 
     const accepted = { kind: 'ws', url, tlsFingerprint: cert.fingerprint } as const;
-    expect(await h.invoke('environments.test', { settings: accepted })).toMatchObject({
+    expect(await h.invoke('environments.test', { settings: accepted, token: TOKEN })).toMatchObject({
       ok: true,
       stage: 'ok',
     });
@@ -54,6 +62,7 @@ describe('wss environments: trust on first use', () => {
       name: 'TLS box',
       color: '#3b82f6',
       settings: { ...accepted, tlsFingerprint: cert.fingerprint.replace(/:/g, '').toLowerCase() },
+      token: TOKEN,
     });
     expect(view.settings).toEqual(accepted);
     const config = JSON.parse(readFileSync(path.join(h.dataDir, CONFIG_FILE_NAME), 'utf8')) as {
@@ -74,7 +83,12 @@ describe('wss environments: trust on first use', () => {
     cleanups.push(() => proxy.close());
     const h = await harness();
     const settings = { kind: 'ws', url: proxy.url('wss'), tlsFingerprint: cert.fingerprint } as const;
-    const view = await h.invoke('environments.add', { name: 'Pinned', color: '#10b981', settings });
+    const view = await h.invoke('environments.add', {
+      name: 'Pinned',
+      color: '#10b981',
+      settings,
+      token: TOKEN,
+    });
     const linkOf = async () => (await h.invoke('environments.list', {})).find((e) => e.id === view.id)!.link;
     await waitFor(async () => (await linkOf()).kind === 'connected', 'the pinned environment to connect');
 

@@ -28,6 +28,7 @@ describe('quitting during an upload (Tether ws server behind a throttled link)',
         name: 'Remote',
         color: '#336699',
         settings: { kind: 'ws', url: proxy.url() },
+        token: server.token,
       })
     ).id;
     await waitFor(

@@ -274,6 +274,8 @@ describe('tether run over wss:// against tether', () => {
     const pinned = await tetherRun([
       '--server',
       server.url!,
+      '--token-file',
+      server.tokenFile!,
       '--tls-fingerprint',
       cert.fingerprint,
       '--',
@@ -283,7 +285,15 @@ describe('tether run over wss:// against tether', () => {
     expect(pinned.stderr.toString()).toBe('');
     expect(pinned.stdout.toString()).toBe('encrypted\n');
     expect(pinned.code).toBe(0);
-    const unpinned = await tetherRun(['--server', server.url!, '--', '/bin/echo', 'encrypted']);
+    const unpinned = await tetherRun([
+      '--server',
+      server.url!,
+      '--token-file',
+      server.tokenFile!,
+      '--',
+      '/bin/echo',
+      'encrypted',
+    ]);
     expect(unpinned.code).toBe(255);
     expect(unpinned.stdout.toString()).toBe('');
     expect(unpinned.stderr.toString()).toContain(cert.fingerprint);
@@ -299,7 +309,7 @@ describe('tether run over wss:// with a CA-signed certificate', () => {
     const port = new URL(server.url!).port;
     const trustingCa = { NODE_EXTRA_CA_CERTS: cert.caFile };
     const verified = await tetherRun(
-      ['--server', server.url!, '--', '/bin/echo', 'ca'],
+      ['--server', server.url!, '--token-file', server.tokenFile!, '--', '/bin/echo', 'ca'],
       undefined,
       trustingCa,
     );
@@ -308,14 +318,22 @@ describe('tether run over wss:// with a CA-signed certificate', () => {
     expect(verified.code).toBe(0);
     // The certificate names 127.0.0.1, not localhost: a valid chain for another name is refused.
     const wrongName = await tetherRun(
-      ['--server', `wss://localhost:${port}`, '--', '/bin/echo', 'ca'],
+      ['--server', `wss://localhost:${port}`, '--token-file', server.tokenFile!, '--', '/bin/echo', 'ca'],
       undefined,
       trustingCa,
     );
     expect(wrongName.code).toBe(255);
     expect(wrongName.stderr.toString()).toMatch(/could not be verified \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
     // Without the CA, the same certificate is only a certificate nobody vouches for.
-    const unknownCa = await tetherRun(['--server', server.url!, '--', '/bin/echo', 'ca']);
+    const unknownCa = await tetherRun([
+      '--server',
+      server.url!,
+      '--token-file',
+      server.tokenFile!,
+      '--',
+      '/bin/echo',
+      'ca',
+    ]);
     expect(unknownCa.code).toBe(255);
     expect(unknownCa.stderr.toString()).toContain(cert.fingerprint);
   });

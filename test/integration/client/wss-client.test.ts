@@ -2,6 +2,7 @@
 // time: a pinned fingerprint connects and runs a process; no pin, or a different pin, fails at
 // once and for good with both fingerprints named, before the token is sent; a cut wss link
 // reconnects and loses nothing.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
@@ -14,6 +15,9 @@ import { FaultProxy } from '../../support/fault-proxy';
 import { makeSelfSignedCertificate, type TestCertificate } from '../../support/tls';
 import { collect, untilFile, waitFor } from './helpers';
 
+/** One token for every server here, so a swapped server differs only in its certificate. */
+const TOKEN = randomBytes(24).toString('base64url');
+
 describe('RemoteExecServerClient over wss:// (tether)', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
@@ -23,14 +27,18 @@ describe('RemoteExecServerClient over wss:// (tether)', () => {
   async function wssServer(): Promise<{ server: StartedServer; cert: TestCertificate }> {
     const cert = makeSelfSignedCertificate();
     cleanups.push(() => cert.remove());
-    const server = await startServer('tether', 'ws', { listen: cert.listen, extraArgs: cert.serverArgs });
+    const server = await startServer('tether', 'ws', {
+      listen: cert.listen,
+      extraArgs: cert.serverArgs,
+      token: TOKEN,
+    });
     cleanups.push(() => server.stop());
     return { server, cert };
   }
 
   function clientFor(url: string, tlsFingerprint?: string): RemoteExecServerClient {
     const client = new RemoteExecServerClient({
-      transport: { kind: 'ws', url, ...(tlsFingerprint ? { tlsFingerprint } : {}) },
+      transport: { kind: 'ws', url, token: TOKEN, ...(tlsFingerprint ? { tlsFingerprint } : {}) },
     });
     cleanups.push(() => client.close());
     return client;
@@ -117,7 +125,11 @@ describe('RemoteExecServerClient over wss:// (tether)', () => {
     const { server, cert } = await wssServer();
     const other = makeSelfSignedCertificate();
     cleanups.push(() => other.remove());
-    const impostor = await startServer('tether', 'ws', { listen: other.listen, extraArgs: other.serverArgs });
+    const impostor = await startServer('tether', 'ws', {
+      listen: other.listen,
+      extraArgs: other.serverArgs,
+      token: TOKEN,
+    });
     cleanups.push(() => impostor.stop());
     const proxy = await FaultProxy.forUrl(server.url!);
     cleanups.push(() => proxy.close());

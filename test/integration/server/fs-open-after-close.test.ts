@@ -46,7 +46,7 @@ it('closes a file whose fs/open completes after the connection closed', async ()
   const fifos = Array.from({ length: POOL_THREADS }, (_, i) => path.join(dir, `fifo-${i}`));
   expect(spawnSync('mkfifo', fifos).status).toBe(0);
 
-  const blocker = await RpcPeer.connectWs(server.url!);
+  const blocker = await RpcPeer.connectWs(server.url!, { headers: server.authHeaders() });
   peers.push(blocker);
   await blocker.handshake();
   // Each write blocks a pool thread in open(2) until the FIFO has a reader.
@@ -56,7 +56,7 @@ it('closes a file whose fs/open completes after the connection closed', async ()
   await blocker.call('environment/info');
   const socketsBefore = openSocketCount(pid);
 
-  const opener = await RpcPeer.connectWs(server.url!);
+  const opener = await RpcPeer.connectWs(server.url!, { headers: server.authHeaders() });
   await opener.handshake();
   const target = path.join(dir, 'opened-after-close.bin');
   opener.sendRequest('fs/open', { handleId: 'late', path: uri(target), mode: 'replace' });

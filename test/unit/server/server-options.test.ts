@@ -28,24 +28,36 @@ describe('server options', () => {
   });
 
   it('wants both TLS files with wss://, and none without', () => {
+    // Auth is beside the point here (every ws listener needs a choice); the trial mode makes one.
+    const trial = { wsAuth: 'none' } as const;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tether-opts-'));
     try {
       const cert = path.join(dir, 'cert.pem');
       const key = path.join(dir, 'key.pem');
       writeFileSync(cert, 'CERT');
       writeFileSync(key, 'KEY');
-      const options = parseServerOptions({ listen: 'wss://127.0.0.1:0', tlsCert: cert, tlsKey: key });
+      const options = parseServerOptions({
+        ...trial,
+        listen: 'wss://127.0.0.1:0',
+        tlsCert: cert,
+        tlsKey: key,
+      });
       expect(options.tls?.cert.toString()).toBe('CERT');
       expect(options.tls?.key.toString()).toBe('KEY');
-      expect(parseServerOptions({ listen: 'ws://127.0.0.1:0' }).tls).toBeNull();
-      expect(() => parseServerOptions({ listen: 'wss://127.0.0.1:0', tlsCert: cert })).toThrow(
+      expect(parseServerOptions({ ...trial, listen: 'ws://127.0.0.1:0' }).tls).toBeNull();
+      expect(() => parseServerOptions({ ...trial, listen: 'wss://127.0.0.1:0', tlsCert: cert })).toThrow(
         /needs both `--tls-cert FILE` and `--tls-key FILE`/,
       );
-      expect(() => parseServerOptions({ listen: 'ws://127.0.0.1:0', tlsCert: cert, tlsKey: key })).toThrow(
-        /need a `wss:\/\/IP:PORT`/,
-      );
       expect(() =>
-        parseServerOptions({ listen: 'wss://127.0.0.1:0', tlsCert: cert, tlsKey: path.join(dir, 'nope') }),
+        parseServerOptions({ ...trial, listen: 'ws://127.0.0.1:0', tlsCert: cert, tlsKey: key }),
+      ).toThrow(/need a `wss:\/\/IP:PORT`/);
+      expect(() =>
+        parseServerOptions({
+          ...trial,
+          listen: 'wss://127.0.0.1:0',
+          tlsCert: cert,
+          tlsKey: path.join(dir, 'nope'),
+        }),
       ).toThrow(/cannot read --tls-key/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
