@@ -6,6 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startServer, type StartedServer } from './exec-servers';
 
 const OPENSSL = '/usr/bin/openssl';
 
@@ -102,4 +103,26 @@ export function makeSelfSignedCertificate(commonName = '127.0.0.1'): TestCertifi
     path.join(dir, 'cert.pem'),
   ]);
   return describeCertificate(dir);
+}
+
+/** What a test registers to be undone after it, last first. */
+export type Cleanups = Array<() => Promise<void> | void>;
+
+/**
+ * Tether's server on wss://127.0.0.1 with a fresh self-signed certificate and the given token;
+ * stopping it and removing the certificate are pushed onto `cleanups`.
+ */
+export async function startWssServer(
+  cleanups: Cleanups,
+  token: string,
+): Promise<{ server: StartedServer; cert: TestCertificate }> {
+  const cert = makeSelfSignedCertificate();
+  cleanups.push(() => cert.remove());
+  const server = await startServer('tether', 'ws', {
+    listen: cert.listen,
+    extraArgs: cert.serverArgs,
+    token,
+  });
+  cleanups.push(() => server.stop());
+  return { server, cert };
 }

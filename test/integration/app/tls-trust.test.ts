@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG_FILE_NAME } from '../../../electron/app/config-store';
-import { startServer, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
-import { makeSelfSignedCertificate, type TestCertificate } from '../../support/tls';
+import { startWssServer } from '../../support/tls';
 import { createHarness, waitFor, type Harness } from './app-harness';
 
 /** One token for every server here, so a swapped server differs only in its certificate. */
@@ -20,17 +19,7 @@ describe('wss environments: trust on first use', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function wssServer(): Promise<{ server: StartedServer; cert: TestCertificate }> {
-    const cert = makeSelfSignedCertificate();
-    cleanups.push(() => cert.remove());
-    const server = await startServer('tether', 'ws', {
-      listen: cert.listen,
-      extraArgs: cert.serverArgs,
-      token: TOKEN,
-    });
-    cleanups.push(() => server.stop());
-    return { server, cert };
-  }
+  const wssServer = () => startWssServer(cleanups, TOKEN);
 
   async function harness(): Promise<Harness> {
     const h = await createHarness({ autoConnect: false });

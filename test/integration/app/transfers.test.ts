@@ -15,11 +15,10 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransferView } from '../../../shared/ipc';
-import { startServer, type StartedServer } from '../../support/exec-servers';
-import { FaultProxy } from '../../support/fault-proxy';
 import { createHarness, waitFor, type Harness } from './app-harness';
+import { remoteAppRig } from './remote-app-rig';
 
 const SIZE = 24 * 1_048_576;
 const CHUNK = 1_048_576;
@@ -171,48 +170,19 @@ describe('cancelling a download (Tether ws server behind a throttled link)', () 
   /** Large enough, at THROTTLE_BYTES_PER_S, that a cancel after the first bytes lands mid-way. */
   const DOWNLOAD_SIZE = 16 * 1_048_576;
   const THROTTLE_BYTES_PER_S = 2 * 1_048_576;
-  let server: StartedServer;
-  let proxy: FaultProxy;
-  let h: Harness;
-  let envId: string;
-  beforeEach(async () => {
-    server = await startServer('tether', 'ws');
-    proxy = await FaultProxy.forUrl(server.url!);
-    h = await createHarness({ autoConnect: false });
-    envId = (
-      await h.invoke('environments.add', {
-        name: 'Remote',
-        color: '#336699',
-        settings: { kind: 'ws', url: proxy.url() },
-        token: server.token,
-      })
-    ).id;
-    await waitFor(
-      async () =>
-        (await h.invoke('environments.list', {})).find((e) => e.id === envId)?.link.kind === 'connected',
-      'remote connected',
-    );
-  });
-  afterEach(async () => {
-    await h?.close();
-    await proxy?.close();
-    await server?.stop();
-  });
-
-  const transfer = (id: string): TransferView | undefined =>
-    h
-      .eventsNamed('transfers.changed')
-      .filter((t) => t.id === id)
-      .at(-1);
+  const rig = remoteAppRig();
 
   /** Partial files of downloads still on the local disk. */
-  const partialFiles = (): string[] => readdirSync(h.dataDir).filter((name) => name.endsWith('.part'));
+  const partialFiles = (): string[] => readdirSync(rig.h.dataDir).filter((name) => name.endsWith('.part'));
 
   /** Starts a download of `remotePath` and waits until its first bytes are on the local disk. */
   async function startAndWaitForBytes(remotePath: string): Promise<TransferView> {
-    const { transfer: started } = await h.invoke('transfers.startDownload', { envId, remotePath });
+    const { transfer: started } = await rig.h.invoke('transfers.startDownload', {
+      envId: rig.envId,
+      remotePath,
+    });
     await waitFor(() => {
-      const view = transfer(started.id);
+      const view = rig.transfer(started.id);
       return view?.state === 'running' && view.doneBytes > 0;
     }, 'the first downloaded bytes');
     return started;
@@ -221,49 +191,57 @@ describe('cancelling a download (Tether ws server behind a throttled link)', () 
   /** A random remote file of DOWNLOAD_SIZE, and where the harness's download host saves it. */
   function remoteFile(name: string): { data: Buffer; remotePath: string; destination: string } {
     const data = randomBytes(DOWNLOAD_SIZE);
-    const remotePath = path.join(server.home, name);
+    const remotePath = path.join(rig.server.home, name);
     writeFileSync(remotePath, data);
     // The harness's download host saves to <dataDir>/downloaded-<name>, through a .part file.
-    return { data, remotePath, destination: path.join(h.dataDir, `downloaded-${name}`) };
+    return { data, remotePath, destination: path.join(rig.h.dataDir, `downloaded-${name}`) };
   }
 
   it('stops mid-way as cancelled, removes the partial file, and a later download still works', async () => {
     const { data, remotePath, destination } = remoteFile('big.bin');
-    proxy.throttle(THROTTLE_BYTES_PER_S, 'downstream');
+    rig.proxy.throttle(THROTTLE_BYTES_PER_S, 'downstream');
     const first = await startAndWaitForBytes(remotePath);
     expect(partialFiles()).toHaveLength(1);
-    await h.invoke('transfers.cancel', { id: first.id });
-    expect(transfer(first.id)).toMatchObject({ state: 'cancelled', error: null });
-    expect(transfer(first.id)!.doneBytes).toBeLessThan(DOWNLOAD_SIZE);
+    await rig.h.invoke('transfers.cancel', { id: first.id });
+    expect(rig.transfer(first.id)).toMatchObject({ state: 'cancelled', error: null });
+    expect(rig.transfer(first.id)!.doneBytes).toBeLessThan(DOWNLOAD_SIZE);
     // Once the block in flight has landed, the partial file goes and nothing takes the real name.
     await waitFor(() => partialFiles().length === 0, 'the partial file removed');
     expect(existsSync(destination)).toBe(false);
-    expect((await h.invoke('transfers.list', {})).find((t) => t.id === first.id)?.state).toBe('cancelled');
+    expect((await rig.h.invoke('transfers.list', {})).find((t) => t.id === first.id)?.state).toBe(
+      'cancelled',
+    );
 
-    proxy.throttle(null);
-    const { transfer: second } = await h.invoke('transfers.startDownload', { envId, remotePath });
-    await waitFor(() => transfer(second.id)?.state === 'done', 'the later download done', 120_000);
+    rig.proxy.throttle(null);
+    const { transfer: second } = await rig.h.invoke('transfers.startDownload', {
+      envId: rig.envId,
+      remotePath,
+    });
+    await waitFor(() => rig.transfer(second.id)?.state === 'done', 'the later download done', 120_000);
     expect(readFileSync(destination).equals(data)).toBe(true);
     expect(partialFiles()).toEqual([]);
-    expect(transfer(first.id)?.state).toBe('cancelled');
+    expect(rig.transfer(first.id)?.state).toBe('cancelled');
   });
 
   it('a download started right after a cancel is not disturbed by the cancelled one winding down', async () => {
     const { data, remotePath, destination } = remoteFile('again.bin');
-    proxy.throttle(THROTTLE_BYTES_PER_S, 'downstream');
+    rig.proxy.throttle(THROTTLE_BYTES_PER_S, 'downstream');
     const first = await startAndWaitForBytes(remotePath);
-    await h.invoke('transfers.cancel', { id: first.id });
+    await rig.h.invoke('transfers.cancel', { id: first.id });
     // Same file, same destination, while the cancelled one still has a block in flight.
-    const { transfer: second } = await h.invoke('transfers.startDownload', { envId, remotePath });
-    proxy.throttle(null);
+    const { transfer: second } = await rig.h.invoke('transfers.startDownload', {
+      envId: rig.envId,
+      remotePath,
+    });
+    rig.proxy.throttle(null);
     await waitFor(
-      () => ['done', 'failed'].includes(transfer(second.id)?.state ?? ''),
+      () => ['done', 'failed'].includes(rig.transfer(second.id)?.state ?? ''),
       'the second download ended',
       120_000,
     );
-    expect(transfer(second.id)).toMatchObject({ state: 'done', error: null });
+    expect(rig.transfer(second.id)).toMatchObject({ state: 'done', error: null });
     expect(readFileSync(destination).equals(data)).toBe(true);
     await waitFor(() => partialFiles().length === 0, 'no partial file left');
-    expect(transfer(first.id)?.state).toBe('cancelled');
+    expect(rig.transfer(first.id)?.state).toBe('cancelled');
   });
 });

@@ -10,9 +10,8 @@ import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../../electron/client/api';
 import { RemoteExecServerClient } from '../../../electron/client/remote-client';
-import { startServer, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
-import { makeSelfSignedCertificate, type TestCertificate } from '../../support/tls';
+import { makeSelfSignedCertificate, startWssServer } from '../../support/tls';
 import { collect, untilFile, waitFor } from './helpers';
 
 /** One token for every server here, so a swapped server differs only in its certificate. */
@@ -24,17 +23,7 @@ describe('RemoteExecServerClient over wss:// (tether)', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function wssServer(): Promise<{ server: StartedServer; cert: TestCertificate }> {
-    const cert = makeSelfSignedCertificate();
-    cleanups.push(() => cert.remove());
-    const server = await startServer('tether', 'ws', {
-      listen: cert.listen,
-      extraArgs: cert.serverArgs,
-      token: TOKEN,
-    });
-    cleanups.push(() => server.stop());
-    return { server, cert };
-  }
+  const wssServer = () => startWssServer(cleanups, TOKEN);
 
   function clientFor(url: string, tlsFingerprint?: string): RemoteExecServerClient {
     const client = new RemoteExecServerClient({
@@ -123,14 +112,7 @@ describe('RemoteExecServerClient over wss:// (tether)', () => {
 
   it('fails hard when the certificate changes behind a pinned link, instead of reconnecting forever', async () => {
     const { server, cert } = await wssServer();
-    const other = makeSelfSignedCertificate();
-    cleanups.push(() => other.remove());
-    const impostor = await startServer('tether', 'ws', {
-      listen: other.listen,
-      extraArgs: other.serverArgs,
-      token: TOKEN,
-    });
-    cleanups.push(() => impostor.stop());
+    const { server: impostor, cert: other } = await wssServer();
     const proxy = await FaultProxy.forUrl(server.url!);
     cleanups.push(() => proxy.close());
     const client = clientFor(proxy.url('wss'), cert.fingerprint);

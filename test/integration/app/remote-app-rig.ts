@@ -1,0 +1,68 @@
+// An AppService with one remote environment, for tests of what the app does over a real link:
+// Tether's ws server behind a fault proxy, added as "Remote" with its token and connected, before
+// each test of the calling describe block; everything closed after it.
+import { afterEach, beforeEach } from 'vitest';
+import type { TransferView } from '../../../shared/ipc';
+import { startServer, type StartedServer } from '../../support/exec-servers';
+import { FaultProxy } from '../../support/fault-proxy';
+import { createHarness, waitFor, type Harness } from './app-harness';
+
+export interface RemoteAppRig {
+  readonly server: StartedServer;
+  readonly proxy: FaultProxy;
+  readonly h: Harness;
+  readonly envId: string;
+  /** The latest view of transfer `id` the app broadcast. */
+  transfer(id: string): TransferView | undefined;
+}
+
+export function remoteAppRig(): RemoteAppRig {
+  let server: StartedServer | undefined;
+  let proxy: FaultProxy | undefined;
+  let h: Harness | undefined;
+  let envId = '';
+  beforeEach(async () => {
+    server = await startServer('tether', 'ws');
+    proxy = await FaultProxy.forUrl(server.url!);
+    const harness = await createHarness({ autoConnect: false });
+    h = harness;
+    envId = (
+      await harness.invoke('environments.add', {
+        name: 'Remote',
+        color: '#336699',
+        settings: { kind: 'ws', url: proxy.url() },
+        token: server.token,
+      })
+    ).id;
+    await waitFor(
+      async () =>
+        (await harness.invoke('environments.list', {})).find((e) => e.id === envId)?.link.kind ===
+        'connected',
+      'remote connected',
+    );
+  });
+  afterEach(async () => {
+    await h?.close();
+    await proxy?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get proxy() {
+      return proxy!;
+    },
+    get h() {
+      return h!;
+    },
+    get envId() {
+      return envId;
+    },
+    transfer: (id) =>
+      h!
+        .eventsNamed('transfers.changed')
+        .filter((t) => t.id === id)
+        .at(-1),
+  };
+}
