@@ -2,6 +2,7 @@
 import { useState, type ReactNode } from 'react';
 import { errorMessage } from '../../shared/error-message';
 import { Modal } from './modal';
+import { ErrorLine } from './error-line';
 
 export function ConfirmDialog(props: {
   title: string;
@@ -15,11 +16,7 @@ export function ConfirmDialog(props: {
   return (
     <Modal title={props.title} onClose={props.onClose}>
       {props.children}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={error} />
       <div className="modal-actions">
         <button onClick={props.onClose}>Cancel</button>
         <button

@@ -17,6 +17,7 @@ import { formatMs } from '../format';
 import { Modal } from './modal';
 import { TrustCertificatePrompt, type RefusedCertificate } from './trust-certificate-prompt';
 import { UnencryptedNote } from './unencrypted-note';
+import { ErrorLine } from './error-line';
 
 type Kind = 'ws' | 'command' | 'local';
 
@@ -288,11 +289,7 @@ export function EnvironmentDialog({
             {testError}
           </p>
         )}
-        {submitError && (
-          <p role="alert" className="error">
-            {submitError}
-          </p>
-        )}
+        <ErrorLine message={submitError} />
         <div className="modal-actions">
           {kind !== 'local' && (
             <button type="button" onClick={onTest} disabled={testing}>

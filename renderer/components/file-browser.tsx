@@ -26,6 +26,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import { FilePreviewView } from './file-preview';
 import { Modal } from './modal';
 import { TransferQueue } from './transfer-queue';
+import { ErrorLine } from './error-line';
 
 type Prompt = { kind: 'mkdir' } | { kind: 'rename'; entry: FileEntry } | { kind: 'delete'; entry: FileEntry };
 
@@ -139,16 +140,8 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
           onDragLeave={() => setDragging(false)}
           onDrop={onDrop}
         >
-          {files.error && (
-            <p role="alert" className="error">
-              {files.error}
-            </p>
-          )}
-          {opError && (
-            <p role="alert" className="error">
-              {opError}
-            </p>
-          )}
+          <ErrorLine message={files.error} />
+          <ErrorLine message={opError} />
           {!connected && files.path === null && (
             <p className="muted">Connect the environment to browse files.</p>
           )}
@@ -324,11 +317,7 @@ function NamePrompt(props: {
         <label>
           Name <input aria-label="Name" value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorLine message={error} />
         <div className="modal-actions">
           <button type="button" onClick={props.onClose}>
             Cancel

@@ -1,17 +1,14 @@
 // Preview of the selected file: capped text in monospace, images inline, otherwise a note.
 import type { EnvFiles } from '../stores/files-store';
 import { formatBytes } from '../format';
+import { ErrorLine } from './error-line';
 
 export function FilePreviewView({ name, state }: { name: string; state: NonNullable<EnvFiles['preview']> }) {
   const { preview, error } = state;
   return (
     <aside className="preview" aria-label={`Preview of ${name}`}>
       <strong>{name}</strong>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={error} />
       {!error && !preview && <p className="muted">Loading…</p>}
       {preview?.kind === 'text' && (
         <>

@@ -7,6 +7,7 @@ import { requireWebLink } from '../../shared/web-link';
 import { openLink, trustHostAndOpen } from '../actions/link-actions';
 import { useEnvironments } from '../stores/environments-store';
 import { Modal } from './modal';
+import { ErrorLine } from './error-line';
 
 export function OpenLinkDialog({
   url,
@@ -52,11 +53,7 @@ export function OpenLinkDialog({
       <p>
         Host: <strong>{link.host}</strong>
       </p>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={error} />
       <div className="modal-actions">
         <button onClick={onClose}>Cancel</button>
         <button disabled={busy} onClick={run(() => trustHostAndOpen(link.href))}>

@@ -13,6 +13,7 @@ import { errorMessage } from '../../shared/error-message';
 import { formatDateTime, formatDuration } from '../format';
 import { processesOf, useProcesses } from '../stores/processes-store';
 import { useNow } from '../use-now';
+import { ErrorLine } from './error-line';
 
 export function ProcessesPanel({ env }: { env: EnvironmentView }) {
   const byKey = useProcesses((s) => s.byKey);
@@ -26,11 +27,7 @@ export function ProcessesPanel({ env }: { env: EnvironmentView }) {
   return (
     <div className="panel padded">
       <StartProcessForm env={env} />
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={error} />
       <table aria-label="Processes">
         <thead>
           <tr>
@@ -194,11 +191,7 @@ function StartProcessForm({ env }: { env: EnvironmentView }) {
             onChange={(e) => setOpenPane(e.target.checked)}
           />
         </div>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorLine message={error} />
         <div className="modal-actions">
           <button type="submit" className="primary">
             Start

@@ -5,6 +5,7 @@ import { errorMessage } from '../../shared/error-message';
 import { saveSettings } from '../actions/settings-actions';
 import { useSettings } from '../stores/settings-store';
 import { Modal } from './modal';
+import { ErrorLine } from './error-line';
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const current = useSettings((s) => s.settings);
@@ -69,11 +70,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           ))}
         </ul>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={error} />
       <div className="modal-actions">
         <button onClick={onClose}>Cancel</button>
         <button
