@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { BackoffWait, backoffDelay } from '../../../electron/client/backoff';
 import { BACKOFF_MAX_MS, DEGRADED_RTT_MS } from '../../../electron/client/constants';
@@ -25,6 +26,17 @@ describe('backoff', () => {
     closing.abort();
     await aborted.done;
     expect(woken.retryAt).toBeGreaterThan(Date.now());
+  });
+
+  it("leaves no listener on the client's lifetime signal once a wait is over", async () => {
+    // The signal lives as long as the client; a listener left per wait would pile up over an outage.
+    const lifetime = new AbortController();
+    const timedOut = new BackoffWait(1, lifetime.signal);
+    await timedOut.done;
+    const woken = new BackoffWait(3_600_000, lifetime.signal);
+    woken.wake();
+    await woken.done;
+    expect(getEventListeners(lifetime.signal, 'abort')).toHaveLength(0);
   });
 });
 
