@@ -1,7 +1,11 @@
 // Small helpers for the client integration tests: polling, collecting a process's events, and
-// scripts whose output identifies its own position or that wait for a file the test creates.
-import { readFileSync } from 'node:fs';
-import type { ProcessEvent, ProcessHandle } from '../../../electron/client/api';
+// scripts whose output identifies its own position or that wait for a file the test creates, and
+// the scenario of output produced while the link is cut.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { ExecServerClientApi, ProcessEvent, ProcessHandle } from '../../../electron/client/api';
+import type { FaultProxy } from '../../support/fault-proxy';
 
 /** Polls `check` until it returns a truthy value; fails with `what` after `timeoutMs`. */
 export async function waitFor<T>(
@@ -104,3 +108,37 @@ export function groupAlive(pgid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Runs a process that prints ticks 1–100, waits for the test's `go` file and then prints 101–300,
+ * cuts the link after the first hundred and keeps it refused until the process has finished, so
+ * the rest of its output and its exit happen while the client is cut off. Resolves with everything
+ * the client delivered, once the process closed; the caller checks it is complete.
+ */
+export async function outputProducedWhileCut(
+  client: ExecServerClientApi,
+  proxy: FaultProxy,
+  home: string,
+): Promise<Collected> {
+  const finished = path.join(home, 'finished');
+  const tick = (from: number, to: number): string =>
+    `i=${from - 1}; while [ $i -lt ${to} ]; do i=$((i+1)); echo "tick $i"; done`;
+  const out = collect(
+    await client.startProcess({
+      argv: ['/bin/sh', '-c', `${tick(1, 100)}; ${untilFile('go')}; ${tick(101, 300)}; touch finished`],
+      cwd: home,
+      tty: false,
+    }),
+  );
+  await waitFor('the first hundred ticks', () => out.text().endsWith('tick 100\n'));
+  expect(proxy.cutAll()).toBe(1);
+  proxy.refuseNew(true);
+  writeFileSync(path.join(home, 'go'), '');
+  await waitFor('the process to finish while cut off', () => existsSync(finished));
+  proxy.refuseNew(false);
+  await waitFor('closed', () => out.closed(), 45_000);
+  return out;
+}
+
+/** The ticks `outputProducedWhileCut` prints, all 300 of them. */
+export const ALL_TICKS = Array.from({ length: 300 }, (_, i) => `tick ${i + 1}\n`).join('');

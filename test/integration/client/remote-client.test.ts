@@ -13,7 +13,16 @@ import { FaultProxy } from '../../support/fault-proxy';
 import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
 import { accountForGap } from '../../support/gap-accounting';
 import { readRetainedOutput } from '../../support/retained-output';
-import { collect, coveredSeq, numberedLines, readFileIfAny, untilFile, waitFor } from './helpers';
+import {
+  collect,
+  coveredSeq,
+  numberedLines,
+  readFileIfAny,
+  untilFile,
+  waitFor,
+  outputProducedWhileCut,
+  ALL_TICKS,
+} from './helpers';
 
 describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %s (ws)', (impl) => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -81,25 +90,8 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
 
   it('resumes after the socket is destroyed and recovers output produced meanwhile', async () => {
     const { client, proxy, server } = await setup();
-    const finished = path.join(server.home, 'finished');
-    const tick = (from: number, to: number) =>
-      `i=${from - 1}; while [ $i -lt ${to} ]; do i=$((i+1)); echo "tick $i"; done`;
-    const handle = await client.startProcess({
-      argv: ['/bin/sh', '-c', `${tick(1, 100)}; ${untilFile('go')}; ${tick(101, 300)}; touch finished`],
-      cwd: server.home,
-      tty: false,
-    });
-    const out = collect(handle);
-    await waitFor('the first hundred ticks', () => out.text().endsWith('tick 100\n'));
-    expect(proxy.cutAll()).toBe(1);
-    proxy.refuseNew(true);
-    // The rest of the output and the exit happen while the client is cut off.
-    writeFileSync(path.join(server.home, 'go'), '');
-    await waitFor('the process to finish while cut off', () => existsSync(finished));
-    proxy.refuseNew(false);
-    await waitFor('closed', () => out.closed(), 45_000);
-    const expected = Array.from({ length: 300 }, (_, i) => `tick ${i + 1}\n`).join('');
-    expect(out.text()).toBe(expected);
+    const out = await outputProducedWhileCut(client, proxy, server.home);
+    expect(out.text()).toBe(ALL_TICKS);
     expect(out.inOrder()).toBe(true);
     expect(out.gaps()).toHaveLength(0);
     expect(out.exitCode()).toBe(0);

@@ -3,16 +3,15 @@
 // once and for good with both fingerprints named, before the token is sent; a cut wss link
 // reconnects and loses nothing.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
-import path from 'node:path';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../../electron/client/api';
 import { RemoteExecServerClient } from '../../../electron/client/remote-client';
 import { FaultProxy } from '../../support/fault-proxy';
 import { makeSelfSignedCertificate, startWssServer } from '../../support/tls';
-import { collect, untilFile, waitFor } from './helpers';
+import { ALL_TICKS, collect, outputProducedWhileCut, waitFor } from './helpers';
 
 /** One token for every server here, so a swapped server differs only in its certificate. */
 const TOKEN = randomBytes(24).toString('base64url');
@@ -133,24 +132,8 @@ describe('RemoteExecServerClient over wss:// (tether)', () => {
     const proxy = await FaultProxy.forUrl(server.url!);
     cleanups.push(() => proxy.close());
     const client = clientFor(proxy.url('wss'), cert.fingerprint);
-    const finished = path.join(server.home, 'finished');
-    const tick = (from: number, to: number): string =>
-      `i=${from - 1}; while [ $i -lt ${to} ]; do i=$((i+1)); echo "tick $i"; done`;
-    const out = collect(
-      await client.startProcess({
-        argv: ['/bin/sh', '-c', `${tick(1, 100)}; ${untilFile('go')}; ${tick(101, 300)}; touch finished`],
-        cwd: server.home,
-        tty: false,
-      }),
-    );
-    await waitFor('the first hundred ticks', () => out.text().endsWith('tick 100\n'));
-    expect(proxy.cutAll()).toBe(1);
-    proxy.refuseNew(true);
-    writeFileSync(path.join(server.home, 'go'), '');
-    await waitFor('the process to finish while cut off', () => existsSync(finished));
-    proxy.refuseNew(false);
-    await waitFor('closed', () => out.closed(), 45_000);
-    expect(out.text()).toBe(Array.from({ length: 300 }, (_, i) => `tick ${i + 1}\n`).join(''));
+    const out = await outputProducedWhileCut(client, proxy, server.home);
+    expect(out.text()).toBe(ALL_TICKS);
     expect(out.inOrder()).toBe(true);
     expect(out.gaps()).toHaveLength(0);
     expect(client.health().reconnectCount).toBe(1);
