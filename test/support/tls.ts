@@ -109,19 +109,20 @@ export function makeSelfSignedCertificate(commonName = '127.0.0.1'): TestCertifi
 export type Cleanups = Array<() => Promise<void> | void>;
 
 /**
- * Tether's server on wss://127.0.0.1 with a fresh self-signed certificate and the given token;
- * stopping it and removing the certificate are pushed onto `cleanups`.
+ * Tether's server on wss://127.0.0.1 serving `cert` (a fresh self-signed one by default), with
+ * `token` if given (else startServer's own); stopping it and removing the certificate are pushed
+ * onto `cleanups`.
  */
-export async function startWssServer(
+export async function startWssServer<C extends TestCertificate = TestCertificate>(
   cleanups: Cleanups,
-  token: string,
-): Promise<{ server: StartedServer; cert: TestCertificate }> {
-  const cert = makeSelfSignedCertificate();
+  options: { token?: string; cert?: C } = {},
+): Promise<{ server: StartedServer; cert: C }> {
+  const cert = options.cert ?? (makeSelfSignedCertificate() as C);
   cleanups.push(() => cert.remove());
   const server = await startServer('tether', 'ws', {
     listen: cert.listen,
     extraArgs: cert.serverArgs,
-    token,
+    ...(options.token === undefined ? {} : { token: options.token }),
   });
   cleanups.push(() => server.stop());
   return { server, cert };

@@ -19,7 +19,7 @@ describe('wss environments: trust on first use', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  const wssServer = () => startWssServer(cleanups, TOKEN);
+  const wssServer = () => startWssServer(cleanups, { token: TOKEN });
 
   async function harness(): Promise<Harness> {
     const h = await createHarness({ autoConnect: false });

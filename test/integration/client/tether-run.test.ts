@@ -8,7 +8,7 @@ import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../../support/fault-proxy';
 import { serverCommand, startServer, TETHER_BIN, type ServerImpl } from '../../support/exec-servers';
-import { makeCaSignedCertificate, makeSelfSignedCertificate } from '../../support/tls';
+import { makeCaSignedCertificate, startWssServer } from '../../support/tls';
 import { untilFile, waitFor } from './helpers';
 
 interface RunResult {
@@ -267,10 +267,7 @@ describe('tether run --tty window size against tether', () => {
 
 describe('tether run over wss:// against tether', () => {
   it('runs with --tls-fingerprint and refuses the same server without it, naming the fingerprint', async () => {
-    const cert = makeSelfSignedCertificate();
-    cleanups.push(() => cert.remove());
-    const server = await startServer('tether', 'ws', { listen: cert.listen, extraArgs: cert.serverArgs });
-    cleanups.push(() => server.stop());
+    const { server, cert } = await startWssServer(cleanups);
     const pinned = await tetherRun([
       '--server',
       server.url!,
@@ -302,10 +299,7 @@ describe('tether run over wss:// against tether', () => {
 
 describe('tether run over wss:// with a CA-signed certificate', () => {
   it('trusts the CAs Node trusts without a pin, for the certificate host name only', async () => {
-    const cert = makeCaSignedCertificate();
-    cleanups.push(() => cert.remove());
-    const server = await startServer('tether', 'ws', { listen: cert.listen, extraArgs: cert.serverArgs });
-    cleanups.push(() => server.stop());
+    const { server, cert } = await startWssServer(cleanups, { cert: makeCaSignedCertificate() });
     const port = new URL(server.url!).port;
     const trustingCa = { NODE_EXTRA_CA_CERTS: cert.caFile };
     const verified = await tetherRun(

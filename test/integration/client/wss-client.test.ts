@@ -22,7 +22,7 @@ describe('RemoteExecServerClient over wss:// (tether)', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  const wssServer = () => startWssServer(cleanups, TOKEN);
+  const wssServer = () => startWssServer(cleanups, { token: TOKEN });
 
   function clientFor(url: string, tlsFingerprint?: string): RemoteExecServerClient {
     const client = new RemoteExecServerClient({
