@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within, fireEvent } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setBridge } from '../ipc/ipc-client';
 import { useEnvironments } from '../stores/environments-store';
 import { useProcesses } from '../stores/processes-store';
-import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
-import { resetStores } from '../test/reset-stores';
+import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
+import { withFreshBridge } from '../test/fresh-bridge';
 import { Sidebar } from './sidebar';
 import { EnvironmentDialog } from './environment-dialog';
 import { ProcessesPanel } from './processes-panel';
@@ -18,9 +17,7 @@ import type { FileEntry } from '../../shared/ipc';
 
 let bridge: FakeBridge;
 beforeEach(() => {
-  resetStores();
-  bridge = new FakeBridge();
-  setBridge(bridge);
+  bridge = withFreshBridge();
 });
 afterEach(cleanup);
 

@@ -5,10 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TestConnectionResult } from '../../shared/ipc';
-import { setBridge } from '../ipc/ipc-client';
 import { useUi } from '../stores/ui-store';
-import { FakeBridge, makeEnv } from '../test/fake-bridge';
-import { resetStores } from '../test/reset-stores';
+import { makeEnv, type FakeBridge } from '../test/fake-bridge';
+import { withFreshBridge } from '../test/fresh-bridge';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
 import { StatusIndicator } from './status-indicator';
@@ -29,9 +28,7 @@ const works: TestConnectionResult = { ok: true, stage: 'ok', message: 'ok', info
 
 let bridge: FakeBridge;
 beforeEach(() => {
-  resetStores();
-  bridge = new FakeBridge();
-  setBridge(bridge);
+  bridge = withFreshBridge();
 });
 afterEach(cleanup);
 

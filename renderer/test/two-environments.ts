@@ -1,15 +1,12 @@
 // The starting point of the App-level component tests: fresh stores, a fresh fake bridge, and two
 // environments ("Lab box", selected, and a command environment "Pi").
-import { setBridge } from '../ipc/ipc-client';
 import { useEnvironments } from '../stores/environments-store';
 import { useUi } from '../stores/ui-store';
-import { FakeBridge, makeEnv } from './fake-bridge';
-import { resetStores } from './reset-stores';
+import { makeEnv, type FakeBridge } from './fake-bridge';
+import { withFreshBridge } from './fresh-bridge';
 
 export function withTwoEnvironments(): FakeBridge {
-  resetStores();
-  const bridge = new FakeBridge();
-  setBridge(bridge);
+  const bridge = withFreshBridge();
   useEnvironments
     .getState()
     .setAll([
