@@ -2,7 +2,7 @@
 // what ssh would run): the daemon outlives a killed bridge, concurrent bridges start one daemon,
 // --no-start reports a missing daemon with exit 90, stale files are replaced, idle exit waits for
 // held sessions, and a run directory that is not private refuses to serve.
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../shared/remote-bundle';
@@ -86,6 +86,34 @@ describe('the daemon behind the bridge', () => {
     await bridge.client.handshake();
     expect(readFileSync(`${rig.file('log')}.old`, 'utf8')).toHaveLength(1024 * 1024 + 1);
     expect(readFileSync(rig.file('log'), 'utf8')).toBe(`unix:${rig.file('sock')}\n`);
+  });
+
+  it('ends its processes and removes its socket and pidfile on SIGTERM', async () => {
+    const rig = newRig();
+    const bridge = rig.bridge();
+    await bridge.client.handshake();
+    const { pid } = await bridge.client.call('process/start', {
+      processId: 'sleeper',
+      argv: ['sleep', '300'],
+      cwd: 'file:///tmp',
+      env: {},
+      tty: false,
+    });
+    const daemon = await rig.daemonPid();
+    process.kill(daemon, 'SIGTERM');
+    expect((await bridge.finished).code).toBe(0);
+    await until(() => !pidAlive(daemon) && !pidAlive(pid as number), 'daemon and its process gone');
+    expect(existsSync(rig.file('sock'))).toBe(false);
+    expect(existsSync(rig.file('pid'))).toBe(false);
+  });
+
+  it('quotes the log when the daemon it started dies before listening', async () => {
+    const rig = newRig();
+    rmSync(path.join(rig.bundleDir, 'node-pty'), { recursive: true });
+    const result = await rig.run(['bridge']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/the daemon exited before it listened \(.*\.log\):\n/);
+    expect(result.stderr).toMatch(/Cannot find module '.*\/node-pty'/);
   });
 
   it('starts one daemon for two bridges started at once', async () => {
