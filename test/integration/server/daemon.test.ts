@@ -29,7 +29,7 @@ function chunksAfter(result: Record<string, unknown>): Buffer {
 describe('the daemon behind the bridge', () => {
   it('outlives a killed bridge and ignores SIGHUP; the next bridge resumes the session byte-exact', async () => {
     const rig = newRig();
-    const flag = path.join(rig.runtimeDir, 'go');
+    const flag = path.join(rig.scratchDir, 'go');
     const first = rig.bridge();
     const sessionId = await first.client.handshake();
     const daemon = await rig.daemonPid();
@@ -209,12 +209,15 @@ describe('the run directory', () => {
 
   it('is refused for `exec-server --listen unix:` too, and an overlong socket path fails clearly', async () => {
     const rig = newRig();
-    const open = path.join(rig.runtimeDir, 'open');
+    const open = path.join(rig.scratchDir, 'open');
     mkdirSync(open);
     chmodSync(open, 0o777);
     const refused = await rig.run(['exec-server', '--listen', `unix:${open}/s.sock`]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/refusing .*\/open: .* has mode 777/);
+    const relative = await rig.run(['bridge'], rig.env({ TETHER_RUN_DIR: 'tether' }));
+    expect(relative.code).toBe(1);
+    expect(relative.stderr).toMatch(/TETHER_RUN_DIR must be an absolute path, got `tether`/);
     const long = await rig.run(['daemon', '--listen', `unix:${rig.runDir}/${'x'.repeat(120)}.sock`]);
     expect(long.code).toBe(1);
     expect(long.stderr).toMatch(/unix socket path .* is \d+ bytes; the limit is 107/);
