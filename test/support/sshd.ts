@@ -15,6 +15,7 @@ import {
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { FaultProxy } from './fault-proxy';
 import { pidAlive } from './pids';
 
 const SSHD = '/usr/sbin/sshd';
@@ -95,13 +96,19 @@ export interface SshdOptions {
   hostKey?: string;
   /** Client key to authorize (default: the client's plain key). */
   authorizedKey?: string;
-  /** Extra Host-block lines for the client config (e.g. ProxyJump, Port of a proxy). */
+  /** Extra Host-block lines for the client config (e.g. ProxyJump). */
   clientLines?: string[];
+  /** Put a fault proxy between ssh and this sshd (the client config points at the proxy). */
+  proxied?: boolean;
 }
 
 export interface SshdHost {
   alias: string;
+  /** The sshd's own port. */
   port: number;
+  /** The port the client config names: the proxy's when proxied, else the sshd's. */
+  clientPort: number;
+  proxy: FaultProxy | null;
   /** The host's HOME: ~/.tether lives here. */
   home: string;
   hostKey: string;
@@ -137,7 +144,7 @@ export class SshTestRig {
   /** Trusts `host`'s key in known_hosts, as a user who connected before would. */
   trustHost(host: SshdHost): void {
     const pub = readFileSync(`${host.hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
-    appendFileSync(this.knownHosts, `[127.0.0.1]:${host.port} ${pub}\n`);
+    appendFileSync(this.knownHosts, `[127.0.0.1]:${host.clientPort} ${pub}\n`);
   }
 
   async startHost(options: SshdOptions = {}): Promise<SshdHost> {
@@ -202,13 +209,15 @@ export class SshTestRig {
       stderr += d;
     });
     await waitForPort(port, () => (sshd.exitCode !== null ? `sshd exited: ${stderr}` : null));
+    const proxy = options.proxied ? await FaultProxy.start({ target: { host: '127.0.0.1', port } }) : null;
+    const clientPort = proxy?.port ?? port;
 
     appendFileSync(
       this.configFile,
       [
         `Host ${alias}`,
         '  HostName 127.0.0.1',
-        `  Port ${port}`,
+        `  Port ${clientPort}`,
         '  User root',
         `  IdentityFile ${this.clientKey}`,
         `  IdentityFile ${this.passphraseKey}`,
@@ -223,10 +232,13 @@ export class SshTestRig {
     const host: SshdHost = {
       alias,
       port,
+      clientPort,
+      proxy,
       home,
       hostKey,
       sshd,
       stop: async () => {
+        await proxy?.close();
         const pid = sshd.pid;
         const started = [...(pid ? [pid, ...descendants(pid)] : []), ...pidsWithHome(home)];
         await killAll(started);
@@ -261,4 +273,15 @@ async function waitForPort(port: number, failed: () => string | null): Promise<v
     if (Date.now() > deadline) throw new Error(`sshd did not listen on ${port}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Pids of Tether daemons running on `host` (started by a bridge, detached, with its HOME). */
+export function daemonPids(host: SshdHost): number[] {
+  return pidsWithHome(host.home).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('daemon');
+    } catch {
+      return false;
+    }
+  });
 }

@@ -49,7 +49,7 @@ describe('SSH prompts', () => {
     const fingerprint = createHash('sha256').update(key).digest('base64').replace(/=+$/, '');
     expect(prompt?.text).toContain(`SHA256:${fingerprint}`);
     // ssh itself recorded the accepted key.
-    expect(readFileSync(rig.knownHosts, 'utf8')).toContain(`[127.0.0.1]:${host.port}`);
+    expect(readFileSync(rig.knownHosts, 'utf8')).toContain(`[127.0.0.1]:${host.clientPort}`);
   });
 
   it('refuses to connect when the unknown host key is rejected', async () => {
@@ -77,7 +77,7 @@ describe('SSH prompts', () => {
     const pub = readFileSync(`${impostorKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
     writeFileSync(
       rig.knownHosts,
-      `${readFileSync(rig.knownHosts, 'utf8')}[127.0.0.1]:${first.port} ${pub}\n`,
+      `${readFileSync(rig.knownHosts, 'utf8')}[127.0.0.1]:${first.clientPort} ${pub}\n`,
     );
     const hooks = recordingHooks(() => 'yes');
     const error = await connectError(sshClient(rig, first, hooks));
