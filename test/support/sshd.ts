@@ -113,6 +113,8 @@ export interface SshdHost {
   home: string;
   hostKey: string;
   sshd: ChildProcess;
+  /** Logins this sshd accepted so far. */
+  servedConnections(): number;
   /** Kills sshd, its per-connection children, and anything started with this HOME (daemons). */
   stop(): Promise<void>;
 }
@@ -179,7 +181,8 @@ export class SshTestRig {
         // Every probe, upload and bridge is a session on one connection.
         'MaxSessions 64',
         `SetEnv HOME=${home}`,
-        'LogLevel ERROR',
+        // INFO logs each accepted login, which servedConnections() counts.
+        'LogLevel INFO',
         '',
       ].join('\n'),
     );
@@ -237,6 +240,8 @@ export class SshTestRig {
       home,
       hostKey,
       sshd,
+      servedConnections: () =>
+        stderr.split('\n').filter((line) => line.includes('Accepted publickey')).length,
       stop: async () => {
         await proxy?.close();
         const pid = sshd.pid;

@@ -1,6 +1,6 @@
 // The SSH bootstrap against real sshd hosts: a fresh install on a host without node (the runtime is
 // uploaded) gives a working pty; a second connect uploads nothing; a host with node ≥ 20 gets no
-// runtime; login noise does not confuse the probe or the bridge.
+// runtime; login noise does not confuse the probe or the bridge; a ProxyJump hop works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { SshTestRig, type SshdHost } from '../../support/sshd';
@@ -102,5 +102,21 @@ describe('SSH install', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('reaches a host through a ProxyJump to a second sshd', async () => {
+    const jump = await rig.startHost({ alias: 'jump' });
+    rig.trustHost(jump);
+    const target = await rig.startHost({ alias: 'behind-jump', clientLines: ['ProxyJump jump'] });
+    rig.trustHost(target);
+    const client = sshClient(rig, target, recordingHooks());
+    try {
+      await client.connect();
+      expect(await ptyEcho(client, 'jumped')).toContain('jumped');
+    } finally {
+      await client.close();
+    }
+    // The hop really went through the jump host's sshd: it served a connection (a child process).
+    expect(jump.servedConnections()).toBeGreaterThan(0);
   });
 });
