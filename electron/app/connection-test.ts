@@ -36,7 +36,7 @@ export async function testConnection(
     if (spec.kind === 'ws') {
       await probeSocket(spec.url, deadline);
       if (spec.url.startsWith('wss://')) await probeCertificate(spec.url, spec.tlsFingerprint, deadline);
-    } else {
+    } else if (spec.kind === 'stdio') {
       await probeCommand(spec.command[0] ?? '');
     }
     client = createClient(spec);
