@@ -1,6 +1,7 @@
 // Turns an environment's settings (and its token) into the client's TransportSpec.
 import type { EnvironmentSettings } from '../../shared/ipc';
 import type { TransportSpec } from '../client/api';
+import { AppError } from './app-error';
 import { splitCommandLine } from './command-line';
 import type { LocalServerCommand } from './local-server';
 
@@ -21,5 +22,7 @@ export function transportFor(
       };
     case 'command':
       return { kind: 'stdio', command: splitCommandLine(settings.commandLine) };
+    case 'ssh':
+      throw new AppError('unsupported', 'This build of Tether cannot connect SSH environments yet.');
   }
 }
