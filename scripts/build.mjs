@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Builds everything that runs outside of the test runner: the `tether` CLI (exec-server, run, web),
-// the Electron main and preload bundles, and the renderer (via Vite) into dist/.
+// the Electron main and preload bundles, the renderer (via Vite), and the server bundle installed
+// on SSH hosts (dist/remote/, scripts/remote-bundle.mjs) into dist/.
 import { build } from 'esbuild';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esbuildReaderWorker } from './reader-worker-plugin.mjs';
+import { buildRemoteBundle } from './remote-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist');
@@ -57,6 +59,7 @@ if (want('electron') && existsSync(path.join(root, 'electron/preload/preload.ts'
     }),
   );
 }
+if (want('remote')) jobs.push(buildRemoteBundle(root));
 await Promise.all(jobs);
 
 if (want('renderer') && existsSync(path.join(root, 'renderer/index.html'))) {

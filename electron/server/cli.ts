@@ -15,10 +15,12 @@ import { parseServerOptions, StartupError, type RawServerOptions } from './serve
 export function registerExecServerCommand(program: Command): void {
   program
     .command('exec-server')
-    .description('Serve the Codex exec-server protocol (processes, files) over WebSocket or stdio.')
+    .description(
+      'Serve the Codex exec-server protocol (processes, files) over WebSocket, a unix socket or stdio.',
+    )
     .option(
       '--listen <url>',
-      '`ws://IP:PORT`, `wss://IP:PORT` (port 0 picks one) or `stdio`',
+      '`ws://IP:PORT`, `wss://IP:PORT` (port 0 picks one), `unix:PATH` (in a 0700 directory) or `stdio`',
       'ws://127.0.0.1:0',
     )
     .option('--tls-cert <file>', 'PEM certificate (chain) served by a `wss://` listener')
@@ -34,6 +36,7 @@ export function registerExecServerCommand(program: Command): void {
     .option('--ws-audience <audience>', 'required `aud` entry of signed bearer tokens')
     .option('--ws-max-clock-skew-seconds <n>', 'clock skew allowed for exp/nbf (default 30)')
     .option('--session-ttl-ms <ms>', `detached session lifetime (default ${DEFAULT_SESSION_TTL_MS})`)
+    .option('--idle-exit-ms <ms>', 'with `unix:PATH`: exit after this long with no connection and no session')
     .option(
       '--exited-process-ttl-ms <ms>',
       `how long a closed process stays readable (default ${DEFAULT_EXITED_PROCESS_TTL_MS})`,

@@ -71,3 +71,15 @@ export const DEFAULT_TTY_COLS = 80;
 export const DEFAULT_TTY_ROWS = 24;
 /** How long shutdown waits for killed processes and sockets before exiting anyway. */
 export const SHUTDOWN_GRACE_MS = 2_000;
+
+/**
+ * The SSH daemon (`server.mjs daemon`) holds a dropped session for hours, as VS Code's server does
+ * (3 h): a laptop closed over lunch comes back to its processes.
+ */
+export const DEFAULT_DAEMON_SESSION_TTL_MS = 3 * 60 * 60 * 1000;
+/** The daemon exits after this long with no connection and no session. */
+export const DEFAULT_DAEMON_IDLE_EXIT_MS = 10 * 60 * 1000;
+/** How long `bridge` waits for a daemon it started (or another bridge is starting) to answer. */
+export const DAEMON_START_TIMEOUT_MS = 10_000;
+/** How often `bridge` looks for the daemon's socket meanwhile. */
+export const DAEMON_START_POLL_MS = 20;

@@ -3,18 +3,18 @@
 // a terminal, to learn of an exit before the terminal's output closed, or to drop queued input; this
 // file does all three through what that version keeps inside, and checks that it is all there.
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
 import tty from 'node:tty';
-import * as pty from 'node-pty';
+import type * as NodePty from 'node-pty';
+import { requireNodePty } from './node-pty-module';
 
 /** The node-pty release whose internals this file was written for. */
 export const NODE_PTY_VERSION = '1.2.0-beta.15';
 
-const require = createRequire(import.meta.url);
+const pty = requireNodePty('') as typeof NodePty;
 
 function installedVersion(): string {
   try {
-    return (require('node-pty/package.json') as { version?: string }).version ?? 'unknown';
+    return (requireNodePty('/package.json') as { version?: string }).version ?? 'unknown';
   } catch {
     return 'unknown';
   }
@@ -55,7 +55,7 @@ let nextExitListener: (() => void) | null = null;
 function loadNativePty(): NativePty {
   let utils: { loadNativeModule?: unknown };
   try {
-    utils = require('node-pty/lib/utils') as typeof utils;
+    utils = requireNodePty('/lib/utils') as typeof utils;
   } catch {
     throw new NodePtyInternalsError('module node-pty/lib/utils');
   }
@@ -70,7 +70,7 @@ function loadNativePty(): NativePty {
 function checkTerminalClass(): void {
   let terminal: { UnixTerminal?: { prototype?: object } };
   try {
-    terminal = require('node-pty/lib/unixTerminal') as typeof terminal;
+    terminal = requireNodePty('/lib/unixTerminal') as typeof terminal;
   } catch {
     throw new NodePtyInternalsError('module node-pty/lib/unixTerminal');
   }
@@ -154,7 +154,7 @@ export class DetachedTerminalSocket extends EventEmitter {
 }
 
 export interface SpawnedTerminal {
-  term: pty.IPty;
+  term: NodePty.IPty;
   /** What node-pty took for its reader of the master: closes the terminal when told to. */
   socket: DetachedTerminalSocket;
   /** The master's descriptor, for a reader elsewhere. */
@@ -183,7 +183,7 @@ function missingTerminalInternal(internals: TerminalInternals): string | null {
 export function spawnTerminal(
   file: string,
   args: string[],
-  options: pty.IPtyForkOptions,
+  options: NodePty.IPtyForkOptions,
   onReaped: () => void,
 ): SpawnedTerminal {
   checkNodePtyInternals();
@@ -191,7 +191,7 @@ export function spawnTerminal(
   const ttyModule = tty as unknown as { ReadStream: unknown };
   ttyModule.ReadStream = DetachedTerminalSocket;
   nextExitListener = onReaped;
-  let term: pty.IPty;
+  let term: NodePty.IPty;
   try {
     term = pty.spawn(file, args, { ...options, encoding: null });
   } finally {
@@ -218,7 +218,7 @@ export function spawnTerminal(
  * its number reused (the retry then fails with EBADF, or writes into whatever file got the number),
  * so the queue is dropped.
  */
-export function dropQueuedInput(term: pty.IPty): void {
+export function dropQueuedInput(term: NodePty.IPty): void {
   const writeStream = (term as unknown as TerminalInternals)._writeStream as {
     _writeQueue: unknown[];
     dispose: () => void;

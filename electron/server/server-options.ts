@@ -1,9 +1,11 @@
 // Validates the exec-server's command-line options into a ServerOptions value, with codex's
 // startup messages where the two CLIs overlap, and Tether's own rule that a WebSocket listener
-// authenticates unless `--ws-auth none` says otherwise (loopback only).
+// authenticates unless `--ws-auth none` says otherwise (loopback only). A unix socket in a private
+// directory (the SSH daemon's) needs no token.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import {
   DEFAULT_EXITED_PROCESS_TTL_MS,
   DEFAULT_RETAINED_OUTPUT_BYTES,
@@ -24,7 +26,11 @@ export class StartupError extends Error {
   }
 }
 
-export type ListenTarget = { kind: 'stdio' } | { kind: 'ws'; host: string; port: number; secure: boolean };
+export type ListenTarget =
+  | { kind: 'stdio' }
+  | { kind: 'ws'; host: string; port: number; secure: boolean }
+  /** `unix:PATH`: a socket whose directory must be private to us (electron/server/private-dir.ts). */
+  | { kind: 'unix'; path: string };
 
 /** The certificate chain and private key a `wss://` listener serves (PEM, as read at startup). */
 export interface TlsFiles {
@@ -49,7 +55,17 @@ export interface ServerOptions extends SessionConfig {
   auth: AuthConfig;
   logLevel: LogLevel;
   maxInFlightRequests: number;
+  /** Exit after this long with no connection and no session; null: never (the default but for the daemon). */
+  idleExitMs: number | null;
 }
+
+/** Defaults that differ between `tether exec-server` and the SSH daemon (`server.mjs daemon`). */
+export interface ServerDefaults {
+  sessionTtlMs: number;
+  idleExitMs: number | null;
+}
+
+const EXEC_SERVER_DEFAULTS: ServerDefaults = { sessionTtlMs: DEFAULT_SESSION_TTL_MS, idleExitMs: null };
 
 /** Raw option values as commander hands them over. */
 export interface RawServerOptions {
@@ -64,6 +80,7 @@ export interface RawServerOptions {
   wsAudience?: string;
   wsMaxClockSkewSeconds?: string;
   sessionTtlMs?: string;
+  idleExitMs?: string;
   exitedProcessTtlMs?: string;
   retainedOutputBytes?: string;
   retainedOutputChunks?: string;
@@ -74,9 +91,16 @@ export interface RawServerOptions {
 
 export function parseListen(url: string): ListenTarget {
   if (url === 'stdio' || url === 'stdio://') return { kind: 'stdio' };
+  if (url.startsWith('unix:')) {
+    const socketPath = url.slice('unix:'.length);
+    if (!path.isAbsolute(socketPath)) {
+      throw new StartupError(`invalid --listen URL \`${url}\`; expected \`unix:/ABSOLUTE/PATH\``);
+    }
+    return { kind: 'unix', path: path.normalize(socketPath) };
+  }
   if (!url.startsWith('ws://') && !url.startsWith('wss://')) {
     throw new StartupError(
-      `unsupported --listen URL \`${url}\`; expected \`ws://IP:PORT\`, \`wss://IP:PORT\` or \`stdio\``,
+      `unsupported --listen URL \`${url}\`; expected \`ws://IP:PORT\`, \`wss://IP:PORT\`, \`unix:PATH\` or \`stdio\``,
     );
   }
   const match = /^(wss?):\/\/(\[[^\]]+\]|[^:/[\]]+):(\d{1,5})\/?$/.exec(url);
@@ -117,9 +141,9 @@ function parseAuth(raw: RawServerOptions, listen: ListenTarget, listenUrl: strin
         'websocket auth flags require `--ws-auth capability-token` or `--ws-auth signed-bearer-token`',
       );
     }
-    // stdio has no listener to protect: whoever can write to its stdin already runs as us. The
-    // unix socket of a future SSH daemon would be the other exception (its directory's 0700
-    // permissions are the check); it must be decided here when it is added.
+    // stdio has no listener to protect: whoever can write to its stdin already runs as us. A unix
+    // socket is the other exception: the listener refuses to bind unless the socket's directory is
+    // ours with mode 0700 (private-dir.ts), so only we (and root) can connect; the kernel is the check.
     if (raw.wsAuth === undefined && listen.kind === 'ws') {
       throw new StartupError(missingAuthMessage(listenUrl));
     }
@@ -130,6 +154,9 @@ function parseAuth(raw: RawServerOptions, listen: ListenTarget, listenUrl: strin
       );
     }
     return { kind: 'none' };
+  }
+  if (listen.kind === 'unix') {
+    throw new StartupError('a `unix:` listener is authenticated by its private directory; drop `--ws-auth`');
   }
   if (raw.wsAuth === 'signed-bearer-token') return parseJwtAuth(raw);
   if (raw.wsAuth !== 'capability-token') {
@@ -234,11 +261,17 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return parsed;
 }
 
-export function parseServerOptions(raw: RawServerOptions): ServerOptions {
+export function parseServerOptions(
+  raw: RawServerOptions,
+  defaults: ServerDefaults = EXEC_SERVER_DEFAULTS,
+): ServerOptions {
   const listenUrl = raw.listen ?? 'ws://127.0.0.1:0';
   const listen = parseListen(listenUrl);
   const tls = parseTls(listen, raw);
   const auth = parseAuth(raw, listen, listenUrl);
+  if (raw.idleExitMs !== undefined && listen.kind !== 'unix') {
+    throw new StartupError('`--idle-exit-ms` needs a `unix:PATH` --listen URL');
+  }
   const logLevel = (raw.logLevel ?? 'warn') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new StartupError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
@@ -249,7 +282,9 @@ export function parseServerOptions(raw: RawServerOptions): ServerOptions {
     auth,
     logLevel,
     maxInFlightRequests: positiveInt('concurrent-requests', raw.concurrentRequests, MAX_IN_FLIGHT_REQUESTS),
-    sessionTtlMs: positiveInt('session-ttl-ms', raw.sessionTtlMs, DEFAULT_SESSION_TTL_MS),
+    sessionTtlMs: positiveInt('session-ttl-ms', raw.sessionTtlMs, defaults.sessionTtlMs),
+    idleExitMs:
+      raw.idleExitMs === undefined ? defaults.idleExitMs : positiveInt('idle-exit-ms', raw.idleExitMs, 0),
     exitedProcessTtlMs: positiveInt(
       'exited-process-ttl-ms',
       raw.exitedProcessTtlMs,

@@ -1,21 +1,24 @@
 // Runs the exec-server: builds the shared parts (session registry, environment info), starts the
-// chosen listener, and owns shutdown (SIGTERM/SIGINT, stdin EOF in stdio mode): stop listening,
-// kill every process group of every session, drop connections, exit.
+// chosen listener, and owns shutdown (SIGTERM/SIGINT, stdin EOF in stdio mode, idle exit): stop
+// listening, kill every process group of every session, drop connections, exit.
 import { buildEnvironmentInfo } from './environment-info';
 import type { ConnectionDeps } from './connection';
 import { SHUTDOWN_GRACE_MS } from './limits';
+import { IdleExit } from './idle-exit';
 import { createLogger } from './logger';
 import { checkNodePtyInternals } from './node-pty-internals';
 import type { ServerOptions } from './server-options';
 import { SessionRegistry } from './session';
 import { startStdioListener } from './stdio-listener';
+import { startUnixListener } from './unix-listener';
 import { startWsListener } from './ws-listener';
 
 export async function runExecServer(options: ServerOptions): Promise<void> {
   // Before serving anyone: a node-pty other than the pinned one fails here, not at the first pty.
   checkNodePtyInternals();
   const logger = createLogger(options.logLevel);
-  const registry = new SessionRegistry(options);
+  let idleExit: IdleExit | null = null;
+  const registry = new SessionRegistry(options, () => idleExit?.update());
   const deps: ConnectionDeps = {
     registry,
     environmentInfo: buildEnvironmentInfo(process.env, {
@@ -50,6 +53,21 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
       shutdown(code, code === 0 ? 'stdin closed' : 'protocol violation on stdio'),
     );
     flush = stdio.flush;
+    return;
+  }
+  if (options.listen.kind === 'unix') {
+    const listener = await startUnixListener(options.listen.path, deps, () => idleExit?.update());
+    stopListening = listener.close;
+    if (options.idleExitMs !== null) {
+      const idleExitMs = options.idleExitMs;
+      idleExit = new IdleExit(
+        idleExitMs,
+        { connections: listener.connectionCount, sessions: () => registry.size },
+        () => shutdown(0, `idle for ${idleExitMs} ms`),
+      );
+      idleExit.update();
+    }
+    process.stdout.write(`unix:${options.listen.path}\n`);
     return;
   }
   const listener = await startWsListener(

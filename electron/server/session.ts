@@ -169,12 +169,23 @@ export class Session {
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly config: SessionConfig) {}
+  /** `onExpired` runs after an expired session left the registry (the daemon's idle exit counts them). */
+  constructor(
+    private readonly config: SessionConfig,
+    private readonly onExpired: () => void = () => {},
+  ) {}
 
   create(): Session {
-    const session = new Session(this.config, (expired) => this.sessions.delete(expired.id));
+    const session = new Session(this.config, (expired) => {
+      this.sessions.delete(expired.id);
+      this.onExpired();
+    });
     this.sessions.set(session.id, session);
     return session;
+  }
+
+  get size(): number {
+    return this.sessions.size;
   }
 
   get(id: string): Session | undefined {

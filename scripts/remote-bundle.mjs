@@ -1,0 +1,104 @@
+// Builds dist/remote/, what the SSH bootstrap installs on a host: server.mjs (the exec-server CLI
+// with all its JavaScript dependencies in one ESM file), node-pty's JavaScript and its Linux
+// prebuilt binaries, and manifest.json (sizes, SHA-256 per file, and the bundle's hash).
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { esbuildReaderWorker } from './reader-worker-plugin.mjs';
+
+/** node-pty's prebuilt binaries shipped: the host platforms Tether serves. */
+const NODE_PTY_PLATFORMS = ['linux-x64', 'linux-arm64'];
+const HASH_LENGTH = 12;
+// Must stay equal to shared/remote-bundle.ts (scripts run as plain JavaScript and cannot import it).
+const MANIFEST = 'manifest.json';
+const ENTRY = 'server.mjs';
+
+// Bundled code that calls require() (commander, ws) gets one bound to the bundle's own location.
+const REQUIRE_BANNER =
+  "import { createRequire as __tetherCreateRequire } from 'node:module';\n" +
+  'const require = __tetherCreateRequire(import.meta.url);';
+
+/**
+ * node-pty is loaded at run time from ./node-pty (electron/server/node-pty-module.ts); a static
+ * import of it would resolve through node_modules, so one is a build error. ws's optional native
+ * helpers are left out: ws falls back to JavaScript, and nothing is looked up on the host.
+ */
+const remoteResolution = {
+  name: 'tether-remote-resolution',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^node-pty(\/|$)/ }, (args) => ({
+      errors: [{ text: `${args.importer} imports ${args.path}; load node-pty through node-pty-module.ts` }],
+    }));
+    pluginBuild.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({
+      path: args.path,
+      namespace: 'tether-absent',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'tether-absent' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of the Tether bundle`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+function listFiles(dir, prefix = '') {
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) files.push(...listFiles(path.join(dir, entry.name), relative));
+    else files.push(relative);
+  }
+  return files;
+}
+
+function copyNodePty(root, outdir) {
+  const source = path.join(root, 'node_modules', 'node-pty');
+  const target = path.join(outdir, 'node-pty');
+  cpSync(path.join(source, 'package.json'), path.join(target, 'package.json'));
+  cpSync(path.join(source, 'lib'), path.join(target, 'lib'), {
+    recursive: true,
+    filter: (file) => !file.endsWith('.test.js') && !file.endsWith('.js.map'),
+  });
+  for (const platform of NODE_PTY_PLATFORMS) {
+    cpSync(path.join(source, 'prebuilds', platform), path.join(target, 'prebuilds', platform), {
+      recursive: true,
+    });
+  }
+}
+
+/** The manifest of everything in `outdir` (see shared/remote-bundle.ts for the hash's definition). */
+export function remoteManifest(outdir, version) {
+  const bundleHash = createHash('sha256');
+  const files = listFiles(outdir)
+    .filter((file) => file !== MANIFEST)
+    .sort()
+    .map((file) => {
+      const bytes = readFileSync(path.join(outdir, file));
+      bundleHash.update(`${file}\0${bytes.length}\0`).update(bytes);
+      return { path: file, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    });
+  return { version, hash: bundleHash.digest('hex').slice(0, HASH_LENGTH), files };
+}
+
+export async function buildRemoteBundle(root, outdir = path.join(root, 'dist', 'remote')) {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['electron/server/remote-main.ts'],
+    outfile: path.join(outdir, ENTRY),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    logLevel: 'warning',
+    banner: { js: REQUIRE_BANNER },
+    define: { TETHER_BUNDLED_NODE_PTY: 'true' },
+    plugins: [esbuildReaderWorker(root), remoteResolution],
+  });
+  copyNodePty(root, outdir);
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const manifest = remoteManifest(outdir, version);
+  writeFileSync(path.join(outdir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { manifest, bytes: manifest.files.reduce((sum, file) => sum + file.size, 0), dir: outdir };
+}

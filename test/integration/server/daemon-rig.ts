@@ -1,0 +1,147 @@
+// Runs the built server bundle (dist/remote/) the way an SSH host does: copied to a temp directory
+// outside the repository (so no node_modules is up its tree), with a private $XDG_RUNTIME_DIR of
+// its own, and bridges as child processes speaking JSON-RPC through their stdio. Every daemon it
+// started is found by its command line (the unique bundle path) and killed by pid in cleanup().
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { remoteBundleId, type RemoteBundleManifest } from '../../../shared/remote-bundle';
+import { pidAlive } from '../../support/pids';
+import { TestClient, until } from './test-client';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const BUILT_BUNDLE = path.join(repoRoot, 'dist', 'remote');
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Bridge {
+  child: ChildProcess;
+  client: TestClient;
+  finished: Promise<Finished>;
+}
+
+function collect(child: ChildProcess, stdout = true): Promise<Finished> {
+  let out = '';
+  let err = '';
+  if (stdout) child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, stdout: out, stderr: err })),
+  );
+}
+
+export class DaemonRig {
+  readonly bundleDir: string;
+  readonly runtimeDir: string;
+  readonly manifest: RemoteBundleManifest;
+  private readonly children = new Set<ChildProcess>();
+
+  constructor() {
+    if (!existsSync(path.join(BUILT_BUNDLE, 'manifest.json'))) {
+      throw new Error(`${BUILT_BUNDLE} is missing; run \`node scripts/build.mjs\` first`);
+    }
+    this.bundleDir = mkdtempSync(path.join(os.tmpdir(), 'tether-bundle-'));
+    cpSync(BUILT_BUNDLE, this.bundleDir, { recursive: true });
+    // Short on purpose: the socket path must stay under the ~107-byte sun_path limit.
+    this.runtimeDir = mkdtempSync('/tmp/trd-');
+    this.manifest = JSON.parse(readFileSync(path.join(this.bundleDir, 'manifest.json'), 'utf8'));
+  }
+
+  get id(): string {
+    return remoteBundleId(this.manifest);
+  }
+
+  get runDir(): string {
+    return path.join(this.runtimeDir, 'tether');
+  }
+
+  file(ext: 'sock' | 'pid' | 'log' | 'lock'): string {
+    return path.join(this.runDir, `${this.id}.${ext}`);
+  }
+
+  env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    return { ...process.env, XDG_RUNTIME_DIR: this.runtimeDir, ...extra };
+  }
+
+  /** `node server.mjs ARGS…` with stdio pipes, tracked for cleanup. */
+  spawn(args: string[], env: NodeJS.ProcessEnv = this.env()): ChildProcess {
+    const child = spawn(process.execPath, [path.join(this.bundleDir, 'server.mjs'), ...args], {
+      cwd: this.bundleDir,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.children.add(child);
+    child.once('exit', () => this.children.delete(child));
+    return child;
+  }
+
+  /** Runs a subcommand to its end. */
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<Finished> {
+    const child = this.spawn(args, env);
+    child.stdin?.end();
+    return collect(child);
+  }
+
+  bridge(args: string[] = []): Bridge {
+    const child = this.spawn(['bridge', ...args]);
+    return { child, client: TestClient.stdio(child), finished: collect(child, false) };
+  }
+
+  /** Pids of the daemons running from this rig's bundle (none other has its path). */
+  daemonPids(): number[] {
+    const marker = `${path.join(this.bundleDir, 'server.mjs')}\0daemon\0`;
+    const pids: number[] = [];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(marker)) pids.push(Number(entry));
+      } catch {
+        // The process ended while we looked.
+      }
+    }
+    return pids;
+  }
+
+  pidfilePid(): number | null {
+    try {
+      return Number(readFileSync(this.file('pid'), 'utf8').trim());
+    } catch {
+      return null;
+    }
+  }
+
+  /** The one daemon of this rig, once it answers on its socket. */
+  async daemonPid(): Promise<number> {
+    await until(() => this.pidfilePid() !== null && existsSync(this.file('sock')), 'daemon socket');
+    return this.pidfilePid()!;
+  }
+
+  async cleanup(): Promise<void> {
+    for (const child of this.children) child.kill('SIGKILL');
+    const daemons = this.daemonPids();
+    for (const pid of daemons) process.kill(pid, 'SIGTERM');
+    await until(() => daemons.every((pid) => !pidAlive(pid)), 'daemons gone');
+    rmSync(this.bundleDir, { recursive: true, force: true });
+    rmSync(this.runtimeDir, { recursive: true, force: true });
+  }
+}
+
+/** initialize + a tty process echoing what it reads, through `client`. */
+export async function startEcho(client: TestClient, processId = 'echo'): Promise<string> {
+  const sessionId = await client.handshake();
+  await client.call('process/start', {
+    processId,
+    argv: ['/bin/cat'],
+    cwd: 'file:///tmp',
+    env: {},
+    tty: true,
+  });
+  return sessionId;
+}

@@ -1,0 +1,84 @@
+// The server bundle installed on SSH hosts (dist/remote/), run from a copy outside the repository:
+// its manifest is exact, `version` names it, a pty runs through `bridge`, and node-pty comes from
+// the bundle's own directory even when a node_modules with node-pty sits above it.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseRemoteBundleManifest } from '../../../shared/remote-bundle';
+import { DaemonRig } from './daemon-rig';
+
+const rigs: DaemonRig[] = [];
+afterEach(async () => {
+  await Promise.all(rigs.splice(0).map((rig) => rig.cleanup()));
+});
+
+function newRig(): DaemonRig {
+  const rig = new DaemonRig();
+  rigs.push(rig);
+  return rig;
+}
+
+describe('the remote server bundle', () => {
+  it('lists every file with its size and SHA-256, and hashes them as shared/remote-bundle.ts says', () => {
+    const rig = newRig();
+    const manifest = parseRemoteBundleManifest(rig.manifest);
+    const paths = manifest.files.map((file) => file.path);
+    expect(paths).toEqual([...paths].sort());
+    expect(paths).toContain('server.mjs');
+    expect(paths).toContain('node-pty/package.json');
+    expect(paths).toContain('node-pty/lib/index.js');
+    expect(paths).toContain('node-pty/prebuilds/linux-x64/pty.node');
+    expect(paths).toContain('node-pty/prebuilds/linux-arm64/pty.node');
+    expect(paths.filter((p) => /prebuilds\/(darwin|win32)/.test(p))).toEqual([]);
+    const bundleHash = createHash('sha256');
+    for (const file of manifest.files) {
+      const bytes = readFileSync(path.join(rig.bundleDir, file.path));
+      expect(file.size).toBe(bytes.length);
+      expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      bundleHash.update(`${file.path}\0${bytes.length}\0`).update(bytes);
+    }
+    expect(manifest.hash).toBe(bundleHash.digest('hex').slice(0, 12));
+  });
+
+  it('prints its version and hash as one JSON line', async () => {
+    const rig = newRig();
+    const result = await rig.run(['version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      `${JSON.stringify({ version: rig.manifest.version, hash: rig.manifest.hash })}\n`,
+    );
+  });
+
+  it('runs a pty process through the bridge, from a directory with no node_modules above it', async () => {
+    const rig = newRig();
+    const { client } = rig.bridge();
+    await client.handshake();
+    await client.call('process/start', {
+      processId: 'tty',
+      argv: ['/bin/sh', '-c', 'read line; echo "got:$line"'],
+      cwd: 'file:///tmp',
+      env: {},
+      tty: true,
+    });
+    const typed = Buffer.from('hello\n').toString('base64');
+    expect(await client.call('process/write', { processId: 'tty', chunk: typed, writeId: 'w1' })).toEqual({
+      status: 'accepted',
+    });
+    await client.waitFor(() => client.hasClosed('tty'), 'tty closed');
+    expect(client.outputOf('tty')).toContain('got:hello\r\n');
+  });
+
+  it('loads node-pty only from its own directory, never from a node_modules up the tree', async () => {
+    const rig = newRig();
+    // A node_modules with a working node-pty where Node's lookup would find it first, and the
+    // bundle's own node-pty removed: the server must fail rather than run with a stranger's copy.
+    const modules = path.join(rig.bundleDir, 'node_modules');
+    mkdirSync(modules);
+    symlinkSync(path.resolve('node_modules/node-pty'), path.join(modules, 'node-pty'));
+    rmSync(path.join(rig.bundleDir, 'node-pty'), { recursive: true });
+    const result = await rig.run(['exec-server', '--listen', 'stdio']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/Cannot find module '.*\/node-pty'/);
+  });
+});
