@@ -32,6 +32,19 @@ export type TransportSpec =
       command: string[];
       cwd?: string;
       env?: Record<string, string>;
+    }
+  | {
+      /** A host reached with the system OpenSSH client; Tether installs and starts its server there. */
+      kind: 'ssh';
+      /** A Host alias of ~/.ssh/config, or [user@]host. */
+      destination: string;
+      port?: number;
+      /** Extra ssh arguments, e.g. ['-o', 'ProxyJump=bastion'] or ['-i', '~/.ssh/work']. */
+      sshOptions?: string[];
+      /** A node of the user's own on the host (≥ 20), instead of the host's PATH or our runtime. */
+      remoteNodePath?: string;
+      /** How long the host's daemon keeps the session after the link drops (default 3 h). */
+      sessionTtlMs?: number;
     };
 
 /** Connection state of one environment's logical session. */
@@ -68,7 +81,11 @@ export type ClientErrorCode =
   | 'tooManyPendingCalls'
   | 'unsupported'
   | 'invalidArgument'
-  | 'aborted';
+  | 'aborted'
+  /** The user cancelled a prompt the connect needed (an SSH password, a host key question). */
+  | 'cancelled'
+  /** An SSH host Tether cannot serve as it is (unsupported platform, no space, a failed install). */
+  | 'hostSetup';
 
 /** A state change kept in the bounded history shown by the health panel. */
 export interface StateChange {

@@ -15,7 +15,6 @@ import {
   type ResultOf,
 } from '../../shared/protocol';
 import type { ZodError } from 'zod';
-import type { TransportSpec } from './api';
 import { ClientError, rpcError } from './client-error';
 import {
   DEAD_AFTER_MS,
@@ -29,7 +28,7 @@ import {
   UNROUTED_NOTIFICATION_TTL_MS,
 } from './constants';
 import { frameText, parseFrame } from './message-decoder';
-import { openTransport, type Transport, type TransportHandlers } from './transport';
+import type { Transport, TransportHandlers, TransportOpener } from './transport';
 
 /** A process notification as it came off the wire (chunk still base64). */
 export type WireProcessEvent =
@@ -93,9 +92,10 @@ export class ExecServerConnection {
 
   /** Opens the transport described by `spec`; rejects with a ClientError if that fails. */
   static async open(
-    spec: TransportSpec,
+    opener: TransportOpener,
     events: ConnectionEvents,
     connectTimeoutMs: number,
+    resume = false,
   ): Promise<ExecServerConnection> {
     const connection = new ExecServerConnection(events);
     const handlers: TransportHandlers = {
@@ -104,7 +104,7 @@ export class ExecServerConnection {
       onClose: (error) => connection.shutdown(error),
     };
     try {
-      connection.transport = await openTransport(spec, handlers, connectTimeoutMs);
+      connection.transport = await opener.open(handlers, connectTimeoutMs, resume);
     } catch (error) {
       clearInterval(connection.ticker);
       throw error;

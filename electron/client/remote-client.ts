@@ -26,7 +26,6 @@ import { ExecServerConnection } from './connection';
 import {
   CLIENT_NAME,
   CONNECT_TIMEOUT_MS,
-  DEFAULT_RECOVERY_DEADLINE_MS,
   DEFAULT_RETAINED_BYTES,
   DEFAULT_RETAINED_EVENTS,
   INITIALIZE_TIMEOUT_MS,
@@ -44,7 +43,14 @@ import { ProcessSession, type ProcessSessionOps } from './process-session';
 import { RemoteFileSystem } from './remote-file-system';
 import { RttProbe } from './rtt-probe';
 import { processStartParams } from './start-params';
-import { whyLinkCannotResume } from './transport';
+import type { ArtifactLocations } from './ssh/local-artifacts';
+import type { SshHooks } from './ssh/ssh-hooks';
+import {
+  defaultRecoveryDeadlineMs,
+  transportOpener,
+  whyLinkCannotResume,
+  type TransportOpener,
+} from './transport';
 import { errorMessage } from '../../shared/error-message';
 
 export interface RemoteClientOptions {
@@ -59,6 +65,10 @@ export interface RemoteClientOptions {
   retainedBytes?: number;
   /** Reconnect notices and protocol complaints, one line each. */
   log?: (message: string) => void;
+  /** SSH transports: prompts (host key, password) and connect stages; without them prompts fail. */
+  ssh?: SshHooks;
+  /** SSH transports: where the bundle and runtimes to install are (defaults: this build's). */
+  sshArtifacts?: ArtifactLocations;
 }
 
 /** Errors after which another reconnect attempt can still succeed. */
@@ -105,9 +115,15 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   /** Last contact of the previous connection, shown while there is none. */
   private lastContactAt: number | null = null;
   private readonly processOps: ProcessSessionOps;
+  /** Opens each connection's transport; holds what outlives one link (an SSH master). */
+  private readonly opener: TransportOpener;
   readonly fs: RemoteFileSystem;
 
   constructor(private readonly options: RemoteClientOptions) {
+    this.opener = transportOpener(options.transport, {
+      ssh: options.ssh,
+      sshArtifacts: options.sshArtifacts,
+    });
     this.processOps = {
       callOnce: (method, params) => this.callOnce(method, params),
       callRetrying: (method, params) => this.callRetrying(method, params),
@@ -219,6 +235,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     if (this.lifetime.signal.aborted) return;
     this.lifetime.abort(clientClosed());
     this.releaseLink(clientClosed());
+    this.opener.dispose();
     for (const followed of [...this.processes.values()]) followed.fail('The client was closed.');
     this.enter({ kind: 'closed', since: Date.now() });
   }
@@ -303,7 +320,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   private connectFresh(): void {
     const { attempt, settle } = newAttempt();
     this.enter({ kind: 'connecting', since: Date.now(), attempt });
-    this.handshake(null, Date.now() + CONNECT_TIMEOUT_MS * 2)
+    // The deadline starts once the transport is prepared: an SSH password takes the user's time.
+    this.opener
+      .prepare(false)
+      .then(() => this.handshake(null, Date.now() + CONNECT_TIMEOUT_MS * 2))
       .catch((error: unknown) => {
         if (!this.lifetime.signal.aborted) this.fail(toClientError(error));
       })
@@ -319,7 +339,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     const remaining = (limit: number): number => Math.max(1_000, Math.min(limit, deadlineAt - Date.now()));
     let connection: ExecServerConnection | null = null;
     connection = await ExecServerConnection.open(
-      this.options.transport,
+      this.opener,
       {
         onClose: (error) => {
           const link = this.link;
@@ -328,6 +348,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         onProtocolError: (message) => this.log(message),
       },
       remaining(this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS),
+      resumeSessionId !== null,
     );
     for (const followed of this.processes.values()) connection.route(followed.processId, followed.accept);
     try {
@@ -398,6 +419,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     for (let outage = first; ;) {
       try {
         await this.waitForTurn(outage, attempt);
+        this.lifetime.signal.throwIfAborted();
+        await this.opener.prepare(true);
         await this.handshake(this.sessionId, outage.deadlineAt);
         this.log(`Reconnected after ${outage.attemptNo} attempt(s); session ${this.sessionId} resumed.`);
         for (const followed of [...this.processes.values()]) followed.resync();
@@ -440,7 +463,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   private get recoveryDeadlineMs(): number {
-    return this.options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
+    return this.options.recoveryDeadlineMs ?? defaultRecoveryDeadlineMs(this.options.transport);
   }
 
   /** Ends what only a connected link has: its probe, and its connection if still open. */

@@ -11,6 +11,13 @@ export interface StdioTransportSpec {
   command: string[];
   cwd?: string;
   env?: Record<string, string>;
+  /**
+   * A line the command prints before its stdout carries the protocol: everything up to it is
+   * dropped (an SSH login shell's .bashrc or MOTD may print there first).
+   */
+  preamble?: string;
+  /** What an exit status means, when the command gives some statuses a meaning of their own. */
+  exitError?: (code: number | null) => ClientError | null;
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
@@ -74,11 +81,26 @@ export async function openStdioTransport(
   };
 
   const decoder = new StringDecoder('utf8');
+  // The tail of what came before the preamble (long enough to hold a preamble split across reads).
+  let beforePreamble: string | null = spec.preamble !== undefined ? '' : null;
+  const afterPreamble = (text: string): string | null => {
+    if (beforePreamble === null || spec.preamble === undefined) return text;
+    const seen = beforePreamble + text;
+    const at = seen.indexOf(`${spec.preamble}\n`);
+    if (at < 0) {
+      beforePreamble = seen.slice(-(spec.preamble.length + 1));
+      return null;
+    }
+    beforePreamble = null;
+    return seen.slice(at + spec.preamble.length + 1);
+  };
   // Pieces of a line still waiting for its newline; joined once, so huge lines stay linear.
   let partial: string[] = [];
   child.stdout.on('data', (data: Buffer) => {
+    const decoded = afterPreamble(decoder.write(data));
+    if (decoded === null) return;
     handlers.onActivity();
-    let text = decoder.write(data);
+    let text = decoded;
     let newline = text.indexOf('\n');
     while (newline >= 0) {
       partial.push(text.slice(0, newline));
@@ -99,7 +121,9 @@ export async function openStdioTransport(
     const status = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     // Let stdout and stderr drain so the last lines and the stderr tail are not lost.
     const finish = (): void =>
-      report(new ClientError('disconnected', withStderr(`The stdio server ${status}.`)));
+      report(
+        spec.exitError?.(code) ?? new ClientError('disconnected', withStderr(`The stdio server ${status}.`)),
+      );
     if (child.stdout.readableEnded) finish();
     else {
       child.stdout.once('end', finish);

@@ -1,9 +1,15 @@
-// The byte pipe under one connection: a WebSocket or a spawned stdio command, both carrying one
-// JSON-RPC message per frame/line. A transport reports every inbound byte (for liveness), each
-// message, and its end exactly once; it never parses JSON. This module is the one place in the
-// client that tells transport kinds apart: everything above it asks the questions below instead.
+// The byte pipe under one connection: a WebSocket, a spawned stdio command, or an SSH bridge to a
+// host's daemon, each carrying one JSON-RPC message per frame/line. A transport reports every
+// inbound byte (for liveness), each message, and its end exactly once; it never parses JSON. This
+// module is the one place in the client that tells transport kinds apart: everything above it asks
+// the questions below instead.
 import type { TransportSpec } from './api';
 import type { ClientError } from './client-error';
+import { DEFAULT_RECOVERY_DEADLINE_MS } from './constants';
+import { DEFAULT_SSH_SESSION_TTL_MS } from './ssh/ssh-constants';
+import type { SshHooks } from './ssh/ssh-hooks';
+import type { ArtifactLocations } from './ssh/local-artifacts';
+import { SshTransportOpener } from './ssh/ssh-transport';
 import { openStdioTransport } from './stdio-transport';
 import { openWsTransport } from './ws-transport';
 
@@ -32,24 +38,52 @@ export interface Transport {
   close(): void;
 }
 
-/** Opens the transport `spec` describes; rejects with a ClientError if that fails. */
-export function openTransport(
-  spec: TransportSpec,
-  handlers: TransportHandlers,
-  timeoutMs: number,
-): Promise<Transport> {
-  return spec.kind === 'ws'
-    ? openWsTransport(spec, handlers, timeoutMs)
-    : openStdioTransport(spec, handlers, timeoutMs);
+/**
+ * Opens the transports of one client, one per connection. `prepare` does whatever must happen
+ * before a link can open and may take as long as the user does (an SSH password, an install);
+ * `open` then opens within its timeout. `resume` says whether the link is to resume a session.
+ */
+export interface TransportOpener {
+  prepare(resume: boolean): Promise<void>;
+  open(handlers: TransportHandlers, timeoutMs: number, resume: boolean): Promise<Transport>;
+  /** Ends what the opener holds between links (an SSH master). */
+  dispose(): void;
+}
+
+export interface TransportOpenerOptions {
+  /** Prompts and progress of an SSH connect; without them a question fails the connect. */
+  ssh?: SshHooks;
+  /** Where the SSH bootstrap finds what it uploads (defaults: this build's dist/ and .cache/). */
+  sshArtifacts?: ArtifactLocations;
+}
+
+/** The opener for `spec`'s kind. */
+export function transportOpener(spec: TransportSpec, options: TransportOpenerOptions = {}): TransportOpener {
+  if (spec.kind === 'ssh') return new SshTransportOpener(spec, options.ssh, options.sshArtifacts);
+  return {
+    prepare: () => Promise.resolve(),
+    open: (handlers, timeoutMs) =>
+      spec.kind === 'ws'
+        ? openWsTransport(spec, handlers, timeoutMs)
+        : openStdioTransport(spec, handlers, timeoutMs),
+    dispose: () => undefined,
+  };
 }
 
 /**
  * Why a new link opened from `spec` cannot resume the session of a lost one, or null if it can.
- * A WebSocket reaches the same long-lived server again; a stdio command starts a new server
- * process that has never heard of the old session.
+ * A WebSocket reaches the same long-lived server again, and so does an SSH bridge (to the host's
+ * daemon); a stdio command starts a new server process that has never heard of the old session.
  */
 export function whyLinkCannotResume(spec: TransportSpec): string | null {
   return spec.kind === 'stdio'
     ? 'A new stdio server process cannot resume the old session, so its processes are gone.'
     : null;
+}
+
+/** How long to keep reconnecting by default: as long as the server keeps the session. */
+export function defaultRecoveryDeadlineMs(spec: TransportSpec): number {
+  return spec.kind === 'ssh'
+    ? (spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS)
+    : DEFAULT_RECOVERY_DEADLINE_MS;
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ClientError } from '../../../electron/client/client-error';
 import { ExecServerConnection, type WireProcessEvent } from '../../../electron/client/connection';
+import { transportOpener } from '../../../electron/client/transport';
 
 interface Peer {
   url: string;
@@ -55,7 +56,7 @@ describe('ExecServerConnection', () => {
     const problems: string[] = [];
     const closes: ClientError[] = [];
     const connection = await ExecServerConnection.open(
-      { kind: 'ws', url: peer.url },
+      transportOpener({ kind: 'ws', url: peer.url }),
       { onClose: (e) => closes.push(e), onProtocolError: (m) => problems.push(m) },
       5_000,
     );
@@ -114,7 +115,7 @@ describe('ExecServerConnection', () => {
     cleanups.push(() => peer.close());
     const closes: ClientError[] = [];
     const connection = await ExecServerConnection.open(
-      { kind: 'ws', url: peer.url },
+      transportOpener({ kind: 'ws', url: peer.url }),
       { onClose: (e) => closes.push(e) },
       5_000,
     );

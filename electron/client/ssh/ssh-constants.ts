@@ -1,0 +1,19 @@
+// Every number that shapes the SSH bootstrap: ssh's keepalive and connect timeouts, the default
+// session lifetime on the host, the install lock. docs/ssh.md explains them; change them here only.
+
+/** ssh `ServerAliveInterval` × `ServerAliveCountMax`: a silent master is given up after ~15 s. */
+export const SSH_SERVER_ALIVE_INTERVAL_S = 5;
+export const SSH_SERVER_ALIVE_COUNT = 3;
+/** ssh `ConnectTimeout` for the master's TCP connect. */
+export const SSH_CONNECT_TIMEOUT_S = 10;
+/**
+ * How long the host's daemon keeps a session whose link dropped (VS Code keeps 3 h): long enough
+ * for a laptop to sleep through a meeting. The client keeps reconnecting for as long.
+ */
+export const DEFAULT_SSH_SESSION_TTL_MS = 3 * 60 * 60 * 1000;
+/** The oldest Node the exec-server runs on; an older host node means uploading our runtime. */
+export const MIN_HOST_NODE_MAJOR = 20;
+/** The runtime and node-pty's prebuilds need at least this glibc. */
+export const MIN_GLIBC = [2, 28] as const;
+/** Uploaded Node runtimes live in `~/.tether/runtime/node-v<version>-linux-<arch>/` on a host. */
+export const REMOTE_RUNTIME_ROOT = '.tether/runtime';
