@@ -59,6 +59,10 @@ export class AppService {
   private readonly config: AppConfig;
   private closed = false;
 
+  private get sshConfig(): SshConfigLocation {
+    return this.options.sshConfig ?? userSshConfig();
+  }
+
   private constructor(
     private readonly options: AppServiceOptions,
     store: ConfigStore,
@@ -77,9 +81,10 @@ export class AppService {
         newRuntime: (stored, hasToken) => this.newRuntime(stored, hasToken),
         createClient: options.createClient,
         localServer: options.localServer,
+        sshConfig: this.sshConfig,
         prompts: this.prompts,
       }),
-      ...sshHandlers({ envs, prompts: this.prompts, sshConfig: options.sshConfig ?? userSshConfig() }),
+      ...sshHandlers({ envs, prompts: this.prompts, sshConfig: this.sshConfig }),
       ...processHandlers({ envs, flow }),
       ...fileHandlers(envs),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),
@@ -151,7 +156,7 @@ export class AppService {
       createClient: this.options.createClient,
       transport: async (s) => {
         const token = s.settings.kind === 'ws' ? await this.tokens.get(s.id) : null;
-        return transportFor(s.settings, token, this.options.localServer);
+        return transportFor(s.settings, token, this.options.localServer, this.sshConfig);
       },
       bufferedBytes: (env) => this.flow.bufferedBytes(env),
       changed: (view) => this.renderers.broadcast('environments.changed', view),

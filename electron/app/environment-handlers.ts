@@ -10,6 +10,7 @@ import { LOCAL_ENVIRONMENT_ID, type StoredEnvironment } from './config-store';
 import { testConnection } from './connection-test';
 import { SSH_TEST_CONNECTION_TIMEOUT_MS } from './limits';
 import { SshConnectProgress } from './ssh-connect-progress';
+import type { SshConfigLocation } from './ssh-hosts';
 import type { SshPromptBroker } from './ssh-prompts';
 import type { EnvironmentRegistry } from './environment-registry';
 import type { ClientFactory, EnvironmentRuntime } from './environment-runtime';
@@ -32,6 +33,7 @@ export interface EnvironmentHandlerDeps {
   newRuntime(stored: StoredEnvironment, hasToken: boolean): EnvironmentRuntime;
   createClient: ClientFactory;
   localServer: LocalServerCommand;
+  sshConfig: SshConfigLocation;
   prompts: SshPromptBroker;
 }
 
@@ -129,13 +131,15 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
     'environments.test': async ({ settings, token, id, name, testId }) => {
       const checked = checkSettings(settings);
       if (checked.kind === 'ssh') {
-        return testSsh(deps, transportFor(checked, null, deps.localServer), name, testId ?? randomUUID());
+        const spec = transportFor(checked, null, deps.localServer, deps.sshConfig);
+        return testSsh(deps, spec, name, testId ?? randomUUID());
       }
       const saved = (token == null && id ? envs.find(id) : undefined) ?? null;
       // The saved token goes only to the origin it was saved for; another URL is tested without it.
       const withheld = saved !== null && saved.hasToken && !sameTokenOrigin(saved.stored.settings, checked);
       const secret = token ?? (saved && !withheld ? await tokens.get(saved.id) : null);
-      const result = await testConnection(transportFor(checked, secret, deps.localServer), deps.createClient);
+      const spec = transportFor(checked, secret, deps.localServer, deps.sshConfig);
+      const result = await testConnection(spec, deps.createClient);
       if (withheld && result.stage === 'auth') {
         return { ...result, message: `${result.message} ${withheldTokenHint(saved.stored.settings)}` };
       }
