@@ -130,6 +130,37 @@ describe('SSH environments in the app', () => {
     }
   });
 
+  it('tests a connection with the same stages, live, asking under the name typed in the dialog', async () => {
+    await rig.startHost({ alias: 'app-test' });
+    const h = await sshHarness();
+    try {
+      const testing = h.invoke('environments.test', {
+        settings: { kind: 'ssh', destination: 'app-test' },
+        name: 'Draft box',
+        testId: 'test-1',
+      });
+      const prompt = await waitFor(() => h.eventsNamed('ssh.prompt')[0], 'the host-key prompt');
+      expect(prompt).toMatchObject({ envId: null, envName: 'Draft box', kind: 'hostKey' });
+      await h.invoke('ssh.answerPrompt', { id: prompt.id, answer: 'yes' });
+      const result = await testing;
+      expect(result).toMatchObject({ ok: true, ssh: { stage: 'connected', failure: null } });
+      const live = h.eventsNamed('ssh.testProgress').filter((e) => e.testId === 'test-1');
+      expect([...new Set(live.map((e) => e.progress.stage))]).toEqual([
+        'connecting',
+        'authenticating',
+        'checking',
+        'installing',
+        'starting',
+        'connected',
+      ]);
+      // The test's client is gone: nothing is listed as an environment, nothing waits for an answer.
+      expect((await h.invoke('environments.list', {})).map((e) => e.settings.kind)).toEqual(['local']);
+      expect(await h.invoke('ssh.prompts', {})).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('cancels a waiting prompt on disconnect, and when the last renderer goes away', async () => {
     await rig.startHost({ alias: 'app-leave-a' });
     await rig.startHost({ alias: 'app-leave-b' });
