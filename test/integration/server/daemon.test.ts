@@ -2,7 +2,7 @@
 // what ssh would run): the daemon outlives a killed bridge, concurrent bridges start one daemon,
 // --no-start reports a missing daemon with exit 90, stale files are replaced, idle exit waits for
 // held sessions, and a run directory that is not private refuses to serve.
-import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../shared/remote-bundle';
@@ -66,6 +66,28 @@ describe('the daemon behind the bridge', () => {
     expect(pidAlive(daemon)).toBe(true);
   });
 
+  it('lets a resume take the session from a bridge that lingers after its client vanished', async () => {
+    const rig = newRig();
+    const first = rig.bridge();
+    const sessionId = await first.client.handshake();
+    // A stopped bridge keeps its socket open and answers nothing, like one whose SSH link died
+    // before sshd noticed.
+    first.child.kill('SIGSTOP');
+    const second = rig.bridge(['--no-start']);
+    expect(await second.client.handshake(sessionId)).toBe(sessionId);
+    first.child.kill('SIGKILL');
+  });
+
+  it('moves an oversized log aside before it starts a daemon', async () => {
+    const rig = newRig();
+    mkdirSync(rig.runDir, { mode: 0o700 });
+    writeFileSync(rig.file('log'), 'x'.repeat(1024 * 1024 + 1));
+    const bridge = rig.bridge();
+    await bridge.client.handshake();
+    expect(readFileSync(`${rig.file('log')}.old`, 'utf8')).toHaveLength(1024 * 1024 + 1);
+    expect(readFileSync(rig.file('log'), 'utf8')).toBe(`unix:${rig.file('sock')}\n`);
+  });
+
   it('starts one daemon for two bridges started at once', async () => {
     const rig = newRig();
     const bridges = [rig.bridge(), rig.bridge()];
@@ -73,7 +95,6 @@ describe('the daemon behind the bridge', () => {
     expect(new Set(sessions).size).toBe(2);
     expect(rig.daemonPids()).toEqual([await rig.daemonPid()]);
     // A second daemon would have said so in the shared log before giving up.
-    const { readFileSync } = await import('node:fs');
     const log = readFileSync(rig.file('log'), 'utf8');
     expect(log.match(/^unix:/gm)).toHaveLength(1);
     expect(log).not.toMatch(/already running/);
