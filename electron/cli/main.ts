@@ -1,10 +1,11 @@
 // The `tether` command line: one program with subcommands, each owned by its layer.
 //   tether exec-server   the exec-server (electron/server)
 //   tether run           run one process in an environment through the reconnecting client
+//   tether ssh           a shell on an SSH host that rides through drops (same client, ssh transport)
 //   tether web           serve the app to a browser (electron/web)
 import { Command } from 'commander';
 import { registerExecServerCommand } from '../server/cli';
-import { registerRunCommand } from '../client/run-cli';
+import { registerRunCommand, registerSshCommand } from '../client/run-cli';
 import { registerWebCommand } from '../web/cli';
 import { TETHER_VERSION } from '../../shared/version';
 
@@ -16,6 +17,7 @@ const program = new Command('tether')
 
 registerExecServerCommand(program);
 registerRunCommand(program);
+registerSshCommand(program);
 registerWebCommand(program);
 
 await program.parseAsync(process.argv);

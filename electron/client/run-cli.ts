@@ -1,12 +1,14 @@
-// `tether run`: runs one process in an environment through the reconnecting client, wiring it to
-// our terminal: output to stdout/stderr, stdin forwarded (raw, with window size, under --tty), and
-// our exit code is the process's. Disconnects are ridden through silently unless --verbose.
+// `tether run` and `tether ssh`: run one process (for `ssh`, the host's login shell under a pty) in
+// an environment through the reconnecting client, wiring it to our terminal: output to
+// stdout/stderr, stdin forwarded (raw, with window size, under a tty), and our exit code is the
+// process's. Disconnects are ridden through silently unless --verbose.
 import type { Command } from 'commander';
 import type { ConnectionState, ProcessEvent, TransportSpec } from './api';
-import { SpawnFailureKind } from '../../shared/protocol';
+import { SpawnFailureKind, type EnvironmentInfo } from '../../shared/protocol';
 import { ClientError, isClientError } from './client-error';
 import { fromPathUri } from './path-uri';
 import { RemoteExecServerClient } from './remote-client';
+import { terminalSshHooks } from './ssh/terminal-hooks';
 import { errorMessage } from '../../shared/error-message';
 
 /** Exit status when Tether itself fails (no connection, lost session), as ssh uses 255. */
@@ -18,6 +20,12 @@ const RUN_OUTPUT_WINDOW_BYTES = 4 * 1_048_576;
 interface RunOptions {
   server?: string;
   stdio?: string;
+  ssh?: string;
+  sshOption: string[];
+  sshConfig?: string;
+  port?: string;
+  remoteNode?: string;
+  sessionTtl?: string;
   tokenFile?: string;
   tlsFingerprint?: string;
   tty?: boolean;
@@ -48,10 +56,38 @@ function parseEnv(pairs: string[]): Record<string, string> {
   return env;
 }
 
-function transportFrom(options: RunOptions): TransportSpec {
-  if (options.server && options.stdio) {
-    throw new ClientError('invalidArgument', 'Give either --server or --stdio, not both.');
+/** Seconds from the command line, as milliseconds; `flag` names it in the error. */
+function seconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value) * 1000;
+  if (!(ms > 0)) throw new ClientError('invalidArgument', `${flag} expects a positive number of seconds.`);
+  return ms;
+}
+
+function sshTransportFrom(destination: string, options: RunOptions): TransportSpec {
+  const port = options.port === undefined ? undefined : Number(options.port);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65_536)) {
+    throw new ClientError('invalidArgument', `--port expects a TCP port, got "${options.port}".`);
   }
+  const sessionTtlMs = seconds(options.sessionTtl, '--session-ttl');
+  return {
+    kind: 'ssh',
+    destination,
+    ...(port !== undefined ? { port } : {}),
+    sshOptions: [
+      ...(options.sshConfig !== undefined ? ['-F', options.sshConfig] : []),
+      ...options.sshOption.flatMap((option) => ['-o', option]),
+    ],
+    ...(options.remoteNode !== undefined ? { remoteNodePath: options.remoteNode } : {}),
+    ...(sessionTtlMs !== undefined ? { sessionTtlMs } : {}),
+  };
+}
+
+function transportFrom(options: RunOptions): TransportSpec {
+  if ([options.server, options.stdio, options.ssh].filter(Boolean).length > 1) {
+    throw new ClientError('invalidArgument', 'Give one of --server, --stdio or --ssh.');
+  }
+  if (options.ssh) return sshTransportFrom(options.ssh, options);
   if (options.server) {
     if (!/^wss?:\/\//.test(options.server)) {
       throw new ClientError(
@@ -70,7 +106,10 @@ function transportFrom(options: RunOptions): TransportSpec {
     throw new ClientError('invalidArgument', '--tls-fingerprint needs a wss:// --server URL.');
   }
   if (options.stdio) return { kind: 'stdio', command: ['/bin/sh', '-c', options.stdio] };
-  throw new ClientError('invalidArgument', 'Say where to run: --server ws://HOST:PORT or --stdio "COMMAND".');
+  throw new ClientError(
+    'invalidArgument',
+    'Say where to run: --server ws://HOST:PORT, --ssh HOST or --stdio "COMMAND".',
+  );
 }
 
 function describeState(state: ConnectionState): string | null {
@@ -86,8 +125,11 @@ function describeState(state: ConnectionState): string | null {
   }
 }
 
-/** Runs `argv` and resolves with the exit status `tether run` should end with. */
-async function runRemote(argv: string[], options: RunOptions): Promise<number> {
+/** What to run: fixed, or chosen from the environment once connected (the host's login shell). */
+type Program = string[] | ((info: EnvironmentInfo | null) => string[]);
+
+/** Runs `program` and resolves with the exit status `tether run` should end with. */
+async function runRemote(program: Program, options: RunOptions): Promise<number> {
   const say = (message: string): void => {
     process.stderr.write(`tether: ${message}\n`);
   };
@@ -97,10 +139,7 @@ async function runRemote(argv: string[], options: RunOptions): Promise<number> {
   try {
     transport = transportFrom(options);
     env = parseEnv(options.env);
-    deadline = options.recoveryDeadline === undefined ? undefined : Number(options.recoveryDeadline) * 1000;
-    if (deadline !== undefined && !(deadline > 0)) {
-      throw new ClientError('invalidArgument', '--recovery-deadline expects a positive number of seconds.');
-    }
+    deadline = seconds(options.recoveryDeadline, '--recovery-deadline');
   } catch (error) {
     say((error as Error).message);
     return RUN_FAILURE_EXIT_CODE;
@@ -109,7 +148,9 @@ async function runRemote(argv: string[], options: RunOptions): Promise<number> {
     transport,
     recoveryDeadlineMs: deadline,
     log: options.verbose ? say : undefined,
+    ssh: terminalSshHooks(Boolean(options.verbose)),
   });
+  let argv = typeof program === 'function' ? [] : program;
   if (options.verbose) {
     client.onStateChange((state) => {
       const text = describeState(state);
@@ -123,6 +164,7 @@ async function runRemote(argv: string[], options: RunOptions): Promise<number> {
   const cleanups: Array<() => void> = [];
   try {
     await client.connect();
+    if (typeof program === 'function') argv = program(client.environmentInfo);
     const serverCwd = client.environmentInfo?.cwd;
     const cwd = options.cwd ?? (serverCwd ? fromPathUri(serverCwd) : '/');
     const size = stdout.isTTY ? { cols: stdout.columns, rows: stdout.rows } : undefined;
@@ -241,27 +283,70 @@ async function runRemote(argv: string[], options: RunOptions): Promise<number> {
   }
 }
 
+/** `tether run` and `tether ssh` share the SSH options. */
+function withSshOptions(command: Command): Command {
+  return command
+    .option('-o, --ssh-option <option>', 'an ssh -o option, e.g. ProxyJump=bastion (repeatable)', collect, [])
+    .option('-F, --ssh-config <file>', 'an ssh config file instead of ~/.ssh/config')
+    .option('-p, --port <port>', 'ssh port (default: from your ssh config, else 22)')
+    .option('--remote-node <path>', 'a Node ≥ 20 on the host to run the server with')
+    .option('--session-ttl <seconds>', 'how long the host keeps the session after a drop (default 3 h)');
+}
+
+/** The host's login shell, from the server's environment (sh if it names none). */
+function loginShell(info: EnvironmentInfo | null): string[] {
+  return [info?.shell?.path ?? '/bin/sh', '-l'];
+}
+
+/** Ends `tether` with `code` once stdout/stderr drained, even if a stray handle would keep it alive. */
+function exitWith(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+export function registerSshCommand(program: Command): void {
+  withSshOptions(
+    program
+      .command('ssh')
+      .description('Open a shell on an SSH host that rides through network drops (with scrollback).')
+      .argument('<destination>', 'a Host of your ssh config, or [user@]host'),
+  )
+    .option('--verbose', 'report connect stages and connection changes on stderr')
+    .action(async (destination: string, options: RunOptions) => {
+      const code = await runRemote(loginShell, { ...options, ssh: destination, tty: true, env: [] });
+      exitWith(code);
+    });
+}
+
 export function registerRunCommand(program: Command): void {
-  program
-    .command('run')
-    .description('Run a command in an environment, riding through network drops.')
-    .option('--server <url>', 'exec-server WebSocket URL, ws://HOST:PORT or wss://HOST:PORT')
-    .option('--token-file <file>', 'file holding the bearer token for --server')
-    .option(
-      '--tls-fingerprint <sha256>',
-      "pin the wss:// server certificate's SHA-256 fingerprint (instead of CA validation)",
-    )
-    .option('--stdio <command>', 'shell command whose stdin/stdout speak the protocol (no reconnect)')
-    .option('--tty', 'run under a pseudo-terminal (raw input and window size when on a terminal)')
-    .option('--cwd <path>', "working directory on the server (default: the server's)")
-    .option('--env <NAME=VALUE>', 'set a variable on top of the server environment (repeatable)', collect, [])
-    .option('--recovery-deadline <seconds>', 'give up reconnecting after this long (default 60)')
-    .option('--verbose', 'report connection changes on stderr')
-    .argument('<argv...>', 'the program and its arguments (after -- if they start with a dash)')
+  withSshOptions(
+    program
+      .command('run')
+      .description('Run a command in an environment, riding through network drops.')
+      .option('--server <url>', 'exec-server WebSocket URL, ws://HOST:PORT or wss://HOST:PORT')
+      .option('--token-file <file>', 'file holding the bearer token for --server')
+      .option(
+        '--tls-fingerprint <sha256>',
+        "pin the wss:// server certificate's SHA-256 fingerprint (instead of CA validation)",
+      )
+      .option('--stdio <command>', 'shell command whose stdin/stdout speak the protocol (no reconnect)')
+      .option(
+        '--ssh <destination>',
+        'an SSH host (config alias or [user@]host): Tether installs its server there',
+      )
+      .option('--tty', 'run under a pseudo-terminal (raw input and window size when on a terminal)')
+      .option('--cwd <path>', "working directory on the server (default: the server's)")
+      .option(
+        '--env <NAME=VALUE>',
+        'set a variable on top of the server environment (repeatable)',
+        collect,
+        [],
+      )
+      .option('--recovery-deadline <seconds>', 'give up reconnecting after this long (default 60)')
+      .option('--verbose', 'report connection changes on stderr')
+      .argument('<argv...>', 'the program and its arguments (after -- if they start with a dash)'),
+  )
     .passThroughOptions()
     .action(async (argv: string[], options: RunOptions) => {
-      const code = await runRemote(argv, options);
-      // Let stdout/stderr drain, then end even if a stray handle would keep the loop alive.
-      process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+      exitWith(await runRemote(argv, options));
     });
 }

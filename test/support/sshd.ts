@@ -5,6 +5,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -100,6 +101,11 @@ export interface SshdOptions {
   clientLines?: string[];
   /** Put a fault proxy between ssh and this sshd (the client config points at the proxy). */
   proxied?: boolean;
+  /**
+   * Sign in as a fresh local account with this password (password authentication only). The
+   * account is created with useradd and removed again by stop().
+   */
+  password?: string;
 }
 
 export interface SshdHost {
@@ -160,6 +166,7 @@ export class SshTestRig {
       hostKey = path.join(dir, 'host_ed25519');
       keygen(hostKey);
     }
+    const account = options.password !== undefined ? createAccount(home, options.password) : null;
     const authorized = path.join(dir, 'authorized_keys');
     writeFileSync(authorized, readFileSync(`${options.authorizedKey ?? this.clientKey}.pub`));
     const port = await freePort();
@@ -175,7 +182,7 @@ export class SshTestRig {
         'StrictModes no',
         'PermitRootLogin yes',
         `AuthorizedKeysFile ${authorized}`,
-        'PasswordAuthentication no',
+        `PasswordAuthentication ${account ? 'yes' : 'no'}`,
         'KbdInteractiveAuthentication no',
         'PrintMotd no',
         // Every probe, upload and bridge is a session on one connection.
@@ -221,7 +228,8 @@ export class SshTestRig {
         `Host ${alias}`,
         '  HostName 127.0.0.1',
         `  Port ${clientPort}`,
-        '  User root',
+        `  User ${account ?? 'root'}`,
+        ...(account ? ['  PubkeyAuthentication no', '  PreferredAuthentications password'] : []),
         `  IdentityFile ${this.clientKey}`,
         `  IdentityFile ${this.passphraseKey}`,
         '  IdentitiesOnly yes',
@@ -249,6 +257,7 @@ export class SshTestRig {
         await killAll(started);
         // Daemons that were starting while we looked.
         await killAll(pidsWithHome(home));
+        if (account) execFileSync('userdel', [account]);
       },
     };
     this.hosts.push(host);
@@ -259,6 +268,23 @@ export class SshTestRig {
     for (const host of this.hosts.splice(0)) await host.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A local account for password sign-in whose home is `home`; returns its name. */
+function createAccount(home: string, password: string): string {
+  // The account must be able to reach its home inside our (0700) temp dirs.
+  for (
+    let dir = path.dirname(home);
+    dir !== path.dirname(dir) && dir !== os.tmpdir();
+    dir = path.dirname(dir)
+  ) {
+    chmodSync(dir, 0o755);
+  }
+  const name = `tether-t${process.pid % 100_000}-${Math.floor(Math.random() * 1e6)}`;
+  execFileSync('useradd', ['--no-create-home', '--home-dir', home, '--shell', '/bin/sh', name]);
+  execFileSync('chpasswd', [], { input: `${name}:${password}\n` });
+  execFileSync('chown', [name, home]);
+  return name;
 }
 
 async function waitForPort(port: number, failed: () => string | null): Promise<void> {

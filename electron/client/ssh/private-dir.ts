@@ -36,7 +36,7 @@ export class PrivateDir {
   constructor() {
     const root = userRoot();
     ensureOwnedDirectory(root);
-    this.path = path.join(root, `b-${randomBytes(4).toString('hex')}`);
+    this.path = path.join(root, `ssh-${randomBytes(4).toString('hex')}`);
     mkdirSync(this.path, { mode: 0o700 });
   }
 

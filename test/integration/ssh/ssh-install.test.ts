@@ -95,13 +95,16 @@ describe('SSH install', () => {
     // bash really prints the noise for non-interactive ssh commands on this host.
     const plain = execFileSync('ssh', [...rig.sshOptions, host.alias, 'true'], { encoding: 'utf8' });
     expect(plain).toContain('Welcome to the chatty host');
-    const client = sshClient(rig, host, recordingHooks());
+    const complaints: string[] = [];
+    const client = sshClient(rig, host, recordingHooks(), { log: (line) => complaints.push(line) });
     try {
       await client.connect();
       expect(await ptyEcho(client, 'quiet')).toContain('quiet');
     } finally {
       await client.close();
     }
+    // Not one line of the noise reached the protocol stream.
+    expect(complaints).toEqual([]);
   });
 
   it('reaches a host through a ProxyJump to a second sshd', async () => {

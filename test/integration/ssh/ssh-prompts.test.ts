@@ -1,6 +1,6 @@
 // What ssh asks during a connect goes through askpass to the hooks: an unknown host key (accepted,
 // rejected, cancelled), a changed host key (refused by ssh, no question), a key passphrase
-// (answered, cancelled: one question, no loop), and no hooks at all (a clear error).
+// and a password (answered, cancelled: one question, no loop), and no hooks at all (a clear error).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,28 @@ describe('SSH prompts', () => {
     const error = await connectError(sshClient(rig, host, hooks));
     expect(error.code).toBe('cancelled');
     expect(error.message).toMatch(/cancelled/);
+    expect(hooks.prompts).toHaveLength(1);
+  });
+
+  it('asks for a password once and signs in with it', async () => {
+    const host = await rig.startHost({ alias: 'password-ok', password: 'open sesame' });
+    rig.trustHost(host);
+    const hooks = recordingHooks((prompt) => (prompt.kind === 'password' ? 'open sesame' : null));
+    const client = sshClient(rig, host, hooks);
+    try {
+      await client.connect();
+    } finally {
+      await client.close();
+    }
+    expect(hooks.prompts.map((p) => [p.kind, p.secret])).toEqual([['password', true]]);
+  });
+
+  it('stops at a cancelled password: one question, not one per ssh retry', async () => {
+    const host = await rig.startHost({ alias: 'password-cancel', password: 'open sesame' });
+    rig.trustHost(host);
+    const hooks = recordingHooks(() => null);
+    const error = await connectError(sshClient(rig, host, hooks));
+    expect(error.code).toBe('cancelled');
     expect(hooks.prompts).toHaveLength(1);
   });
 

@@ -1,0 +1,99 @@
+// `tether run --ssh` and `tether ssh` from a terminal: the same bootstrap, the process's output and
+// exit code, the host's login shell under a real pty, and a key passphrase asked on the terminal.
+import { spawn } from 'node:child_process';
+import pty from 'node-pty';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TETHER_BIN } from '../../support/exec-servers';
+import { SshTestRig, type SshdHost } from '../../support/sshd';
+import { waitFor } from '../client/helpers';
+
+let rig: SshTestRig;
+let host: SshdHost;
+beforeAll(async () => {
+  rig = new SshTestRig();
+  host = await rig.startHost({ alias: 'cli-host' });
+  rig.trustHost(host);
+});
+afterAll(async () => {
+  await rig.close();
+});
+
+/** `tether ssh …` under a pty of ours; returns its output so far and its exit. */
+function ptyTether(args: string[]): {
+  output: () => string;
+  write: (s: string) => void;
+  exit: Promise<number>;
+} {
+  const term = pty.spawn(process.execPath, [TETHER_BIN, ...args], { cols: 100, rows: 30, env: process.env });
+  let output = '';
+  term.onData((data) => {
+    output += data;
+  });
+  const exit = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+  return { output: () => output, write: (s) => term.write(s), exit };
+}
+
+describe('tether ssh / tether run --ssh', () => {
+  it('runs one command over SSH with its output and exit code', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        TETHER_BIN,
+        'run',
+        '--ssh',
+        host.alias,
+        '-F',
+        rig.configFile,
+        '--',
+        'sh',
+        '-c',
+        'echo out; echo err >&2; exit 3',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(stderr).toContain('err');
+    expect(stdout).toBe('out\n');
+    expect(code).toBe(3);
+  });
+
+  it('opens the login shell of the host under a pty', async () => {
+    const session = ptyTether(['ssh', host.alias, '-F', rig.configFile]);
+    // The shell is up once it answers; then it computes, and exits with our status.
+    await waitFor(
+      'the shell to answer',
+      () => {
+        session.write('echo READY\r');
+        return session.output().includes('READY');
+      },
+      45_000,
+    );
+    session.write('echo $((6*7)); exit 5\r');
+    expect(await session.exit).toBe(5);
+    expect(session.output()).toContain('42');
+  });
+
+  it('asks for a key passphrase on the terminal, without echoing it', async () => {
+    const locked = await rig.startHost({ alias: 'cli-passphrase', authorizedKey: rig.passphraseKey });
+    rig.trustHost(locked);
+    const session = ptyTether([
+      'run',
+      '--ssh',
+      locked.alias,
+      '-F',
+      rig.configFile,
+      '--',
+      'echo',
+      'signed-in',
+    ]);
+    await waitFor('the passphrase question', () => session.output().includes('Enter passphrase'), 45_000);
+    session.write(`${SshTestRig.PASSPHRASE}\r`);
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toContain('signed-in');
+    expect(session.output()).not.toContain(SshTestRig.PASSPHRASE);
+  });
+});
