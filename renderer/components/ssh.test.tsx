@@ -96,6 +96,50 @@ describe('the SSH environment form', () => {
     );
   });
 
+  it('shows a Test connection’s stages live, then where it failed', async () => {
+    const user = userEvent.setup();
+    let finish: (() => void) | null = null;
+    bridge.handle('environments.test', (input) => {
+      const testId = input.testId!;
+      bridge.emit('ssh.testProgress', {
+        testId,
+        progress: { stage: 'installing', bytesSent: 100, bytesTotal: 400, failure: null, logLines: 1 },
+      });
+      // Another window's test: not this dialog's.
+      bridge.emit('ssh.testProgress', {
+        testId: 'someone-else',
+        progress: { stage: 'starting', failure: null, logLines: 0 },
+      });
+      const failed = {
+        stage: 'starting' as const,
+        failure: { stage: 'starting' as const, message: 'the daemon did not start' },
+        logLines: 4,
+      };
+      return new Promise((resolve) => {
+        finish = () =>
+          resolve({ ok: false, stage: 'handshake', message: 'x', info: null, rttMs: null, ssh: failed });
+      });
+    });
+    await openSshForm(user);
+    await user.type(screen.getByLabelText('Name'), 'Box');
+    await user.type(screen.getByLabelText('Host'), 'lab');
+    await user.click(screen.getByRole('button', { name: 'Test connection' }));
+    const stages = await screen.findByRole('region', { name: 'SSH connect stages' });
+    expect(within(stages).getByLabelText('installing the server: current').textContent).toContain(
+      '100 B of 400 B',
+    );
+    expect(bridge.callsOf('environments.test')[0]).toMatchObject({
+      name: 'Box',
+      settings: { kind: 'ssh', destination: 'lab' },
+    });
+    act(() => finish!());
+    expect(await within(stages).findByRole('alert')).toHaveProperty(
+      'textContent',
+      'failed while starting the server: the daemon did not start',
+    );
+    expect(screen.getByRole('status').textContent).toBe('The test failed; the stages above say where.');
+  });
+
   it('says what is wrong with each field, and sends nothing', async () => {
     const user = userEvent.setup();
     await openSshForm(user);

@@ -161,6 +161,29 @@ describe('SSH environments in the app', () => {
     }
   });
 
+  it('refuses over IPC what ssh would read as an option, and the options Tether owns', async () => {
+    const h = await sshHarness();
+    try {
+      const attempts = [
+        { destination: '-oProxyCommand=touch /tmp/owned' },
+        { destination: 'alice@-oProxyCommand=x' },
+        { destination: 'lab', sshOptions: ['ControlPath=/tmp/elsewhere'] },
+        { destination: 'lab', sshOptions: ['ProxyCommand'] },
+      ];
+      for (const settings of attempts) {
+        const result = await h.raw('environments.add', {
+          name: 'x',
+          color: '#123456',
+          settings: { kind: 'ssh', ...settings },
+        });
+        expect(result.ok ? 'accepted' : result.error.code).toBe('invalidInput');
+      }
+      expect((await h.invoke('environments.list', {})).length).toBe(1);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('cancels a waiting prompt on disconnect, and when the last renderer goes away', async () => {
     await rig.startHost({ alias: 'app-leave-a' });
     await rig.startHost({ alias: 'app-leave-b' });
