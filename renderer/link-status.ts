@@ -2,6 +2,7 @@
 // (sidebar, status bar, tabs): a kind, a text and an accessible label that never rely on colour.
 import type { EnvironmentView } from '../shared/ipc';
 import { formatMs } from './format';
+import { sshFailureText, sshProgressText } from './ssh-stage-text';
 
 type LinkStatusKind =
   'idle' | 'connecting' | 'connected' | 'degraded' | 'stalled' | 'reconnecting' | 'failed' | 'closed';
@@ -54,13 +55,27 @@ export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
       break;
     }
     case 'failed':
-      text = link.reason ? `failed: ${link.reason}` : 'failed';
+      // An SSH connect names the stage it failed in, with ssh's own message.
+      text = env.sshConnect?.failure
+        ? sshFailureText(env.sshConnect.failure)
+        : link.reason
+          ? `failed: ${link.reason}`
+          : 'failed';
       break;
     case 'idle':
       text = 'disconnected';
       break;
     default:
       text = kind;
+  }
+  // While an SSH connect is under way, its stage says more than "connecting".
+  const ssh = env.sshConnect;
+  if (
+    ssh &&
+    ssh.stage !== 'connected' &&
+    (kind === 'connecting' || (kind === 'reconnecting' && link.nextRetryAt === null))
+  ) {
+    text = `${kind === 'reconnecting' ? 'reconnecting: ' : ''}${sshProgressText(ssh)}`;
   }
   return { kind, text, label: `Connection: ${text}`, icon: ICONS[kind] };
 }

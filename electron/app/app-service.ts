@@ -22,6 +22,9 @@ import { processHandlers } from './process-handlers';
 import { RendererFanout } from './renderer-fanout';
 import type { EventSink, RendererLink } from './renderer-link';
 import type { SecretStore } from './secret-store';
+import { sshHandlers } from './ssh-handlers';
+import { userSshConfig, type SshConfigLocation } from './ssh-hosts';
+import { SshPromptBroker } from './ssh-prompts';
 import { transferHandlers } from './transfer-handlers';
 import { TransferQueue } from './transfer-queue';
 import { transportFor } from './transport-spec';
@@ -35,6 +38,8 @@ export interface AppServiceOptions {
   host: HostServices;
   /** Connect enabled environments at start (default true). */
   autoConnect?: boolean;
+  /** The ssh client config the host picker lists (default: ~/.ssh/config of $HOME). */
+  sshConfig?: SshConfigLocation;
 }
 
 export class AppService {
@@ -46,9 +51,17 @@ export class AppService {
   private readonly transfers = new TransferQueue((view) =>
     this.renderers.broadcast('transfers.changed', view),
   );
+  private readonly prompts = new SshPromptBroker({
+    opened: (view) => this.renderers.broadcast('ssh.prompt', view),
+    closed: (id) => this.renderers.broadcast('ssh.promptClosed', { id }),
+  });
   private readonly tokens: EnvironmentTokens;
   private readonly config: AppConfig;
   private closed = false;
+
+  private get sshConfig(): SshConfigLocation {
+    return this.options.sshConfig ?? userSshConfig();
+  }
 
   private constructor(
     private readonly options: AppServiceOptions,
@@ -68,7 +81,10 @@ export class AppService {
         newRuntime: (stored, hasToken) => this.newRuntime(stored, hasToken),
         createClient: options.createClient,
         localServer: options.localServer,
+        sshConfig: this.sshConfig,
+        prompts: this.prompts,
       }),
+      ...sshHandlers({ envs, prompts: this.prompts, sshConfig: this.sshConfig }),
       ...processHandlers({ envs, flow }),
       ...fileHandlers(envs),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),
@@ -110,6 +126,8 @@ export class AppService {
   detach(link: RendererLink): void {
     this.renderers.detach(link);
     this.flow.consumedByAll();
+    // The last window or tab closed: nobody is left to answer ssh, so its questions are cancelled.
+    if (this.renderers.count === 0) this.prompts.cancelAll();
   }
 
   /** Network came back or the machine woke up: retry every enabled environment now. */
@@ -138,10 +156,11 @@ export class AppService {
       createClient: this.options.createClient,
       transport: async (s) => {
         const token = s.settings.kind === 'ws' ? await this.tokens.get(s.id) : null;
-        return transportFor(s.settings, token, this.options.localServer);
+        return transportFor(s.settings, token, this.options.localServer, this.sshConfig);
       },
       bufferedBytes: (env) => this.flow.bufferedBytes(env),
       changed: (view) => this.renderers.broadcast('environments.changed', view),
+      prompts: this.prompts,
     });
   }
 }

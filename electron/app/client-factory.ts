@@ -1,4 +1,5 @@
-// The production ClientFactory: one RemoteExecServerClient per environment, logging to stderr.
+// The production ClientFactory: one RemoteExecServerClient per environment, logging to stderr; an
+// SSH environment's client gets the hooks its bootstrap asks through.
 import type { TransportSpec } from '../client/api';
 import { RemoteExecServerClient } from '../client/remote-client';
 import type { ClientFactory } from './environment-runtime';
@@ -6,5 +7,6 @@ import type { ClientFactory } from './environment-runtime';
 export function remoteClientFactory(
   log: (line: string) => void = (line) => console.error(line),
 ): ClientFactory {
-  return (transport: TransportSpec) => new RemoteExecServerClient({ transport, log });
+  return (transport: TransportSpec, ssh) =>
+    new RemoteExecServerClient({ transport, log, ...(ssh ? { ssh } : {}) });
 }

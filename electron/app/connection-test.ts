@@ -6,7 +6,8 @@ import { constants as fsConstants, promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { TestConnectionResult } from '../../shared/ipc';
-import type { ExecServerClientApi, TransportSpec } from '../client/api';
+import type { ConnectionState, ExecServerClientApi, TransportSpec } from '../client/api';
+import type { SshHooks } from '../client/ssh/ssh-hooks';
 import { CertificateError, openTrustedTlsSocket, tlsTargetOf } from '../client/tls-trust';
 import { AppError } from './app-error';
 import type { ClientFactory } from './environment-runtime';
@@ -25,12 +26,20 @@ class StageFailure extends Error {
   }
 }
 
+export interface TestOptions {
+  timeoutMs?: number;
+  /** An SSH transport's hooks: its stages and prompts, as on a real connect. */
+  ssh?: SshHooks;
+  /** Every link state the test client goes through (the SSH progress derives its failure from them). */
+  onState?: (state: ConnectionState) => void;
+}
+
 export async function testConnection(
   spec: TransportSpec,
   createClient: ClientFactory,
-  timeoutMs = TEST_CONNECTION_TIMEOUT_MS,
+  options: TestOptions = {},
 ): Promise<TestConnectionResult> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (options.timeoutMs ?? TEST_CONNECTION_TIMEOUT_MS);
   let client: ExecServerClientApi | null = null;
   try {
     if (spec.kind === 'ws') {
@@ -39,7 +48,8 @@ export async function testConnection(
     } else if (spec.kind === 'stdio') {
       await probeCommand(spec.command[0] ?? '');
     }
-    client = createClient(spec);
+    client = createClient(spec, options.ssh);
+    if (options.onState) client.onStateChange(options.onState);
     await connectOnce(client, deadline);
     const info = client.environmentInfo;
     if (!info) {

@@ -8,6 +8,10 @@ import type { NamespaceHandlers } from './command-handlers';
 import { splitCommandLine } from './command-line';
 import { LOCAL_ENVIRONMENT_ID, type StoredEnvironment } from './config-store';
 import { testConnection } from './connection-test';
+import { SSH_TEST_CONNECTION_TIMEOUT_MS } from './limits';
+import { SshConnectProgress } from './ssh-connect-progress';
+import type { SshConfigLocation } from './ssh-hosts';
+import type { SshPromptBroker } from './ssh-prompts';
 import type { EnvironmentRegistry } from './environment-registry';
 import type { ClientFactory, EnvironmentRuntime } from './environment-runtime';
 import type { EnvironmentTokens } from './environment-tokens';
@@ -29,6 +33,8 @@ export interface EnvironmentHandlerDeps {
   newRuntime(stored: StoredEnvironment, hasToken: boolean): EnvironmentRuntime;
   createClient: ClientFactory;
   localServer: LocalServerCommand;
+  sshConfig: SshConfigLocation;
+  prompts: SshPromptBroker;
 }
 
 export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHandlers {
@@ -39,7 +45,7 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       if (draft.settings.kind === 'local') {
         throw new AppError(
           'invalidInput',
-          'There is exactly one Local environment; add a WebSocket or Command one.',
+          'There is exactly one Local environment; add an SSH, WebSocket or Command one.',
         );
       }
       const settings = checkSettings(draft.settings);
@@ -122,19 +128,56 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       envs.reconnectAll();
       return { ok: true };
     },
-    'environments.test': async ({ settings, token, id }) => {
+    'environments.test': async ({ settings, token, id, name, testId }) => {
       const checked = checkSettings(settings);
+      if (checked.kind === 'ssh') {
+        const spec = transportFor(checked, null, deps.localServer, deps.sshConfig);
+        return testSsh(deps, spec, name, testId ?? randomUUID());
+      }
       const saved = (token == null && id ? envs.find(id) : undefined) ?? null;
       // The saved token goes only to the origin it was saved for; another URL is tested without it.
       const withheld = saved !== null && saved.hasToken && !sameTokenOrigin(saved.stored.settings, checked);
       const secret = token ?? (saved && !withheld ? await tokens.get(saved.id) : null);
-      const result = await testConnection(transportFor(checked, secret, deps.localServer), deps.createClient);
+      const spec = transportFor(checked, secret, deps.localServer, deps.sshConfig);
+      const result = await testConnection(spec, deps.createClient);
       if (withheld && result.stage === 'auth') {
         return { ...result, message: `${result.message} ${withheldTokenHint(saved.stored.settings)}` };
       }
       return result;
     },
   };
+}
+
+/**
+ * *Test connection* of an SSH environment: the same bootstrap stages as a connect, shown live
+ * (ssh.testProgress), with its prompts in the app under the dialog's name. A test that ends leaves
+ * no question behind.
+ */
+async function testSsh(
+  deps: EnvironmentHandlerDeps,
+  spec: Parameters<typeof testConnection>[0],
+  name: string | undefined,
+  testId: string,
+) {
+  const asker = { key: `test:${testId}`, envId: null, envName: name?.trim() || 'New environment' };
+  const progress = new SshConnectProgress(() =>
+    deps.renderers.broadcast('ssh.testProgress', { testId, progress: progress.view }),
+  );
+  try {
+    const result = await testConnection(spec, deps.createClient, {
+      timeoutMs: SSH_TEST_CONNECTION_TIMEOUT_MS,
+      ssh: {
+        prompt: (prompt) => deps.prompts.ask(asker, prompt),
+        onStage: (event) => progress.onStage(event),
+        onLog: (line) => progress.onLog(line),
+      },
+      onState: (state) => progress.linkChanged(state),
+    });
+    if (!result.ok && progress.view.failure === null) progress.failed(result.message);
+    return { ...result, ssh: progress.view };
+  } finally {
+    deps.prompts.cancelAsker(asker.key);
+  }
 }
 
 /** A draft's token: absent keeps the stored one, null or empty clears it, a string replaces it. */
@@ -174,6 +217,11 @@ function checkTokenStaysWithOrigin(env: EnvironmentRuntime, draft: EnvironmentDr
 /** Valid settings as they are stored: a pinned fingerprint in its canonical form. */
 function checkSettings(settings: EnvironmentSettings): EnvironmentSettings {
   if (settings.kind === 'command') splitCommandLine(settings.commandLine);
+  if (settings.kind === 'ssh') {
+    // The contract checked each part; an empty option list is stored as none.
+    const { sshOptions, ...rest } = settings;
+    return sshOptions && sshOptions.length > 0 ? { ...rest, sshOptions } : rest;
+  }
   if (settings.kind !== 'ws') return settings;
   let url: URL;
   try {

@@ -1,14 +1,19 @@
 // One environment at run time: its stored config, its client (while enabled), the link state and
 // health the UI sees, and its processes. Health-only changes reach the UI throttled; state and
-// config changes go out at once.
+// config changes go out at once. An SSH environment also has its connect progress and asks its
+// prompts through the app's prompt broker.
 import type { EnvironmentView, HealthView, LinkState } from '../../shared/ipc';
 import type { ConnectionState, ExecServerClientApi, HealthSnapshot, TransportSpec } from '../client/api';
+import type { SshHooks } from '../client/ssh/ssh-hooks';
 import { AppError } from './app-error';
 import type { StoredEnvironment } from './config-store';
 import { HEALTH_SAMPLES_TO_UI, HEALTH_THROTTLE_MS } from './limits';
 import type { ProcessRuntime } from './process-runtime';
+import { SshConnectProgress } from './ssh-connect-progress';
+import type { SshPromptBroker } from './ssh-prompts';
 
-export type ClientFactory = (spec: TransportSpec) => ExecServerClientApi;
+/** Makes an environment's client; `ssh` carries the hooks an SSH transport's bootstrap asks through. */
+export type ClientFactory = (spec: TransportSpec, ssh?: SshHooks) => ExecServerClientApi;
 
 export interface EnvironmentRuntimeDeps {
   createClient: ClientFactory;
@@ -17,6 +22,7 @@ export interface EnvironmentRuntimeDeps {
   /** Output held back for this environment's renderers right now. */
   bufferedBytes: (env: EnvironmentRuntime) => number;
   changed: (view: EnvironmentView) => void;
+  prompts: SshPromptBroker;
 }
 
 export class EnvironmentRuntime {
@@ -27,6 +33,8 @@ export class EnvironmentRuntime {
   private health: HealthSnapshot | null = null;
   private lastEmitAt = 0;
   private throttleTimer: NodeJS.Timeout | null = null;
+  /** Created with the first SSH connect; kept across reconnects so *Show log* spans them. */
+  private ssh: SshConnectProgress | null = null;
 
   constructor(
     public stored: StoredEnvironment,
@@ -50,7 +58,13 @@ export class EnvironmentRuntime {
       health: this.health ? healthView(this.health) : null,
       info: this.client?.environmentInfo ? { ...this.client.environmentInfo } : null,
       bufferedBytes: this.deps.bufferedBytes(this),
+      ...(this.stored.settings.kind === 'ssh' ? { sshConnect: this.ssh?.view ?? null } : {}),
     };
+  }
+
+  /** The connect log of the SSH connects so far (empty before the first). */
+  get sshConnectLog(): string[] {
+    return this.ssh?.logLines ?? [];
   }
 
   /** The connected client, or a clear error saying why there is none. */
@@ -91,7 +105,8 @@ export class EnvironmentRuntime {
         return;
       }
       if (this.client) return this.connect();
-      const client = this.deps.createClient(spec);
+      const ssh = this.stored.settings.kind === 'ssh' ? this.sshHooks() : undefined;
+      const client = this.deps.createClient(spec, ssh);
       this.client = client;
       this.unlisten = [
         client.onStateChange((state) => this.onState(state)),
@@ -113,6 +128,8 @@ export class EnvironmentRuntime {
   async disconnect(): Promise<void> {
     const client = this.client;
     if (!client) return;
+    // Nobody waits for an answer to a connect that is being abandoned.
+    this.deps.prompts.cancelAsker(this.id);
     await client.close().catch(() => undefined);
     for (const stop of this.unlisten) stop();
     this.unlisten = [];
@@ -145,7 +162,20 @@ export class EnvironmentRuntime {
 
   private onState(state: ConnectionState): void {
     this.link = linkState(state);
+    this.ssh?.linkChanged(state);
     this.emitNow();
+  }
+
+  private sshHooks(): SshHooks {
+    const progress = (this.ssh ??= new SshConnectProgress((urgent) =>
+      urgent ? this.emitNow() : this.emitThrottled(),
+    ));
+    return {
+      prompt: (prompt) =>
+        this.deps.prompts.ask({ key: this.id, envId: this.id, envName: this.stored.name }, prompt),
+      onStage: (event) => progress.onStage(event),
+      onLog: (line) => progress.onLog(line),
+    };
   }
 }
 

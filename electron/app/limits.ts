@@ -57,6 +57,11 @@ export const DOWNLOAD_URL_TTL_MS = 5 * 60_000;
 
 /** environments.test gives up after this long. */
 export const TEST_CONNECTION_TIMEOUT_MS = 15_000;
+/**
+ * …an SSH environment's test gets longer: it may install the server (and a Node runtime) on the
+ * host, and it waits while the user answers ssh's prompts.
+ */
+export const SSH_TEST_CONNECTION_TIMEOUT_MS = 180_000;
 /** Closing clients on shutdown waits at most this long. */
 export const SHUTDOWN_TIMEOUT_MS = 5_000;
 /**
@@ -64,3 +69,14 @@ export const SHUTDOWN_TIMEOUT_MS = 5_000;
  * their servers; a dead link must not hold quitting up longer.
  */
 export const SHUTDOWN_CLEANUP_TIMEOUT_MS = 3_000;
+
+/** Lines of connect log kept per SSH environment (oldest dropped first) for *Show log*. */
+export const SSH_CONNECT_LOG_LINES = 1_000;
+/** A connect-log line longer than this is cut (a runaway banner must not fill the log). */
+export const SSH_CONNECT_LOG_LINE_CHARS = 2_000;
+/** `ssh -G <alias>` for the host picker is given this long per alias before it is reported stuck. */
+export const SSH_RESOLVE_TIMEOUT_MS = 5_000;
+/** `ssh -G` runs at once while listing hosts. */
+export const SSH_RESOLVE_CONCURRENCY = 4;
+/** ~/.ssh/config Includes nested deeper than this are not followed (ssh's own limit is 16). */
+export const SSH_CONFIG_INCLUDE_DEPTH = 16;

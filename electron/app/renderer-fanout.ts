@@ -18,6 +18,11 @@ export class RendererFanout {
     this.links.delete(link);
   }
 
+  /** How many renderers are attached now. */
+  get count(): number {
+    return this.links.size;
+  }
+
   closeAll(): void {
     for (const link of this.links) link.close();
     this.links.clear();

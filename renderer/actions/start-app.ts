@@ -9,6 +9,7 @@ import { leaves, usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { processKeyString } from '../stores/process-key';
 import { useSettings } from '../stores/settings-store';
+import { useSshPrompts } from '../stores/ssh-prompts-store';
 import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
@@ -38,6 +39,8 @@ export async function startApp(): Promise<() => void> {
     onEvent('processes.events', routeEvents),
     onEvent('transfers.changed', (t) => useTransfers.getState().upsert(t)),
     onEvent('app.notice', (notice) => useNotices.getState().add(notice)),
+    onEvent('ssh.prompt', (prompt) => useSshPrompts.getState().add(prompt)),
+    onEvent('ssh.promptClosed', ({ id }) => useSshPrompts.getState().remove(id)),
     onEvent('settings.changed', (s) => {
       useSettings.getState().set(s);
       applySettingsToAll(s);
@@ -70,6 +73,7 @@ export async function loadAll(): Promise<void> {
   useTransfers.getState().setAll(transfers);
   useEnvironments.getState().setAll(envs);
   void loadNotices();
+  void loadSshPrompts();
   if (useUi.getState().activeEnvId === null) useUi.getState().selectEnv(envs[0]?.id ?? null);
   await Promise.all(envs.map((env) => loadProcesses(env.id)));
   openFirstShell(envs);
@@ -80,6 +84,16 @@ async function loadNotices(): Promise<void> {
     for (const notice of await invoke('app.notices', {})) useNotices.getState().add(notice);
   } catch {
     // A host without notices (or a bridge that just dropped) leaves the list as events fill it.
+  }
+}
+
+/** Prompts asked before this renderer attached (or while it was reloading) are shown too. */
+async function loadSshPrompts(): Promise<void> {
+  try {
+    // The host's list is the truth: after the bridge reconnected, prompts closed meanwhile go.
+    useSshPrompts.getState().setAll(await invoke('ssh.prompts', {}));
+  } catch {
+    // As with notices: events fill the list from here on.
   }
 }
 

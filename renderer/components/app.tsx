@@ -15,6 +15,8 @@ import { OpenLinkDialog } from './open-link-dialog';
 import { RemoveEnvironmentDialog } from './remove-environment-dialog';
 import { SettingsDialog } from './settings-dialog';
 import { ShortcutsDialog } from './shortcuts-dialog';
+import { ConnectLogDialog } from './connect-log-dialog';
+import { SshPromptDialog } from './ssh-prompt-dialog';
 import { Sidebar } from './sidebar';
 import { StatusBar } from './status-bar';
 
@@ -70,6 +72,8 @@ export function App({ startError }: { startError?: string | null }) {
       <StatusBar />
       <NoticeStack />
       <Dialogs />
+      {/* Last, so ssh's question stays on top of any dialog (e.g. the one testing the connection). */}
+      <SshPromptDialog />
     </div>
   );
 }
@@ -91,6 +95,10 @@ function Dialogs() {
       const env = byId[dialog.id];
       // Keyed by environment: switching the open dialog to another one starts it afresh.
       return env ? <RemoveEnvironmentDialog key={env.id} env={env} onClose={close} /> : null;
+    }
+    case 'connectLog': {
+      const env = byId[dialog.id];
+      return env ? <ConnectLogDialog envId={env.id} envName={env.name} onClose={close} /> : null;
     }
     case 'shortcuts':
       return <ShortcutsDialog onClose={close} />;

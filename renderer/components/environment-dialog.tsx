@@ -1,15 +1,17 @@
-// Add or edit an environment: name, colour, how to reach it (WebSocket URL + token, or a command
-// whose stdio speaks the protocol), validated before saving, with a "test connection" that names
-// the stage that failed. A wss:// certificate that does not verify is shown and pinned only if the
+// Add or edit an environment: name, colour, how to reach it (an SSH host, a WebSocket URL + token,
+// or a command whose stdio speaks the protocol), validated before saving, with a "test connection"
+// that names the stage that failed (for SSH, its stages live). A wss:// certificate that does not verify is shown and pinned only if the
 // user trusts it (on test, and before adding or saving an unpinned wss:// environment).
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   EnvironmentDraft,
+  type EnvironmentSettings,
   type EnvironmentView,
+  type SshConnectView,
   type TestConnectionResult,
   type TokenStorageView,
 } from '../../shared/ipc';
-import { invoke } from '../ipc/ipc-client';
+import { invoke, onEvent } from '../ipc/ipc-client';
 import { addEnvironment, testConnection, updateEnvironment } from '../actions/environment-actions';
 import { errorMessage } from '../../shared/error-message';
 import { sameTokenOrigin, tokenOrigin } from '../../shared/token-origin';
@@ -18,8 +20,11 @@ import { Modal } from './modal';
 import { TrustCertificatePrompt, type RefusedCertificate } from './trust-certificate-prompt';
 import { UnencryptedNote } from './unencrypted-note';
 import { ErrorLine } from './error-line';
+import { sshFormFromSettings, sshSettingsFromForm, type SshFormErrors } from '../ssh-form';
+import { SshConnectStages } from './ssh-connect-stages';
+import { SshFields } from './ssh-fields';
 
-type Kind = 'ws' | 'command' | 'local';
+type Kind = EnvironmentSettings['kind'];
 
 const STAGE_TEXT: Record<TestConnectionResult['stage'], string> = {
   dns: 'name resolution',
@@ -57,6 +62,10 @@ export function EnvironmentDialog({
   const [commandLine, setCommandLine] = useState(
     existing?.settings.kind === 'command' ? existing.settings.commandLine : '',
   );
+  const [ssh, setSsh] = useState(() => sshFormFromSettings(existing?.settings));
+  const [sshErrors, setSshErrors] = useState<SshFormErrors>({});
+  // Live stages of an SSH *Test connection* while it runs (then its result's).
+  const [sshTest, setSshTest] = useState<SshConnectView | null>(null);
   const [token, setToken] = useState('');
   const [errors, setErrors] = useState<FormErrors>({});
   const [submitError, setSubmitError] = useState<string | null>(null);
@@ -75,12 +84,20 @@ export function EnvironmentDialog({
 
   const isWss = () => kind === 'ws' && url.trim().startsWith('wss://');
 
-  const settings = (pinned: string | null = pin) =>
-    kind === 'ws'
-      ? ({ kind, url: url.trim(), ...(pinned && isWss() ? { tlsFingerprint: pinned } : {}) } as const)
-      : kind === 'command'
-        ? ({ kind, commandLine: commandLine.trim() } as const)
-        : ({ kind } as const);
+  const settings = (pinned: string | null = pin): EnvironmentSettings | null => {
+    switch (kind) {
+      case 'ws':
+        return { kind, url: url.trim(), ...(pinned && isWss() ? { tlsFingerprint: pinned } : {}) };
+      case 'command':
+        return { kind, commandLine: commandLine.trim() };
+      case 'ssh': {
+        const checked = sshSettingsFromForm(ssh);
+        return checked.ok ? checked.settings : null;
+      }
+      case 'local':
+        return { kind };
+    }
+  };
 
   const tokenField = () => (kind === 'ws' && token ? { token } : {});
   // The saved token is sent only to the origin it was saved for (the AppService enforces it too).
@@ -88,7 +105,7 @@ export function EnvironmentDialog({
     kind === 'ws' &&
     existing?.hasToken === true &&
     /^wss?:\/\/[^\s/]+/.test(url.trim()) &&
-    !sameTokenOrigin(existing.settings, settings());
+    !sameTokenOrigin(existing.settings, settings()!);
   const tokenPlaceholder = tokenLeftBehind
     ? 'enter it again for the new URL'
     : existing?.hasToken
@@ -102,6 +119,9 @@ export function EnvironmentDialog({
     if (kind === 'ws' && !/^wss?:\/\/[^\s/]+/.test(url.trim()))
       next.target = 'Enter a URL like ws://host:port.';
     if (kind === 'command' && !commandLine.trim()) next.target = 'Enter the command to run.';
+    const sshChecked = kind === 'ssh' ? sshSettingsFromForm(ssh) : null;
+    setSshErrors(sshChecked && !sshChecked.ok ? sshChecked.errors : {});
+    if (sshChecked && !sshChecked.ok) next.target = 'Check the SSH fields.';
     if (tokenLeftBehind && !token) {
       next.token = `The saved token belongs to ${tokenOrigin(existing.settings) ?? 'the old URL'}; enter the token for this URL.`;
     }
@@ -147,21 +167,35 @@ export function EnvironmentDialog({
 
   /** Runs "test connection" with the given pin and shows its result; null if it could not run. */
   async function runTest(pinned: string | null): Promise<TestConnectionResult | null> {
+    const target = settings(pinned);
+    if (!target) {
+      validate(pinned);
+      return null;
+    }
     setTesting(true);
     setTest(null);
     setTestError(null);
+    setSshTest(null);
+    const testId = crypto.randomUUID();
+    const stopProgress =
+      target.kind === 'ssh'
+        ? onEvent('ssh.testProgress', (event) => event.testId === testId && setSshTest(event.progress))
+        : () => undefined;
     try {
       const result = await testConnection({
-        settings: settings(pinned),
+        settings: target,
         ...tokenField(),
         ...(existing ? { id: existing.id } : {}),
+        ...(target.kind === 'ssh' ? { testId, name: name.trim() || undefined } : {}),
       });
       setTest(result);
+      if (result.ssh) setSshTest(result.ssh);
       return result;
     } catch (error) {
       setTestError(`Could not run the test: ${errorMessage(error)}`);
       return null;
     } finally {
+      stopProgress();
       setTesting(false);
     }
   }
@@ -209,6 +243,7 @@ export function EnvironmentDialog({
             onChange={(e) => setKind(e.target.value as Kind)}
             disabled={existing?.settings.kind === 'local'}
           >
+            <option value="ssh">SSH (Tether installs its server on the host)</option>
             <option value="ws">WebSocket (exec-server URL)</option>
             <option value="command">Command (stdio, e.g. over SSH)</option>
             {existing?.settings.kind === 'local' && <option value="local">This machine</option>}
@@ -255,6 +290,16 @@ export function EnvironmentDialog({
               )}
             </>
           )}
+          {kind === 'ssh' && (
+            <SshFields
+              fields={ssh}
+              errors={sshErrors}
+              onChange={setSsh}
+              onPick={(host) => {
+                if (!name.trim()) setName(host.alias);
+              }}
+            />
+          )}
           {kind === 'command' && (
             <>
               <label htmlFor="env-command">Command</label>
@@ -270,11 +315,14 @@ export function EnvironmentDialog({
             </>
           )}
         </div>
+        {kind === 'ssh' && sshTest && <SshConnectStages progress={sshTest} />}
         {test && (
           <p role="status" className={test.ok ? 'status-connected' : 'error'}>
             {test.ok
               ? `Connection works (${formatMs(test.rttMs)}).`
-              : `Failed at ${STAGE_TEXT[test.stage]}: ${test.message}`}
+              : test.ssh?.failure
+                ? 'The test failed; the stages above say where.'
+                : `Failed at ${STAGE_TEXT[test.stage]}: ${test.message}`}
           </p>
         )}
         {prompt && (

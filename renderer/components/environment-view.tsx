@@ -5,6 +5,7 @@ import { panelOf, useUi, type EnvPanel } from '../stores/ui-store';
 import { FileBrowser } from './file-browser';
 import { HealthPanel } from './health-panel';
 import { ProcessesPanel } from './processes-panel';
+import { SshConnectStages } from './ssh-connect-stages';
 import { StatusIndicator } from './status-indicator';
 import { TerminalsPanel } from './terminals-panel';
 import { UnencryptedNote } from './unencrypted-note';
@@ -34,6 +35,9 @@ export function EnvironmentView({ env }: { env: Env }) {
         <button onClick={() => void setConnected(env.id, !env.enabled).catch(ignore)}>
           {env.enabled ? 'Disconnect' : 'Connect'}
         </button>
+        {env.settings.kind === 'ssh' && (
+          <button onClick={() => openDialog({ kind: 'connectLog', id: env.id })}>Show log</button>
+        )}
         <button onClick={() => openDialog({ kind: 'editEnvironment', id: env.id })}>Edit</button>
         {env.settings.kind !== 'local' && (
           <button className="danger" onClick={() => openDialog({ kind: 'removeEnvironment', id: env.id })}>
@@ -42,6 +46,19 @@ export function EnvironmentView({ env }: { env: Env }) {
         )}
       </div>
       <UnencryptedNote settings={env.settings} />
+      {env.sshConnect && env.enabled && env.link.kind !== 'connected' && env.link.kind !== 'idle' && (
+        <SshConnectStages
+          progress={env.sshConnect}
+          actions={
+            env.sshConnect.failure && (
+              <>
+                <button onClick={() => void reconnectNow(env.id).catch(ignore)}>Retry</button>
+                <button onClick={() => openDialog({ kind: 'connectLog', id: env.id })}>Show log</button>
+              </>
+            )
+          }
+        />
+      )}
       <div className="tabs" role="tablist" aria-label="Environment panels">
         {PANELS.map((p) => (
           <button

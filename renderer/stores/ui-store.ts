@@ -7,6 +7,8 @@ type Dialog =
   | { kind: 'addEnvironment' }
   | { kind: 'editEnvironment'; id: string }
   | { kind: 'removeEnvironment'; id: string }
+  /** *Show log* of an SSH environment's connects. */
+  | { kind: 'connectLog'; id: string }
   | { kind: 'shortcuts' }
   | { kind: 'settings' }
   /** A link clicked in a terminal of `envId`, waiting for the user's say. */

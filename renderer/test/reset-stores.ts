@@ -4,6 +4,7 @@ import { useFiles } from '../stores/files-store';
 import { useNotices } from '../stores/notices-store';
 import { usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
+import { useSshPrompts } from '../stores/ssh-prompts-store';
 import { DEFAULT_SETTINGS, useSettings } from '../stores/settings-store';
 import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
@@ -14,6 +15,7 @@ export function resetStores(): void {
   usePanes.setState({ byEnv: {} });
   useFiles.setState({ byEnv: {} });
   useNotices.setState({ list: [] });
+  useSshPrompts.setState({ list: [] });
   useTransfers.setState({ byId: {} });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
   useUi.setState({

@@ -2,14 +2,19 @@
 // response) and every event stream, declared once with zod schemas. The Electron preload bridge,
 // the main-process handlers, the web bridge and the renderer client all derive from this object.
 import { z } from 'zod';
+import { checkSshOption, MAX_SSH_OPTIONS, parseSshTarget } from '../ssh-target';
 
 // ── Shared shapes ───────────────────────────────────────────────────────────────────────────
 
 export const EnvironmentId = z.string().min(1).max(100);
+
+/** Bounds of an SSH environment's session lifetime (how long a dropped session waits on the host). */
+export const SSH_SESSION_TTL_MIN_MS = 60_000;
+export const SSH_SESSION_TTL_MAX_MS = 7 * 24 * 3_600_000;
 export const ProcessKey = z.object({ envId: EnvironmentId, processId: z.string().min(1).max(200) });
 export type ProcessKey = z.infer<typeof ProcessKey>;
 
-export const EnvironmentKind = z.enum(['local', 'ws', 'command']);
+export const EnvironmentKind = z.enum(['local', 'ws', 'command', 'ssh']);
 export type EnvironmentKind = z.infer<typeof EnvironmentKind>;
 
 /** Settings per kind. Tokens are write-only: the UI sends one, and only learns whether one is stored. */
@@ -28,6 +33,32 @@ export const EnvironmentSettings = z.discriminatedUnion('kind', [
     kind: z.literal('command'),
     /** A command line, split like a POSIX shell would (quotes respected), e.g. `ssh host tether exec-server --listen stdio`. */
     commandLine: z.string().min(1).max(4000),
+  }),
+  z.object({
+    kind: z.literal('ssh'),
+    /** An alias from ~/.ssh/config or [user@]host, as ssh takes it (see shared/ssh-target.ts). */
+    destination: z
+      .string()
+      .max(320)
+      .refine((d) => {
+        const parsed = parseSshTarget(d);
+        return parsed.ok && parsed.value.destination === d && parsed.value.port === undefined;
+      }, 'not an ssh destination (alias or [user@]host, no port, not starting with "-")'),
+    port: z.number().int().min(1).max(65_535).optional(),
+    /** Extra `Key=Value` options, each given to ssh as `-o Key=Value`. */
+    sshOptions: z
+      .array(
+        z
+          .string()
+          .max(1000)
+          .refine((o) => checkSshOption(o) === null, 'not a Key=Value ssh option'),
+      )
+      .max(MAX_SSH_OPTIONS)
+      .optional(),
+    /** A Node (≥ 20) on the host to run the server with, instead of the one Tether finds or installs. */
+    remoteNodePath: z.string().min(1).max(1000).startsWith('/').optional(),
+    /** How long the host keeps the session (and its processes) after the link drops. */
+    sessionTtlMs: z.number().int().min(SSH_SESSION_TTL_MIN_MS).max(SSH_SESSION_TTL_MAX_MS).optional(),
   }),
 ]);
 export type EnvironmentSettings = z.infer<typeof EnvironmentSettings>;
@@ -68,6 +99,61 @@ export const HealthView = z.object({
 });
 export type HealthView = z.infer<typeof HealthView>;
 
+/** The stages of an SSH connect, in order (electron/client/ssh/ssh-hooks.ts). */
+export const SshStage = z.enum([
+  'connecting',
+  'authenticating',
+  'checking',
+  'installing',
+  'starting',
+  'connected',
+]);
+export type SshStage = z.infer<typeof SshStage>;
+
+/** Where an SSH connect is: its current stage with live detail, and how the last attempt failed. */
+export const SshConnectView = z.object({
+  stage: SshStage,
+  /** ssh's or the bootstrap's words for what is happening ("uploading node runtime", …). */
+  detail: z.string().optional(),
+  /** While installing: bytes sent so far, of the total to send. */
+  bytesSent: z.number().optional(),
+  bytesTotal: z.number().optional(),
+  /** The last attempt's failure: the stage it stopped in and ssh's own message. */
+  failure: z.object({ stage: SshStage, message: z.string() }).nullable(),
+  /** Lines in the connect log (ssh.connectLog), so *Show log* knows there is something. */
+  logLines: z.number(),
+});
+export type SshConnectView = z.infer<typeof SshConnectView>;
+
+/** A `Host` entry of ~/.ssh/config, with what `ssh -G` resolves it to. */
+export const SshHostView = z.object({
+  alias: z.string(),
+  user: z.string().nullable(),
+  hostname: z.string().nullable(),
+  port: z.number().nullable(),
+  proxyJump: z.string().nullable(),
+  proxyCommand: z.string().nullable(),
+  /** Why `ssh -G` could not resolve it (the entry is still listed). */
+  problem: z.string().nullable(),
+});
+export type SshHostView = z.infer<typeof SshHostView>;
+
+/** A question ssh asks (host key, password, passphrase, one-time code), waiting for the user. */
+export const SshPromptView = z.object({
+  id: z.string(),
+  /** The environment connecting, or null for a *Test connection* of the environment dialog. */
+  envId: EnvironmentId.nullable(),
+  /** The name to show ("Lab box"); for a test, the name typed in the dialog. */
+  envName: z.string(),
+  kind: z.enum(['hostKey', 'password', 'passphrase', 'otp', 'other']),
+  /** ssh's own text, in full (a host-key question holds the fingerprint). */
+  text: z.string(),
+  destination: z.string(),
+  /** Typed answers are masked; a host-key question is answered by a choice. */
+  secret: z.boolean(),
+});
+export type SshPromptView = z.infer<typeof SshPromptView>;
+
 export const EnvironmentView = z.object({
   id: EnvironmentId,
   name: z.string(),
@@ -82,6 +168,8 @@ export const EnvironmentView = z.object({
   info: z.record(z.string(), z.unknown()).nullable(),
   /** Output held back because the server cannot pause processes (codex): bytes buffered now. */
   bufferedBytes: z.number(),
+  /** SSH environments: the connect's stage, detail and last failure; absent for other kinds. */
+  sshConnect: SshConnectView.nullable().optional(),
 });
 export type EnvironmentView = z.infer<typeof EnvironmentView>;
 
@@ -199,6 +287,8 @@ export const TestConnectionResult = z.object({
       pinned: z.string().nullable(),
     })
     .optional(),
+  /** SSH: where the test got to (the failing stage when it failed). */
+  ssh: SshConnectView.optional(),
 });
 export type TestConnectionResult = z.infer<typeof TestConnectionResult>;
 
@@ -245,6 +335,9 @@ export const commands = {
       settings: EnvironmentSettings,
       token: z.string().max(10_000).nullish(),
       id: EnvironmentId.optional(),
+      /** SSH: the name a prompt shows, and the id its live `ssh.testProgress` events carry. */
+      name: z.string().max(100).optional(),
+      testId: z.string().min(1).max(100).optional(),
     }),
     TestConnectionResult,
   ),
@@ -331,6 +424,15 @@ export const commands = {
   'transfers.cancel': command(z.object({ id: z.string() }), Ok),
   'transfers.clearFinished': command(Empty, Ok),
 
+  /** The `Host` entries of ~/.ssh/config (Includes followed, wildcard patterns skipped), resolved. */
+  'ssh.hosts': command(Empty, z.array(SshHostView)),
+  /** Prompts waiting for an answer now (one per environment; the rest queue behind it). */
+  'ssh.prompts': command(Empty, z.array(SshPromptView)),
+  /** Answers a prompt; `null` cancels it (ssh then fails that connect with "cancelled"). */
+  'ssh.answerPrompt': command(z.object({ id: z.string(), answer: z.string().max(10_000).nullable() }), Ok),
+  /** The connect log of an SSH environment (ssh's stderr, probe and install steps), oldest first. */
+  'ssh.connectLog': command(z.object({ envId: EnvironmentId }), z.object({ lines: z.array(z.string()) })),
+
   'settings.get': command(Empty, Settings),
   'settings.update': command(Settings.partial(), Settings),
 
@@ -361,6 +463,12 @@ const events = {
   'settings.changed': Settings,
   /** A new notice (also listed by app.notices until dismissed). */
   'app.notice': AppNotice,
+  /** ssh asks something; the renderer shows it until answered or closed. */
+  'ssh.prompt': SshPromptView,
+  /** A prompt was answered (maybe in another window), cancelled, or its connect ended. */
+  'ssh.promptClosed': z.object({ id: z.string() }),
+  /** Live stages of an SSH *Test connection* (by the testId it was started with). */
+  'ssh.testProgress': z.object({ testId: z.string(), progress: SshConnectView }),
 } as const;
 
 export type Commands = typeof commands;

@@ -2,7 +2,7 @@
 // from its first stdout line, and stops it by pid. With `opener`, it opens the browser instead,
 // through whatever `xdg-open` that folder holds.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -24,12 +24,18 @@ export interface WebApp {
 export interface WebAppOptions {
   /** A folder put first on PATH whose `xdg-open` stands in for the system's; omits --no-open. */
   opener?: string;
+  /** Files to put in the app's (temp) HOME first, by path under it, e.g. `.ssh/config`. */
+  homeFiles?: Record<string, string>;
 }
 
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tether-web-e2e-'));
   const home = path.join(dataDir, 'home');
   mkdirSync(home);
+  for (const [relative, text] of Object.entries(options.homeFiles ?? {})) {
+    mkdirSync(path.dirname(path.join(home, relative)), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(home, relative), text, { mode: 0o600 });
+  }
   const child = spawn(
     process.execPath,
     [TETHER_BIN, 'web', ...(options.opener ? [] : ['--no-open']), '--port', '0', '--data-dir', dataDir],

@@ -14,6 +14,7 @@ import { FileSecretStore } from '../../../electron/app/file-secret-store';
 import { localServerCommand } from '../../../electron/app/local-server';
 import type { RendererLink } from '../../../electron/app/renderer-link';
 import type { SecretStore } from '../../../electron/app/secret-store';
+import type { SshConfigLocation } from '../../../electron/app/ssh-hosts';
 import { REPO_ROOT } from '../../support/exec-servers';
 
 interface RecordedEvent {
@@ -42,6 +43,8 @@ export async function createHarness(
     /** The host's link opener (by default one that does nothing). */
     openExternal?: (url: string) => Promise<void>;
     secrets?: SecretStore;
+    /** The ssh client config the host picker lists (a temp one; never the real ~/.ssh/config). */
+    sshConfig?: SshConfigLocation;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
@@ -64,6 +67,7 @@ export async function createHarness(
       },
     },
     autoConnect: options.autoConnect ?? true,
+    ...(options.sshConfig ? { sshConfig: options.sshConfig } : {}),
   });
   const events: RecordedEvent[] = [];
   const link = service.attach((name, payload) => events.push({ name, payload }));
