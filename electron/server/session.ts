@@ -34,6 +34,8 @@ export class Session {
   private readonly starting = new Set<string>();
   private sink: SessionSink | null = null;
   private ttlTimer: NodeJS.Timeout | null = null;
+  /** Closed processes whose reap time came while detached: kept for the resume, reaped after it. */
+  private readonly reapAfterResume = new Set<ManagedProcess>();
   private disposed = false;
 
   constructor(
@@ -50,6 +52,8 @@ export class Session {
     this.ttlTimer = null;
     this.sink = sink;
     this.setCongested(sink.congested);
+    for (const closed of this.reapAfterResume) this.scheduleReap(closed);
+    this.reapAfterResume.clear();
   }
 
   /**
@@ -150,9 +154,16 @@ export class Session {
     return this.starting.has(id);
   }
 
+  /**
+   * Drops a closed process once the exited-process TTL has passed — but only while a client is
+   * attached: a process that ends during an outage keeps its exit code and output until the client
+   * is back to read them (the session's own TTL still bounds how long that is).
+   */
   private scheduleReap(closed: ManagedProcess): void {
     const timer = setTimeout(() => {
-      if (this.processes.get(closed.id) === closed) this.processes.delete(closed.id);
+      if (this.processes.get(closed.id) !== closed) return;
+      if (this.sink === null) this.reapAfterResume.add(closed);
+      else this.processes.delete(closed.id);
     }, this.config.exitedProcessTtlMs);
     timer.unref();
   }
