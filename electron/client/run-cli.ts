@@ -75,8 +75,13 @@ function transportFrom(options: RunOptions): TransportSpec {
 
 function describeState(state: ConnectionState): string | null {
   switch (state.kind) {
-    case 'reconnecting':
-      return `reconnecting (attempt ${state.attempt}): ${state.reason}`;
+    case 'reconnecting': {
+      const held =
+        state.sessionHeldUntil === null
+          ? ''
+          : `; session held until ${new Date(state.sessionHeldUntil).toISOString()}`;
+      return `reconnecting (attempt ${state.attempt}): ${state.reason}${held}`;
+    }
     case 'connected':
       return `connected (session ${state.sessionId})`;
     case 'failed':
@@ -255,7 +260,10 @@ export function registerRunCommand(program: Command): void {
     .option('--tty', 'run under a pseudo-terminal (raw input and window size when on a terminal)')
     .option('--cwd <path>', "working directory on the server (default: the server's)")
     .option('--env <NAME=VALUE>', 'set a variable on top of the server environment (repeatable)', collect, [])
-    .option('--recovery-deadline <seconds>', 'give up reconnecting after this long (default 60)')
+    .option(
+      '--recovery-deadline <seconds>',
+      'give up reconnecting after this long (default: keep trying while the server may hold the session)',
+    )
     .option('--verbose', 'report connection changes on stderr')
     .argument('<argv...>', 'the program and its arguments (after -- if they start with a dash)')
     .passThroughOptions()
