@@ -1,10 +1,12 @@
 // The production ClientFactory: one RemoteExecServerClient per environment, logging to stderr.
 import type { TransportSpec } from '../client/api';
-import { RemoteExecServerClient } from '../client/remote-client';
+import { RemoteExecServerClient, type RemoteClientOptions } from '../client/remote-client';
 import type { ClientFactory } from './environment-runtime';
 
 export function remoteClientFactory(
   log: (line: string) => void = (line) => console.error(line),
+  /** Policy overrides for every client (tests inject a backoff schedule). */
+  overrides: Omit<RemoteClientOptions, 'transport' | 'log'> = {},
 ): ClientFactory {
-  return (transport: TransportSpec) => new RemoteExecServerClient({ transport, log });
+  return (transport: TransportSpec) => new RemoteExecServerClient({ ...overrides, transport, log });
 }

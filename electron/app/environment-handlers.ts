@@ -122,6 +122,10 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       envs.reconnectAll();
       return { ok: true };
     },
+    'environments.networkMayBeBack': () => {
+      envs.networkMayBeBack();
+      return { ok: true };
+    },
     'environments.test': async ({ settings, token, id }) => {
       const checked = checkSettings(settings);
       const saved = (token == null && id ? envs.find(id) : undefined) ?? null;

@@ -12,7 +12,7 @@ import { useSettings } from '../stores/settings-store';
 import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
-import { forgetEnvironment } from './environment-actions';
+import { forgetEnvironment, forwardNetworkSignals } from './environment-actions';
 import { openShell } from './process-actions';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
@@ -42,6 +42,7 @@ export async function startApp(): Promise<() => void> {
       useSettings.getState().set(s);
       applySettingsToAll(s);
     }),
+    forwardNetworkSignals(window),
   ];
   offs.push(
     usePanes.subscribe((state) => {

@@ -247,6 +247,8 @@ export const commands = {
   'environments.disconnect': command(z.object({ id: EnvironmentId }), Ok),
   'environments.reconnectNow': command(z.object({ id: EnvironmentId }), Ok),
   'environments.reconnectAll': command(Empty, Ok),
+  /** The renderer saw the network come back (`online`) or the window regain focus: retry now. */
+  'environments.networkMayBeBack': command(Empty, Ok),
   'environments.test': command(
     z.object({
       settings: EnvironmentSettings,
