@@ -5,6 +5,7 @@ import type { ProcessStartParams, ProcessStartResult } from '../../shared/protoc
 import { spawnChild } from './child-spawn';
 import { buildChildEnv } from './env-policy';
 import {
+  ATTACHED_PROBE_TIMEOUT_MS,
   DEFAULT_TTY_COLS,
   DEFAULT_TTY_ROWS,
   READER_READ_AHEAD_BYTES,
@@ -154,18 +155,29 @@ export class Session {
     return this.starting.has(id);
   }
 
-  /**
-   * Drops a closed process once the exited-process TTL has passed — but only while a client is
-   * attached: a process that ends during an outage keeps its exit code and output until the client
-   * is back to read them (the session's own TTL still bounds how long that is).
-   */
   private scheduleReap(closed: ManagedProcess): void {
-    const timer = setTimeout(() => {
-      if (this.processes.get(closed.id) !== closed) return;
-      if (this.sink === null) this.reapAfterResume.add(closed);
-      else this.processes.delete(closed.id);
-    }, this.config.exitedProcessTtlMs);
+    const timer = setTimeout(() => void this.reapIfSeen(closed), this.config.exitedProcessTtlMs);
     timer.unref();
+  }
+
+  /**
+   * Drops a closed process once the exited-process TTL has passed with its client attached and
+   * answering. A client that is away has not read the process's end yet: detached (an outage), it
+   * is reaped a TTL after the resume; attached but silent (a suspended laptop), it is asked again a
+   * TTL later. The session's own TTL still bounds how long that can go on.
+   */
+  private async reapIfSeen(closed: ManagedProcess): Promise<void> {
+    if (this.processes.get(closed.id) !== closed) return;
+    const sink = this.sink;
+    if (sink === null) {
+      this.reapAfterResume.add(closed);
+      return;
+    }
+    if (!(await sink.probeAlive(ATTACHED_PROBE_TIMEOUT_MS))) {
+      this.scheduleReap(closed);
+      return;
+    }
+    if (this.processes.get(closed.id) === closed) this.processes.delete(closed.id);
   }
 
   /** Kills every process group of this session; the session is unusable afterwards. */
