@@ -36,7 +36,7 @@ const ICONS: Record<LinkStatusKind, string> = {
   degraded: '◐',
   stalled: '⏸',
   reconnecting: '↻',
-  expired: '⌛',
+  expired: '✕',
   failed: '✕',
   closed: '○',
 };

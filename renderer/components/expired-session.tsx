@@ -27,7 +27,9 @@ export function ExpiredSession({ env }: { env: EnvironmentView }) {
         the server keeps a detached session, so{' '}
         {ended.length === 0
           ? 'the processes of that session ended with it.'
-          : `${ended.length === 1 ? 'this process' : `these ${ended.length} processes`} ended with it; their output is kept in their panes:`}
+          : ended.length === 1
+            ? 'this process ended with it; its output is kept in its pane:'
+            : `these ${ended.length} processes ended with it; their output is kept in their panes:`}
       </p>
       {ended.length > 0 && (
         <ul aria-label="Processes that ended with the session">
