@@ -35,8 +35,11 @@ export class Session {
   private readonly starting = new Set<string>();
   private sink: SessionSink | null = null;
   private ttlTimer: NodeJS.Timeout | null = null;
-  /** Closed processes whose reap time came while detached: kept for the resume, reaped after it. */
-  private readonly reapAfterResume = new Set<ManagedProcess>();
+  /**
+   * Closed processes waiting to be reaped: the timer of their next check, or null while they wait
+   * for a resume (their check came while detached). Every attach starts their TTL over.
+   */
+  private readonly reaps = new Map<ManagedProcess, NodeJS.Timeout | null>();
   private disposed = false;
 
   constructor(
@@ -53,8 +56,8 @@ export class Session {
     this.ttlTimer = null;
     this.sink = sink;
     this.setCongested(sink.congested);
-    for (const closed of this.reapAfterResume) this.scheduleReap(closed);
-    this.reapAfterResume.clear();
+    // A resumed client has yet to read what closed while it was away: a full TTL from now.
+    for (const closed of [...this.reaps.keys()]) this.scheduleReap(closed);
   }
 
   /**
@@ -156,8 +159,11 @@ export class Session {
   }
 
   private scheduleReap(closed: ManagedProcess): void {
+    const pending = this.reaps.get(closed);
+    if (pending) clearTimeout(pending);
     const timer = setTimeout(() => void this.reapIfSeen(closed), this.config.exitedProcessTtlMs);
     timer.unref();
+    this.reaps.set(closed, timer);
   }
 
   /**
@@ -167,16 +173,24 @@ export class Session {
    * TTL later. The session's own TTL still bounds how long that can go on.
    */
   private async reapIfSeen(closed: ManagedProcess): Promise<void> {
-    if (this.processes.get(closed.id) !== closed) return;
-    const sink = this.sink;
-    if (sink === null) {
-      this.reapAfterResume.add(closed);
+    const timer = this.reaps.get(closed);
+    if (this.processes.get(closed.id) !== closed) {
+      this.reaps.delete(closed);
       return;
     }
-    if (!(await sink.probeAlive(ATTACHED_PROBE_TIMEOUT_MS))) {
+    const sink = this.sink;
+    if (sink === null) {
+      this.reaps.set(closed, null);
+      return;
+    }
+    const alive = await sink.probeAlive(ATTACHED_PROBE_TIMEOUT_MS);
+    // An attach meanwhile started the TTL over: that newer check decides.
+    if (this.reaps.get(closed) !== timer) return;
+    if (!alive) {
       this.scheduleReap(closed);
       return;
     }
+    this.reaps.delete(closed);
     if (this.processes.get(closed.id) === closed) this.processes.delete(closed.id);
   }
 
@@ -185,6 +199,8 @@ export class Session {
     this.disposed = true;
     if (this.ttlTimer) clearTimeout(this.ttlTimer);
     this.ttlTimer = null;
+    for (const timer of this.reaps.values()) if (timer) clearTimeout(timer);
+    this.reaps.clear();
     for (const managed of this.processes.values()) managed.killGroup();
   }
 }

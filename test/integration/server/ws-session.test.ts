@@ -298,6 +298,35 @@ describe('exec-server over WebSocket: detach and resume', () => {
     }, 'the resumed session reaps it');
   });
 
+  it('keeps a closed process readable while its attached client is silent (suspended)', async () => {
+    const s = await server(['--exited-process-ttl-ms', '1000']);
+    const proxy = await FaultProxy.forUrl(s.url!);
+    try {
+      const first = await client(s, proxy.url());
+      const sessionId = await first.handshake();
+      await first.call('process/start', start('ends', ['/bin/sh', '-c', 'echo bye']));
+      // Still attached, but nothing gets through any more: a client whose process is stopped.
+      proxy.stall('existing');
+      // The clock of the test above: the TTL of `ends` has passed once this later one was reaped.
+      const other = await client(s);
+      await other.handshake();
+      await other.call('process/start', start('clock', ['true']));
+      await until(async () => {
+        const read = await other.request('process/read', { processId: 'clock', afterSeq: 0 });
+        return read.error !== undefined;
+      }, 'the other session reaps its closed process');
+      // The client comes back on a new connection; the silent one is dropped (it fails its ping).
+      const second = await client(s);
+      expect(await second.handshake(sessionId)).toBe(sessionId);
+      const read = await second.call('process/read', { processId: 'ends', afterSeq: 0 });
+      const chunks = read.chunks as { chunk: string }[];
+      expect(chunks.map((c) => Buffer.from(c.chunk, 'base64').toString()).join('')).toBe('bye\n');
+      expect(read).toMatchObject({ exitCode: 0, closed: true });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('kills the processes of a session nobody resumes within the TTL', async () => {
     const s = await server(['--session-ttl-ms', '800']);
     const c = await client(s);
