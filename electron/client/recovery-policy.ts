@@ -27,10 +27,13 @@ export function outageBounds(outage: {
   lastContactAt: number;
   info: EnvironmentInfo | null;
   giveUpAfterMs?: number;
+  /** Tried beyond the held-until time (default SESSION_HOLD_MARGIN_MS). */
+  holdMarginMs?: number;
 }): OutageBounds {
   const lifetime = sessionLifetimeMs(outage.info);
   const sessionHeldUntil = lifetime === null ? null : outage.lastContactAt + lifetime;
-  const expiresAt = sessionHeldUntil === null ? null : sessionHeldUntil + SESSION_HOLD_MARGIN_MS;
+  const margin = outage.holdMarginMs ?? SESSION_HOLD_MARGIN_MS;
+  const expiresAt = sessionHeldUntil === null ? null : sessionHeldUntil + margin;
   const giveUpAt = outage.giveUpAfterMs === undefined ? null : outage.lostAt + outage.giveUpAfterMs;
   if (giveUpAt !== null && (expiresAt === null || giveUpAt < expiresAt)) {
     return { sessionHeldUntil, deadlineAt: giveUpAt, endsBy: 'giveUp' };

@@ -57,6 +57,8 @@ export interface RemoteClientOptions {
   recoveryDeadlineMs?: number;
   /** Waits between the attempts of an outage (default: DEFAULT_BACKOFF). */
   backoff?: BackoffSchedule;
+  /** How long past the server's advertised session lifetime to keep trying (default 1 min). */
+  sessionHoldMarginMs?: number;
   connectTimeoutMs?: number;
   initializeTimeoutMs?: number;
   /** Bounds of each process's retained event log (replayed to late subscribers). */
@@ -399,6 +401,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         lastContactAt: link.connection.lastInboundAt,
         info: this.info,
         giveUpAfterMs: this.options.recoveryDeadlineMs,
+        holdMarginMs: this.options.sessionHoldMarginMs,
       }),
     };
     this.recover(outage, attempt).finally(settle);

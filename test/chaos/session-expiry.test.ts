@@ -10,6 +10,8 @@ import { pidAlive } from '../support/pids';
 
 const TETHER_SESSION_TTL_MS = 3_000;
 const CODEX_GIVE_UP_AFTER_MS = 3_000;
+/** How long past the advertised lifetime the client keeps trying (1 min by default). */
+const HOLD_MARGIN_MS = 1_000;
 const OUTAGE_MS = 5_000;
 /** Bound for the client to reach `failed` once recovery cannot succeed. */
 const FAILED_WITHIN_MS = 20_000;
@@ -63,6 +65,31 @@ describe('an outage longer than recovery allows', () => {
     // The expired session took its processes with it (Tether reports the pid; codex does not).
     expect(pid).toEqual(expect.any(Number));
     await waitUntil(() => !pidAlive(pid!), 10_000, `pid ${pid} to be gone`);
+  });
+
+  it('tether: the network never comes back, so the client ends the outage once the lifetime has passed', async () => {
+    const { server, proxy } = await rig.serve('tether', {
+      extraArgs: ['--session-ttl-ms', String(TETHER_SESSION_TTL_MS)],
+    });
+    const client = rig.client(proxy, { sessionHoldMarginMs: HOLD_MARGIN_MS });
+    await client.connect();
+    const { followed } = await startFollowed(client, server, {
+      argv: ['/bin/sh', '-c', 'echo started; exec sleep 60'],
+    });
+    await waitUntil(() => followed.output().toString() === 'started\n', 10_000, 'the first output');
+    expect(proxy.cutAll(), 'the live connection is cut').toBe(1);
+    proxy.refuseNew(true);
+    await waitUntil(() => client.state.kind === 'reconnecting', 10_000, 'the client to notice the cut');
+    const reconnecting = client.state as Extract<ConnectionState, { kind: 'reconnecting' }>;
+    expect(reconnecting.deadlineAt).toBe(reconnecting.sessionHeldUntil! + HOLD_MARGIN_MS);
+
+    await waitUntil(() => client.state.kind === 'failed', FAILED_WITHIN_MS, 'the client to give up');
+    const state = client.state as Extract<ConnectionState, { kind: 'failed' }>;
+    expect(state.since).toBeGreaterThanOrEqual(reconnecting.deadlineAt!);
+    expect(state.code, 'the session is gone, not merely unreachable').toBe('unknownSession');
+    expect(state.reason).toMatch(/expired/);
+    expect(state.expiredAt).toBe(reconnecting.sessionHeldUntil);
+    expect(await within(followed.finished, 5_000, 'the process to report the failure')).toBe('failed');
   });
 
   it("codex: the caller's give-up passes while the link is silent, and the client fails", async () => {
