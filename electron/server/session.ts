@@ -170,7 +170,8 @@ export class Session {
    * Drops a closed process once the exited-process TTL has passed with its client attached and
    * answering. A client that is away has not read the process's end yet: detached (an outage), it
    * is reaped a TTL after the resume; attached but silent (a suspended laptop), it is asked again a
-   * TTL later. The session's own TTL still bounds how long that can go on.
+   * TTL later. Either way the wait ends with the client's connection: once that is gone, the
+   * session's own TTL bounds it.
    */
   private async reapIfSeen(closed: ManagedProcess): Promise<void> {
     const timer = this.reaps.get(closed);
