@@ -32,6 +32,12 @@ export function formatClock(at: number): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
+/** `14:05`: when the day is clear from context (a session held until, expired at). */
+export function formatTimeOfDay(at: number): string {
+  const d = new Date(at);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
 export function formatDateTime(at: number | null): string {
   if (at === null) return '—';
   const d = new Date(at);

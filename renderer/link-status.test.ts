@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatTimeOfDay } from './format';
 import { linkStatus } from './link-status';
 import { makeEnv } from './test/fake-bridge';
 
@@ -26,5 +27,26 @@ describe('linkStatus', () => {
   it('gives the failure reason', () => {
     const env = makeEnv({ link: { kind: 'failed', since: 0, reason: 'token rejected' } });
     expect(linkStatus(env, now).text).toBe('failed: token rejected');
+  });
+  it('says until when the server holds the session while reconnecting', () => {
+    const heldUntil = new Date(2026, 0, 5, 14, 5, 30).getTime();
+    const env = makeEnv({
+      link: { kind: 'reconnecting', since: 0, attempt: 9, nextRetryAt: null, sessionHeldUntil: heldUntil },
+    });
+    expect(formatTimeOfDay(heldUntil)).toBe('14:05');
+    expect(linkStatus(env, now).text).toBe('reconnecting (attempt 9) · session held until 14:05');
+  });
+  it('says plainly how long codex keeps a session when the server advertises no lifetime', () => {
+    const env = makeEnv({ link: { kind: 'reconnecting', since: 0, attempt: 2, sessionHeldUntil: null } });
+    expect(linkStatus(env, now).text).toBe('reconnecting (attempt 2) · codex keeps a detached session ~80 s');
+  });
+  it('names an expired session and when it expired, apart from other failures', () => {
+    const expiredAt = new Date(2026, 0, 5, 9, 7).getTime();
+    const env = makeEnv({
+      link: { kind: 'failed', since: expiredAt + 60_000, code: 'unknownSession', expiredAt, reason: 'x' },
+    });
+    const status = linkStatus(env, now);
+    expect(status.kind).toBe('expired');
+    expect(status.label).toBe('Connection: session expired at 09:07');
   });
 });

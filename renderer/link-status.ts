@@ -1,11 +1,25 @@
 // Turns an environment's link state and health into the one status the UI shows everywhere
 // (sidebar, status bar, tabs): a kind, a text and an accessible label that never rely on colour.
 import type { EnvironmentView } from '../shared/ipc';
-import { formatMs } from './format';
+import { formatMs, formatTimeOfDay } from './format';
 import { sshFailureText, sshProgressText } from './ssh-stage-text';
 
 type LinkStatusKind =
-  'idle' | 'connecting' | 'connected' | 'degraded' | 'stalled' | 'reconnecting' | 'failed' | 'closed';
+  | 'idle'
+  | 'connecting'
+  | 'connected'
+  | 'degraded'
+  | 'stalled'
+  | 'reconnecting'
+  | 'expired'
+  | 'failed'
+  | 'closed';
+
+/**
+ * What the UI says of a server that does not advertise how long it holds a detached session:
+ * codex is the one such server, and it keeps one for about 80 s.
+ */
+export const UNADVERTISED_SESSION_LIFETIME = 'codex keeps a detached session ~80 s';
 
 export interface LinkStatus {
   kind: LinkStatusKind;
@@ -23,6 +37,7 @@ const ICONS: Record<LinkStatusKind, string> = {
   degraded: '◐',
   stalled: '⏸',
   reconnecting: '↻',
+  expired: '✕',
   failed: '✕',
   closed: '○',
 };
@@ -30,7 +45,9 @@ const ICONS: Record<LinkStatusKind, string> = {
 export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
   const { link, health } = env;
   let kind: LinkStatusKind = link.kind === 'closed' ? 'closed' : link.kind;
-  if (link.kind === 'connected' && health?.stalled) kind = 'stalled';
+  const expiredAt = link.kind === 'failed' ? link.expiredAt : undefined;
+  if (expiredAt !== undefined) kind = 'expired';
+  else if (link.kind === 'connected' && health?.stalled) kind = 'stalled';
   else if (link.kind === 'connected' && health?.degraded) kind = 'degraded';
 
   let text: string;
@@ -52,8 +69,17 @@ export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
           ? `reconnecting in ${Math.ceil((retryAt - now) / 1000)} s`
           : 'reconnecting';
       if (link.attempt) text += ` (attempt ${link.attempt})`;
+      // Until when a comeback still finds everything running (absent from older hosts: say nothing).
+      if (typeof link.sessionHeldUntil === 'number') {
+        text += ` · session held until ${formatTimeOfDay(link.sessionHeldUntil)}`;
+      } else if (link.sessionHeldUntil === null) {
+        text += ` · ${UNADVERTISED_SESSION_LIFETIME}`;
+      }
       break;
     }
+    case 'expired':
+      text = `session expired at ${formatTimeOfDay(expiredAt ?? link.since)}`;
+      break;
     case 'failed':
       // An SSH connect names the stage it failed in, with ssh's own message.
       text = env.sshConnect?.failure

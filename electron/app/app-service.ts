@@ -130,9 +130,14 @@ export class AppService {
     if (this.renderers.count === 0) this.prompts.cancelAll();
   }
 
-  /** Network came back or the machine woke up: retry every enabled environment now. */
+  /** "Reconnect all": retry every enabled environment now, failed ones with a new session. */
   reconnectAll(): void {
     this.envs.reconnectAll();
+  }
+
+  /** The machine woke up, the screen was unlocked or the network came back: reconnecting ones retry now. */
+  networkMayBeBack(): void {
+    this.envs.networkMayBeBack();
   }
 
   /**

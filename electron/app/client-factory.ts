@@ -1,12 +1,14 @@
 // The production ClientFactory: one RemoteExecServerClient per environment, logging to stderr; an
 // SSH environment's client gets the hooks its bootstrap asks through.
 import type { TransportSpec } from '../client/api';
-import { RemoteExecServerClient } from '../client/remote-client';
+import { RemoteExecServerClient, type RemoteClientOptions } from '../client/remote-client';
 import type { ClientFactory } from './environment-runtime';
 
 export function remoteClientFactory(
   log: (line: string) => void = (line) => console.error(line),
+  /** Policy overrides for every client (tests inject a backoff schedule). */
+  overrides: Omit<RemoteClientOptions, 'transport' | 'log'> = {},
 ): ClientFactory {
   return (transport: TransportSpec, ssh) =>
-    new RemoteExecServerClient({ transport, log, ...(ssh ? { ssh } : {}) });
+    new RemoteExecServerClient({ ...overrides, transport, log, ...(ssh ? { ssh } : {}) });
 }

@@ -128,6 +128,10 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       envs.reconnectAll();
       return { ok: true };
     },
+    'environments.networkMayBeBack': () => {
+      envs.networkMayBeBack();
+      return { ok: true };
+    },
     'environments.test': async ({ settings, token, id, name, testId }) => {
       const checked = checkSettings(settings);
       if (checked.kind === 'ssh') {

@@ -60,4 +60,16 @@ export class EnvironmentRegistry {
   reconnectAll(): void {
     for (const env of this.byId.values()) if (env.stored.enabled) this.reconnect(env);
   }
+
+  /**
+   * A sign the network may be back (wake from sleep, screen unlock, online, window focus): every
+   * reconnecting client makes its next attempt now instead of at its backoff step. Unlike
+   * reconnectAll, a failed or expired environment is left as it is: starting a new session is the
+   * user's call, so a focus click never replaces what the expired state is showing.
+   */
+  networkMayBeBack(): void {
+    for (const env of this.byId.values()) {
+      if (env.stored.enabled && env.currentClient?.state.kind === 'reconnecting') env.reconnectNow();
+    }
+  }
 }

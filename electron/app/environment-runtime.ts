@@ -194,10 +194,17 @@ function linkState(state: ConnectionState): LinkState {
         reason: state.reason,
         attempt: state.attempt,
         nextRetryAt: state.nextRetryAt,
+        sessionHeldUntil: state.sessionHeldUntil,
         deadlineAt: state.deadlineAt,
       };
     case 'failed':
-      return { kind: 'failed', since: state.since, reason: state.reason };
+      return {
+        kind: 'failed',
+        since: state.since,
+        reason: state.reason,
+        code: state.code,
+        ...(state.expiredAt !== undefined ? { expiredAt: state.expiredAt } : {}),
+      };
   }
 }
 

@@ -61,10 +61,29 @@ export type ConnectionState =
       nextRetryAt: number | null;
       /** Why the link was lost or why the last attempt failed. */
       reason: string;
-      /** Epoch ms after which recovery gives up (the session would have expired on the server). */
-      deadlineAt: number;
+      /**
+       * Epoch ms until which the server holds the session: its advertised lifetime after our last
+       * contact. Null when the server does not advertise one (codex keeps a detached session ~80 s).
+       */
+      sessionHeldUntil: number | null;
+      /**
+       * Epoch ms after which the client stops trying: the session's lifetime plus a margin, or the
+       * caller's give-up (`recoveryDeadlineMs`). Null: it keeps trying until the server says the
+       * session is gone, or the client is closed.
+       */
+      deadlineAt: number | null;
     }
-  | { kind: 'failed'; since: number; reason: string; code: ClientErrorCode }
+  | {
+      kind: 'failed';
+      since: number;
+      reason: string;
+      code: ClientErrorCode;
+      /**
+       * Set when the session is gone (code unknownSession): when it ended on the server (its
+       * held-until time, or when the client learnt it). Its processes ended with it.
+       */
+      expiredAt?: number;
+    }
   | { kind: 'closed'; since: number };
 
 export type ClientErrorCode =

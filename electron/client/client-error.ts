@@ -40,7 +40,7 @@ export function rpcError(
     return new ClientError(
       'unknownSession',
       `The server no longer knows this session (${error.message}); it expired or the server restarted. ` +
-        'Processes of the old session are gone; reconnect to start a new session.',
+        'Processes of the old session are gone; start a new session.',
       error,
     );
   }

@@ -18,19 +18,21 @@ export const MAX_PENDING_CALLS = 256;
 /** Calls beyond MAX_PENDING_CALLS wait in order for a free slot; beyond this many they are refused. */
 export const MAX_QUEUED_CALLS = 65_536;
 
-/** How long recovery may take before the client gives up (codex's server keeps sessions 80 s). */
-export const DEFAULT_RECOVERY_DEADLINE_MS = 60_000;
 /**
- * Backoff between reconnect attempts: the first retry is immediate, then it grows to the cap. The
- * cap is low on purpose: the time from the network returning to the session being back is at most
- * one cap, and an attempt against a host that is down costs one refused or timed-out connect, so
- * four attempts a second burden nobody.
+ * Backoff between the reconnect attempts of one outage: the first goes at once, the next ones after
+ * each step of the ramp, then one every BACKOFF_STEADY_MS for as long as the outage lasts. The
+ * steady interval bounds the time from the network returning to the session being back; the wake,
+ * online and focus signals (reconnectNow) cut even that short.
  */
-export const BACKOFF_INITIAL_MS = 25;
-export const BACKOFF_MAX_MS = 250;
-export const BACKOFF_FACTOR = 2;
-/** Each delay is scaled by a random factor in [1 - JITTER, 1 + JITTER]. */
+export const BACKOFF_RAMP_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000];
+export const BACKOFF_STEADY_MS = 5_000;
+/** Each delay is scaled by a random factor in [1 - JITTER, 1 + JITTER], so clients do not march in step. */
 export const BACKOFF_JITTER = 0.2;
+/**
+ * Tried on top of a server's advertised session lifetime before the session counts as expired: the
+ * server's timer starts when it notices the loss, which is after our last contact.
+ */
+export const SESSION_HOLD_MARGIN_MS = 60_000;
 
 /** The liveness checker runs this often on every live connection. */
 export const LIVENESS_TICK_MS = 500;

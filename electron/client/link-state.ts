@@ -5,6 +5,7 @@ import type { ConnectionState } from './api';
 import type { BackoffWait } from './backoff';
 import type { ClientError } from './client-error';
 import type { ExecServerConnection } from './connection';
+import type { OutageBounds } from './recovery-policy';
 import type { RttProbe } from './rtt-probe';
 
 /** The one connect or recovery in flight; every caller waits on it. Never rejects. */
@@ -16,8 +17,8 @@ export interface Outage {
   attemptNo: number;
   /** Why the link was lost, or why the last attempt failed. */
   reason: string;
-  /** Epoch ms after which recovery gives up (the server would have dropped the session). */
-  deadlineAt: number;
+  /** Until when the server holds the session and when attempts stop (recovery-policy.ts). */
+  bounds: OutageBounds;
 }
 
 export interface ConnectedLink {
@@ -37,7 +38,8 @@ export type LinkState =
   | { kind: 'waiting'; since: number; attempt: Attempt; outage: Outage; backoff: BackoffWait }
   /** Lost: an attempt to resume the session is in flight. */
   | { kind: 'reconnecting'; since: number; attempt: Attempt; outage: Outage }
-  | { kind: 'failed'; since: number; fatalError: ClientError }
+  /** Terminal; `expiredAt` when the session is gone (fatalError code unknownSession). */
+  | { kind: 'failed'; since: number; fatalError: ClientError; expiredAt?: number }
   | { kind: 'closed'; since: number };
 
 /** What the app sees of a state: its facts, not its resources. */
@@ -57,7 +59,8 @@ export function toConnectionState(link: LinkState): ConnectionState {
         attempt: link.outage.attemptNo,
         nextRetryAt: link.kind === 'waiting' ? link.backoff.retryAt : null,
         reason: link.outage.reason,
-        deadlineAt: link.outage.deadlineAt,
+        sessionHeldUntil: link.outage.bounds.sessionHeldUntil,
+        deadlineAt: link.outage.bounds.deadlineAt,
       };
     case 'failed':
       return {
@@ -65,6 +68,7 @@ export function toConnectionState(link: LinkState): ConnectionState {
         since: link.since,
         reason: link.fatalError.message,
         code: link.fatalError.code,
+        ...(link.expiredAt !== undefined ? { expiredAt: link.expiredAt } : {}),
       };
     case 'closed':
       return { kind: 'closed', since: link.since };

@@ -20,7 +20,7 @@ import type {
   ProcessStartOptions,
   TransportSpec,
 } from './api';
-import { BackoffWait, backoffDelay } from './backoff';
+import { BackoffWait, backoffDelay, DEFAULT_BACKOFF, type BackoffSchedule } from './backoff';
 import { ClientError, isClientError, toClientError } from './client-error';
 import { ExecServerConnection } from './connection';
 import {
@@ -42,11 +42,11 @@ import { toPathUri } from './path-uri';
 import { ProcessSession, type ProcessSessionOps } from './process-session';
 import { RemoteFileSystem } from './remote-file-system';
 import { RttProbe } from './rtt-probe';
+import { deadlineError, expiredAt, outageBounds, type OutageBounds } from './recovery-policy';
 import { processStartParams } from './start-params';
 import type { ArtifactLocations } from './ssh/local-artifacts';
 import type { SshHooks } from './ssh/ssh-hooks';
 import {
-  defaultRecoveryDeadlineMs,
   transportOpener,
   whyLinkCannotResume,
   type TransportOpener,
@@ -56,8 +56,15 @@ import { errorMessage } from '../../shared/error-message';
 export interface RemoteClientOptions {
   transport: TransportSpec;
   clientName?: string;
-  /** How long recovery may take after a loss before the client fails (default 60 s). */
+  /**
+   * Give up an outage after this long even though the server may still hold the session. Without
+   * it the client tries as long as the server may hold the session (recovery-policy.ts).
+   */
   recoveryDeadlineMs?: number;
+  /** Waits between the attempts of an outage (default: DEFAULT_BACKOFF). */
+  backoff?: BackoffSchedule;
+  /** How long past the server's advertised session lifetime to keep trying (default 1 min). */
+  sessionHoldMarginMs?: number;
   connectTimeoutMs?: number;
   initializeTimeoutMs?: number;
   /** Bounds of each process's retained event log (replayed to late subscribers). */
@@ -334,9 +341,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
    * Opens a transport, sends initialize (+ initialized), learns the environment and installs the
    * connection. On any failure, the abort included, the connection is closed and the error thrown.
    */
-  private async handshake(resumeSessionId: string | null, deadlineAt: number): Promise<void> {
+  private async handshake(resumeSessionId: string | null, deadlineAt: number | null): Promise<void> {
     this.lifetime.signal.throwIfAborted();
-    const remaining = (limit: number): number => Math.max(1_000, Math.min(limit, deadlineAt - Date.now()));
+    const remaining = (limit: number): number =>
+      deadlineAt === null ? limit : Math.max(1_000, Math.min(limit, deadlineAt - Date.now()));
     let connection: ExecServerConnection | null = null;
     connection = await ExecServerConnection.open(
       this.opener,
@@ -409,7 +417,13 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     const outage: Outage = {
       attemptNo: 1,
       reason: error.message,
-      deadlineAt: Date.now() + this.recoveryDeadlineMs,
+      bounds: outageBounds({
+        lostAt: Date.now(),
+        lastContactAt: link.connection.lastInboundAt,
+        info: this.info,
+        giveUpAfterMs: this.options.recoveryDeadlineMs,
+        holdMarginMs: this.options.sessionHoldMarginMs,
+      }),
     };
     this.recover(outage, attempt).finally(settle);
   }
@@ -421,7 +435,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         await this.waitForTurn(outage, attempt);
         this.lifetime.signal.throwIfAborted();
         await this.opener.prepare(true);
-        await this.handshake(this.sessionId, outage.deadlineAt);
+        await this.handshake(this.sessionId, outage.bounds.deadlineAt);
         this.log(`Reconnected after ${outage.attemptNo} attempt(s); session ${this.sessionId} resumed.`);
         for (const followed of [...this.processes.values()]) followed.resync();
         return;
@@ -429,17 +443,12 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         if (this.lifetime.signal.aborted) return;
         const err = toClientError(error);
         if (!isRetryable(err)) {
-          this.fail(err);
+          this.fail(err, outage.bounds);
           return;
         }
-        if (Date.now() >= outage.deadlineAt) {
-          this.fail(
-            new ClientError(
-              'recoveryDeadline',
-              `Could not reconnect within ${Math.round(this.recoveryDeadlineMs / 1000)} s ` +
-                `(last error: ${err.message}). The server may have dropped the session; reconnect to start a new one.`,
-            ),
-          );
+        const { deadlineAt } = outage.bounds;
+        if (deadlineAt !== null && Date.now() >= deadlineAt) {
+          this.fail(deadlineError(outage.bounds, err, this.options.recoveryDeadlineMs), outage.bounds);
           return;
         }
         outage = { ...outage, attemptNo: outage.attemptNo + 1, reason: err.message };
@@ -449,7 +458,9 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   /** Enters the outage's next attempt, after its backoff wait if it has one. */
   private async waitForTurn(outage: Outage, attempt: Attempt): Promise<void> {
-    const wait = Math.min(backoffDelay(outage.attemptNo), Math.max(0, outage.deadlineAt - Date.now()));
+    const { deadlineAt } = outage.bounds;
+    const delay = backoffDelay(outage.attemptNo, this.options.backoff ?? DEFAULT_BACKOFF);
+    const wait = deadlineAt === null ? delay : Math.min(delay, Math.max(0, deadlineAt - Date.now()));
     const since = Date.now();
     if (wait > 0) {
       const backoff = new BackoffWait(wait, this.lifetime.signal);
@@ -462,10 +473,6 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     }
   }
 
-  private get recoveryDeadlineMs(): number {
-    return this.options.recoveryDeadlineMs ?? defaultRecoveryDeadlineMs(this.options.transport);
-  }
-
   /** Ends what only a connected link has: its probe, and its connection if still open. */
   private releaseLink(error: ClientError): void {
     const link = this.link;
@@ -474,9 +481,12 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     link.connection.close(error);
   }
 
-  private fail(fatalError: ClientError): void {
+  /** Ends the session's life in this client; `bounds` when it ends an outage (to date an expiry). */
+  private fail(fatalError: ClientError, bounds: OutageBounds | null = null): void {
     this.releaseLink(fatalError);
-    this.enter({ kind: 'failed', since: Date.now(), fatalError }, fatalError.message);
+    const since = Date.now();
+    const expired = fatalError.code === 'unknownSession' ? { expiredAt: expiredAt(bounds, since) } : {};
+    this.enter({ kind: 'failed', since, fatalError, ...expired }, fatalError.message);
     for (const followed of [...this.processes.values()]) {
       followed.fail(`The connection to the environment failed: ${fatalError.message}`);
     }

@@ -114,8 +114,13 @@ function transportFrom(options: RunOptions): TransportSpec {
 
 function describeState(state: ConnectionState): string | null {
   switch (state.kind) {
-    case 'reconnecting':
-      return `reconnecting (attempt ${state.attempt}): ${state.reason}`;
+    case 'reconnecting': {
+      const held =
+        state.sessionHeldUntil === null
+          ? ''
+          : `; session held until ${new Date(state.sessionHeldUntil).toISOString()}`;
+      return `reconnecting (attempt ${state.attempt}): ${state.reason}${held}`;
+    }
     case 'connected':
       return `connected (session ${state.sessionId})`;
     case 'failed':
@@ -341,7 +346,10 @@ export function registerRunCommand(program: Command): void {
         collect,
         [],
       )
-      .option('--recovery-deadline <seconds>', 'give up reconnecting after this long (default 60)')
+      .option(
+        '--recovery-deadline <seconds>',
+        'give up reconnecting after this long (default: keep trying while the server may hold the session)',
+      )
       .option('--verbose', 'report connection changes on stderr')
       .argument('<argv...>', 'the program and its arguments (after -- if they start with a dash)'),
   )

@@ -5,8 +5,6 @@
 // the questions below instead.
 import type { TransportSpec } from './api';
 import type { ClientError } from './client-error';
-import { DEFAULT_RECOVERY_DEADLINE_MS } from './constants';
-import { DEFAULT_SSH_SESSION_TTL_MS } from './ssh/ssh-constants';
 import type { SshHooks } from './ssh/ssh-hooks';
 import type { ArtifactLocations } from './ssh/local-artifacts';
 import { SshTransportOpener } from './ssh/ssh-transport';
@@ -81,9 +79,3 @@ export function whyLinkCannotResume(spec: TransportSpec): string | null {
     : null;
 }
 
-/** How long to keep reconnecting by default: as long as the server keeps the session. */
-export function defaultRecoveryDeadlineMs(spec: TransportSpec): number {
-  return spec.kind === 'ssh'
-    ? (spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS)
-    : DEFAULT_RECOVERY_DEADLINE_MS;
-}

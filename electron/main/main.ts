@@ -73,12 +73,12 @@ async function start(): Promise<void> {
   });
 
   installMenu({ reconnectAll: () => service.reconnectAll() });
-  powerMonitor.on('resume', () => service.reconnectAll());
-  powerMonitor.on('unlock-screen', () => service.reconnectAll());
+  powerMonitor.on('resume', () => service.networkMayBeBack());
+  powerMonitor.on('unlock-screen', () => service.networkMayBeBack());
   let online = net.isOnline();
   const onlineTimer = setInterval(() => {
     const now = net.isOnline();
-    if (now && !online) service.reconnectAll();
+    if (now && !online) service.networkMayBeBack();
     online = now;
   }, ONLINE_POLL_MS);
 

@@ -2,6 +2,7 @@
 // `codex exec-server` where they overlap). Startup errors are printed and exit with code 1.
 import type { Command } from 'commander';
 import {
+  CODEX_SESSION_TTL_MS,
   DEFAULT_EXITED_PROCESS_TTL_MS,
   DEFAULT_RETAINED_OUTPUT_BYTES,
   DEFAULT_RETAINED_OUTPUT_CHUNKS,
@@ -35,7 +36,10 @@ export function registerExecServerCommand(program: Command): void {
     .option('--ws-issuer <issuer>', 'required `iss` claim of signed bearer tokens')
     .option('--ws-audience <audience>', 'required `aud` entry of signed bearer tokens')
     .option('--ws-max-clock-skew-seconds <n>', 'clock skew allowed for exp/nbf (default 30)')
-    .option('--session-ttl-ms <ms>', `detached session lifetime (default ${DEFAULT_SESSION_TTL_MS})`)
+    .option(
+      '--session-ttl-ms <ms>',
+      `detached session lifetime (default ${DEFAULT_SESSION_TTL_MS}, 3 h; codex keeps ${CODEX_SESSION_TTL_MS})`,
+    )
     .option('--idle-exit-ms <ms>', 'with `unix:PATH`: exit after this long with no connection and no session')
     .option(
       '--exited-process-ttl-ms <ms>',

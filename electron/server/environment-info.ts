@@ -2,7 +2,12 @@
 // shell, directories and OS, plus the capability flags of the Tether extensions it implements.
 import os from 'node:os';
 import path from 'node:path';
-import { TetherCapability, UNAUTHENTICATED_LISTENER_FLAG, type EnvironmentInfo } from '../../shared/protocol';
+import {
+  SESSION_LIFETIME_CAPABILITY,
+  TetherCapability,
+  UNAUTHENTICATED_LISTENER_FLAG,
+  type EnvironmentInfo,
+} from '../../shared/protocol';
 import { TETHER_VERSION } from '../../shared/version';
 import { pathToUri } from './path-uri';
 
@@ -27,6 +32,8 @@ function passwdShell(): string | null {
 export interface EnvironmentInfoOptions {
   /** The WebSocket listener was started with `--ws-auth none`: reported so a client can warn. */
   unauthenticatedListener?: boolean;
+  /** How long a detached session is kept (`--session-ttl-ms`): advertised so clients keep trying that long. */
+  sessionTtlMs?: number;
 }
 
 export function buildEnvironmentInfo(
@@ -53,6 +60,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.fsUpdate]: true,
       [TetherCapability.concurrentRequests]: true,
       [TetherCapability.processPid]: true,
+      ...(options.sessionTtlMs !== undefined ? { [SESSION_LIFETIME_CAPABILITY]: options.sessionTtlMs } : {}),
       ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };

@@ -2,8 +2,14 @@
 // 0.171.0 where codex has the same notion; the rest are Tether's own bounds.
 import type { OutputCoalescingPolicy } from '../../shared/output-coalescing';
 
-/** How long a detached session waits for a resume before its processes are killed. */
-export const DEFAULT_SESSION_TTL_MS = 80_000;
+/**
+ * How long a detached session waits for a resume before its processes are killed: hours, so a
+ * closed laptop lid or a long network outage loses nothing (VS Code keeps remote sessions 3 h).
+ * Advertised in `environmentInfo` so clients know how long to keep trying.
+ */
+export const DEFAULT_SESSION_TTL_MS = 3 * 60 * 60 * 1000;
+/** codex 0.171.0's detached-session lifetime, for `--session-ttl-ms` when codex's behaviour is wanted. */
+export const CODEX_SESSION_TTL_MS = 80_000;
 /** How long an exited process stays readable (and its id taken) after `closed`. */
 export const DEFAULT_EXITED_PROCESS_TTL_MS = 80_000;
 /** Output retained per process for `process/read`, in bytes and in chunks (oldest evicted first). */

@@ -23,6 +23,7 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
     registry,
     environmentInfo: buildEnvironmentInfo(process.env, {
       unauthenticatedListener: options.listen.kind === 'ws' && options.auth.kind === 'none',
+      sessionTtlMs: options.sessionTtlMs,
     }),
     logger,
     maxInFlightRequests: options.maxInFlightRequests,

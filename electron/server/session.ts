@@ -5,6 +5,7 @@ import type { ProcessStartParams, ProcessStartResult } from '../../shared/protoc
 import { spawnChild } from './child-spawn';
 import { buildChildEnv } from './env-policy';
 import {
+  ATTACHED_PROBE_TIMEOUT_MS,
   DEFAULT_TTY_COLS,
   DEFAULT_TTY_ROWS,
   READER_READ_AHEAD_BYTES,
@@ -34,6 +35,11 @@ export class Session {
   private readonly starting = new Set<string>();
   private sink: SessionSink | null = null;
   private ttlTimer: NodeJS.Timeout | null = null;
+  /**
+   * Closed processes waiting to be reaped: the timer of their next check, or null while they wait
+   * for a resume (their check came while detached). Every attach starts their TTL over.
+   */
+  private readonly reaps = new Map<ManagedProcess, NodeJS.Timeout | null>();
   private disposed = false;
 
   constructor(
@@ -50,6 +56,8 @@ export class Session {
     this.ttlTimer = null;
     this.sink = sink;
     this.setCongested(sink.congested);
+    // A resumed client has yet to read what closed while it was away: a full TTL from now.
+    for (const closed of [...this.reaps.keys()]) this.scheduleReap(closed);
   }
 
   /**
@@ -151,10 +159,40 @@ export class Session {
   }
 
   private scheduleReap(closed: ManagedProcess): void {
-    const timer = setTimeout(() => {
-      if (this.processes.get(closed.id) === closed) this.processes.delete(closed.id);
-    }, this.config.exitedProcessTtlMs);
+    const pending = this.reaps.get(closed);
+    if (pending) clearTimeout(pending);
+    const timer = setTimeout(() => void this.reapIfSeen(closed), this.config.exitedProcessTtlMs);
     timer.unref();
+    this.reaps.set(closed, timer);
+  }
+
+  /**
+   * Drops a closed process once the exited-process TTL has passed with its client attached and
+   * answering. A client that is away has not read the process's end yet: detached (an outage), it
+   * is reaped a TTL after the resume; attached but silent (a suspended laptop), it is asked again a
+   * TTL later. Either way the wait ends with the client's connection: once that is gone, the
+   * session's own TTL bounds it.
+   */
+  private async reapIfSeen(closed: ManagedProcess): Promise<void> {
+    const timer = this.reaps.get(closed);
+    if (this.processes.get(closed.id) !== closed) {
+      this.reaps.delete(closed);
+      return;
+    }
+    const sink = this.sink;
+    if (sink === null) {
+      this.reaps.set(closed, null);
+      return;
+    }
+    const alive = await sink.probeAlive(ATTACHED_PROBE_TIMEOUT_MS);
+    // An attach meanwhile started the TTL over: that newer check decides.
+    if (this.reaps.get(closed) !== timer) return;
+    if (!alive) {
+      this.scheduleReap(closed);
+      return;
+    }
+    this.reaps.delete(closed);
+    if (this.processes.get(closed.id) === closed) this.processes.delete(closed.id);
   }
 
   /** Kills every process group of this session; the session is unusable afterwards. */
@@ -162,6 +200,8 @@ export class Session {
     this.disposed = true;
     if (this.ttlTimer) clearTimeout(this.ttlTimer);
     this.ttlTimer = null;
+    for (const timer of this.reaps.values()) if (timer) clearTimeout(timer);
+    this.reaps.clear();
     for (const managed of this.processes.values()) managed.killGroup();
   }
 }

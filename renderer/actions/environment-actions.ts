@@ -43,6 +43,21 @@ export function reconnectAll(): Promise<unknown> {
   return invoke('environments.reconnectAll', {});
 }
 
+/**
+ * The browser's signs that the network may be back — `online`, and the window regaining focus (the
+ * user is back, perhaps after the laptop slept) — passed on so reconnecting environments retry now.
+ * Returns the function that stops listening.
+ */
+export function forwardNetworkSignals(target: Window): () => void {
+  const signal = (): void => void invoke('environments.networkMayBeBack', {}).catch(() => undefined);
+  target.addEventListener('online', signal);
+  target.addEventListener('focus', signal);
+  return () => {
+    target.removeEventListener('online', signal);
+    target.removeEventListener('focus', signal);
+  };
+}
+
 export function setConnected(id: string, connected: boolean): Promise<unknown> {
   return connected ? invoke('environments.connect', { id }) : invoke('environments.disconnect', { id });
 }

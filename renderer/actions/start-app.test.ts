@@ -71,4 +71,17 @@ describe('startApp', () => {
     expect(useEnvironments.getState().order).toEqual([]);
     expect(useProcesses.getState().byKey).toEqual({});
   });
+
+  it('passes the window coming online or regaining focus on as "the network may be back"', async () => {
+    bridge.handle('environments.networkMayBeBack', () => ({ ok: true }));
+    stop = await startApp();
+    expect(bridge.callsOf('environments.networkMayBeBack')).toHaveLength(0);
+    window.dispatchEvent(new Event('online'));
+    window.dispatchEvent(new Event('focus'));
+    expect(bridge.callsOf('environments.networkMayBeBack')).toHaveLength(2);
+    stop();
+    stop = null;
+    window.dispatchEvent(new Event('focus'));
+    expect(bridge.callsOf('environments.networkMayBeBack'), 'no listener left once stopped').toHaveLength(2);
+  });
 });

@@ -13,7 +13,7 @@ import { useSshPrompts } from '../stores/ssh-prompts-store';
 import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
-import { forgetEnvironment } from './environment-actions';
+import { forgetEnvironment, forwardNetworkSignals } from './environment-actions';
 import { openShell } from './process-actions';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
@@ -45,6 +45,7 @@ export async function startApp(): Promise<() => void> {
       useSettings.getState().set(s);
       applySettingsToAll(s);
     }),
+    forwardNetworkSignals(window),
   ];
   offs.push(
     usePanes.subscribe((state) => {

@@ -2,6 +2,7 @@
 import type { EnvironmentView as Env } from '../../shared/ipc';
 import { reconnectNow, setConnected } from '../actions/environment-actions';
 import { panelOf, useUi, type EnvPanel } from '../stores/ui-store';
+import { ExpiredSession } from './expired-session';
 import { FileBrowser } from './file-browser';
 import { HealthPanel } from './health-panel';
 import { ProcessesPanel } from './processes-panel';
@@ -29,7 +30,7 @@ export function EnvironmentView({ env }: { env: Env }) {
         <h2>{env.name}</h2>
         <StatusIndicator env={env} />
         <span className="spacer" />
-        {env.link.kind !== 'connected' && env.enabled && (
+        {env.link.kind !== 'connected' && env.link.expiredAt === undefined && env.enabled && (
           <button onClick={() => void reconnectNow(env.id).catch(ignore)}>Reconnect now</button>
         )}
         <button onClick={() => void setConnected(env.id, !env.enabled).catch(ignore)}>
@@ -59,6 +60,7 @@ export function EnvironmentView({ env }: { env: Env }) {
           }
         />
       )}
+      <ExpiredSession env={env} />
       <div className="tabs" role="tablist" aria-label="Environment panels">
         {PANELS.map((p) => (
           <button

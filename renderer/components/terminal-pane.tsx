@@ -100,6 +100,11 @@ export function TerminalPane(props: {
           {link.icon} Link {link.text}
         </div>
       )}
+      {link.kind === 'expired' && (
+        <div className="banner bad" role="status">
+          {link.icon} The {link.text}; the processes of that session ended with it. The output below is kept.
+        </div>
+      )}
       {status?.inputError && (
         <div className="banner bad" role="alert">
           Input not delivered: {status.inputError}

@@ -81,7 +81,14 @@ export const LinkState = z.object({
   reason: z.string().optional(),
   attempt: z.number().optional(),
   nextRetryAt: z.number().nullable().optional(),
-  deadlineAt: z.number().optional(),
+  /** Reconnecting: when the client stops trying; null: until the server says the session is gone. */
+  deadlineAt: z.number().nullable().optional(),
+  /** Reconnecting: until when the server holds the session; null: the server does not say (codex). */
+  sessionHeldUntil: z.number().nullable().optional(),
+  /** Failed: the client error's code (e.g. `unknownSession`). */
+  code: z.string().optional(),
+  /** Failed because the session is gone: when it ended; its processes ended with it. */
+  expiredAt: z.number().optional(),
 });
 export type LinkState = z.infer<typeof LinkState>;
 
@@ -330,6 +337,8 @@ export const commands = {
   'environments.disconnect': command(z.object({ id: EnvironmentId }), Ok),
   'environments.reconnectNow': command(z.object({ id: EnvironmentId }), Ok),
   'environments.reconnectAll': command(Empty, Ok),
+  /** The renderer saw the network come back (`online`) or the window regain focus: retry now. */
+  'environments.networkMayBeBack': command(Empty, Ok),
   'environments.test': command(
     z.object({
       settings: EnvironmentSettings,

@@ -63,6 +63,12 @@ export const TetherCapability = {
 } as const;
 
 /**
+ * A Tether extension carrying a value instead of a flag: how long (ms) the server keeps a detached
+ * session for a resume. A client keeps reconnecting until then; codex advertises none (it keeps 80 s).
+ */
+export const SESSION_LIFETIME_CAPABILITY = 'tetherSessionTtlMs';
+
+/**
  * Not an extension but a warning in `environmentInfo.capabilities`: the WebSocket listener was
  * started with `--ws-auth none`, so anyone who reaches its port can run programs. Present only then.
  */

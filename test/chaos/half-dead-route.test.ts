@@ -1,8 +1,9 @@
 // A route change that strands the open connection (no byte, not even FIN, passes on it) while new
 // connections work: the server still sees the old connection attached and refuses the resume with
-// -32010. Codex 0.171.0 never lets go of it, so the client must end in a clear `failed` state at its
-// recovery deadline, naming the cause, instead of retrying forever. Tether's server pings the old
-// connection before refusing, drops it when it stays silent, and lets the resume through.
+// -32010. Codex 0.171.0 lets go of it only once TCP gives up on it, so by default the client keeps
+// trying (the cause in its state); with a caller's give-up it must end in a clear `failed` state at
+// that deadline, naming the cause. Tether's server pings the old connection before refusing, drops
+// it when it stays silent, and lets the resume through.
 import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
 import { DEAD_AFTER_MS } from '../../electron/client/constants';
@@ -16,7 +17,7 @@ const FAILED_WITHIN_MS = DEAD_AFTER_MS + RECOVERY_DEADLINE_MS + 15_000;
 const rig = chaosRig();
 
 describe('a half-dead route against codex', () => {
-  it('ends in failed with the -32010 cause once the recovery deadline passes', async () => {
+  it("ends in failed with the -32010 cause once the caller's give-up passes", async () => {
     const { server, proxy } = await rig.serve('codex');
     const client = rig.client(proxy, { recoveryDeadlineMs: RECOVERY_DEADLINE_MS });
     const states: ConnectionState['kind'][] = [];

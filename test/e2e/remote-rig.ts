@@ -15,13 +15,13 @@ export interface RemoteRig {
   switchServer(impl: ServerImpl): Promise<void>;
 }
 
-export function remoteRig(impl: ServerImpl): RemoteRig {
+export function remoteRig(impl: ServerImpl, options: { serverArgs?: string[] } = {}): RemoteRig {
   let server: StartedServer | undefined;
   let proxy: FaultProxy | undefined;
   let app: WebApp | undefined;
   let browser: LaunchedBrowser | undefined;
   const serve = async (which: ServerImpl): Promise<void> => {
-    server = await startServer(which, 'ws');
+    server = await startServer(which, 'ws', { extraArgs: options.serverArgs ?? [] });
     proxy = await FaultProxy.forUrl(server.url as string);
   };
 

@@ -8,6 +8,7 @@ import type { CommandInput, CommandName, CommandOutput, EventName, EventPayload 
 import { IpcError } from '../../../shared/ipc';
 import { AppService } from '../../../electron/app/app-service';
 import { remoteClientFactory } from '../../../electron/app/client-factory';
+import type { BackoffSchedule } from '../../../electron/client/backoff';
 import { dispatch } from '../../../electron/app/dispatcher';
 import { fileDownloadTarget } from '../../../electron/app/file-download-target';
 import { FileSecretStore } from '../../../electron/app/file-secret-store';
@@ -45,13 +46,15 @@ export async function createHarness(
     secrets?: SecretStore;
     /** The ssh client config the host picker lists (a temp one; never the real ~/.ssh/config). */
     sshConfig?: SshConfigLocation;
+    /** The reconnect backoff of every environment's client (default: the client's own). */
+    backoff?: BackoffSchedule;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
   const service = await AppService.create({
     dataDir,
     secrets: options.secrets ?? new FileSecretStore(path.join(dataDir, 'tokens.json')),
-    createClient: remoteClientFactory(() => undefined),
+    createClient: remoteClientFactory(() => undefined, options.backoff ? { backoff: options.backoff } : {}),
     localServer: localServerCommand({
       packageRoot: REPO_ROOT,
       execPath: process.execPath,

@@ -5,6 +5,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { TransferView } from '../../../shared/ipc';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
+import type { BackoffSchedule } from '../../../electron/client/backoff';
 import { createHarness, waitFor, type Harness } from './app-harness';
 
 export interface RemoteAppRig {
@@ -16,15 +17,24 @@ export interface RemoteAppRig {
   transfer(id: string): TransferView | undefined;
 }
 
-export function remoteAppRig(): RemoteAppRig {
+export interface RemoteAppRigOptions {
+  /** Extra `tether exec-server` arguments, e.g. a short `--session-ttl-ms`. */
+  serverArgs?: string[];
+  backoff?: BackoffSchedule;
+}
+
+export function remoteAppRig(options: RemoteAppRigOptions = {}): RemoteAppRig {
   let server: StartedServer | undefined;
   let proxy: FaultProxy | undefined;
   let h: Harness | undefined;
   let envId = '';
   beforeEach(async () => {
-    server = await startServer('tether', 'ws');
+    server = await startServer('tether', 'ws', { extraArgs: options.serverArgs ?? [] });
     proxy = await FaultProxy.forUrl(server.url!);
-    const harness = await createHarness({ autoConnect: false });
+    const harness = await createHarness({
+      autoConnect: false,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+    });
     h = harness;
     envId = (
       await harness.invoke('environments.add', {

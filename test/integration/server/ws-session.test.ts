@@ -47,8 +47,10 @@ describe('exec-server over WebSocket: handshake and envelope', () => {
     expect(bad.error).toEqual({ code: -32600, message: 'unknown session id nope' });
     const init = await c.request('initialize', { clientName: 'x' });
     expect(init.result?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    const info = init.result?.environmentInfo as { capabilities: Record<string, boolean>; cwd: string };
+    const info = init.result?.environmentInfo as { capabilities: Record<string, unknown>; cwd: string };
     expect(info.capabilities.tetherFlowControl).toBe(true);
+    // Tether's extension: the detached-session lifetime, 3 h unless --session-ttl-ms says otherwise.
+    expect(info.capabilities.tetherSessionTtlMs).toBe(3 * 60 * 60 * 1000);
     expect(info.cwd.startsWith('file:///')).toBe(true);
     expect((await c.request('process/read', { processId: 'p' })).error?.message).toBe(
       'client must send initialized before using exec methods',
@@ -268,10 +270,70 @@ describe('exec-server over WebSocket: detach and resume', () => {
     }
   });
 
+  it('keeps a process that closed while detached readable until the resume, then reaps it', async () => {
+    const s = await server(['--exited-process-ttl-ms', '300']);
+    const first = await client(s);
+    const sessionId = await first.handshake();
+    await first.call('process/start', start('ends', ['/bin/sh', '-c', 'echo bye']));
+    first.close();
+    // A clock without sleeping: a process of another, attached session that closed later than
+    // `ends` has been reaped, so the exited-process TTL of `ends` has passed too.
+    const other = await client(s);
+    await other.handshake();
+    await other.call('process/start', start('clock', ['true']));
+    await until(async () => {
+      const read = await other.request('process/read', { processId: 'clock', afterSeq: 0 });
+      return read.error !== undefined;
+    }, 'the other session reaps its closed process');
+    const second = await client(s);
+    expect(await second.handshake(sessionId)).toBe(sessionId);
+    const read = await second.call('process/read', { processId: 'ends', afterSeq: 0 });
+    const chunks = read.chunks as { chunk: string }[];
+    expect(chunks.map((c) => Buffer.from(c.chunk, 'base64').toString()).join('')).toBe('bye\n');
+    expect(read).toMatchObject({ exitCode: 0, closed: true });
+    // Attached again, the process is reaped like any other.
+    await until(async () => {
+      const again = await second.request('process/read', { processId: 'ends', afterSeq: 0 });
+      return again.error !== undefined;
+    }, 'the resumed session reaps it');
+  });
+
+  it('keeps a closed process readable while its attached client is silent (suspended)', async () => {
+    const s = await server(['--exited-process-ttl-ms', '1000']);
+    const proxy = await FaultProxy.forUrl(s.url!);
+    try {
+      const first = await client(s, proxy.url());
+      const sessionId = await first.handshake();
+      await first.call('process/start', start('ends', ['/bin/sh', '-c', 'echo bye']));
+      // Still attached, but nothing gets through any more: a client whose process is stopped.
+      proxy.stall('existing');
+      // The clock of the test above: the TTL of `ends` has passed once this later one was reaped.
+      const other = await client(s);
+      await other.handshake();
+      await other.call('process/start', start('clock', ['true']));
+      await until(async () => {
+        const read = await other.request('process/read', { processId: 'clock', afterSeq: 0 });
+        return read.error !== undefined;
+      }, 'the other session reaps its closed process');
+      // The client comes back on a new connection; the silent one is dropped (it fails its ping).
+      const second = await client(s);
+      expect(await second.handshake(sessionId)).toBe(sessionId);
+      const read = await second.call('process/read', { processId: 'ends', afterSeq: 0 });
+      const chunks = read.chunks as { chunk: string }[];
+      expect(chunks.map((c) => Buffer.from(c.chunk, 'base64').toString()).join('')).toBe('bye\n');
+      expect(read).toMatchObject({ exitCode: 0, closed: true });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('kills the processes of a session nobody resumes within the TTL', async () => {
     const s = await server(['--session-ttl-ms', '800']);
     const c = await client(s);
     const sessionId = await c.handshake();
+    const init = await (await client(s)).call('initialize', { clientName: 'x' });
+    const info = init.environmentInfo as { capabilities: Record<string, unknown> };
+    expect(info.capabilities.tetherSessionTtlMs, 'the lifetime advertised is the one set').toBe(800);
     const { pid } = await c.call('process/start', start('sleeper', ['sleep', '30']));
     c.close();
     await until(() => !pidAlive(pid as number), 'sleeper killed');

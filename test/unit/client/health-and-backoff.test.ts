@@ -1,19 +1,29 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { BackoffWait, backoffDelay } from '../../../electron/client/backoff';
-import { BACKOFF_MAX_MS, DEGRADED_RTT_MS } from '../../../electron/client/constants';
+import { BackoffWait, backoffDelay, DEFAULT_BACKOFF } from '../../../electron/client/backoff';
+import { BACKOFF_STEADY_MS, DEGRADED_RTT_MS } from '../../../electron/client/constants';
 import { HealthMonitor, percentile } from '../../../electron/client/health-monitor';
 import { fromPathUri, toPathUri } from '../../../electron/client/path-uri';
 
 describe('backoff', () => {
-  it('retries at once, then grows to the cap', () => {
+  it('retries at once, ramps 0.25, 0.5, 1, 2, 4 s, then tries every 5 s ±20 % for good', () => {
     const mid = (): number => 0.5;
-    expect(backoffDelay(1, mid)).toBe(0);
-    expect(backoffDelay(2, mid)).toBe(25);
-    expect(backoffDelay(3, mid)).toBe(50);
-    expect(backoffDelay(20, mid)).toBe(BACKOFF_MAX_MS);
-    expect(backoffDelay(20, () => 1)).toBeGreaterThan(BACKOFF_MAX_MS);
-    expect(backoffDelay(20, () => 0)).toBeLessThan(BACKOFF_MAX_MS);
+    const delays = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => backoffDelay(n, DEFAULT_BACKOFF, mid));
+    expect(delays).toEqual([0, 250, 500, 1_000, 2_000, 4_000, 5_000, 5_000]);
+    expect(backoffDelay(10_000, DEFAULT_BACKOFF, mid), 'no attempt count ends the steady interval').toBe(
+      BACKOFF_STEADY_MS,
+    );
+    expect(backoffDelay(20, DEFAULT_BACKOFF, () => 1)).toBe(BACKOFF_STEADY_MS * 1.2);
+    expect(backoffDelay(20, DEFAULT_BACKOFF, () => 0)).toBe(BACKOFF_STEADY_MS * 0.8);
+    expect(
+      backoffDelay(2, DEFAULT_BACKOFF, () => 0),
+      'the ramp is jittered too',
+    ).toBe(200);
+  });
+
+  it('follows an injected schedule', () => {
+    const schedule = { rampMs: [10], steadyMs: 3_600_000, jitter: 0 };
+    expect([1, 2, 3, 4].map((n) => backoffDelay(n, schedule))).toEqual([0, 10, 3_600_000, 3_600_000]);
   });
 
   it('ends a wait early when woken (retry now) or when the client is closed', async () => {
@@ -59,7 +69,15 @@ describe('health', () => {
     expect(monitor.snapshot({ lastContactAt: 1, stalled: true, probeAgeMs: null }).stalled).toBe(true);
     monitor.recordState({ kind: 'connected', since: 1, sessionId: 's' });
     monitor.recordState(
-      { kind: 'reconnecting', since: 2, attempt: 1, nextRetryAt: null, reason: 'x', deadlineAt: 9 },
+      {
+        kind: 'reconnecting',
+        since: 2,
+        attempt: 1,
+        nextRetryAt: null,
+        reason: 'x',
+        sessionHeldUntil: null,
+        deadlineAt: null,
+      },
       'x',
     );
     monitor.recordState({ kind: 'connected', since: 3, sessionId: 's' });

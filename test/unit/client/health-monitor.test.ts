@@ -19,7 +19,8 @@ const reconnecting: ConnectionState = {
   attempt: 1,
   nextRetryAt: null,
   reason: 'x',
-  deadlineAt: 9,
+  sessionHeldUntil: null,
+  deadlineAt: null,
 };
 const connecting: ConnectionState = { kind: 'connecting', since: 1 };
 

@@ -100,7 +100,7 @@ describe('server options', () => {
         kind: 'capabilityToken',
         tokenSha256: createHash('sha256').update('secret').digest(),
       });
-      expect(options.sessionTtlMs).toBe(80_000);
+      expect(options.sessionTtlMs).toBe(3 * 60 * 60 * 1000);
       expect(options.retainedOutputChunks).toBe(50_000);
       writeFileSync(file, ' \n');
       expect(() => parseServerOptions({ wsAuth: 'capability-token', wsTokenFile: file })).toThrow(/empty/);
