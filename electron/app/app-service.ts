@@ -20,6 +20,8 @@ import { NoticeBoard } from './notice-board';
 import { ProcessFlow } from './process-flow';
 import { processHandlers } from './process-handlers';
 import { RendererFanout } from './renderer-fanout';
+import { SavedSessions } from './saved-sessions';
+import { SessionKeeper } from './session-keeper';
 import type { EventSink, RendererLink } from './renderer-link';
 import type { SecretStore } from './secret-store';
 import { transferHandlers } from './transfer-handlers';
@@ -41,8 +43,9 @@ export class AppService {
   readonly handlers: CommandHandlers;
   private readonly envs = new EnvironmentRegistry();
   private readonly renderers = new RendererFanout();
-  private readonly flow = new ProcessFlow(this.envs, this.renderers);
+  private readonly flow = new ProcessFlow(this.envs, this.renderers, () => this.keeper.changed());
   private readonly notices = new NoticeBoard((notice) => this.renderers.broadcast('app.notice', notice));
+  private readonly keeper: SessionKeeper;
   private readonly transfers = new TransferQueue((view) =>
     this.renderers.broadcast('transfers.changed', view),
   );
@@ -55,6 +58,13 @@ export class AppService {
     store: ConfigStore,
     settings: Settings,
   ) {
+    this.keeper = new SessionKeeper(
+      new SavedSessions(options.dataDir),
+      this.envs,
+      this.flow,
+      options.localServer,
+      (message) => this.notices.post('warning', message),
+    );
     this.tokens = new EnvironmentTokens(options.secrets);
     this.config = new AppConfig(store, settings, () => this.envs.stored());
     const { envs, flow, renderers, tokens, config } = this;
@@ -90,6 +100,15 @@ export class AppService {
       service.envs.add(service.newRuntime(stored, await service.tokens.has(stored.id)));
     }
     if (problem) service.notices.post('error', problem);
+    const saved = await new SavedSessions(options.dataDir).load();
+    service.keeper.restore(saved.sessions);
+    if (saved.problem) {
+      service.notices.post(
+        'warning',
+        `The sessions saved at the last quit could not be restored (${saved.problem}); remote processes ` +
+          'still running on their servers are not shown.',
+      );
+    }
     const { warning } = options.secrets.protection;
     if (warning) service.notices.post('warning', warning);
     if (options.autoConnect ?? true) {
@@ -118,13 +137,16 @@ export class AppService {
   }
 
   /**
-   * Cancels transfers, then closes every client (stopping the Local exec-server); remote processes
-   * keep running. Cancelled uploads first remove what they staged, while their links are still up.
+   * Cancels transfers, saves the remote sessions for the next start, then closes every client
+   * (stopping the Local exec-server); remote processes keep running. Cancelled uploads first remove
+   * what they staged, while their links are still up.
    */
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await settledWithin(this.transfers.cancelAll(), SHUTDOWN_CLEANUP_TIMEOUT_MS);
+    // Saved while every remote process is still followed: closing the clients ends that.
+    await this.keeper.saveAndStop();
     const closing = this.envs.all().map(async (env) => {
       env.dispose();
       await env.disconnect();
@@ -142,6 +164,7 @@ export class AppService {
       },
       bufferedBytes: (env) => this.flow.bufferedBytes(env),
       changed: (view) => this.renderers.broadcast('environments.changed', view),
+      linkChanged: (env, state) => this.keeper.linkChanged(env, state),
     });
   }
 }

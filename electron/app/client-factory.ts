@@ -6,5 +6,6 @@ import type { ClientFactory } from './environment-runtime';
 export function remoteClientFactory(
   log: (line: string) => void = (line) => console.error(line),
 ): ClientFactory {
-  return (transport: TransportSpec) => new RemoteExecServerClient({ transport, log });
+  return (transport: TransportSpec, options = {}) =>
+    new RemoteExecServerClient({ transport, log, ...options });
 }

@@ -8,7 +8,10 @@ import type { StoredEnvironment } from './config-store';
 import { HEALTH_SAMPLES_TO_UI, HEALTH_THROTTLE_MS } from './limits';
 import type { ProcessRuntime } from './process-runtime';
 
-export type ClientFactory = (spec: TransportSpec) => ExecServerClientApi;
+export type ClientFactory = (
+  spec: TransportSpec,
+  options?: { resumeSessionId?: string },
+) => ExecServerClientApi;
 
 export interface EnvironmentRuntimeDeps {
   createClient: ClientFactory;
@@ -17,6 +20,8 @@ export interface EnvironmentRuntimeDeps {
   /** Output held back for this environment's renderers right now. */
   bufferedBytes: (env: EnvironmentRuntime) => number;
   changed: (view: EnvironmentView) => void;
+  /** The client's connection state changed (after the view went out). */
+  linkChanged?: (env: EnvironmentRuntime, state: ConnectionState) => void;
 }
 
 export class EnvironmentRuntime {
@@ -27,6 +32,11 @@ export class EnvironmentRuntime {
   private health: HealthSnapshot | null = null;
   private lastEmitAt = 0;
   private throttleTimer: NodeJS.Timeout | null = null;
+  /**
+   * The server session to resume instead of opening a new one, set before the first connect after
+   * an app restart and handed to the client it creates.
+   */
+  resumeSessionId: string | null = null;
 
   constructor(
     public stored: StoredEnvironment,
@@ -91,7 +101,9 @@ export class EnvironmentRuntime {
         return;
       }
       if (this.client) return this.connect();
-      const client = this.deps.createClient(spec);
+      const resumeSessionId = this.resumeSessionId;
+      this.resumeSessionId = null;
+      const client = this.deps.createClient(spec, resumeSessionId ? { resumeSessionId } : {});
       this.client = client;
       this.unlisten = [
         client.onStateChange((state) => this.onState(state)),
@@ -146,6 +158,7 @@ export class EnvironmentRuntime {
   private onState(state: ConnectionState): void {
     this.link = linkState(state);
     this.emitNow();
+    this.deps.linkChanged?.(this, state);
   }
 }
 

@@ -64,3 +64,11 @@ export const SHUTDOWN_TIMEOUT_MS = 5_000;
  * their servers; a dead link must not hold quitting up longer.
  */
 export const SHUTDOWN_CLEANUP_TIMEOUT_MS = 3_000;
+
+/**
+ * Running processes remembered per environment for an app restart (the newest ones); keeps the
+ * saved-sessions file small whatever the user runs.
+ */
+export const MAX_SAVED_PROCESSES_PER_ENVIRONMENT = 100;
+/** The saved-sessions file is rewritten at most this often while output flows (and at quit). */
+export const SAVED_SESSIONS_INTERVAL_MS = 1_000;
