@@ -19,6 +19,7 @@ import type { LocalServerCommand } from './local-server';
 import { NoticeBoard } from './notice-board';
 import { ProcessFlow } from './process-flow';
 import { processHandlers } from './process-handlers';
+import { quitWarning, type QuitWarning } from './quit-warning';
 import { RendererFanout } from './renderer-fanout';
 import { SavedSessions } from './saved-sessions';
 import { SessionKeeper } from './session-keeper';
@@ -129,6 +130,11 @@ export class AppService {
   detach(link: RendererLink): void {
     this.renderers.detach(link);
     this.flow.consumedByAll();
+  }
+
+  /** What quitting now would end (running processes whose server stops with the app), or null. */
+  quitWarning(): QuitWarning | null {
+    return quitWarning(this.envs, this.options.localServer);
   }
 
   /** Network came back or the machine woke up: retry every enabled environment now. */

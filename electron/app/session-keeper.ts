@@ -98,15 +98,23 @@ export class SessionKeeper {
     return sessions;
   }
 
-  /** A session reached over a link a new app can open again (not the Local server, a child of the app). */
   private outlivesApp(env: EnvironmentRuntime): boolean {
-    if (env.stored.settings.kind === 'local') return false;
-    return whyLinkCannotResume(transportFor(env.stored.settings, null, this.localServer)) === null;
+    return sessionOutlivesApp(env, this.localServer);
   }
 
   private awaitingReattach(env: EnvironmentRuntime): ProcessRuntime[] {
     return [...env.processes.values()].filter((p) => p.takeReattach());
   }
+}
+
+/**
+ * Whether an environment's session (and its processes) lives on when the app quits: one reached
+ * over a link a new app can open again, not the Local server or a command's server, children of
+ * the app that end with it.
+ */
+export function sessionOutlivesApp(env: EnvironmentRuntime, localServer: LocalServerCommand): boolean {
+  if (env.stored.settings.kind === 'local') return false;
+  return whyLinkCannotResume(transportFor(env.stored.settings, null, localServer)) === null;
 }
 
 function savedProcess(runtime: ProcessRuntime): SavedProcess {
