@@ -15,6 +15,8 @@ import { EnvironmentTokens } from './environment-tokens';
 import { fileHandlers } from './file-handlers';
 import type { HostServices } from './host-services';
 import { SHUTDOWN_CLEANUP_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './limits';
+import { layoutHandlers } from './layout-handlers';
+import { LayoutStore } from './layout-store';
 import type { LocalServerCommand } from './local-server';
 import { NoticeBoard } from './notice-board';
 import { ProcessFlow } from './process-flow';
@@ -82,6 +84,7 @@ export class AppService {
       }),
       ...processHandlers({ envs, flow }),
       ...fileHandlers(envs),
+      ...layoutHandlers(new LayoutStore(options.dataDir)),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),
       ...appHandlers({
         config,

@@ -2,6 +2,7 @@
 // response) and every event stream, declared once with zod schemas. The Electron preload bridge,
 // the main-process handlers, the web bridge and the renderer client all derive from this object.
 import { z } from 'zod';
+import { PaneLayout } from './pane-layout';
 
 // ── Shared shapes ───────────────────────────────────────────────────────────────────────────
 
@@ -330,6 +331,11 @@ export const commands = {
   'transfers.list': command(Empty, z.array(TransferView)),
   'transfers.cancel': command(z.object({ id: z.string() }), Ok),
   'transfers.clearFinished': command(Empty, Ok),
+
+  /** The terminal layout stored at the last save (null before the first), for a restarted app. */
+  'layout.get': command(Empty, PaneLayout.nullable()),
+  /** Stores the renderer's current terminal layout (the last one sent wins). */
+  'layout.save': command(PaneLayout, Ok),
 
   'settings.get': command(Empty, Settings),
   'settings.update': command(Settings.partial(), Settings),

@@ -5,7 +5,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProcessEventBatch, ProcessEventView, ProcessView } from '../../../shared/ipc';
+import type { PaneNode, ProcessEventBatch, ProcessEventView, ProcessView } from '../../../shared/ipc';
 import { SAVED_SESSIONS_FILE_NAME } from '../../../electron/app/saved-sessions';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
@@ -137,6 +137,38 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
       return outputText(replayed.events) === 'hello\n';
     }, 'the output replayed after two restarts');
     expect(await viewOf(h3, envId, sleeper.processId)).toMatchObject({ state: 'running' });
+  });
+
+  it('keeps the terminal layout the renderer last saved, and refuses one split absurdly deep', async () => {
+    const h = await createHarness({ autoConnect: false });
+    cleanups.push(() => h.close());
+    expect(await h.invoke('layout.get', {})).toBeNull();
+    const layout = {
+      byEnv: {
+        remote: {
+          tabs: [
+            {
+              id: 't1',
+              root: { type: 'leaf' as const, id: 'pane-1', processId: 'p1' },
+              focusedPaneId: 'pane-1',
+            },
+          ],
+          activeTabId: 't1',
+        },
+      },
+    };
+    await h.invoke('layout.save', { byEnv: {} });
+    await h.invoke('layout.save', layout);
+    const h2 = await restart(h);
+    expect(await h2.invoke('layout.get', {})).toEqual(layout);
+
+    let root: PaneNode = { type: 'leaf', id: 'leaf', processId: 'p1' };
+    for (let i = 0; i < 10; i++)
+      root = { type: 'split', id: `s${i}`, direction: 'vertical', children: [root, root] };
+    const deep = {
+      byEnv: { remote: { tabs: [{ id: 't', root, focusedPaneId: 'leaf' }], activeTabId: 't' } },
+    };
+    expect(await h2.raw('layout.save', deep)).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
   });
 
   it('says in the process that the session expired while the app was down', async () => {
