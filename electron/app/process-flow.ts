@@ -11,7 +11,7 @@ import type { EnvironmentRegistry } from './environment-registry';
 import type { EnvironmentRuntime } from './environment-runtime';
 import { SERVER_OUTPUT_WINDOW_BYTES } from './limits';
 import type { ProcessLog } from './process-log';
-import { ProcessRuntime } from './process-runtime';
+import { ProcessRuntime, type RestoredProcess } from './process-runtime';
 import type { RendererFanout } from './renderer-fanout';
 import type { SavedProcess } from './saved-sessions';
 import type { StreamSource } from './renderer-link';
@@ -61,7 +61,11 @@ export class ProcessFlow implements StreamSource {
       ...(saved.size ? { size: saved.size } : {}),
       ...(saved.flowControl ? { outputWindowBytes: SERVER_OUTPUT_WINDOW_BYTES } : {}),
     };
-    this.add(env, options, saved.resizable, { pid: saved.pid, startedAt: saved.startedAt });
+    this.add(env, options, saved.resizable, {
+      pid: saved.pid,
+      startedAt: saved.startedAt,
+      lastSeq: saved.lastSeq,
+    });
   }
 
   /** Follows a restored process again: its retained output is read back from the server. */
@@ -85,7 +89,7 @@ export class ProcessFlow implements StreamSource {
     env: EnvironmentRuntime,
     options: ProcessStartOptions & { processId: string },
     resizable: boolean,
-    restored?: { pid: number | null; startedAt: number },
+    restored?: RestoredProcess,
   ): ProcessRuntime {
     const runtime: ProcessRuntime = new ProcessRuntime(
       env.id,

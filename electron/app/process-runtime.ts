@@ -11,6 +11,13 @@ export interface ProcessRuntimeEvents {
   appended(bytes: number): void;
 }
 
+/** What a restart knows of a process it restores. */
+export interface RestoredProcess {
+  pid: number | null;
+  startedAt: number;
+  lastSeq: number;
+}
+
 export class ProcessRuntime {
   readonly log = new ProcessLog(PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS);
   private handle: ProcessHandle | null = null;
@@ -19,6 +26,8 @@ export class ProcessRuntime {
   private view: ProcessView;
   /** Restored after an app restart and not yet re-attached to its process on the server. */
   private awaitingReattach: boolean;
+  /** The last seq delivered before the restart (what the previous run had shown). */
+  private readonly restoredLastSeq: number;
 
   constructor(
     readonly envId: string,
@@ -26,9 +35,10 @@ export class ProcessRuntime {
     readonly resizable: boolean,
     private readonly listener: ProcessRuntimeEvents,
     /** Set for a process saved before an app restart: it was running when the app last saw it. */
-    restored?: { pid: number | null; startedAt: number },
+    restored?: RestoredProcess,
   ) {
     this.awaitingReattach = restored !== undefined;
+    this.restoredLastSeq = restored?.lastSeq ?? 0;
     this.view = {
       envId,
       processId: options.processId,
@@ -61,6 +71,11 @@ export class ProcessRuntime {
 
   get live(): ProcessHandle | null {
     return this.running ? this.handle : null;
+  }
+
+  /** The last seq delivered, in this run or (until this run catches up) the one before. */
+  get lastDeliveredSeq(): number {
+    return Math.max(this.log.lastSeq, this.restoredLastSeq);
   }
 
   /** True once for a restored process: the caller re-attaches it to the server's process. */

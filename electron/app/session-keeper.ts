@@ -131,6 +131,6 @@ function savedProcess(runtime: ProcessRuntime): SavedProcess {
     resizable: runtime.resizable,
     pid: view.pid,
     startedAt: view.startedAt,
-    lastSeq: runtime.log.lastSeq,
+    lastSeq: runtime.lastDeliveredSeq,
   };
 }

@@ -2,7 +2,7 @@
 // the new AppService resumes the saved session, lists the processes again, replays each one's
 // retained output and continues live (every line once), shows the exit code of a process that
 // ended while the app was down, and says so in the process when the session expired meanwhile.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaneNode, ProcessEventBatch, ProcessEventView, ProcessView } from '../../../shared/ipc';
@@ -86,6 +86,12 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     const seenBeforeQuit = outputText(eventsOf(h, ticker.processId));
 
     await h.close({ keepDataDir: true });
+    // Saved at quit: the session, and each process with the last seq the app had delivered.
+    const saved = JSON.parse(readFileSync(path.join(h.dataDir, SAVED_SESSIONS_FILE_NAME), 'utf8'));
+    const savedTicker = saved.environments[envId].processes.find(
+      (p: { processId: string }) => p.processId === ticker.processId,
+    );
+    expect(savedTicker.lastSeq).toBe(eventsOf(h, ticker.processId).at(-1)!.seq);
     // While the app is down: the ticker keeps printing, the finisher exits.
     writeFileSync(path.join(server.home, 'finish'), '');
     await waitFor(() => !pidAlive(finisher.pid!), 'the finisher to exit while the app is down');
@@ -128,6 +134,11 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     // The middle run saves what it restored, so the third finds the same session and process.
     const h2 = await restart(h);
     const h3 = await restart(h2);
+    const saved = JSON.parse(readFileSync(path.join(h2.dataDir, SAVED_SESSIONS_FILE_NAME), 'utf8'));
+    expect(saved.environments[envId].processes[0]).toMatchObject({
+      processId: sleeper.processId,
+      lastSeq: 1,
+    });
     await waitFor(async () => {
       const replayed = await h3.invoke('processes.replay', {
         envId,
