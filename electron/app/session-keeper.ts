@@ -10,7 +10,7 @@ import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT, SAVED_SESSIONS_INTERVAL_MS } from 
 import type { LocalServerCommand } from './local-server';
 import type { ProcessFlow } from './process-flow';
 import type { ProcessRuntime } from './process-runtime';
-import type { SavedProcess, SavedSession, SavedSessions } from './saved-sessions';
+import { SavedProcess, type SavedSession, type SavedSessions } from './saved-sessions';
 import { transportFor } from './transport-spec';
 
 export class SessionKeeper {
@@ -93,7 +93,9 @@ export class SessionKeeper {
       const newest = running
         .sort((a, b) => b.snapshot.startedAt - a.snapshot.startedAt)
         .slice(0, MAX_SAVED_PROCESSES_PER_ENVIRONMENT);
-      sessions.set(env.id, { sessionId, processes: newest.map(savedProcess) });
+      // One process beyond the file's bounds (a huge argv) is left out, not the whole file.
+      const fitting = newest.map(savedProcess).filter((p) => SavedProcess.safeParse(p).success);
+      sessions.set(env.id, { sessionId, processes: fitting });
     }
     return sessions;
   }

@@ -150,6 +150,31 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     expect(await viewOf(h3, envId, sleeper.processId)).toMatchObject({ state: 'running' });
   });
 
+  it('leaves out a process too big to save (a huge argv), and still restores the others', async () => {
+    const { server, h, envId } = await firstRun();
+    const huge = await h.invoke('processes.start', {
+      envId,
+      argv: [
+        '/bin/sh',
+        '-c',
+        'echo huge; while [ ! -f stop ]; do sleep 0.02; done',
+        ...Array(1_100).fill('x'),
+      ],
+      cwd: server.home,
+      tty: false,
+    });
+    const small = await h.invoke('processes.start', {
+      envId,
+      argv: ['/bin/sh', '-c', 'echo small; while [ ! -f stop ]; do sleep 0.02; done'],
+      cwd: server.home,
+      tty: false,
+    });
+    await waitFor(() => outputText(eventsOf(h, huge.processId)) === 'huge\n', 'huge output');
+    const h2 = await restart(h);
+    expect((await h2.invoke('processes.list', { envId })).map((p) => p.processId)).toEqual([small.processId]);
+    expect(h2.eventsNamed('app.notice')).toEqual([]);
+  });
+
   it('keeps the terminal layout the renderer last saved, and refuses one split absurdly deep', async () => {
     const h = await createHarness({ autoConnect: false });
     cleanups.push(() => h.close());
