@@ -1,4 +1,6 @@
-// Small display formatters shared by the components: byte sizes, durations, clock times, rates.
+// Small display formatters shared by the components: byte sizes, durations, clock times, rates,
+// how a process ended.
+import type { ProcessView } from '../shared/ipc';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
@@ -49,4 +51,10 @@ export function formatMs(ms: number | null): string {
   if (ms === null) return '—';
   if (Number.isInteger(ms) || ms >= 10) return `${Math.round(ms)} ms`;
   return `${ms.toFixed(1)} ms`;
+}
+
+/** How an ended process ended, for the line under its pane: the exit code, or why it was lost or failed. */
+export function formatEnding(process: Pick<ProcessView, 'state' | 'exitCode' | 'failure'>): string {
+  if (process.state === 'exited') return `exited with code ${process.exitCode ?? '?'}`;
+  return `${process.state}${process.failure ? `: ${process.failure}` : ''}`;
 }

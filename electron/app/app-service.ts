@@ -3,7 +3,8 @@
 // attached renderer. Framework-free: hosts inject secrets, the client factory and host services.
 // This is the composition root: each namespace's commands live in its *-handlers.ts file, and each
 // piece of state has one owner, wired together here.
-import type { Settings } from '../../shared/ipc';
+import type { EnvironmentSettings, Settings } from '../../shared/ipc';
+import type { TransportSpec } from '../client/api';
 import { AppConfig } from './app-config';
 import { appHandlers } from './app-handlers';
 import type { CommandHandlers } from './command-handlers';
@@ -15,11 +16,16 @@ import { EnvironmentTokens } from './environment-tokens';
 import { fileHandlers } from './file-handlers';
 import type { HostServices } from './host-services';
 import { SHUTDOWN_CLEANUP_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './limits';
+import { layoutHandlers } from './layout-handlers';
+import { LayoutStore } from './layout-store';
 import type { LocalServerCommand } from './local-server';
 import { NoticeBoard } from './notice-board';
 import { ProcessFlow } from './process-flow';
 import { processHandlers } from './process-handlers';
+import { quitWarning, type QuitWarning } from './quit-warning';
 import { RendererFanout } from './renderer-fanout';
+import { SavedSessions } from './saved-sessions';
+import { SessionKeeper } from './session-keeper';
 import type { EventSink, RendererLink } from './renderer-link';
 import type { SecretStore } from './secret-store';
 import { sshHandlers } from './ssh-handlers';
@@ -46,8 +52,9 @@ export class AppService {
   readonly handlers: CommandHandlers;
   private readonly envs = new EnvironmentRegistry();
   private readonly renderers = new RendererFanout();
-  private readonly flow = new ProcessFlow(this.envs, this.renderers);
+  private readonly flow = new ProcessFlow(this.envs, this.renderers, () => this.keeper.changed());
   private readonly notices = new NoticeBoard((notice) => this.renderers.broadcast('app.notice', notice));
+  private readonly keeper: SessionKeeper;
   private readonly transfers = new TransferQueue((view) =>
     this.renderers.broadcast('transfers.changed', view),
   );
@@ -63,11 +70,23 @@ export class AppService {
     return this.options.sshConfig ?? userSshConfig();
   }
 
+  /** What an environment's settings connect with, without its token. */
+  private specOf(settings: EnvironmentSettings): TransportSpec {
+    return transportFor(settings, null, this.options.localServer, this.sshConfig);
+  }
+
   private constructor(
     private readonly options: AppServiceOptions,
     store: ConfigStore,
     settings: Settings,
   ) {
+    this.keeper = new SessionKeeper(
+      new SavedSessions(options.dataDir),
+      this.envs,
+      this.flow,
+      (settings) => this.specOf(settings),
+      (message) => this.notices.post('warning', message),
+    );
     this.tokens = new EnvironmentTokens(options.secrets);
     this.config = new AppConfig(store, settings, () => this.envs.stored());
     const { envs, flow, renderers, tokens, config } = this;
@@ -87,6 +106,7 @@ export class AppService {
       ...sshHandlers({ envs, prompts: this.prompts, sshConfig: this.sshConfig }),
       ...processHandlers({ envs, flow }),
       ...fileHandlers(envs),
+      ...layoutHandlers(new LayoutStore(options.dataDir)),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),
       ...appHandlers({
         config,
@@ -106,6 +126,15 @@ export class AppService {
       service.envs.add(service.newRuntime(stored, await service.tokens.has(stored.id)));
     }
     if (problem) service.notices.post('error', problem);
+    const saved = await new SavedSessions(options.dataDir).load();
+    service.keeper.restore(saved.sessions);
+    if (saved.problem) {
+      service.notices.post(
+        'warning',
+        `The sessions saved at the last quit could not be restored (${saved.problem}); remote processes ` +
+          'still running on their servers are not shown.',
+      );
+    }
     const { warning } = options.secrets.protection;
     if (warning) service.notices.post('warning', warning);
     if (options.autoConnect ?? true) {
@@ -130,6 +159,11 @@ export class AppService {
     if (this.renderers.count === 0) this.prompts.cancelAll();
   }
 
+  /** What quitting now would end (running processes whose server stops with the app), or null. */
+  quitWarning(): QuitWarning | null {
+    return quitWarning(this.envs, (settings) => this.specOf(settings));
+  }
+
   /** "Reconnect all": retry every enabled environment now, failed ones with a new session. */
   reconnectAll(): void {
     this.envs.reconnectAll();
@@ -141,13 +175,16 @@ export class AppService {
   }
 
   /**
-   * Cancels transfers, then closes every client (stopping the Local exec-server); remote processes
-   * keep running. Cancelled uploads first remove what they staged, while their links are still up.
+   * Cancels transfers, saves the remote sessions for the next start, then closes every client
+   * (stopping the Local exec-server); remote processes keep running. Cancelled uploads first remove
+   * what they staged, while their links are still up.
    */
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await settledWithin(this.transfers.cancelAll(), SHUTDOWN_CLEANUP_TIMEOUT_MS);
+    // Saved while every remote process is still followed: closing the clients ends that.
+    await this.keeper.saveAndStop();
     const closing = this.envs.all().map(async (env) => {
       env.dispose();
       await env.disconnect();
@@ -166,6 +203,7 @@ export class AppService {
       bufferedBytes: (env) => this.flow.bufferedBytes(env),
       changed: (view) => this.renderers.broadcast('environments.changed', view),
       prompts: this.prompts,
+      linkChanged: (env, state) => this.keeper.linkChanged(env, state),
     });
   }
 }

@@ -9,6 +9,6 @@ export function remoteClientFactory(
   /** Policy overrides for every client (tests inject a backoff schedule). */
   overrides: Omit<RemoteClientOptions, 'transport' | 'log'> = {},
 ): ClientFactory {
-  return (transport: TransportSpec, ssh) =>
-    new RemoteExecServerClient({ ...overrides, transport, log, ...(ssh ? { ssh } : {}) });
+  return (transport: TransportSpec, options = {}) =>
+    new RemoteExecServerClient({ ...overrides, transport, log, ...options });
 }

@@ -48,7 +48,7 @@ export async function testConnection(
     } else if (spec.kind === 'stdio') {
       await probeCommand(spec.command[0] ?? '');
     }
-    client = createClient(spec, options.ssh);
+    client = createClient(spec, options.ssh ? { ssh: options.ssh } : {});
     if (options.onState) client.onStateChange(options.onState);
     await connectOnce(client, deadline);
     const info = client.environmentInfo;

@@ -12,8 +12,16 @@ import type { ProcessRuntime } from './process-runtime';
 import { SshConnectProgress } from './ssh-connect-progress';
 import type { SshPromptBroker } from './ssh-prompts';
 
-/** Makes an environment's client; `ssh` carries the hooks an SSH transport's bootstrap asks through. */
-export type ClientFactory = (spec: TransportSpec, ssh?: SshHooks) => ExecServerClientApi;
+/**
+ * Makes an environment's client: `ssh` carries the hooks an SSH transport's bootstrap asks through,
+ * `resumeSessionId` the session to resume after an app restart.
+ */
+export type ClientFactory = (spec: TransportSpec, options?: ClientFactoryOptions) => ExecServerClientApi;
+
+export interface ClientFactoryOptions {
+  ssh?: SshHooks;
+  resumeSessionId?: string;
+}
 
 export interface EnvironmentRuntimeDeps {
   createClient: ClientFactory;
@@ -23,6 +31,8 @@ export interface EnvironmentRuntimeDeps {
   bufferedBytes: (env: EnvironmentRuntime) => number;
   changed: (view: EnvironmentView) => void;
   prompts: SshPromptBroker;
+  /** The client's connection state changed (after the view went out). */
+  linkChanged?: (env: EnvironmentRuntime, state: ConnectionState) => void;
 }
 
 export class EnvironmentRuntime {
@@ -35,6 +45,11 @@ export class EnvironmentRuntime {
   private throttleTimer: NodeJS.Timeout | null = null;
   /** Created with the first SSH connect; kept across reconnects so *Show log* spans them. */
   private ssh: SshConnectProgress | null = null;
+  /**
+   * The server session to resume instead of opening a new one, set before the first connect after
+   * an app restart and handed to the client it creates.
+   */
+  resumeSessionId: string | null = null;
 
   constructor(
     public stored: StoredEnvironment,
@@ -106,7 +121,12 @@ export class EnvironmentRuntime {
       }
       if (this.client) return this.connect();
       const ssh = this.stored.settings.kind === 'ssh' ? this.sshHooks() : undefined;
-      const client = this.deps.createClient(spec, ssh);
+      const resumeSessionId = this.resumeSessionId;
+      this.resumeSessionId = null;
+      const client = this.deps.createClient(spec, {
+        ...(ssh ? { ssh } : {}),
+        ...(resumeSessionId ? { resumeSessionId } : {}),
+      });
       this.client = client;
       this.unlisten = [
         client.onStateChange((state) => this.onState(state)),
@@ -164,6 +184,7 @@ export class EnvironmentRuntime {
     this.link = linkState(state);
     this.ssh?.linkChanged(state);
     this.emitNow();
+    this.deps.linkChanged?.(this, state);
   }
 
   private sshHooks(): SshHooks {

@@ -80,3 +80,10 @@ export const SSH_RESOLVE_TIMEOUT_MS = 5_000;
 export const SSH_RESOLVE_CONCURRENCY = 4;
 /** ~/.ssh/config Includes nested deeper than this are not followed (ssh's own limit is 16). */
 export const SSH_CONFIG_INCLUDE_DEPTH = 16;
+/**
+ * Running processes remembered per environment for an app restart (the newest ones); keeps the
+ * saved-sessions file small whatever the user runs.
+ */
+export const MAX_SAVED_PROCESSES_PER_ENVIRONMENT = 100;
+/** The saved-sessions file is rewritten at most this often while output flows (and at quit). */
+export const SAVED_SESSIONS_INTERVAL_MS = 1_000;

@@ -4,20 +4,24 @@
 // renderer links in the RendererFanout.
 import { randomUUID } from 'node:crypto';
 import type { ProcessView } from '../../shared/ipc';
+import { errorMessage } from '../../shared/error-message';
 import { TetherCapability } from '../../shared/protocol';
 import type { ExecServerClientApi, ProcessStartOptions } from '../client/api';
 import type { EnvironmentRegistry } from './environment-registry';
 import type { EnvironmentRuntime } from './environment-runtime';
 import { SERVER_OUTPUT_WINDOW_BYTES } from './limits';
 import type { ProcessLog } from './process-log';
-import { ProcessRuntime } from './process-runtime';
+import { ProcessRuntime, type RestoredProcess } from './process-runtime';
 import type { RendererFanout } from './renderer-fanout';
+import type { SavedProcess } from './saved-sessions';
 import type { StreamSource } from './renderer-link';
 
 export class ProcessFlow implements StreamSource {
   constructor(
     private readonly envs: EnvironmentRegistry,
     private readonly renderers: RendererFanout,
+    /** A process was added or changed, or its output moved on (what an app restart restores). */
+    private readonly processesChanged: () => void = () => undefined,
   ) {}
 
   /** Starts a process; a start the server refuses still returns its view, in state failed. */
@@ -35,17 +39,7 @@ export class ProcessFlow implements StreamSource {
       ...(flowControl ? { outputWindowBytes: SERVER_OUTPUT_WINDOW_BYTES } : {}),
     };
     const resizable = base.tty && client.hasCapability(TetherCapability.processResize);
-    const runtime: ProcessRuntime = new ProcessRuntime(env.id, options, resizable, {
-      changed: (view) => this.renderers.broadcast('processes.changed', view),
-      appended: (bytes) => {
-        this.renderers.notify(bytes);
-        this.consumed(env.id, runtime.processId);
-        if (bytes > 0) env.emitThrottled();
-      },
-    });
-    env.processes.set(runtime.processId, runtime);
-    this.renderers.subscribe(env.id, runtime.processId);
-    this.renderers.broadcast('processes.changed', runtime.snapshot);
+    const runtime = this.add(env, options, resizable);
     try {
       runtime.attach(await client.startProcess(options));
     } catch (error) {
@@ -54,11 +48,72 @@ export class ProcessFlow implements StreamSource {
     return runtime.snapshot;
   }
 
+  /** A process saved before an app restart, shown as it was until reattach() follows it again. */
+  restore(env: EnvironmentRuntime, saved: SavedProcess): void {
+    const options: ProcessStartOptions & { processId: string } = {
+      processId: saved.processId,
+      argv: saved.argv,
+      cwd: saved.cwd,
+      ...(saved.env ? { env: saved.env } : {}),
+      inheritEnv: true,
+      tty: saved.tty,
+      pipeStdin: !saved.tty,
+      ...(saved.size ? { size: saved.size } : {}),
+      ...(saved.flowControl ? { outputWindowBytes: SERVER_OUTPUT_WINDOW_BYTES } : {}),
+    };
+    this.add(env, options, saved.resizable, {
+      pid: saved.pid,
+      startedAt: saved.startedAt,
+      lastSeq: saved.lastSeq,
+    });
+  }
+
+  /** Follows a restored process again: its retained output is read back from the server. */
+  async reattach(client: ExecServerClientApi, runtime: ProcessRuntime): Promise<void> {
+    try {
+      const flowControl = runtime.options.outputWindowBytes !== undefined;
+      runtime.attach(await client.attachProcess(runtime.processId, { afterSeq: 0, flowControl }));
+    } catch (error) {
+      runtime.lost(`Could not follow this process again after the restart: ${errorMessage(error)}`);
+    }
+  }
+
   drop(env: EnvironmentRuntime, runtime: ProcessRuntime): void {
     runtime.dispose();
     env.processes.delete(runtime.processId);
     this.renderers.forget(env.id, runtime.processId);
     this.renderers.broadcast('processes.removed', { envId: env.id, processId: runtime.processId });
+  }
+
+  private add(
+    env: EnvironmentRuntime,
+    options: ProcessStartOptions & { processId: string },
+    resizable: boolean,
+    restored?: RestoredProcess,
+  ): ProcessRuntime {
+    const runtime: ProcessRuntime = new ProcessRuntime(
+      env.id,
+      options,
+      resizable,
+      {
+        changed: (view) => {
+          this.renderers.broadcast('processes.changed', view);
+          this.processesChanged();
+        },
+        appended: (bytes) => {
+          this.renderers.notify(bytes);
+          this.consumed(env.id, runtime.processId);
+          if (bytes > 0) env.emitThrottled();
+          this.processesChanged();
+        },
+      },
+      restored,
+    );
+    env.processes.set(runtime.processId, runtime);
+    this.renderers.subscribe(env.id, runtime.processId);
+    this.renderers.broadcast('processes.changed', runtime.snapshot);
+    this.processesChanged();
+    return runtime;
   }
 
   /** The environment's session ended: its running processes can no longer be followed. */

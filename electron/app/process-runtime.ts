@@ -11,19 +11,34 @@ export interface ProcessRuntimeEvents {
   appended(bytes: number): void;
 }
 
+/** What a restart knows of a process it restores. */
+export interface RestoredProcess {
+  pid: number | null;
+  startedAt: number;
+  lastSeq: number;
+}
+
 export class ProcessRuntime {
   readonly log = new ProcessLog(PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS);
   private handle: ProcessHandle | null = null;
   private unsubscribe: (() => void) | null = null;
   private serverAck = 0;
   private view: ProcessView;
+  /** Restored after an app restart and not yet re-attached to its process on the server. */
+  private awaitingReattach: boolean;
+  /** The last seq delivered before the restart (what the previous run had shown). */
+  private readonly restoredLastSeq: number;
 
   constructor(
     readonly envId: string,
     readonly options: ProcessStartOptions & { processId: string },
     readonly resizable: boolean,
     private readonly listener: ProcessRuntimeEvents,
+    /** Set for a process saved before an app restart: it was running when the app last saw it. */
+    restored?: RestoredProcess,
   ) {
+    this.awaitingReattach = restored !== undefined;
+    this.restoredLastSeq = restored?.lastSeq ?? 0;
     this.view = {
       envId,
       processId: options.processId,
@@ -31,11 +46,11 @@ export class ProcessRuntime {
       title: titleOf(options.argv),
       cwd: options.cwd,
       tty: options.tty,
-      state: 'starting',
-      pid: null,
+      state: restored ? 'running' : 'starting',
+      pid: restored?.pid ?? null,
       exitCode: null,
       failure: null,
-      startedAt: Date.now(),
+      startedAt: restored?.startedAt ?? Date.now(),
       endedAt: null,
       size: options.tty && options.size ? { ...options.size } : null,
       resizable,
@@ -58,9 +73,22 @@ export class ProcessRuntime {
     return this.running ? this.handle : null;
   }
 
+  /** The last seq delivered, in this run or (until this run catches up) the one before. */
+  get lastDeliveredSeq(): number {
+    return Math.max(this.log.lastSeq, this.restoredLastSeq);
+  }
+
+  /** True once for a restored process: the caller re-attaches it to the server's process. */
+  takeReattach(): boolean {
+    const pending = this.awaitingReattach && this.running;
+    this.awaitingReattach = false;
+    return pending;
+  }
+
   attach(handle: ProcessHandle): void {
     this.handle = handle;
-    this.update({ state: 'running', pid: handle.pid });
+    // A re-attached handle does not know the pid; the restored view does.
+    this.update({ state: 'running', pid: handle.pid ?? this.view.pid });
     this.unsubscribe = handle.subscribe((event) => this.onEvent(event));
   }
 

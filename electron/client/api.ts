@@ -156,6 +156,14 @@ export interface ProcessStartOptions {
   processId?: string;
 }
 
+/** Following a process that an earlier client of the same session started (an app restart). */
+export interface AttachProcessOptions {
+  /** Deliver events after this seq (default 0: everything the server still retains, gaps shown). */
+  afterSeq?: number;
+  /** The process was started with an output window on a server with flow control. */
+  flowControl?: boolean;
+}
+
 export interface ProcessHandle {
   readonly processId: string;
   readonly pid: number | null;
@@ -229,6 +237,14 @@ export interface ExecServerClientApi {
   health(): HealthSnapshot;
   onHealthChange(listener: (health: HealthSnapshot) => void): () => void;
   startProcess(options: ProcessStartOptions): Promise<ProcessHandle>;
+  /** The logical session's id once known (the one to resume after an app restart). */
+  readonly currentSessionId: string | null;
+  /**
+   * Follows a process this session already runs (started before an app restart): re-reads its
+   * retained output after `afterSeq`, then delivers live events. A process the server no longer
+   * knows ends in a `failed` event.
+   */
+  attachProcess(processId: string, options?: AttachProcessOptions): Promise<ProcessHandle>;
   readonly fs: RemoteFileSystemApi;
   /** Skip the backoff wait: retry now if reconnecting (or reconnect a failed client). */
   reconnectNow(): void;

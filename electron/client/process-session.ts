@@ -47,7 +47,17 @@ export interface ProcessSessionOptions {
   reorder?: ReorderLimits;
   /** Output window was requested and the server supports flow control. */
   flowControl: boolean;
+  /**
+   * Set when following a process an earlier client started (attachProcess): events after this seq
+   * are delivered. The bytes that client consumed are unknown here, so acknowledgements cannot be
+   * counted from the process's first byte: each one tells the server that everything it has
+   * produced so far was consumed (it clamps the ack to that), which keeps the window bounded.
+   */
+  afterSeq?: number;
 }
+
+/** An ack the server clamps to the bytes it has produced: "all of it". */
+const ACK_ALL_PRODUCED = Number.MAX_SAFE_INTEGER;
 
 type Listener = (event: ProcessEvent) => void;
 
@@ -103,6 +113,7 @@ export class ProcessSession implements ProcessHandle {
     private readonly options: ProcessSessionOptions,
   ) {
     this.processId = options.processId;
+    this.lastDeliveredSeq = options.afterSeq ?? 0;
     this.buffer = new ReorderBuffer(
       options.reorder ?? { maxEvents: REORDER_MAX_EVENTS, maxBytes: REORDER_MAX_BYTES },
     );
@@ -227,7 +238,8 @@ export class ProcessSession implements ProcessHandle {
     this.ackScheduled = false;
     if (this.finished || this.ackConsumed <= this.ackSent) return;
     this.ackSent = this.ackConsumed;
-    this.ops.notify(Notification.processAck, { processId: this.processId, consumedBytes: this.ackConsumed });
+    const consumedBytes = this.options.afterSeq === undefined ? this.ackConsumed : ACK_ALL_PRODUCED;
+    this.ops.notify(Notification.processAck, { processId: this.processId, consumedBytes });
   }
 
   private pumpWrites(): void {

@@ -16,6 +16,7 @@ import type {
   ConnectionState,
   ExecServerClientApi,
   HealthSnapshot,
+  AttachProcessOptions,
   ProcessHandle,
   ProcessStartOptions,
   TransportSpec,
@@ -76,6 +77,11 @@ export interface RemoteClientOptions {
   ssh?: SshHooks;
   /** SSH transports: where the bundle and runtimes to install are (defaults: this build's). */
   sshArtifacts?: ArtifactLocations;
+  /**
+   * Resume this session at the first connect instead of opening a new one (an app restarted within
+   * the session's lifetime). If the server no longer has it, the client fails with 'unknownSession'.
+   */
+  resumeSessionId?: string;
 }
 
 /** Errors after which another reconnect attempt can still succeed. */
@@ -110,7 +116,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   private publicState: ConnectionState = { kind: 'idle' };
   private info: EnvironmentInfo | null = null;
   /** The logical session: kept through outages, dropped only when a failed client starts over. */
-  private sessionId: string | null = null;
+  private sessionId: string | null;
   /** Aborted by close(): ends a backoff wait and keeps a late handshake from installing. */
   private readonly lifetime = new AbortController();
   /** Every followed process of this session, by process id: rebound and resynced after a reconnect. */
@@ -131,6 +137,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       ssh: options.ssh,
       sshArtifacts: options.sshArtifacts,
     });
+    this.sessionId = options.resumeSessionId ?? null;
     this.processOps = {
       callOnce: (method, params) => this.callOnce(method, params),
       callRetrying: (method, params) => this.callRetrying(method, params),
@@ -153,6 +160,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   get environmentInfo(): EnvironmentInfo | null {
     return this.info;
+  }
+
+  get currentSessionId(): string | null {
+    return this.sessionId;
   }
 
   onStateChange(listener: (state: ConnectionState) => void): () => void {
@@ -222,6 +233,28 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       }
       throw error;
     }
+  }
+
+  async attachProcess(processId: string, options: AttachProcessOptions = {}): Promise<ProcessHandle> {
+    await this.ready();
+    if (this.processes.has(processId)) {
+      throw new ClientError('invalidArgument', `Process ${processId} is already followed by this client.`);
+    }
+    const followed = new ProcessSession(this.processOps, {
+      processId,
+      retained: {
+        maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
+        maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
+      },
+      flowControl: options.flowControl ?? false,
+      afterSeq: options.afterSeq ?? 0,
+    });
+    this.processes.set(processId, followed);
+    this.connection?.route(processId, followed.accept);
+    // Already started by an earlier client of this session: read back what the server retains.
+    followed.markStarted(null);
+    followed.resync();
+    return followed;
   }
 
   reconnectNow(): void {
@@ -323,16 +356,41 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   // ── Connecting and recovery ─────────────────────────────────────────────────────────────────
 
-  /** Starts the attempt that opens a new session. */
+  /**
+   * Starts the first attempt: it opens a new session, or resumes the one given at construction
+   * (`resumeSessionId`). A resume that fails for a reason that may pass (the server is not up yet,
+   * the old link still holds the session) keeps trying as after a loss.
+   */
   private connectFresh(): void {
     const { attempt, settle } = newAttempt();
+    const resumeSessionId = this.sessionId;
     this.enter({ kind: 'connecting', since: Date.now(), attempt });
     // The deadline starts once the transport is prepared: an SSH password takes the user's time.
     this.opener
-      .prepare(false)
-      .then(() => this.handshake(null, Date.now() + CONNECT_TIMEOUT_MS * 2))
-      .catch((error: unknown) => {
-        if (!this.lifetime.signal.aborted) this.fail(toClientError(error));
+      .prepare(resumeSessionId !== null)
+      .then(() => this.handshake(resumeSessionId, Date.now() + CONNECT_TIMEOUT_MS * 2))
+      .catch(async (error: unknown) => {
+        if (this.lifetime.signal.aborted) return;
+        const err = toClientError(error);
+        if (resumeSessionId === null || !isRetryable(err)) {
+          this.fail(err);
+          return;
+        }
+        // Attempt 1 was this one: the recovery starts at attempt 2, after its backoff. The server's
+        // lifetime is not known yet, so the outage lasts until it says the session is gone.
+        const lostAt = Date.now();
+        const outage: Outage = {
+          attemptNo: 2,
+          reason: err.message,
+          bounds: outageBounds({
+            lostAt,
+            lastContactAt: lostAt,
+            info: this.info,
+            giveUpAfterMs: this.options.recoveryDeadlineMs,
+            holdMarginMs: this.options.sessionHoldMarginMs,
+          }),
+        };
+        await this.recover(outage, attempt);
       })
       .finally(settle);
   }

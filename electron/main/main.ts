@@ -1,6 +1,7 @@
 // Electron entry point: one window hosting the app, the AppService behind it, and the lifecycle
-// around them (single instance, reconnect on resume / network back, clean shutdown that stops the
-// Local exec-server while remote processes keep running).
+// around them (single instance, reconnect on resume / network back, asking before a quit that
+// would end local processes, clean shutdown that stops the Local exec-server while remote
+// processes keep running and are saved for the next start).
 import { app, BrowserWindow, dialog, net, powerMonitor, session } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import { installMenu } from './app-menu';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveRenderer } from './app-protocol';
 import { hostWindow } from './electron-host';
 import { openExternalLink } from './open-external';
+import { quitConfirmation } from './quit-confirmation';
 import { safeStorageSealer } from './safe-storage-sealer';
 import { hardenContents, hardenSession } from './security';
 import { loadWindowState, trackWindowState } from './window-state';
@@ -104,6 +106,11 @@ async function start(): Promise<void> {
   if (state.maximized) window.maximize();
   trackWindowState(window, dataDir);
   const unhost = hostWindow(service, window, APP_ORIGIN);
+  const confirmation = quitConfirmation(() => service.quitWarning());
+  // Closing the last window quits: ask while the window is still there to come back to.
+  window.on('close', (event) => {
+    if (!confirmation.mayQuit(window)) event.preventDefault();
+  });
   window.once('ready-to-show', () => window.show());
   window.on('closed', () => {
     unhost();
@@ -115,8 +122,9 @@ async function start(): Promise<void> {
   let quitting = false;
   app.on('before-quit', (event) => {
     if (quitting) return;
-    quitting = true;
     event.preventDefault();
+    if (!confirmation.mayQuit(mainWindow)) return;
+    quitting = true;
     clearInterval(onlineTimer);
     void service.shutdown().finally(() => app.quit());
   });

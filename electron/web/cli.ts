@@ -100,6 +100,9 @@ async function runWeb(options: {
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    // No one to ask here (a signal stops the host): say what ends with it.
+    const warning = service.quitWarning();
+    if (warning) console.error(`tether: stopping. ${warning.message}\n${warning.detail}`);
     await host.close();
     await service.shutdown();
     process.exit(0);

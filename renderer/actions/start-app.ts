@@ -1,6 +1,7 @@
 // Boots the renderer against the AppService: subscribes to every event stream first (so nothing is
-// missed), then loads environments, processes, transfers and settings, prunes restored panes whose
-// process is gone, and on the very first launch opens a shell in the Local environment.
+// missed), restores the stored terminal layout, then loads environments, processes, transfers and
+// settings, prunes restored panes whose process is gone, and on the very first launch opens a shell
+// in the Local environment.
 import type { EnvironmentView } from '../../shared/ipc';
 import { invoke, onEvent } from '../ipc/ipc-client';
 import { useEnvironments } from '../stores/environments-store';
@@ -14,6 +15,7 @@ import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
 import { forgetEnvironment, forwardNetworkSignals } from './environment-actions';
+import { syncLayout } from './layout-sync';
 import { openShell } from './process-actions';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
@@ -59,6 +61,7 @@ export async function startApp(): Promise<() => void> {
     }),
   );
 
+  offs.push(await syncLayout());
   await loadAll();
   return () => offs.forEach((off) => off());
 }

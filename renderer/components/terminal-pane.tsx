@@ -6,6 +6,7 @@ import { restartProcess } from '../actions/process-actions';
 import { openShell } from '../actions/process-actions';
 import { errorMessage } from '../../shared/error-message';
 import { linkStatus } from '../link-status';
+import { formatEnding } from '../format';
 import { usePanes } from '../stores/panes-store';
 import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
@@ -114,12 +115,7 @@ export function TerminalPane(props: {
       <div className="terminal-mount" ref={mountRef} />
       {ended && (
         <div className="exit-line" role="status">
-          {process.state === 'exited'
-            ? `exited with code ${process.exitCode ?? '?'}`
-            : process.state === 'lost'
-              ? 'lost (the server no longer knows this process)'
-              : `failed${process.failure ? `: ${process.failure}` : ''}`}{' '}
-          ·{' '}
+          {formatEnding(process)} ·{' '}
           <button
             className="link"
             onClick={() =>

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { envPanes, leaves, PANES_STORAGE_KEY, usePanes } from './panes-store';
+import { envPanes, leaves, usePanes } from './panes-store';
 import { resetStores } from '../test/reset-stores';
 
 const env = () => envPanes(usePanes.getState().byEnv, 'e');
@@ -36,11 +36,5 @@ describe('panes store', () => {
     s.prune('e', new Set(['p2']));
     expect(env().tabs.map((t) => leaves(t.root)[0]!.processId)).toEqual(['p2']);
     expect(env().activeTabId).toBe(t2!.id);
-  });
-
-  it('persists the layout to localStorage so a reload restores it', () => {
-    usePanes.getState().openTab('e', 'p1');
-    const saved = JSON.parse(localStorage.getItem(PANES_STORAGE_KEY) ?? '{}');
-    expect(saved.state.byEnv.e.tabs[0].root.processId).toBe('p1');
   });
 });

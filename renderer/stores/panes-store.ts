@@ -1,24 +1,11 @@
 // Terminal tabs and their split layouts per environment: which process shows in which pane.
-// Persisted in localStorage so a reloaded window reopens every pane on the same process.
+// The renderer owns it; the app host stores it (actions/layout-sync.ts), so a reloaded window or a
+// restarted app reopens every pane on the same process.
 import { create } from 'zustand';
-import { persist } from 'zustand/middleware';
+import type { EnvPanes, PaneNode, TerminalTab } from '../../shared/ipc';
 
+export type { EnvPanes, PaneNode } from '../../shared/ipc';
 export type SplitDirection = 'horizontal' | 'vertical';
-
-export type PaneNode =
-  | { type: 'leaf'; id: string; processId: string }
-  | { type: 'split'; id: string; direction: SplitDirection; children: [PaneNode, PaneNode] };
-
-interface TerminalTab {
-  id: string;
-  root: PaneNode;
-  focusedPaneId: string;
-}
-
-export interface EnvPanes {
-  tabs: TerminalTab[];
-  activeTabId: string | null;
-}
 
 interface PanesState {
   byEnv: Record<string, EnvPanes>;
@@ -33,8 +20,6 @@ interface PanesState {
   prune: (envId: string, liveProcessIds: Set<string>) => void;
   removeEnv: (envId: string) => void;
 }
-
-export const PANES_STORAGE_KEY = 'tether.panes.v1';
 
 let counter = 0;
 function newId(prefix: string): string {
@@ -91,82 +76,74 @@ function rebuildTabs(
   return { tabs, activeTabId };
 }
 
-export const usePanes = create<PanesState>()(
-  persist(
-    (set) => ({
-      byEnv: {},
-      openTab: (envId, processId) =>
-        set((s) =>
-          updateEnv(s, envId, (env) => {
-            const leaf: PaneNode = { type: 'leaf', id: newId('pane'), processId };
-            const tab: TerminalTab = { id: newId('tab'), root: leaf, focusedPaneId: leaf.id };
-            return { tabs: [...env.tabs, tab], activeTabId: tab.id };
-          }),
-        ),
-      split: (envId, paneId, direction, processId) =>
-        set((s) =>
-          updateEnv(s, envId, (env) => {
-            const fresh: PaneNode = { type: 'leaf', id: newId('pane'), processId };
-            const next = rebuildTabs(env, (leaf) =>
-              leaf.id === paneId
-                ? { type: 'split', id: newId('split'), direction, children: [leaf, fresh] }
-                : leaf,
-            );
-            return {
-              ...next,
-              tabs: next.tabs.map((t) =>
-                leaves(t.root).some((l) => l.id === fresh.id) ? { ...t, focusedPaneId: fresh.id } : t,
-              ),
-            };
-          }),
-        ),
-      closePane: (envId, paneId) =>
-        set((s) =>
-          updateEnv(s, envId, (env) => rebuildTabs(env, (leaf) => (leaf.id === paneId ? null : leaf))),
-        ),
-      activateTab: (envId, tabId) =>
-        set((s) => updateEnv(s, envId, (env) => ({ ...env, activeTabId: tabId }))),
-      cycleTab: (envId, step) =>
-        set((s) =>
-          updateEnv(s, envId, (env) => {
-            if (env.tabs.length === 0) return env;
-            const index = env.tabs.findIndex((t) => t.id === env.activeTabId);
-            const next = env.tabs[(index + step + env.tabs.length) % env.tabs.length] as TerminalTab;
-            return { ...env, activeTabId: next.id };
-          }),
-        ),
-      focusPane: (envId, paneId) =>
-        set((s) =>
-          updateEnv(s, envId, (env) => ({
-            ...env,
-            tabs: env.tabs.map((t) =>
-              leaves(t.root).some((l) => l.id === paneId) ? { ...t, focusedPaneId: paneId } : t,
-            ),
-          })),
-        ),
-      replaceProcess: (envId, fromProcessId, toProcessId) =>
-        set((s) =>
-          updateEnv(s, envId, (env) =>
-            rebuildTabs(env, (leaf) =>
-              leaf.processId === fromProcessId ? { ...leaf, processId: toProcessId } : leaf,
-            ),
+export const usePanes = create<PanesState>()((set) => ({
+  byEnv: {},
+  openTab: (envId, processId) =>
+    set((s) =>
+      updateEnv(s, envId, (env) => {
+        const leaf: PaneNode = { type: 'leaf', id: newId('pane'), processId };
+        const tab: TerminalTab = { id: newId('tab'), root: leaf, focusedPaneId: leaf.id };
+        return { tabs: [...env.tabs, tab], activeTabId: tab.id };
+      }),
+    ),
+  split: (envId, paneId, direction, processId) =>
+    set((s) =>
+      updateEnv(s, envId, (env) => {
+        const fresh: PaneNode = { type: 'leaf', id: newId('pane'), processId };
+        const next = rebuildTabs(env, (leaf) =>
+          leaf.id === paneId
+            ? { type: 'split', id: newId('split'), direction, children: [leaf, fresh] }
+            : leaf,
+        );
+        return {
+          ...next,
+          tabs: next.tabs.map((t) =>
+            leaves(t.root).some((l) => l.id === fresh.id) ? { ...t, focusedPaneId: fresh.id } : t,
           ),
+        };
+      }),
+    ),
+  closePane: (envId, paneId) =>
+    set((s) => updateEnv(s, envId, (env) => rebuildTabs(env, (leaf) => (leaf.id === paneId ? null : leaf)))),
+  activateTab: (envId, tabId) => set((s) => updateEnv(s, envId, (env) => ({ ...env, activeTabId: tabId }))),
+  cycleTab: (envId, step) =>
+    set((s) =>
+      updateEnv(s, envId, (env) => {
+        if (env.tabs.length === 0) return env;
+        const index = env.tabs.findIndex((t) => t.id === env.activeTabId);
+        const next = env.tabs[(index + step + env.tabs.length) % env.tabs.length] as TerminalTab;
+        return { ...env, activeTabId: next.id };
+      }),
+    ),
+  focusPane: (envId, paneId) =>
+    set((s) =>
+      updateEnv(s, envId, (env) => ({
+        ...env,
+        tabs: env.tabs.map((t) =>
+          leaves(t.root).some((l) => l.id === paneId) ? { ...t, focusedPaneId: paneId } : t,
         ),
-      prune: (envId, liveProcessIds) =>
-        set((s) =>
-          updateEnv(s, envId, (env) =>
-            rebuildTabs(env, (leaf) => (liveProcessIds.has(leaf.processId) ? leaf : null)),
-          ),
+      })),
+    ),
+  replaceProcess: (envId, fromProcessId, toProcessId) =>
+    set((s) =>
+      updateEnv(s, envId, (env) =>
+        rebuildTabs(env, (leaf) =>
+          leaf.processId === fromProcessId ? { ...leaf, processId: toProcessId } : leaf,
         ),
-      removeEnv: (envId) =>
-        set((s) => {
-          const { [envId]: _gone, ...rest } = s.byEnv;
-          return { byEnv: rest };
-        }),
+      ),
+    ),
+  prune: (envId, liveProcessIds) =>
+    set((s) =>
+      updateEnv(s, envId, (env) =>
+        rebuildTabs(env, (leaf) => (liveProcessIds.has(leaf.processId) ? leaf : null)),
+      ),
+    ),
+  removeEnv: (envId) =>
+    set((s) => {
+      const { [envId]: _gone, ...rest } = s.byEnv;
+      return { byEnv: rest };
     }),
-    { name: PANES_STORAGE_KEY, partialize: (s) => ({ byEnv: s.byEnv }) },
-  ),
-);
+}));
 
 export function envPanes(byEnv: Record<string, EnvPanes>, envId: string): EnvPanes {
   return byEnv[envId] ?? EMPTY;

@@ -3,6 +3,7 @@
 // the main-process handlers, the web bridge and the renderer client all derive from this object.
 import { z } from 'zod';
 import { checkSshOption, MAX_SSH_OPTIONS, parseSshTarget } from '../ssh-target';
+import { PaneLayout } from './pane-layout';
 
 // ── Shared shapes ───────────────────────────────────────────────────────────────────────────
 
@@ -441,6 +442,10 @@ export const commands = {
   'ssh.answerPrompt': command(z.object({ id: z.string(), answer: z.string().max(10_000).nullable() }), Ok),
   /** The connect log of an SSH environment (ssh's stderr, probe and install steps), oldest first. */
   'ssh.connectLog': command(z.object({ envId: EnvironmentId }), z.object({ lines: z.array(z.string()) })),
+  /** The terminal layout stored at the last save (null before the first), for a restarted app. */
+  'layout.get': command(Empty, PaneLayout.nullable()),
+  /** Stores the renderer's current terminal layout (the last one sent wins). */
+  'layout.save': command(PaneLayout, Ok),
 
   'settings.get': command(Empty, Settings),
   'settings.update': command(Settings.partial(), Settings),

@@ -1,5 +1,6 @@
 // The renderer ↔ AppService contract, its Electron channel names, and its framing over the web
 // host's WebSocket.
 export * from './contract';
+export * from './pane-layout';
 export * from './channels';
 export * from './web-protocol';

@@ -18,7 +18,8 @@ export interface WebApp {
   dataDir: string;
   child: ChildProcess;
   stderr: () => string;
-  stop: () => Promise<void>;
+  /** Stops the host; its data dir is removed unless `keepDataDir` (a restart on the same one). */
+  stop: (options?: { keepDataDir?: boolean }) => Promise<void>;
 }
 
 export interface WebAppOptions {
@@ -26,16 +27,19 @@ export interface WebAppOptions {
   opener?: string;
   /** Files to put in the app's (temp) HOME first, by path under it, e.g. `.ssh/config`. */
   homeFiles?: Record<string, string>;
+  /** The data dir of an earlier run (an app restart); by default a fresh one. */
+  dataDir?: string;
 }
 
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tether-web-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-web-e2e-'));
   const home = path.join(dataDir, 'home');
   mkdirSync(home);
   for (const [relative, text] of Object.entries(options.homeFiles ?? {})) {
     mkdirSync(path.dirname(path.join(home, relative)), { recursive: true, mode: 0o700 });
     writeFileSync(path.join(home, relative), text, { mode: 0o600 });
   }
+  mkdirSync(home, { recursive: true });
   const child = spawn(
     process.execPath,
     [TETHER_BIN, 'web', ...(options.opener ? [] : ['--no-open']), '--port', '0', '--data-dir', dataDir],
@@ -56,13 +60,14 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (d: string) => (stderr = (stderr + d).slice(-20_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
+  const stop = async (stopOptions: { keepDataDir?: boolean } = {}): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
       await exited;
       clearTimeout(timer);
     }
+    if (stopOptions.keepDataDir) return;
     // Retried: a child of the app (its Local server, a shell) may still write a last file here.
     rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };

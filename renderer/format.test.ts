@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { formatEnding } from './format';
+
+describe('formatEnding', () => {
+  it('gives the exit code of an exited process', () => {
+    expect(formatEnding({ state: 'exited', exitCode: 3, failure: null })).toBe('exited with code 3');
+  });
+
+  it('says why a process was lost or failed, as the app reported it', () => {
+    const why = 'The server no longer has the session this process ran in';
+    expect(formatEnding({ state: 'lost', exitCode: null, failure: why })).toBe(`lost: ${why}`);
+    expect(formatEnding({ state: 'failed', exitCode: null, failure: 'spawn ENOENT' })).toBe(
+      'failed: spawn ENOENT',
+    );
+    expect(formatEnding({ state: 'lost', exitCode: null, failure: null })).toBe('lost');
+  });
+});

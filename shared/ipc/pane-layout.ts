@@ -1,0 +1,51 @@
+// The terminal layout the renderer shows (tabs and split panes per environment, each pane naming
+// the process it shows), as the app host keeps it across restarts. The renderer owns it while it
+// runs; the host only stores the last one it was sent. Bounded so a stored layout stays small.
+import { z } from 'zod';
+
+const MAX_TABS_PER_ENVIRONMENT = 100;
+const MAX_ENVIRONMENTS = 200;
+/** Splits nested deeper than this are refused (a tab holds at most 2^depth panes). */
+export const MAX_PANE_DEPTH = 8;
+
+const Id = z.string().min(1).max(200);
+
+export type PaneNode =
+  | { type: 'leaf'; id: string; processId: string }
+  | { type: 'split'; id: string; direction: 'horizontal' | 'vertical'; children: [PaneNode, PaneNode] };
+
+export const PaneNode: z.ZodType<PaneNode, PaneNode> = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('leaf'), id: Id, processId: Id }),
+    z.object({
+      type: z.literal('split'),
+      id: Id,
+      direction: z.enum(['horizontal', 'vertical']),
+      children: z.tuple([PaneNode, PaneNode]),
+    }),
+  ]),
+);
+
+function depthOf(node: PaneNode): number {
+  return node.type === 'leaf' ? 1 : 1 + Math.max(depthOf(node.children[0]), depthOf(node.children[1]));
+}
+
+export const TerminalTab = z.object({
+  id: Id,
+  root: PaneNode.refine((root) => depthOf(root) <= MAX_PANE_DEPTH, 'panes are split too deeply'),
+  focusedPaneId: Id,
+});
+export type TerminalTab = z.infer<typeof TerminalTab>;
+
+export const EnvPanes = z.object({
+  tabs: z.array(TerminalTab).max(MAX_TABS_PER_ENVIRONMENT),
+  activeTabId: Id.nullable(),
+});
+export type EnvPanes = z.infer<typeof EnvPanes>;
+
+export const PaneLayout = z.object({
+  byEnv: z
+    .record(z.string().min(1).max(100), EnvPanes)
+    .refine((byEnv) => Object.keys(byEnv).length <= MAX_ENVIRONMENTS, 'too many environments'),
+});
+export type PaneLayout = z.infer<typeof PaneLayout>;
