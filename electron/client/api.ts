@@ -134,6 +134,12 @@ export interface ProcessHandle {
   subscribe(listener: (event: ProcessEvent) => void, options?: { afterSeq?: number }): () => void;
   /** Exactly-once across reconnects (same writeId retried). */
   write(data: Uint8Array | string): Promise<WriteStatus>;
+  /**
+   * Ends the process's input after every write queued before it, once: with `process/closeStdin`
+   * when the server has it, else by the terminal's EOF character under a tty. Rejects with
+   * ClientError code 'unsupported' for a pipe process on a server without it (codex).
+   */
+  closeStdin(): Promise<WriteStatus>;
   signal(signal: ProcessSignalName): Promise<void>;
   terminate(): Promise<{ running: boolean }>;
   /** Rejects with ClientError code 'unsupported' if the server lacks `process/resize`. */

@@ -7,6 +7,7 @@ import {
   Method,
   Notification,
   TetherCapability,
+  terminalEofBytes,
   type ParamsOf,
   type ProcessReadResult,
   type ProcessSignalName,
@@ -47,12 +48,15 @@ export interface ProcessSessionOptions {
   reorder?: ReorderLimits;
   /** Output window was requested and the server supports flow control. */
   flowControl: boolean;
+  /** Started under a terminal: input can be ended with its EOF character. */
+  tty: boolean;
 }
 
 type Listener = (event: ProcessEvent) => void;
 
+/** A piece of input, or (bytes null) the end of input, in the one ordered write pipeline. */
 interface QueuedWrite {
-  bytes: Uint8Array;
+  bytes: Uint8Array | null;
   resolve(status: WriteStatus): void;
   reject(error: unknown): void;
 }
@@ -94,6 +98,8 @@ export class ProcessSession implements ProcessHandle {
   private readonly writeQueue: QueuedWrite[] = [];
   private writing = false;
   private writeCounter = 0;
+  /** Last byte queued for stdin (the tty EOF fallback needs to know if a line is open). */
+  private lastQueuedByte: number | null = null;
   private ackConsumed = 0;
   private ackSent = 0;
   private ackScheduled = false;
@@ -164,6 +170,7 @@ export class ProcessSession implements ProcessHandle {
       return Promise.reject(new ClientError('closed', `Process ${this.processId} was disposed.`));
     if (this.failure !== null) return Promise.reject(new ClientError('disconnected', this.failure));
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (bytes.byteLength > 0) this.lastQueuedByte = bytes[bytes.byteLength - 1]!;
     const pieces: Array<Promise<WriteStatus>> = [];
     for (let offset = 0; offset < bytes.byteLength || offset === 0; offset += MAX_WRITE_BATCH_BYTES) {
       const piece = bytes.subarray(offset, offset + MAX_WRITE_BATCH_BYTES);
@@ -172,6 +179,27 @@ export class ProcessSession implements ProcessHandle {
     }
     this.pumpWrites();
     return Promise.all(pieces).then((statuses) => statuses.find((s) => s !== 'accepted') ?? 'accepted');
+  }
+
+  closeStdin(): Promise<WriteStatus> {
+    if (this.disposed)
+      return Promise.reject(new ClientError('closed', `Process ${this.processId} was disposed.`));
+    if (this.failure !== null) return Promise.reject(new ClientError('disconnected', this.failure));
+    if (!this.ops.hasCapability(TetherCapability.closeStdin)) {
+      if (this.options.tty) return this.write(terminalEofBytes(this.lastQueuedByte));
+      return Promise.reject(
+        new ClientError(
+          'unsupported',
+          "This server cannot close a process's stdin (it has no process/closeStdin, and the process " +
+            'has no terminal to send ^D to), so a program that reads to the end of its input keeps waiting.',
+        ),
+      );
+    }
+    const ended = new Promise<WriteStatus>((resolve, reject) =>
+      this.writeQueue.push({ bytes: null, resolve, reject }),
+    );
+    this.pumpWrites();
+    return ended;
   }
 
   async signal(signal: ProcessSignalName): Promise<void> {
@@ -231,22 +259,29 @@ export class ProcessSession implements ProcessHandle {
   }
 
   private pumpWrites(): void {
-    if (this.writing || this.writeQueue.length === 0) return;
-    const batch: QueuedWrite[] = [this.writeQueue.shift()!];
-    let size = batch[0]!.bytes.byteLength;
-    while (
-      this.writeQueue.length > 0 &&
-      size + this.writeQueue[0]!.bytes.byteLength <= MAX_WRITE_BATCH_BYTES
-    ) {
-      const next = this.writeQueue.shift()!;
-      size += next.bytes.byteLength;
-      batch.push(next);
+    const first = this.writeQueue[0];
+    if (this.writing || first === undefined) return;
+    const batch: QueuedWrite[] = [];
+    let call: Promise<{ status: WriteStatus }>;
+    if (first.bytes === null) {
+      batch.push(this.writeQueue.shift()!);
+      // The server closes at most once per process, so a retry after a reconnect is harmless.
+      call = this.ops.callRetrying(Method.processCloseStdin, { processId: this.processId });
+    } else {
+      const pieces: Uint8Array[] = [];
+      let size = 0;
+      for (let next: QueuedWrite | undefined = first; next?.bytes; next = this.writeQueue[0]) {
+        if (pieces.length > 0 && size + next.bytes.byteLength > MAX_WRITE_BATCH_BYTES) break;
+        batch.push(this.writeQueue.shift()!);
+        pieces.push(next.bytes);
+        size += next.bytes.byteLength;
+      }
+      const chunk = Buffer.concat(pieces).toString('base64');
+      const writeId = String(++this.writeCounter);
+      call = this.ops.callRetrying(Method.processWrite, { processId: this.processId, chunk, writeId });
     }
-    const chunk = Buffer.concat(batch.map((w) => w.bytes)).toString('base64');
-    const writeId = String(++this.writeCounter);
     this.writing = true;
-    this.ops
-      .callRetrying(Method.processWrite, { processId: this.processId, chunk, writeId })
+    call
       .then(
         (result) => batch.forEach((w) => w.resolve(result.status)),
         (error: unknown) => batch.forEach((w) => w.reject(error)),

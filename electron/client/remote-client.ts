@@ -178,6 +178,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
       },
       flowControl: params.outputWindowBytes !== undefined,
+      tty: options.tty,
     });
     // Routed before the request goes out: output may arrive ahead of the start response.
     this.processes.set(processId, followed);

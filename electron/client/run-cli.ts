@@ -1,6 +1,6 @@
 // `tether run`: runs one process in an environment through the reconnecting client, wiring it to
-// our terminal: output to stdout/stderr, stdin forwarded (raw, with window size, under --tty), and
-// our exit code is the process's. Disconnects are ridden through silently unless --verbose.
+// our terminal: output to stdout/stderr, stdin forwarded (raw, with window size, under --tty) and
+// its end passed on, and our exit code is the process's. Disconnects are ridden through silently unless --verbose.
 import type { Command } from 'commander';
 import type { ConnectionState, ProcessEvent, TransportSpec } from './api';
 import { SpawnFailureKind } from '../../shared/protocol';
@@ -198,10 +198,22 @@ async function runRemote(argv: string[], options: RunOptions): Promise<number> {
       stdin.setRawMode(true);
       cleanups.push(() => stdin.setRawMode(false));
     }
+    // The end of our input is the end of the process's (`tether run -- sort < file`); in raw
+    // mode a terminal never ends, ^D is just a byte the remote terminal interprets.
+    const onEnd = (): void => {
+      if (!forwarding) return;
+      forwarding = false;
+      handle.closeStdin().catch((error: unknown) => {
+        if (isClientError(error, 'unsupported')) say(`${errorMessage(error)} Stop it with Ctrl-C.`);
+        else if (options.verbose) say(`the end of input was not delivered: ${errorMessage(error)}`);
+      });
+    };
     stdin.on('data', onData);
+    if (!interactive) stdin.on('end', onEnd);
     stdin.resume();
     cleanups.push(() => {
       stdin.off('data', onData);
+      stdin.off('end', onEnd);
       stdin.pause();
     });
 

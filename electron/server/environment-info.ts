@@ -53,6 +53,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.fsUpdate]: true,
       [TetherCapability.concurrentRequests]: true,
       [TetherCapability.processPid]: true,
+      [TetherCapability.closeStdin]: true,
       ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };
