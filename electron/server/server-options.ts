@@ -49,6 +49,11 @@ export interface ServerOptions extends SessionConfig {
   auth: AuthConfig;
   logLevel: LogLevel;
   maxInFlightRequests: number;
+  /**
+   * What SIGHUP does: end the server like SIGTERM (its terminal or SSH session went away), or
+   * nothing, for a daemon that must outlive the SSH connection that started it.
+   */
+  hangup: 'shutdown' | 'ignore';
 }
 
 /** Raw option values as commander hands them over. */
@@ -248,6 +253,7 @@ export function parseServerOptions(raw: RawServerOptions): ServerOptions {
     tls,
     auth,
     logLevel,
+    hangup: 'shutdown',
     maxInFlightRequests: positiveInt('concurrent-requests', raw.concurrentRequests, MAX_IN_FLIGHT_REQUESTS),
     sessionTtlMs: positiveInt('session-ttl-ms', raw.sessionTtlMs, DEFAULT_SESSION_TTL_MS),
     exitedProcessTtlMs: positiveInt(

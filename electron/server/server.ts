@@ -1,11 +1,13 @@
-// Runs the exec-server: builds the shared parts (session registry, environment info), starts the
-// chosen listener, and owns shutdown (SIGTERM/SIGINT, stdin EOF in stdio mode): stop listening,
-// kill every process group of every session, drop connections, exit.
+// Runs the exec-server: builds the shared parts (session registry, environment info, the orphan
+// watchdog), starts the chosen listener, and owns shutdown (SIGTERM/SIGINT, SIGHUP unless told to
+// ignore it, stdin EOF in stdio mode): stop listening, kill every process group of every session,
+// drop connections, exit.
 import { buildEnvironmentInfo } from './environment-info';
 import type { ConnectionDeps } from './connection';
 import { SHUTDOWN_GRACE_MS } from './limits';
 import { createLogger } from './logger';
 import { checkNodePtyInternals } from './node-pty-internals';
+import { OrphanWatchdog } from './orphan-watchdog';
 import type { ServerOptions } from './server-options';
 import { SessionRegistry } from './session';
 import { startStdioListener } from './stdio-listener';
@@ -15,7 +17,8 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
   // Before serving anyone: a node-pty other than the pinned one fails here, not at the first pty.
   checkNodePtyInternals();
   const logger = createLogger(options.logLevel);
-  const registry = new SessionRegistry(options);
+  // Started first: from the first process on, a SIGKILLed server leaves nothing running.
+  const registry = new SessionRegistry(options, new OrphanWatchdog(logger));
   const deps: ConnectionDeps = {
     registry,
     environmentInfo: buildEnvironmentInfo(process.env, {
@@ -42,6 +45,10 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown(0, 'SIGTERM'));
   process.on('SIGINT', () => shutdown(0, 'SIGINT'));
+  // Node's default for SIGHUP is to die on the spot, leaving every process group running.
+  process.on('SIGHUP', () => {
+    if (options.hangup === 'shutdown') shutdown(0, 'SIGHUP');
+  });
   // A client that vanished must not take the server down with EPIPE.
   process.stdout.on('error', () => {});
 

@@ -12,6 +12,7 @@ import {
 } from './limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
 import { releaseMessage } from './message-pool';
+import { UNGUARDED, type ProcessGroupGuard } from './orphan-watchdog';
 import { uriToPath } from './path-uri';
 import { RpcError } from './rpc-error';
 
@@ -39,6 +40,7 @@ export class Session {
   constructor(
     private readonly config: SessionConfig,
     private readonly onExpired: (session: Session) => void,
+    private readonly groups: ProcessGroupGuard = UNGUARDED,
   ) {}
 
   get attached(): boolean {
@@ -125,6 +127,7 @@ export class Session {
         },
       );
       managed.bind(io);
+      this.groups.track(io.pid);
     } finally {
       this.starting.delete(id);
     }
@@ -152,7 +155,10 @@ export class Session {
 
   private scheduleReap(closed: ManagedProcess): void {
     const timer = setTimeout(() => {
-      if (this.processes.get(closed.id) === closed) this.processes.delete(closed.id);
+      if (this.processes.get(closed.id) !== closed) return;
+      this.processes.delete(closed.id);
+      // Until now a shutdown would still have killed its group (stray background children).
+      this.groups.untrack(closed.pid);
     }, this.config.exitedProcessTtlMs);
     timer.unref();
   }
@@ -169,10 +175,13 @@ export class Session {
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly config: SessionConfig) {}
+  constructor(
+    private readonly config: SessionConfig,
+    private readonly groups: ProcessGroupGuard = UNGUARDED,
+  ) {}
 
   create(): Session {
-    const session = new Session(this.config, (expired) => this.sessions.delete(expired.id));
+    const session = new Session(this.config, (expired) => this.sessions.delete(expired.id), this.groups);
     this.sessions.set(session.id, session);
     return session;
   }
