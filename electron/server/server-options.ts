@@ -6,6 +6,10 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import {
   DEFAULT_EXITED_PROCESS_TTL_MS,
+  DEFAULT_MAX_OPEN_FILES,
+  DEFAULT_MAX_PROCESSES_PER_SESSION,
+  DEFAULT_MAX_QUEUED_REQUESTS,
+  DEFAULT_MAX_SESSIONS,
   DEFAULT_RETAINED_OUTPUT_BYTES,
   DEFAULT_RETAINED_OUTPUT_CHUNKS,
   DEFAULT_SESSION_TTL_MS,
@@ -49,6 +53,8 @@ export interface ServerOptions extends SessionConfig {
   auth: AuthConfig;
   logLevel: LogLevel;
   maxInFlightRequests: number;
+  maxQueuedRequests: number;
+  maxOpenFiles: number;
   /**
    * What SIGHUP does: end the server like SIGTERM (its terminal or SSH session went away), or
    * nothing, for a daemon that must outlive the SSH connection that started it.
@@ -74,6 +80,10 @@ export interface RawServerOptions {
   retainedOutputChunks?: string;
   writeIdWindow?: string;
   concurrentRequests?: string;
+  maxQueuedRequests?: string;
+  maxSessions?: string;
+  maxProcessesPerSession?: string;
+  maxOpenFiles?: string;
   logLevel?: string;
 }
 
@@ -255,6 +265,14 @@ export function parseServerOptions(raw: RawServerOptions): ServerOptions {
     logLevel,
     hangup: 'shutdown',
     maxInFlightRequests: positiveInt('concurrent-requests', raw.concurrentRequests, MAX_IN_FLIGHT_REQUESTS),
+    maxQueuedRequests: positiveInt('max-queued-requests', raw.maxQueuedRequests, DEFAULT_MAX_QUEUED_REQUESTS),
+    maxOpenFiles: positiveInt('max-open-files', raw.maxOpenFiles, DEFAULT_MAX_OPEN_FILES),
+    maxSessions: positiveInt('max-sessions', raw.maxSessions, DEFAULT_MAX_SESSIONS),
+    maxProcessesPerSession: positiveInt(
+      'max-processes-per-session',
+      raw.maxProcessesPerSession,
+      DEFAULT_MAX_PROCESSES_PER_SESSION,
+    ),
     sessionTtlMs: positiveInt('session-ttl-ms', raw.sessionTtlMs, DEFAULT_SESSION_TTL_MS),
     exitedProcessTtlMs: positiveInt(
       'exited-process-ttl-ms',

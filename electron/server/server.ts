@@ -26,6 +26,8 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
     }),
     logger,
     maxInFlightRequests: options.maxInFlightRequests,
+    maxQueuedRequests: options.maxQueuedRequests,
+    maxOpenFiles: options.maxOpenFiles,
   };
   let stopListening: () => void = () => {};
   let flush: () => Promise<void> = async () => {};

@@ -7,6 +7,7 @@ import { buildChildEnv } from './env-policy';
 import {
   DEFAULT_TTY_COLS,
   DEFAULT_TTY_ROWS,
+  MAX_OUTPUT_WINDOW_BYTES,
   READER_READ_AHEAD_BYTES,
   READER_READ_AHEAD_FLOW_CONTROLLED_BYTES,
 } from './limits';
@@ -27,6 +28,10 @@ export interface SessionSink {
 export interface SessionConfig extends ProcessLimits {
   sessionTtlMs: number;
   exitedProcessTtlMs: number;
+  /** Sessions held at once (see DEFAULT_MAX_SESSIONS). */
+  maxSessions: number;
+  /** Processes of one session not yet closed. */
+  maxProcessesPerSession: number;
 }
 
 export class Session {
@@ -94,12 +99,22 @@ export class Session {
     if (this.processes.has(id) || this.starting.has(id)) {
       throw RpcError.invalidRequest(`process ${id} already exists`);
     }
+    const max = this.config.maxProcessesPerSession;
+    if (this.runningCount() >= max) {
+      throw RpcError.limitExceeded(
+        'processesPerSession',
+        max,
+        `this session already has ${max} processes that have not finished (the limit, ` +
+          '--max-processes-per-session); wait for some to end or terminate them before starting more',
+      );
+    }
     const env = buildChildEnv(process.env, params.env, params.envPolicy);
+    const window = params.outputWindowBytes ?? null;
     const managed = new ManagedProcess(
       id,
       params.tty,
       this.config,
-      params.outputWindowBytes ?? null,
+      window === null ? null : Math.min(window, MAX_OUTPUT_WINDOW_BYTES),
       this.emit,
       (closed) => this.scheduleReap(closed),
     );
@@ -145,6 +160,18 @@ export class Session {
     throw RpcError.unknownProcess(id);
   }
 
+  /** Processes started or starting that have not closed. */
+  runningCount(): number {
+    let running = this.starting.size;
+    for (const managed of this.processes.values()) if (!managed.isClosed) running++;
+    return running;
+  }
+
+  /** Detached, and nothing left to wait for: only finished output would be lost with it. */
+  get idle(): boolean {
+    return this.sink === null && this.runningCount() === 0;
+  }
+
   find(id: string): ManagedProcess | undefined {
     return this.processes.get(id);
   }
@@ -180,7 +207,9 @@ export class SessionRegistry {
     private readonly groups: ProcessGroupGuard = UNGUARDED,
   ) {}
 
+  /** A new session; at the cap the oldest idle one makes room, or a limitExceeded error is thrown. */
   create(): Session {
+    if (this.sessions.size >= this.config.maxSessions) this.evictOldestIdle();
     const session = new Session(this.config, (expired) => this.sessions.delete(expired.id), this.groups);
     this.sessions.set(session.id, session);
     return session;
@@ -188,6 +217,23 @@ export class SessionRegistry {
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
+  }
+
+  private evictOldestIdle(): void {
+    // Map order is creation order, so the first idle one is the oldest.
+    for (const session of this.sessions.values()) {
+      if (!session.idle) continue;
+      session.dispose();
+      this.sessions.delete(session.id);
+      return;
+    }
+    const max = this.config.maxSessions;
+    throw RpcError.limitExceeded(
+      'sessions',
+      max,
+      `this server already holds ${max} sessions, each attached or with processes still running ` +
+        '(the limit, --max-sessions); resume one of yours with resumeSessionId, or end some processes',
+    );
   }
 
   disposeAll(): void {

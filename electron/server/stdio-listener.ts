@@ -44,6 +44,11 @@ class StdioTransport implements Transport {
     this.output.once('drain', callback);
   }
 
+  pauseInbound(paused: boolean): void {
+    if (paused) process.stdin.pause();
+    else process.stdin.resume();
+  }
+
   terminate(): void {
     this.onTerminate();
   }
