@@ -28,6 +28,7 @@ import {
 import type { WireProcessEvent } from './connection';
 import { EventLog, type EventLogLimits } from './event-log';
 import { ReorderBuffer, type ReorderEntry, type ReorderLimits } from './reorder-buffer';
+import type { RetainedOutputBudget } from './retained-budget';
 
 /** What a ProcessSession needs from its client; the client owns connections and retries. */
 export interface ProcessSessionOps {
@@ -45,6 +46,8 @@ export interface ProcessSessionOps {
 export interface ProcessSessionOptions {
   processId: string;
   retained: EventLogLimits;
+  /** The client-wide bound on retained output this process also counts against. */
+  budget?: RetainedOutputBudget;
   reorder?: ReorderLimits;
   /** Output window was requested and the server supports flow control. */
   flowControl: boolean;
@@ -61,22 +64,24 @@ interface QueuedWrite {
   reject(error: unknown): void;
 }
 
-/** Missing seq ranges [from, to] in (after, before) that `has` does not hold. */
+/**
+ * Missing seq ranges [from, to] in (after, before) not covered by `held` (seq spans). Walks the
+ * held spans, never the seqs between them: a server may claim any `nextSeq` (2^53 - 1, say), and
+ * the cost must stay that of what we hold.
+ */
 function missingRanges(
   after: number,
   before: number,
-  has: (seq: number) => boolean,
+  held: Array<[number, number]>,
 ): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
-  let start: number | null = null;
-  for (let seq = after + 1; seq < before; seq++) {
-    if (!has(seq)) start ??= seq;
-    else if (start !== null) {
-      ranges.push([start, seq - 1]);
-      start = null;
-    }
+  let next = after + 1;
+  for (const [from, to] of held.sort((a, b) => a[0] - b[0])) {
+    if (to < next || from >= before) continue;
+    if (from > next) ranges.push([next, from - 1]);
+    next = Math.max(next, to + 1);
   }
-  if (start !== null) ranges.push([start, before - 1]);
+  if (next < before) ranges.push([next, before - 1]);
   return ranges;
 }
 
@@ -112,7 +117,7 @@ export class ProcessSession implements ProcessHandle {
     this.buffer = new ReorderBuffer(
       options.reorder ?? { maxEvents: REORDER_MAX_EVENTS, maxBytes: REORDER_MAX_BYTES },
     );
-    this.log = new EventLog(options.retained);
+    this.log = new EventLog(options.retained, options.budget ?? null);
   }
 
   /** No more events will be delivered. */
@@ -343,7 +348,7 @@ export class ProcessSession implements ProcessHandle {
       if (first && firstChunk && !result.exited) {
         // A running process has no exited/closed seq yet, so anything missing before the oldest
         // retained chunk was evicted on the server.
-        this.addGaps(missingRanges(this.lastDeliveredSeq, firstChunk.seq, (s) => this.buffer.has(s)));
+        this.addGaps(missingRanges(this.lastDeliveredSeq, firstChunk.seq, this.buffer.spans()));
       }
       first = false;
       this.drain();
@@ -362,12 +367,12 @@ export class ProcessSession implements ProcessHandle {
    */
   private resolveEnd(result: ProcessReadResult): void {
     const nextSeq = result.nextSeq;
-    let ranges = missingRanges(this.lastDeliveredSeq, nextSeq, (s) => this.buffer.has(s));
+    let ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
     if (result.closed && !this.buffer.hasKind('closed')) {
       const closedSeq = nextSeq - 1;
       if (ranges.some(([a, b]) => a <= closedSeq && closedSeq <= b)) {
         this.buffer.add({ kind: 'closed', seq: closedSeq }, true);
-        ranges = missingRanges(this.lastDeliveredSeq, nextSeq, (s) => this.buffer.has(s));
+        ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
       }
     }
     if (result.exited && this.exitCode === null && !this.buffer.hasKind('exited') && ranges.length > 0) {
@@ -377,7 +382,7 @@ export class ProcessSession implements ProcessHandle {
       const interior = ranges.find((r) => r !== leading);
       const exitedSeq = interior ? interior[0] : leading![1];
       this.buffer.add({ kind: 'exited', seq: exitedSeq, exitCode: result.exitCode ?? -1 }, true);
-      ranges = missingRanges(this.lastDeliveredSeq, nextSeq, (s) => this.buffer.has(s));
+      ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
     }
     this.addGaps(ranges);
   }
