@@ -28,6 +28,7 @@ import {
   CONNECT_TIMEOUT_MS,
   DEFAULT_RECOVERY_DEADLINE_MS,
   DEFAULT_RETAINED_BYTES,
+  DEFAULT_RETAINED_BYTES_TOTAL,
   DEFAULT_RETAINED_EVENTS,
   INITIALIZE_TIMEOUT_MS,
 } from './constants';
@@ -40,6 +41,7 @@ import {
   type Outage,
 } from './link-state';
 import { toPathUri } from './path-uri';
+import { RetainedOutputBudget } from './retained-budget';
 import { ProcessSession, type ProcessSessionOps } from './process-session';
 import { RemoteFileSystem } from './remote-file-system';
 import { RttProbe } from './rtt-probe';
@@ -57,6 +59,8 @@ export interface RemoteClientOptions {
   /** Bounds of each process's retained event log (replayed to late subscribers). */
   retainedEvents?: number;
   retainedBytes?: number;
+  /** Bound on the retained output of all processes together (DEFAULT_RETAINED_BYTES_TOTAL). */
+  retainedBytesTotal?: number;
   /** Reconnect notices and protocol complaints, one line each. */
   log?: (message: string) => void;
 }
@@ -105,9 +109,14 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   /** Last contact of the previous connection, shown while there is none. */
   private lastContactAt: number | null = null;
   private readonly processOps: ProcessSessionOps;
+  /** Retained output of every process of this client, bounded together. */
+  private readonly retainedBudget: RetainedOutputBudget;
   readonly fs: RemoteFileSystem;
 
   constructor(private readonly options: RemoteClientOptions) {
+    this.retainedBudget = new RetainedOutputBudget(
+      options.retainedBytesTotal ?? DEFAULT_RETAINED_BYTES_TOTAL,
+    );
     this.processOps = {
       callOnce: (method, params) => this.callOnce(method, params),
       callRetrying: (method, params) => this.callRetrying(method, params),
@@ -177,6 +186,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
         maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
       },
+      budget: this.retainedBudget,
       flowControl: params.outputWindowBytes !== undefined,
       tty: options.tty,
     });
