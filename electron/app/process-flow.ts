@@ -72,7 +72,8 @@ export class ProcessFlow implements StreamSource {
   async reattach(client: ExecServerClientApi, runtime: ProcessRuntime): Promise<void> {
     try {
       const flowControl = runtime.options.outputWindowBytes !== undefined;
-      runtime.attach(await client.attachProcess(runtime.processId, { afterSeq: 0, flowControl }));
+      const { tty } = runtime.options;
+      runtime.attach(await client.attachProcess(runtime.processId, { afterSeq: 0, flowControl, tty }));
     } catch (error) {
       runtime.lost(`Could not follow this process again after the restart: ${errorMessage(error)}`);
     }

@@ -43,6 +43,11 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
       if (status === 'unknownProcess') throw notFound('The process');
       return { ok: true };
     },
+    'processes.closeStdin': async ({ envId, processId }) => {
+      const status = await liveHandle(envId, processId).closeStdin();
+      if (status === 'unknownProcess') throw notFound('The process');
+      return { ok: true };
+    },
     'processes.resize': async ({ envId, processId, cols, rows }) => {
       const runtime = envs.process(envId, processId);
       const handle = runtime.live;

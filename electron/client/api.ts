@@ -162,6 +162,8 @@ export interface AttachProcessOptions {
   afterSeq?: number;
   /** The process was started with an output window on a server with flow control. */
   flowControl?: boolean;
+  /** The process runs under a terminal (closing its stdin then sends the EOF character). */
+  tty?: boolean;
 }
 
 export interface ProcessHandle {
@@ -178,6 +180,12 @@ export interface ProcessHandle {
   subscribe(listener: (event: ProcessEvent) => void, options?: { afterSeq?: number }): () => void;
   /** Exactly-once across reconnects (same writeId retried). */
   write(data: Uint8Array | string): Promise<WriteStatus>;
+  /**
+   * Ends the process's input after every write queued before it, once: with `process/closeStdin`
+   * when the server has it, else by the terminal's EOF character under a tty. Rejects with
+   * ClientError code 'unsupported' for a pipe process on a server without it (codex).
+   */
+  closeStdin(): Promise<WriteStatus>;
   signal(signal: ProcessSignalName): Promise<void>;
   terminate(): Promise<{ running: boolean }>;
   /** Rejects with ClientError code 'unsupported' if the server lacks `process/resize`. */

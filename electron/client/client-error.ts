@@ -66,3 +66,13 @@ export function isUnknownProcessError(error: ClientError): boolean {
   if (typeof data === 'object' && data !== null && data.kind === ProcessErrorKind.unknownProcess) return true;
   return isCodexUnknownProcess(rpc);
 }
+
+/** A peer sent one message larger than MAX_INBOUND_MESSAGE_BYTES; the link is closed for it. */
+export function inboundMessageTooLarge(peer: string, maxBytes: number): ClientError {
+  return new ClientError(
+    'protocol',
+    `${peer} sent a message larger than the client accepts (${maxBytes / 1_048_576} MiB), so the ` +
+      'connection was closed. A whole-file fs/readFile of a huge file does this: read such files in ' +
+      'blocks (fs/open + fs/readBlock).',
+  );
+}

@@ -65,6 +65,8 @@ export const REORDER_MAX_BYTES = 1_048_576;
 /** Retained event log per process, replayed to late subscribers and reloaded renderers. */
 export const DEFAULT_RETAINED_EVENTS = 10_000;
 export const DEFAULT_RETAINED_BYTES = 4 * 1_048_576;
+/** Retained output of all of one client's processes together; the largest logs give way first. */
+export const DEFAULT_RETAINED_BYTES_TOTAL = 64 * 1_048_576;
 /** `maxBytes` of each catch-up `process/read` after a reconnect or overflow. */
 export const CATCH_UP_READ_MAX_BYTES = 1_048_576;
 
@@ -82,8 +84,13 @@ export const FS_STREAM_MAX_RESUMES = 5;
 export const STDERR_TAIL_BYTES = 4_096;
 /** After ending a stdio server's stdin, its process group gets this long before SIGKILL. */
 export const STDIO_KILL_GRACE_MS = 2_000;
-/** Largest inbound WebSocket message accepted (codex sends whole files as one message). */
-export const MAX_INBOUND_MESSAGE_BYTES = 1024 * 1_048_576;
+/**
+ * Largest inbound message accepted, a WebSocket message or a stdio line. Codex answers
+ * fs/readFile with the whole file in one message, so this admits files up to about 96 MiB; Tether's
+ * server refuses fs/readFile above 32 MiB. A larger message closes the link with a clear error
+ * instead of growing the client's memory without bound.
+ */
+export const MAX_INBOUND_MESSAGE_BYTES = 128 * 1_048_576;
 
 /** `clientName` sent in `initialize`. */
 export const CLIENT_NAME = 'tether';

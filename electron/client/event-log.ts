@@ -1,6 +1,7 @@
 // The retained event log of one process: the delivered events, oldest evicted first beyond a count
 // and byte bound, replayed to late subscribers (a renderer reload) from any seq.
 import type { ProcessEvent } from './api';
+import type { BudgetedLog, RetainedOutputBudget } from './retained-budget';
 
 export interface EventLogLimits {
   maxEvents: number;
@@ -23,30 +24,53 @@ export function lastSeqOf(event: ProcessEvent): number | null {
   }
 }
 
-export class EventLog {
+export class EventLog implements BudgetedLog {
   private events: ProcessEvent[] = [];
   private head = 0;
   private bytes = 0;
   /** Highest seq evicted so far (0 if nothing was). */
   private evictedThrough = 0;
 
-  constructor(private readonly limits: EventLogLimits) {}
+  /** `budget`: the client-wide bound this log also counts against, if any. */
+  constructor(
+    private readonly limits: EventLogLimits,
+    private readonly budget: RetainedOutputBudget | null = null,
+  ) {
+    budget?.add(this);
+  }
+
+  get retainedBytes(): number {
+    return this.bytes;
+  }
 
   append(event: ProcessEvent): void {
     this.events.push(event);
-    this.bytes += sizeOf(event);
+    this.resize(sizeOf(event));
     while (
       this.events.length - this.head > this.limits.maxEvents ||
       (this.bytes > this.limits.maxBytes && this.events.length - this.head > 1)
     ) {
-      const old = this.events[this.head++]!;
-      this.bytes -= sizeOf(old);
-      this.evictedThrough = Math.max(this.evictedThrough, lastSeqOf(old) ?? 0);
+      this.evictOldest();
     }
+    this.budget?.enforce();
+  }
+
+  evictOldest(): boolean {
+    if (this.events.length - this.head <= 1) return false;
+    const old = this.events[this.head++]!;
+    this.evictedThrough = Math.max(this.evictedThrough, lastSeqOf(old) ?? 0);
+    this.resize(-sizeOf(old));
     if (this.head > 1024 && this.head * 2 > this.events.length) {
       this.events = this.events.slice(this.head);
       this.head = 0;
     }
+    return true;
+  }
+
+  /** Counts `delta` here and in the budget (which evicts only in enforce()). */
+  private resize(delta: number): void {
+    this.bytes += delta;
+    this.budget?.count(delta);
   }
 
   /**
@@ -66,9 +90,11 @@ export class EventLog {
     return out;
   }
 
+  /** Forgets every event and leaves the budget. */
   clear(): void {
+    this.resize(-this.bytes);
+    this.budget?.remove(this);
     this.events = [];
     this.head = 0;
-    this.bytes = 0;
   }
 }

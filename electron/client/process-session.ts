@@ -7,6 +7,7 @@ import {
   Method,
   Notification,
   TetherCapability,
+  terminalEofBytes,
   type ParamsOf,
   type ProcessReadResult,
   type ProcessSignalName,
@@ -27,6 +28,7 @@ import {
 import type { WireProcessEvent } from './connection';
 import { EventLog, type EventLogLimits } from './event-log';
 import { ReorderBuffer, type ReorderEntry, type ReorderLimits } from './reorder-buffer';
+import type { RetainedOutputBudget } from './retained-budget';
 
 /** What a ProcessSession needs from its client; the client owns connections and retries. */
 export interface ProcessSessionOps {
@@ -44,6 +46,8 @@ export interface ProcessSessionOps {
 export interface ProcessSessionOptions {
   processId: string;
   retained: EventLogLimits;
+  /** The client-wide bound on retained output this process also counts against. */
+  budget?: RetainedOutputBudget;
   reorder?: ReorderLimits;
   /** Output window was requested and the server supports flow control. */
   flowControl: boolean;
@@ -54,6 +58,8 @@ export interface ProcessSessionOptions {
    * produced so far was consumed (it clamps the ack to that), which keeps the window bounded.
    */
   afterSeq?: number;
+  /** Started under a terminal: input can be ended with its EOF character. */
+  tty: boolean;
 }
 
 /** An ack the server clamps to the bytes it has produced: "all of it". */
@@ -61,28 +67,31 @@ const ACK_ALL_PRODUCED = Number.MAX_SAFE_INTEGER;
 
 type Listener = (event: ProcessEvent) => void;
 
+/** A piece of input, or (bytes null) the end of input, in the one ordered write pipeline. */
 interface QueuedWrite {
-  bytes: Uint8Array;
+  bytes: Uint8Array | null;
   resolve(status: WriteStatus): void;
   reject(error: unknown): void;
 }
 
-/** Missing seq ranges [from, to] in (after, before) that `has` does not hold. */
+/**
+ * Missing seq ranges [from, to] in (after, before) not covered by `held` (seq spans). Walks the
+ * held spans, never the seqs between them: a server may claim any `nextSeq` (2^53 - 1, say), and
+ * the cost must stay that of what we hold.
+ */
 function missingRanges(
   after: number,
   before: number,
-  has: (seq: number) => boolean,
+  held: Array<[number, number]>,
 ): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
-  let start: number | null = null;
-  for (let seq = after + 1; seq < before; seq++) {
-    if (!has(seq)) start ??= seq;
-    else if (start !== null) {
-      ranges.push([start, seq - 1]);
-      start = null;
-    }
+  let next = after + 1;
+  for (const [from, to] of held.sort((a, b) => a[0] - b[0])) {
+    if (to < next || from >= before) continue;
+    if (from > next) ranges.push([next, from - 1]);
+    next = Math.max(next, to + 1);
   }
-  if (start !== null) ranges.push([start, before - 1]);
+  if (next < before) ranges.push([next, before - 1]);
   return ranges;
 }
 
@@ -104,6 +113,8 @@ export class ProcessSession implements ProcessHandle {
   private readonly writeQueue: QueuedWrite[] = [];
   private writing = false;
   private writeCounter = 0;
+  /** Last byte queued for stdin (the tty EOF fallback needs to know if a line is open). */
+  private lastQueuedByte: number | null = null;
   private ackConsumed = 0;
   private ackSent = 0;
   private ackScheduled = false;
@@ -117,7 +128,7 @@ export class ProcessSession implements ProcessHandle {
     this.buffer = new ReorderBuffer(
       options.reorder ?? { maxEvents: REORDER_MAX_EVENTS, maxBytes: REORDER_MAX_BYTES },
     );
-    this.log = new EventLog(options.retained);
+    this.log = new EventLog(options.retained, options.budget ?? null);
   }
 
   /** No more events will be delivered. */
@@ -175,6 +186,7 @@ export class ProcessSession implements ProcessHandle {
       return Promise.reject(new ClientError('closed', `Process ${this.processId} was disposed.`));
     if (this.failure !== null) return Promise.reject(new ClientError('disconnected', this.failure));
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (bytes.byteLength > 0) this.lastQueuedByte = bytes[bytes.byteLength - 1]!;
     const pieces: Array<Promise<WriteStatus>> = [];
     for (let offset = 0; offset < bytes.byteLength || offset === 0; offset += MAX_WRITE_BATCH_BYTES) {
       const piece = bytes.subarray(offset, offset + MAX_WRITE_BATCH_BYTES);
@@ -183,6 +195,27 @@ export class ProcessSession implements ProcessHandle {
     }
     this.pumpWrites();
     return Promise.all(pieces).then((statuses) => statuses.find((s) => s !== 'accepted') ?? 'accepted');
+  }
+
+  closeStdin(): Promise<WriteStatus> {
+    if (this.disposed)
+      return Promise.reject(new ClientError('closed', `Process ${this.processId} was disposed.`));
+    if (this.failure !== null) return Promise.reject(new ClientError('disconnected', this.failure));
+    if (!this.ops.hasCapability(TetherCapability.closeStdin)) {
+      if (this.options.tty) return this.write(terminalEofBytes(this.lastQueuedByte));
+      return Promise.reject(
+        new ClientError(
+          'unsupported',
+          "This server cannot close a process's stdin (it has no process/closeStdin, and the process " +
+            'has no terminal to send ^D to), so a program that reads to the end of its input keeps waiting.',
+        ),
+      );
+    }
+    const ended = new Promise<WriteStatus>((resolve, reject) =>
+      this.writeQueue.push({ bytes: null, resolve, reject }),
+    );
+    this.pumpWrites();
+    return ended;
   }
 
   async signal(signal: ProcessSignalName): Promise<void> {
@@ -243,22 +276,29 @@ export class ProcessSession implements ProcessHandle {
   }
 
   private pumpWrites(): void {
-    if (this.writing || this.writeQueue.length === 0) return;
-    const batch: QueuedWrite[] = [this.writeQueue.shift()!];
-    let size = batch[0]!.bytes.byteLength;
-    while (
-      this.writeQueue.length > 0 &&
-      size + this.writeQueue[0]!.bytes.byteLength <= MAX_WRITE_BATCH_BYTES
-    ) {
-      const next = this.writeQueue.shift()!;
-      size += next.bytes.byteLength;
-      batch.push(next);
+    const first = this.writeQueue[0];
+    if (this.writing || first === undefined) return;
+    const batch: QueuedWrite[] = [];
+    let call: Promise<{ status: WriteStatus }>;
+    if (first.bytes === null) {
+      batch.push(this.writeQueue.shift()!);
+      // The server closes at most once per process, so a retry after a reconnect is harmless.
+      call = this.ops.callRetrying(Method.processCloseStdin, { processId: this.processId });
+    } else {
+      const pieces: Uint8Array[] = [];
+      let size = 0;
+      for (let next: QueuedWrite | undefined = first; next?.bytes; next = this.writeQueue[0]) {
+        if (pieces.length > 0 && size + next.bytes.byteLength > MAX_WRITE_BATCH_BYTES) break;
+        batch.push(this.writeQueue.shift()!);
+        pieces.push(next.bytes);
+        size += next.bytes.byteLength;
+      }
+      const chunk = Buffer.concat(pieces).toString('base64');
+      const writeId = String(++this.writeCounter);
+      call = this.ops.callRetrying(Method.processWrite, { processId: this.processId, chunk, writeId });
     }
-    const chunk = Buffer.concat(batch.map((w) => w.bytes)).toString('base64');
-    const writeId = String(++this.writeCounter);
     this.writing = true;
-    this.ops
-      .callRetrying(Method.processWrite, { processId: this.processId, chunk, writeId })
+    call
       .then(
         (result) => batch.forEach((w) => w.resolve(result.status)),
         (error: unknown) => batch.forEach((w) => w.reject(error)),
@@ -320,7 +360,7 @@ export class ProcessSession implements ProcessHandle {
       if (first && firstChunk && !result.exited) {
         // A running process has no exited/closed seq yet, so anything missing before the oldest
         // retained chunk was evicted on the server.
-        this.addGaps(missingRanges(this.lastDeliveredSeq, firstChunk.seq, (s) => this.buffer.has(s)));
+        this.addGaps(missingRanges(this.lastDeliveredSeq, firstChunk.seq, this.buffer.spans()));
       }
       first = false;
       this.drain();
@@ -339,12 +379,12 @@ export class ProcessSession implements ProcessHandle {
    */
   private resolveEnd(result: ProcessReadResult): void {
     const nextSeq = result.nextSeq;
-    let ranges = missingRanges(this.lastDeliveredSeq, nextSeq, (s) => this.buffer.has(s));
+    let ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
     if (result.closed && !this.buffer.hasKind('closed')) {
       const closedSeq = nextSeq - 1;
       if (ranges.some(([a, b]) => a <= closedSeq && closedSeq <= b)) {
         this.buffer.add({ kind: 'closed', seq: closedSeq }, true);
-        ranges = missingRanges(this.lastDeliveredSeq, nextSeq, (s) => this.buffer.has(s));
+        ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
       }
     }
     if (result.exited && this.exitCode === null && !this.buffer.hasKind('exited') && ranges.length > 0) {
@@ -354,7 +394,7 @@ export class ProcessSession implements ProcessHandle {
       const interior = ranges.find((r) => r !== leading);
       const exitedSeq = interior ? interior[0] : leading![1];
       this.buffer.add({ kind: 'exited', seq: exitedSeq, exitCode: result.exitCode ?? -1 }, true);
-      ranges = missingRanges(this.lastDeliveredSeq, nextSeq, (s) => this.buffer.has(s));
+      ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
     }
     this.addGaps(ranges);
   }

@@ -28,6 +28,7 @@ import {
   CLIENT_NAME,
   CONNECT_TIMEOUT_MS,
   DEFAULT_RETAINED_BYTES,
+  DEFAULT_RETAINED_BYTES_TOTAL,
   DEFAULT_RETAINED_EVENTS,
   INITIALIZE_TIMEOUT_MS,
 } from './constants';
@@ -40,6 +41,7 @@ import {
   type Outage,
 } from './link-state';
 import { toPathUri } from './path-uri';
+import { RetainedOutputBudget } from './retained-budget';
 import { ProcessSession, type ProcessSessionOps } from './process-session';
 import { RemoteFileSystem } from './remote-file-system';
 import { RttProbe } from './rtt-probe';
@@ -47,11 +49,7 @@ import { deadlineError, expiredAt, outageBounds, type OutageBounds } from './rec
 import { processStartParams } from './start-params';
 import type { ArtifactLocations } from './ssh/local-artifacts';
 import type { SshHooks } from './ssh/ssh-hooks';
-import {
-  transportOpener,
-  whyLinkCannotResume,
-  type TransportOpener,
-} from './transport';
+import { transportOpener, whyLinkCannotResume, type TransportOpener } from './transport';
 import { errorMessage } from '../../shared/error-message';
 
 export interface RemoteClientOptions {
@@ -71,6 +69,8 @@ export interface RemoteClientOptions {
   /** Bounds of each process's retained event log (replayed to late subscribers). */
   retainedEvents?: number;
   retainedBytes?: number;
+  /** Bound on the retained output of all processes together (DEFAULT_RETAINED_BYTES_TOTAL). */
+  retainedBytesTotal?: number;
   /** Reconnect notices and protocol complaints, one line each. */
   log?: (message: string) => void;
   /** SSH transports: prompts (host key, password) and connect stages; without them prompts fail. */
@@ -130,6 +130,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   private readonly processOps: ProcessSessionOps;
   /** Opens each connection's transport; holds what outlives one link (an SSH master). */
   private readonly opener: TransportOpener;
+  /** Retained output of every process of this client, bounded together. */
+  private readonly retainedBudget: RetainedOutputBudget;
   readonly fs: RemoteFileSystem;
 
   constructor(private readonly options: RemoteClientOptions) {
@@ -138,6 +140,9 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       sshArtifacts: options.sshArtifacts,
     });
     this.sessionId = options.resumeSessionId ?? null;
+    this.retainedBudget = new RetainedOutputBudget(
+      options.retainedBytesTotal ?? DEFAULT_RETAINED_BYTES_TOTAL,
+    );
     this.processOps = {
       callOnce: (method, params) => this.callOnce(method, params),
       callRetrying: (method, params) => this.callRetrying(method, params),
@@ -211,7 +216,9 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
         maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
       },
+      budget: this.retainedBudget,
       flowControl: params.outputWindowBytes !== undefined,
+      tty: options.tty,
     });
     // Routed before the request goes out: output may arrive ahead of the start response.
     this.processes.set(processId, followed);
@@ -246,7 +253,9 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
         maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
       },
+      budget: this.retainedBudget,
       flowControl: options.flowControl ?? false,
+      tty: options.tty ?? false,
       afterSeq: options.afterSeq ?? 0,
     });
     this.processes.set(processId, followed);

@@ -49,6 +49,11 @@ export class ReorderBuffer {
     return true;
   }
 
+  /** The seqs held, as [first, last] per entry (a gap covers a range). */
+  spans(): Array<[number, number]> {
+    return [...this.entries.values()].map((e) => [e.seq, e.kind === 'gap' ? e.toSeq : e.seq]);
+  }
+
   take(seq: number): ReorderEntry | undefined {
     const entry = this.entries.get(seq);
     if (entry) {

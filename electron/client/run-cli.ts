@@ -1,7 +1,7 @@
 // `tether run` and `tether ssh`: run one process (for `ssh`, the host's login shell under a pty) in
 // an environment through the reconnecting client, wiring it to our terminal: output to
-// stdout/stderr, stdin forwarded (raw, with window size, under a tty), and our exit code is the
-// process's. Disconnects are ridden through silently unless --verbose.
+// stdout/stderr, stdin forwarded (raw, with window size, under a tty) and its end passed on, and
+// our exit code is the process's. Disconnects are ridden through silently unless --verbose.
 import type { Command } from 'commander';
 import type { ConnectionState, ProcessEvent, TransportSpec } from './api';
 import { SpawnFailureKind, type EnvironmentInfo } from '../../shared/protocol';
@@ -245,10 +245,22 @@ async function runRemote(program: Program, options: RunOptions): Promise<number>
       stdin.setRawMode(true);
       cleanups.push(() => stdin.setRawMode(false));
     }
+    // The end of our input is the end of the process's (`tether run -- sort < file`); in raw
+    // mode a terminal never ends, ^D is just a byte the remote terminal interprets.
+    const onEnd = (): void => {
+      if (!forwarding) return;
+      forwarding = false;
+      handle.closeStdin().catch((error: unknown) => {
+        if (isClientError(error, 'unsupported')) say(`${errorMessage(error)} Stop it with Ctrl-C.`);
+        else if (options.verbose) say(`the end of input was not delivered: ${errorMessage(error)}`);
+      });
+    };
     stdin.on('data', onData);
+    if (!interactive) stdin.on('end', onEnd);
     stdin.resume();
     cleanups.push(() => {
       stdin.off('data', onData);
+      stdin.off('end', onEnd);
       stdin.pause();
     });
 

@@ -3,8 +3,8 @@
 // group. A server that exits is reported with its exit status and the tail of its stderr.
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { ClientError } from './client-error';
-import { STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS } from './constants';
+import { ClientError, inboundMessageTooLarge } from './client-error';
+import { MAX_INBOUND_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS } from './constants';
 import type { Transport, TransportHandlers } from './transport';
 
 export interface StdioTransportSpec {
@@ -96,7 +96,10 @@ export async function openStdioTransport(
   };
   // Pieces of a line still waiting for its newline; joined once, so huge lines stay linear.
   let partial: string[] = [];
+  // In UTF-16 units, which for JSON text (ASCII but for string contents) is about its bytes.
+  let partialLength = 0;
   child.stdout.on('data', (data: Buffer) => {
+    if (reported || closedByUs) return;
     const decoded = afterPreamble(decoder.write(data));
     if (decoded === null) return;
     handlers.onActivity();
@@ -106,13 +109,23 @@ export async function openStdioTransport(
       partial.push(text.slice(0, newline));
       let line = partial.join('');
       partial = [];
+      partialLength = 0;
       text = text.slice(newline + 1);
       if (line.endsWith('\r')) line = line.slice(0, -1);
       if (line.trim()) handlers.onMessage(line);
       if (closedByUs || reported) return;
       newline = text.indexOf('\n');
     }
-    if (text) partial.push(text);
+    if (!text) return;
+    partial.push(text);
+    partialLength += text.length;
+    if (partialLength > MAX_INBOUND_MESSAGE_BYTES) {
+      partial = [];
+      report(
+        inboundMessageTooLarge(`The stdio server "${spec.command.join(' ')}"`, MAX_INBOUND_MESSAGE_BYTES),
+      );
+      killGroup(pid, 'SIGKILL');
+    }
   });
   child.stdin.on('error', () => undefined);
   child.on('exit', (code, signal) => {

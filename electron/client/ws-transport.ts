@@ -6,10 +6,18 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import { ClientError } from './client-error';
+import { ClientError, inboundMessageTooLarge } from './client-error';
 import { MAX_INBOUND_MESSAGE_BYTES } from './constants';
 import { openTrustedTlsSocket, tlsTargetOf } from './tls-trust';
 import type { Transport, TransportHandlers } from './transport';
+
+/** Close code for a message past `maxPayload` (RFC 6455: message too big), and ws's error code. */
+const MESSAGE_TOO_BIG = 1009;
+const WS_MESSAGE_TOO_BIG_ERROR = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+
+function errorCode(error: Error | null): unknown {
+  return (error as { code?: unknown } | null)?.code;
+}
 
 export interface WsTransportSpec {
   url: string;
@@ -155,6 +163,10 @@ export async function openWsTransport(
   });
   ws.on('close', (code, reason) => {
     if (closedByUs) return;
+    if (code === MESSAGE_TOO_BIG || errorCode(lastError) === WS_MESSAGE_TOO_BIG_ERROR) {
+      handlers.onClose(inboundMessageTooLarge(`The server at ${spec.url}`, MAX_INBOUND_MESSAGE_BYTES));
+      return;
+    }
     const why = reason.length > 0 ? `, ${reason.toString('utf8')}` : '';
     const err = lastError ? `: ${lastError.message}` : '';
     handlers.onClose(

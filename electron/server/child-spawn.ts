@@ -12,7 +12,12 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SpawnFailureKind, type OutputStream, type TerminalSize } from '../../shared/protocol';
+import {
+  SpawnFailureKind,
+  terminalEofBytes,
+  type OutputStream,
+  type TerminalSize,
+} from '../../shared/protocol';
 import { errnoCode, osErrorText } from './os-error';
 import { PipeSpawnError, spawnReadPipes, spawnReadPty, type ReadPipes, type ReadPty } from './reader-thread';
 import { RpcError } from './rpc-error';
@@ -43,6 +48,8 @@ export interface ChildIo {
   readonly streamCount: number;
   readonly stdinWritable: boolean;
   write(chunk: Buffer): void;
+  /** Ends the input: closes the stdin pipe, or under a tty sends the terminal's EOF character. */
+  closeStdin(): void;
   setReading(reading: boolean): void;
   /** False when the process has no terminal. */
   resize(cols: number, rows: number): boolean;
@@ -181,6 +188,12 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
     throw spawnError(errnoCode(error), (error as Error).message);
   }
   const { term } = spawned;
+  let lastWritten: number | null = null;
+  const write = (chunk: Buffer): void => {
+    if (spawned.reaped() || chunk.length === 0) return;
+    lastWritten = chunk[chunk.length - 1]!;
+    term.write(chunk);
+  };
   term.onExit(({ exitCode, signal }) => {
     // node-pty reports exit only after the terminal's output stream closed.
     callbacks.streamEnd();
@@ -191,9 +204,8 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
     streamCount: 1,
     stdinWritable: true,
     // After the reap the master may be closed and its number reused by another terminal.
-    write: (chunk) => {
-      if (!spawned.reaped()) term.write(chunk);
-    },
+    write,
+    closeStdin: () => write(Buffer.from(terminalEofBytes(lastWritten))),
     setReading: spawned.setReading,
     resize: (cols, rows) => {
       if (spawned.reaped()) return false;
@@ -232,6 +244,7 @@ async function spawnWithPipes(spec: SpawnSpec, program: string, callbacks: Child
     streamCount: 2,
     stdinWritable: spec.pipeStdin,
     write: child.write,
+    closeStdin: child.endStdin,
     setReading: child.setReading,
     resize: () => false,
     signalGroup: (signal) => signalGroup(child.pid, signal),

@@ -4,6 +4,10 @@ import type { Command } from 'commander';
 import {
   CODEX_SESSION_TTL_MS,
   DEFAULT_EXITED_PROCESS_TTL_MS,
+  DEFAULT_MAX_OPEN_FILES,
+  DEFAULT_MAX_PROCESSES_PER_SESSION,
+  DEFAULT_MAX_QUEUED_REQUESTS,
+  DEFAULT_MAX_SESSIONS,
   DEFAULT_RETAINED_OUTPUT_BYTES,
   DEFAULT_RETAINED_OUTPUT_CHUNKS,
   DEFAULT_SESSION_TTL_MS,
@@ -58,6 +62,16 @@ export function registerExecServerCommand(program: Command): void {
       '--concurrent-requests <n>',
       `requests served at once per connection (default ${MAX_IN_FLIGHT_REQUESTS})`,
     )
+    .option(
+      '--max-queued-requests <n>',
+      `requests waiting per connection before more are refused (default ${DEFAULT_MAX_QUEUED_REQUESTS})`,
+    )
+    .option('--max-sessions <n>', `sessions held at once (default ${DEFAULT_MAX_SESSIONS})`)
+    .option(
+      '--max-processes-per-session <n>',
+      `unfinished processes per session (default ${DEFAULT_MAX_PROCESSES_PER_SESSION})`,
+    )
+    .option('--max-open-files <n>', `fs/open handles per connection (default ${DEFAULT_MAX_OPEN_FILES})`)
     .option('--log-level <level>', 'error, warn, info or debug (stderr)', 'warn')
     .action(async (raw: RawServerOptions) => {
       try {

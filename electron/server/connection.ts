@@ -36,6 +36,8 @@ export interface Transport {
   bufferedBytes(): number;
   /** Calls `callback` once when the outbound queue next drains. */
   onceDrain(callback: () => void): void;
+  /** Stops (true) or resumes (false) reading inbound messages; the peer's sends then back up. */
+  pauseInbound(paused: boolean): void;
   /** Drops the connection at once (protocol violation). */
   terminate(): void;
   /** Resolves true if the peer shows it is alive within `timeoutMs`. */
@@ -47,6 +49,10 @@ export interface ConnectionDeps {
   environmentInfo: EnvironmentInfo;
   logger: Logger;
   maxInFlightRequests: number;
+  /** Requests waiting for a slot; beyond this many they are refused. */
+  maxQueuedRequests: number;
+  /** `fs/open` handles open at once. */
+  maxOpenFiles: number;
 }
 
 interface PendingRequest {
@@ -60,7 +66,7 @@ const UNDECODABLE_ID_JSON = '-1';
 export class Connection implements SessionSink {
   private state: 'new' | 'initializing' | 'awaitingInitialized' | 'ready' = 'new';
   private session: Session | null = null;
-  private readonly files = new FileHandles();
+  private readonly files: FileHandles;
   private readonly aborter = new AbortController();
   private readonly queue: PendingRequest[] = [];
   private inFlight = 0;
@@ -70,7 +76,9 @@ export class Connection implements SessionSink {
   constructor(
     private readonly transport: Transport,
     private readonly deps: ConnectionDeps,
-  ) {}
+  ) {
+    this.files = new FileHandles(deps.maxOpenFiles);
+  }
 
   send(message: string | Buffer): void {
     if (this.closed) {
@@ -79,8 +87,11 @@ export class Connection implements SessionSink {
     }
     this.transport.send(message);
     if (!this.congested && this.transport.bufferedBytes() > OUTBOUND_HIGH_WATERMARK_BYTES) {
+      // A peer that does not read must not make us buffer without bound: no more process output,
+      // no new requests started, and none read, until it has taken most of what is queued.
       this.congested = true;
       this.session?.setCongested(true);
+      this.transport.pauseInbound(true);
       this.waitForDrain();
     }
   }
@@ -94,6 +105,8 @@ export class Connection implements SessionSink {
       }
       this.congested = false;
       this.session?.setCongested(false);
+      this.transport.pauseInbound(false);
+      this.pump();
     });
   }
 
@@ -195,6 +208,17 @@ export class Connection implements SessionSink {
       );
       return;
     }
+    if (this.queue.length >= this.deps.maxQueuedRequests) {
+      const max = this.deps.maxQueuedRequests;
+      const error = RpcError.limitExceeded(
+        'queuedRequests',
+        max,
+        `${max} requests are already waiting on this connection (the limit, --max-queued-requests); ` +
+          'wait for answers before sending more',
+      );
+      this.send(encodeError(idJson, error.code, error.message, error.data));
+      return;
+    }
     this.queue.push({ idJson, method, params: parsed.data });
     this.pump();
   }
@@ -234,7 +258,13 @@ export class Connection implements SessionSink {
       }
       session = found;
     } else {
-      session = this.deps.registry.create();
+      try {
+        session = this.deps.registry.create();
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error;
+        this.send(encodeError(idJson, error.code, error.message, error.data));
+        return;
+      }
     }
     this.state = 'awaitingInitialized';
     this.session = session;
@@ -246,7 +276,7 @@ export class Connection implements SessionSink {
   }
 
   private pump(): void {
-    while (this.inFlight < this.deps.maxInFlightRequests && this.queue.length > 0) {
+    while (!this.congested && this.inFlight < this.deps.maxInFlightRequests && this.queue.length > 0) {
       const request = this.queue.shift()!;
       this.inFlight++;
       void this.run(request).finally(() => {

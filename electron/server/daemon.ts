@@ -20,14 +20,14 @@ export async function runDaemon(raw: RawDaemonOptions): Promise<void> {
   const options = parseServerOptions(raw, {
     sessionTtlMs: DEFAULT_DAEMON_SESSION_TTL_MS,
     idleExitMs: DEFAULT_DAEMON_IDLE_EXIT_MS,
+    // Started detached in its own session, but a terminal hang-up must never end it either.
+    hangup: 'ignore',
   });
   if (options.listen.kind !== 'unix')
     throw new StartupError('the daemon listens on `--listen unix:PATH` only');
   // Checked before the pidfile is claimed beside the socket (the listener checks both again).
   checkSocketPathLength(options.listen.path);
   assertPrivateDir(path.dirname(options.listen.path));
-  // Started detached in its own session, but a terminal hang-up must never end it either.
-  process.on('SIGHUP', () => {});
   const pidfile = pidFileOf(options.listen.path);
   const claim = claimPidFile(pidfile);
   if (!claim.claimed) {

@@ -61,6 +61,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.concurrentRequests]: true,
       [TetherCapability.processPid]: true,
       ...(options.sessionTtlMs !== undefined ? { [SESSION_LIFETIME_CAPABILITY]: options.sessionTtlMs } : {}),
+      [TetherCapability.closeStdin]: true,
       ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };

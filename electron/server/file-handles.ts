@@ -15,11 +15,21 @@ export class FileHandles {
   private readonly opening = new Set<string>();
   private closed = false;
 
+  constructor(private readonly maxOpen: number) {}
+
   /** `update` (Tether's extension) opens an existing file for writing without truncating it. */
   async open(handleId: string, uri: string, mode: 'read' | 'replace' | 'update'): Promise<void> {
     const filePath = uriToPath(uri);
     if (this.handles.has(handleId) || this.opening.has(handleId)) {
       throw RpcError.invalidRequest(`file handle \`${handleId}\` already exists`);
+    }
+    if (this.handles.size + this.opening.size >= this.maxOpen) {
+      throw RpcError.limitExceeded(
+        'openFiles',
+        this.maxOpen,
+        `this connection already has ${this.maxOpen} files open (the limit, --max-open-files); ` +
+          'close some with fs/close before opening more',
+      );
     }
     this.opening.add(handleId);
     try {

@@ -4,8 +4,8 @@ import {
   cp,
   lstat,
   mkdir,
+  open,
   readdir,
-  readFile,
   realpath,
   rename,
   rm,
@@ -27,6 +27,7 @@ import type {
   FsWriteFileParams,
 } from '../../shared/protocol';
 import { decodeBase64Strict } from './base64';
+import { MAX_READ_FILE_BYTES } from './limits';
 import { toFsRpcError } from './os-error';
 import { pathToUri, uriToPath } from './path-uri';
 import { RpcError } from './rpc-error';
@@ -39,11 +40,41 @@ async function osCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+function readFileTooLarge(file: string, size: string): RpcError {
+  return RpcError.limitExceeded(
+    'readFileBytes',
+    MAX_READ_FILE_BYTES,
+    `file \`${file}\` is ${size} bytes, more than fs/readFile answers (${MAX_READ_FILE_BYTES}); ` +
+      'read it in blocks with fs/open and fs/readBlock',
+  );
+}
+
+/** The whole file, or null once it proves longer than `maxBytes` (it may grow while being read). */
+async function readAtMost(file: string, maxBytes: number): Promise<Buffer | null> {
+  const handle = await open(file, 'r');
+  try {
+    const pieces: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const piece = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(piece, 0, piece.length, null);
+      if (bytesRead === 0) return Buffer.concat(pieces, total);
+      pieces.push(piece.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) return null;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function fsReadFile(uri: string): Promise<{ dataBase64: string }> {
   const file = uriToPath(uri);
   const info = await osCall(() => stat(file));
   if (!info.isFile()) throw RpcError.invalidRequest(`path \`${file}\` is not a file`);
-  const data = await osCall(() => readFile(file));
+  if (info.size > MAX_READ_FILE_BYTES) throw readFileTooLarge(file, String(info.size));
+  const data = await osCall(() => readAtMost(file, MAX_READ_FILE_BYTES));
+  if (data === null) throw readFileTooLarge(file, `over ${MAX_READ_FILE_BYTES}`);
   return { dataBase64: data.toString('base64') };
 }
 

@@ -20,6 +20,29 @@ export const DEFAULT_WRITE_ID_WINDOW = 4096;
 
 /** Requests served at once per connection; further ones queue in arrival order. */
 export const MAX_IN_FLIGHT_REQUESTS = 256;
+
+// ── Resource caps: bad or heavy use gets a clear error instead of taking the server down ──────
+/**
+ * Sessions held at once, attached or detached. At the cap, the oldest detached session with no
+ * running process makes room (it holds only finished output); failing that, a new one is refused.
+ */
+export const DEFAULT_MAX_SESSIONS = 256;
+/** Processes of one session not yet closed (running or starting). */
+export const DEFAULT_MAX_PROCESSES_PER_SESSION = 512;
+/** `fs/open` handles open at once on one connection (they belong to it). */
+export const DEFAULT_MAX_OPEN_FILES = 256;
+/** Requests waiting for a free slot on one connection; beyond it they are refused at once. */
+export const DEFAULT_MAX_QUEUED_REQUESTS = 4096;
+/**
+ * Largest flow-control window a client may choose; a larger `outputWindowBytes` is clamped to it.
+ * Retention grows to cover the window, so an unbounded window would be unbounded memory.
+ */
+export const MAX_OUTPUT_WINDOW_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest file `fs/readFile` answers (its reply is the whole file in base64, about 43 MiB here).
+ * Larger files are read in blocks with fs/open + fs/readBlock.
+ */
+export const MAX_READ_FILE_BYTES = 32 * 1024 * 1024;
 /** Inbound WebSocket limits (codex: 16 MiB frame, 64 MiB message). */
 export const MAX_INBOUND_FRAME_BYTES = 16 * 1024 * 1024;
 const MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;

@@ -48,6 +48,8 @@ export class ManagedProcess {
   private nextSeq = 1;
   private exitCode: number | null = null;
   private closed = false;
+  /** `process/closeStdin` ran: later writes get `stdinClosed`, a repeated close does nothing. */
+  private stdinEnded = false;
   private openStreams = 0;
   private readonly waiters = new Set<() => void>();
   private produced = 0;
@@ -215,9 +217,19 @@ export class ManagedProcess {
 
   write(chunk: Buffer, writeId: string): WriteStatus {
     if (!this.io?.stdinWritable) return 'stdinClosed';
+    // A replayed write that was accepted before the close is still answered as accepted.
     if (this.dedup.has(writeId)) return 'accepted';
+    if (this.stdinEnded) return 'stdinClosed';
     this.dedup.remember(writeId);
     if (this.exitCode === null && chunk.length > 0) this.io.write(chunk);
+    return 'accepted';
+  }
+
+  /** Ends the process's input, once: a retried close (after a reconnect) sends no second EOF. */
+  closeStdin(): WriteStatus {
+    if (!this.io?.stdinWritable) return 'stdinClosed';
+    if (!this.stdinEnded && this.exitCode === null) this.io.closeStdin();
+    this.stdinEnded = true;
     return 'accepted';
   }
 

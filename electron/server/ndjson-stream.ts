@@ -15,6 +15,7 @@ export class NdjsonTransport implements Transport {
 
   constructor(
     readonly parseErrorPrefix: string,
+    private readonly input: Readable,
     private readonly output: Writable,
     private readonly onTerminate: () => void,
     private readonly peerAlive: () => boolean,
@@ -45,6 +46,11 @@ export class NdjsonTransport implements Transport {
 
   onceDrain(callback: () => void): void {
     this.output.once('drain', callback);
+  }
+
+  pauseInbound(paused: boolean): void {
+    if (paused) this.input.pause();
+    else this.input.resume();
   }
 
   terminate(): void {

@@ -30,11 +30,11 @@ export type OpenEntryMessage = OpenPtyMessage | SpawnPipesMessage;
 /**
  * Main thread → reader. 'pause' and 'resume' follow the paused flag in shared memory, 'wake'
  * answers a wake request; 'drain' reads a pty's master dry and ends it; 'write' feeds a pipe
- * process's stdin.
+ * process's stdin and 'endStdin' closes it (after the writes posted before it).
  */
 export type ToReaderMessage =
   | OpenEntryMessage
-  | { op: 'pause' | 'resume' | 'wake' | 'drain'; id: number }
+  | { op: 'pause' | 'resume' | 'wake' | 'drain' | 'endStdin'; id: number }
   | { op: 'write'; id: number; data: Uint8Array };
 
 /** Reader → main thread. */

@@ -86,6 +86,10 @@ class ReaderThread {
     if (this.open.has(id) && this.worker) this.post(this.worker, { op: 'write', id, data });
   }
 
+  endStdin(id: number): void {
+    if (this.open.has(id) && this.worker) this.post(this.worker, { op: 'endStdin', id });
+  }
+
   private post(worker: Worker, message: ToReaderMessage): void {
     worker.postMessage(message);
   }
@@ -257,6 +261,8 @@ export interface PipeProcessEvents {
 export interface ReadPipes {
   pid: number;
   write(chunk: Buffer): void;
+  /** Ends stdin once the writes before it are through. */
+  endStdin(): void;
   setReading(reading: boolean): void;
 }
 
@@ -295,6 +301,7 @@ export function spawnReadPipes(spec: PipeSpawn, events: PipeProcessEvents): Prom
           resolve({
             pid,
             write: (chunk) => readerThread.write(id, chunk),
+            endStdin: () => readerThread.endStdin(id),
             setReading: (on) => {
               if (on === reading) return;
               reading = on;

@@ -157,5 +157,8 @@ port.on('message', (message: ToReaderMessage) => {
         if (stdin && !stdin.destroyed) stdin.write(message.data);
       }
       return;
+    case 'endStdin':
+      if (entry.kind === 'pipes') entry.child.stdin?.end();
+      return;
   }
 });

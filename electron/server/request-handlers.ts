@@ -54,6 +54,13 @@ export const requestHandlers: HandlerTable = {
     else status = ctx.session.isStarting(params.processId) ? 'starting' : 'unknownProcess';
     return { status };
   },
+  [Method.processCloseStdin]: (params, ctx) => {
+    const managed = ctx.session.find(params.processId);
+    let status: WriteStatus;
+    if (managed) status = managed.closeStdin();
+    else status = ctx.session.isStarting(params.processId) ? 'starting' : 'unknownProcess';
+    return { status };
+  },
   [Method.processSignal]: (params, ctx) => {
     ctx.session.find(params.processId)?.signal(params.signal);
     return {};

@@ -1,6 +1,11 @@
 // The error type every request handler throws to produce a JSON-RPC error response; anything
 // else thrown is reported as -32603 with its message.
-import { ErrorCode, ProcessErrorKind, type SpawnFailureKindValue } from '../../shared/protocol';
+import {
+  ErrorCode,
+  LIMIT_EXCEEDED_KIND,
+  ProcessErrorKind,
+  type SpawnFailureKindValue,
+} from '../../shared/protocol';
 
 export class RpcError extends Error {
   constructor(
@@ -29,6 +34,10 @@ export class RpcError extends Error {
     return new RpcError(ErrorCode.invalidRequest, `unknown process id ${processId}`, {
       kind: ProcessErrorKind.unknownProcess,
     });
+  }
+  /** A resource cap was reached; the message says which, the bound, and what to do. */
+  static limitExceeded(limit: string, max: number, message: string): RpcError {
+    return new RpcError(ErrorCode.invalidRequest, message, { kind: LIMIT_EXCEEDED_KIND, limit, max });
   }
   static spawnFailure(kind: SpawnFailureKindValue, message: string): RpcError {
     return new RpcError(ErrorCode.internal, message, { kind });

@@ -8,6 +8,10 @@ import net from 'node:net';
 import path from 'node:path';
 import {
   DEFAULT_EXITED_PROCESS_TTL_MS,
+  DEFAULT_MAX_OPEN_FILES,
+  DEFAULT_MAX_PROCESSES_PER_SESSION,
+  DEFAULT_MAX_QUEUED_REQUESTS,
+  DEFAULT_MAX_SESSIONS,
   DEFAULT_RETAINED_OUTPUT_BYTES,
   DEFAULT_RETAINED_OUTPUT_CHUNKS,
   DEFAULT_SESSION_TTL_MS,
@@ -57,15 +61,27 @@ export interface ServerOptions extends SessionConfig {
   maxInFlightRequests: number;
   /** Exit after this long with no connection and no session; null: never (the default but for the daemon). */
   idleExitMs: number | null;
+  maxQueuedRequests: number;
+  maxOpenFiles: number;
+  /**
+   * What SIGHUP does: end the server like SIGTERM (its terminal or SSH session went away), or
+   * nothing, for a daemon that must outlive the SSH connection that started it.
+   */
+  hangup: 'shutdown' | 'ignore';
 }
 
 /** Defaults that differ between `tether exec-server` and the SSH daemon (`server.mjs daemon`). */
 export interface ServerDefaults {
   sessionTtlMs: number;
   idleExitMs: number | null;
+  hangup: ServerOptions['hangup'];
 }
 
-const EXEC_SERVER_DEFAULTS: ServerDefaults = { sessionTtlMs: DEFAULT_SESSION_TTL_MS, idleExitMs: null };
+const EXEC_SERVER_DEFAULTS: ServerDefaults = {
+  sessionTtlMs: DEFAULT_SESSION_TTL_MS,
+  idleExitMs: null,
+  hangup: 'shutdown',
+};
 
 /** Raw option values as commander hands them over. */
 export interface RawServerOptions {
@@ -86,6 +102,10 @@ export interface RawServerOptions {
   retainedOutputChunks?: string;
   writeIdWindow?: string;
   concurrentRequests?: string;
+  maxQueuedRequests?: string;
+  maxSessions?: string;
+  maxProcessesPerSession?: string;
+  maxOpenFiles?: string;
   logLevel?: string;
 }
 
@@ -281,7 +301,16 @@ export function parseServerOptions(
     tls,
     auth,
     logLevel,
+    hangup: defaults.hangup,
     maxInFlightRequests: positiveInt('concurrent-requests', raw.concurrentRequests, MAX_IN_FLIGHT_REQUESTS),
+    maxQueuedRequests: positiveInt('max-queued-requests', raw.maxQueuedRequests, DEFAULT_MAX_QUEUED_REQUESTS),
+    maxOpenFiles: positiveInt('max-open-files', raw.maxOpenFiles, DEFAULT_MAX_OPEN_FILES),
+    maxSessions: positiveInt('max-sessions', raw.maxSessions, DEFAULT_MAX_SESSIONS),
+    maxProcessesPerSession: positiveInt(
+      'max-processes-per-session',
+      raw.maxProcessesPerSession,
+      DEFAULT_MAX_PROCESSES_PER_SESSION,
+    ),
     sessionTtlMs: positiveInt('session-ttl-ms', raw.sessionTtlMs, defaults.sessionTtlMs),
     idleExitMs:
       raw.idleExitMs === undefined ? defaults.idleExitMs : positiveInt('idle-exit-ms', raw.idleExitMs, 0),

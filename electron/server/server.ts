@@ -1,12 +1,14 @@
-// Runs the exec-server: builds the shared parts (session registry, environment info), starts the
-// chosen listener, and owns shutdown (SIGTERM/SIGINT, stdin EOF in stdio mode, idle exit): stop
-// listening, kill every process group of every session, drop connections, exit.
+// Runs the exec-server: builds the shared parts (session registry, environment info, the orphan
+// watchdog), starts the chosen listener, and owns shutdown (SIGTERM/SIGINT, SIGHUP unless told to
+// ignore it, stdin EOF in stdio mode, idle exit): stop listening, kill every process group of
+// every session, drop connections, exit.
 import { buildEnvironmentInfo } from './environment-info';
 import type { ConnectionDeps } from './connection';
 import { SHUTDOWN_GRACE_MS } from './limits';
 import { IdleExit } from './idle-exit';
 import { createLogger } from './logger';
 import { checkNodePtyInternals } from './node-pty-internals';
+import { OrphanWatchdog } from './orphan-watchdog';
 import type { ServerOptions } from './server-options';
 import { SessionRegistry } from './session';
 import { startStdioListener } from './stdio-listener';
@@ -18,7 +20,8 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
   checkNodePtyInternals();
   const logger = createLogger(options.logLevel);
   let idleExit: IdleExit | null = null;
-  const registry = new SessionRegistry(options, () => idleExit?.update());
+  // Started first: from the first process on, a SIGKILLed server leaves nothing running.
+  const registry = new SessionRegistry(options, new OrphanWatchdog(logger), () => idleExit?.update());
   const deps: ConnectionDeps = {
     registry,
     environmentInfo: buildEnvironmentInfo(process.env, {
@@ -27,6 +30,8 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
     }),
     logger,
     maxInFlightRequests: options.maxInFlightRequests,
+    maxQueuedRequests: options.maxQueuedRequests,
+    maxOpenFiles: options.maxOpenFiles,
   };
   let stopListening: () => void = () => {};
   let flush: () => Promise<void> = async () => {};
@@ -46,6 +51,10 @@ export async function runExecServer(options: ServerOptions): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown(0, 'SIGTERM'));
   process.on('SIGINT', () => shutdown(0, 'SIGINT'));
+  // Node's default for SIGHUP is to die on the spot, leaving every process group running.
+  process.on('SIGHUP', () => {
+    if (options.hangup === 'shutdown') shutdown(0, 'SIGHUP');
+  });
   // A client that vanished must not take the server down with EPIPE.
   process.stdout.on('error', () => {});
 

@@ -8,11 +8,13 @@ import {
   ATTACHED_PROBE_TIMEOUT_MS,
   DEFAULT_TTY_COLS,
   DEFAULT_TTY_ROWS,
+  MAX_OUTPUT_WINDOW_BYTES,
   READER_READ_AHEAD_BYTES,
   READER_READ_AHEAD_FLOW_CONTROLLED_BYTES,
 } from './limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
 import { releaseMessage } from './message-pool';
+import { UNGUARDED, type ProcessGroupGuard } from './orphan-watchdog';
 import { uriToPath } from './path-uri';
 import { RpcError } from './rpc-error';
 
@@ -27,6 +29,10 @@ export interface SessionSink {
 export interface SessionConfig extends ProcessLimits {
   sessionTtlMs: number;
   exitedProcessTtlMs: number;
+  /** Sessions held at once (see DEFAULT_MAX_SESSIONS). */
+  maxSessions: number;
+  /** Processes of one session not yet closed. */
+  maxProcessesPerSession: number;
 }
 
 export class Session {
@@ -45,6 +51,7 @@ export class Session {
   constructor(
     private readonly config: SessionConfig,
     private readonly onExpired: (session: Session) => void,
+    private readonly groups: ProcessGroupGuard = UNGUARDED,
   ) {}
 
   get attached(): boolean {
@@ -100,12 +107,22 @@ export class Session {
     if (this.processes.has(id) || this.starting.has(id)) {
       throw RpcError.invalidRequest(`process ${id} already exists`);
     }
+    const max = this.config.maxProcessesPerSession;
+    if (this.runningCount() >= max) {
+      throw RpcError.limitExceeded(
+        'processesPerSession',
+        max,
+        `this session already has ${max} processes that have not finished (the limit, ` +
+          '--max-processes-per-session); wait for some to end or terminate them before starting more',
+      );
+    }
     const env = buildChildEnv(process.env, params.env, params.envPolicy);
+    const window = params.outputWindowBytes ?? null;
     const managed = new ManagedProcess(
       id,
       params.tty,
       this.config,
-      params.outputWindowBytes ?? null,
+      window === null ? null : Math.min(window, MAX_OUTPUT_WINDOW_BYTES),
       this.emit,
       (closed) => this.scheduleReap(closed),
     );
@@ -133,6 +150,7 @@ export class Session {
         },
       );
       managed.bind(io);
+      this.groups.track(io.pid);
     } finally {
       this.starting.delete(id);
     }
@@ -148,6 +166,18 @@ export class Session {
     if (found) return found;
     if (this.starting.has(id)) throw RpcError.invalidRequest(`process id ${id} is starting`);
     throw RpcError.unknownProcess(id);
+  }
+
+  /** Processes started or starting that have not closed. */
+  runningCount(): number {
+    let running = this.starting.size;
+    for (const managed of this.processes.values()) if (!managed.isClosed) running++;
+    return running;
+  }
+
+  /** Detached, and nothing left to wait for: only finished output would be lost with it. */
+  get idle(): boolean {
+    return this.sink === null && this.runningCount() === 0;
   }
 
   find(id: string): ManagedProcess | undefined {
@@ -192,7 +222,10 @@ export class Session {
       return;
     }
     this.reaps.delete(closed);
-    if (this.processes.get(closed.id) === closed) this.processes.delete(closed.id);
+    if (this.processes.get(closed.id) !== closed) return;
+    this.processes.delete(closed.id);
+    // Until now a shutdown would still have killed its group (stray background children).
+    this.groups.untrack(closed.pid);
   }
 
   /** Kills every process group of this session; the session is unusable afterwards. */
@@ -212,14 +245,21 @@ export class SessionRegistry {
   /** `onExpired` runs after an expired session left the registry (the daemon's idle exit counts them). */
   constructor(
     private readonly config: SessionConfig,
+    private readonly groups: ProcessGroupGuard = UNGUARDED,
     private readonly onExpired: () => void = () => {},
   ) {}
 
+  /** A new session; at the cap the oldest idle one makes room, or a limitExceeded error is thrown. */
   create(): Session {
-    const session = new Session(this.config, (expired) => {
-      this.sessions.delete(expired.id);
-      this.onExpired();
-    });
+    if (this.sessions.size >= this.config.maxSessions) this.evictOldestIdle();
+    const session = new Session(
+      this.config,
+      (expired) => {
+        this.sessions.delete(expired.id);
+        this.onExpired();
+      },
+      this.groups,
+    );
     this.sessions.set(session.id, session);
     return session;
   }
@@ -230,6 +270,23 @@ export class SessionRegistry {
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
+  }
+
+  private evictOldestIdle(): void {
+    // Map order is creation order, so the first idle one is the oldest.
+    for (const session of this.sessions.values()) {
+      if (!session.idle) continue;
+      session.dispose();
+      this.sessions.delete(session.id);
+      return;
+    }
+    const max = this.config.maxSessions;
+    throw RpcError.limitExceeded(
+      'sessions',
+      max,
+      `this server already holds ${max} sessions, each attached or with processes still running ` +
+        '(the limit, --max-sessions); resume one of yours with resumeSessionId, or end some processes',
+    );
   }
 
   disposeAll(): void {

@@ -12,6 +12,7 @@ export interface StdioListener {
 export function startStdioListener(deps: ConnectionDeps, onEnd: (exitCode: number) => void): StdioListener {
   const transport = new NdjsonTransport(
     'failed to parse JSON-RPC message from exec-server stdio',
+    process.stdin,
     process.stdout,
     () => onEnd(1),
     // A stdio server carries exactly one connection; while its stdin is open, it is the live one.

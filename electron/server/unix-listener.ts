@@ -47,6 +47,7 @@ export async function startUnixListener(
     const transport = new NdjsonTransport(
       'failed to parse JSON-RPC message from exec-server unix socket',
       socket,
+      socket,
       () => socket.destroy(),
       // The peer is a bridge relaying for a client over SSH: an answer would come from the bridge,
       // not from the client, and after a drop the bridge lingers until sshd notices. So a resume

@@ -63,6 +63,11 @@ class WsTransport implements Transport {
     this.socket.once('drain', callback);
   }
 
+  pauseInbound(paused: boolean): void {
+    if (paused) this.ws.pause();
+    else this.ws.resume();
+  }
+
   terminate(): void {
     this.ws.terminate();
   }

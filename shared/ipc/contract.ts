@@ -372,6 +372,11 @@ export const commands = {
     ProcessKey.extend({ data: z.string().max(1_048_576), base64: z.boolean().optional() }),
     Ok,
   ),
+  /**
+   * Ends the process's input after the writes before it (a pipe is closed, a terminal gets its EOF
+   * character); `unsupported` for a pipe process on a server that cannot close stdin (codex).
+   */
+  'processes.closeStdin': command(ProcessKey, Ok),
   'processes.resize': command(
     ProcessKey.extend({
       cols: z.number().int().min(1).max(10_000),

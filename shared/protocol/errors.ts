@@ -32,5 +32,11 @@ export const ProcessErrorKind = {
   unknownProcess: 'unknownProcess',
 } as const;
 
+/**
+ * `data.kind` of the -32600 Tether's server answers when a request would pass one of its resource
+ * caps (sessions, processes, open files, queued requests, fs/readFile size); `data.limit` names it.
+ */
+export const LIMIT_EXCEEDED_KIND = 'limitExceeded';
+
 /** Id used in error responses to messages whose own id could not be decoded. */
 export const UNDECODABLE_MESSAGE_ID = -1;

@@ -4,3 +4,4 @@ export * from './errors';
 export * from './schemas';
 export * from './method-table';
 export * from './validation';
+export * from './terminal-eof';

@@ -14,6 +14,7 @@ export const MethodTable = {
   [Method.processSignal]: { params: S.ProcessSignalParams, result: S.EmptyResult },
   [Method.processTerminate]: { params: S.ProcessIdParams, result: S.ProcessTerminateResult },
   [Method.processResize]: { params: S.ProcessResizeParams, result: S.EmptyResult },
+  [Method.processCloseStdin]: { params: S.ProcessIdParams, result: S.ProcessCloseStdinResult },
   [Method.fsReadFile]: { params: S.FsPathParams, result: S.FsReadFileResult },
   [Method.fsWriteFile]: { params: S.FsWriteFileParams, result: S.EmptyResult },
   [Method.fsCreateDirectory]: { params: S.FsCreateDirectoryParams, result: S.EmptyResult },

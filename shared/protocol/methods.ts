@@ -27,6 +27,8 @@ export const Method = {
   processResize: 'process/resize',
   /** Tether extension (capability `tetherFsRename`): atomic rename within one filesystem. */
   fsRename: 'fs/rename',
+  /** Tether extension (capability `tetherCloseStdin`): end a process's input. */
+  processCloseStdin: 'process/closeStdin',
 } as const;
 
 export const Notification = {
@@ -60,6 +62,11 @@ export const TetherCapability = {
   concurrentRequests: 'tetherConcurrentRequests',
   /** `pid` in the `process/start` result. */
   processPid: 'tetherProcessPid',
+  /**
+   * `process/closeStdin`: ends the stdin pipe, or sends the terminal's EOF character under a tty;
+   * at most once per process, so a retry after a reconnect does nothing more.
+   */
+  closeStdin: 'tetherCloseStdin',
 } as const;
 
 /**

@@ -131,6 +131,9 @@ export const WriteStatus = z.enum(['accepted', 'unknownProcess', 'stdinClosed', 
 export type WriteStatus = z.infer<typeof WriteStatus>;
 export const ProcessWriteResult = z.looseObject({ status: WriteStatus });
 export type ProcessWriteResult = z.infer<typeof ProcessWriteResult>;
+/** `accepted`: stdin is closed now (or was by an earlier call); `stdinClosed`: it never was open. */
+export const ProcessCloseStdinResult = z.looseObject({ status: WriteStatus });
+export type ProcessCloseStdinResult = z.infer<typeof ProcessCloseStdinResult>;
 
 /** `interrupt` is codex's only signal; the rest are Tether's extension (capability `tetherSignals`). */
 export const ExtendedSignal = z.enum([

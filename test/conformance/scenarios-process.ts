@@ -180,6 +180,28 @@ export const processScenarios: Scenario[] = [
     },
   },
   {
+    name: 'write after close: pipe and tty processes that closed, and one that closed its own stdin',
+    run: async (ctx) => {
+      const { peer } = await ctx.session();
+      const write = (processId: string, writeId: string, text = 'x') =>
+        peer.request('process/write', { processId, chunk: b64(text), writeId });
+      await peer.call('process/start', startParams('pc', ['/bin/true'], ctx.uri(), { pipeStdin: true }));
+      ctx.record('pipe process', await collectProcess(peer, 'pc'));
+      ctx.record('pipe write after closed', await write('pc', '1'));
+      ctx.record('pipe write after closed, 64 KiB', await write('pc', '2', 'y'.repeat(65_536)));
+      await peer.call('process/start', startParams('tc', ['/bin/true'], ctx.uri(), { tty: true }));
+      ctx.record('tty process', await collectProcess(peer, 'tc'));
+      ctx.record('tty write after closed', await write('tc', '1'));
+      // The program closed its stdin and still runs: the bytes have nowhere to go.
+      const script = 'exec 0<&-; echo closed-stdin; sleep 1';
+      await peer.call('process/start', startParams('own', sh(script), ctx.uri(), { pipeStdin: true }));
+      await outputContains(peer, 'own', 'closed-stdin\n');
+      ctx.record('write to a stdin the program closed', await write('own', '1'));
+      ctx.record('again', await write('own', '2'));
+      ctx.record('own', await collectProcess(peer, 'own'));
+    },
+  },
+  {
     name: 'arg0 overrides the name the program sees',
     run: async (ctx) => {
       const { peer } = await ctx.session();

@@ -98,6 +98,17 @@ describe('processes on the Local environment (Tether stdio server)', () => {
     expect(list.find((p) => p.processId === view.processId)).toMatchObject({ state: 'exited', exitCode: 0 });
   });
 
+  it('ends a process input on processes.closeStdin, after the input written before it', async () => {
+    const view = await h.invoke('processes.start', { envId: 'local', argv: ['sort'], tty: false });
+    await h.invoke('processes.write', { envId: 'local', processId: view.processId, data: 'pear\napple\n' });
+    await h.invoke('processes.closeStdin', { envId: 'local', processId: view.processId });
+    await waitFor(() => eventsOf(h, view.processId).some((e) => e.kind === 'closed'), 'sort to finish');
+    expect(outputText(eventsOf(h, view.processId))).toBe('apple\npear\n');
+    await expect(
+      h.invoke('processes.write', { envId: 'local', processId: view.processId, data: 'x' }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+  });
+
   it('runs a login shell by default in the home folder, takes input, resizes, and restarts', async () => {
     const shell = await h.invoke('processes.start', {
       envId: 'local',

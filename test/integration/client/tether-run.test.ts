@@ -2,7 +2,7 @@
 // process's exit code (128+signal for signals), stdin forwarding, a tty session driven through a
 // real pty, the stdio transport, and a clear failure when there is no server.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,8 +19,11 @@ interface RunResult {
 }
 
 interface StartedRun {
-  /** stdout received so far. */
+  /** stdout and stderr received so far. */
   stdout(): Buffer;
+  stderr(): string;
+  /** Signals the `tether run` process we started. */
+  kill(signal: NodeJS.Signals): void;
   result: Promise<RunResult>;
 }
 
@@ -42,7 +45,12 @@ function startTetherRun(args: string[], input?: string, env?: NodeJS.ProcessEnv)
       resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
     });
   });
-  return { stdout: () => Buffer.concat(stdout), result };
+  return {
+    stdout: () => Buffer.concat(stdout),
+    stderr: () => Buffer.concat(stderr).toString(),
+    kill: (signal) => child.kill(signal),
+    result,
+  };
 }
 
 const tetherRun = (args: string[], input?: string, env?: NodeJS.ProcessEnv): Promise<RunResult> =>
@@ -156,6 +164,38 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     );
     expect(result.stdout.toString()).toBe('hello worldafter\n');
     expect(result.code).toBe(0);
+  });
+
+  it('passes the end of piped stdin on, so sort and cat finish (pipes)', async () => {
+    const { url, auth } = await serverUrl();
+    const common = ['--server', url, ...auth, '--'];
+    if (impl === 'codex') {
+      // codex cannot end a pipe process's input: said once on stderr, and the process keeps going.
+      const run = startTetherRun([...common, '/bin/cat'], 'unended\n');
+      await waitFor('cat output', () => run.stdout().toString() === 'unended\n');
+      await waitFor('the warning', () => run.stderr().includes("cannot close a process's stdin"));
+      run.kill('SIGTERM');
+      expect((await run.result).code).not.toBe(0);
+      return;
+    }
+    const sorted = await tetherRun([...common, 'sort'], 'pear\napple\nfig\n');
+    expect(sorted.stdout.toString()).toBe('apple\nfig\npear\n');
+    expect(sorted.code).toBe(0);
+    const input = Buffer.from(Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n'));
+    const cat = await tetherRun([...common, '/bin/cat'], input.toString());
+    expect(cat.stdout.equals(input)).toBe(true);
+    expect(cat.code).toBe(0);
+  });
+
+  it('ends the input of a tty process with the terminal EOF, also after a partial line', async () => {
+    const { url, home, auth } = await serverUrl();
+    const out = path.join(home, 'typed');
+    const result = await tetherRun(
+      ['--server', url, ...auth, '--tty', '--', '/bin/sh', '-c', `cat > '${out}'; echo done`],
+      'first\nno newline',
+    );
+    expect(result.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('first\nno newline');
   });
 
   it('runs an interactive tty session through a real pty', async () => {

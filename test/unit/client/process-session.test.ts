@@ -91,6 +91,7 @@ function makeSession(
     retained: { maxEvents: options.retainedEvents ?? 1000, maxBytes: 1 << 20 },
     reorder: { maxEvents: options.reorderEvents ?? 256, maxBytes: 1 << 20 },
     flowControl: false,
+    tty: false,
   });
   const seen: ProcessEvent[] = [];
   session.subscribe((e) => seen.push(e));

@@ -15,6 +15,7 @@ function fakeProcess(options: { window?: number; stdin?: boolean } = {}) {
     streamCount: 2,
     stdinWritable: options.stdin ?? true,
     write: (chunk) => written.push(chunk.toString()),
+    closeStdin: () => written.push('<EOF>'),
     setReading: (on) => reading.push(on),
     resize: () => true,
     signalGroup: () => {},
