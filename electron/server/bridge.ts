@@ -2,13 +2,14 @@
 // and the socket to stdout, byte for byte and with backpressure both ways, and starts the daemon
 // (detached, under a lock so concurrent bridges start one) when none answers, unless --no-start.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
+import os from 'node:os';
 import type net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BRIDGE_EXIT_NO_DAEMON, remoteBundleId } from '../../shared/remote-bundle';
 import { bundleEntry, readBundleIdentity } from './bundle-identity';
 import { daemonPaths, ensureRunDir, type DaemonPaths } from './daemon-paths';
-import { DAEMON_START_POLL_MS, DAEMON_START_TIMEOUT_MS } from './limits';
+import { DAEMON_LOG_ROTATE_BYTES, DAEMON_START_POLL_MS, DAEMON_START_TIMEOUT_MS } from './limits';
 import { claimPidFile, releasePidFile } from './pid-lock';
 import { StartupError } from './server-options';
 import { connectUnix } from './socket-probe';
@@ -31,7 +32,29 @@ export class NoDaemonError extends Error {
   }
 }
 
+/** Lines of the daemon's log quoted when it failed to start, so the client can show why. */
+const LOG_TAIL_LINES = 20;
+
+function logTail(log: string): string {
+  try {
+    const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+    return lines.slice(-LOG_TAIL_LINES).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Each daemon appends to the log; past a bound, the old one is kept once as `.log.old`. */
+function rotateLog(log: string): void {
+  try {
+    if (statSync(log).size > DAEMON_LOG_ROTATE_BYTES) renameSync(log, `${log}.old`);
+  } catch {
+    // No log yet.
+  }
+}
+
 function startDaemon(paths: DaemonPaths, options: BridgeOptions): { exited: () => boolean } {
+  rotateLog(paths.log);
   const args = [bundleEntry(), 'daemon', '--listen', `unix:${paths.socket}`];
   if (options.sessionTtlMs !== undefined) args.push('--session-ttl-ms', options.sessionTtlMs);
   if (options.idleExitMs !== undefined) args.push('--idle-exit-ms', options.idleExitMs);
@@ -40,7 +63,12 @@ function startDaemon(paths: DaemonPaths, options: BridgeOptions): { exited: () =
   try {
     // detached: a new session without a terminal, so neither the SSH session's end nor its
     // SIGHUP reaches the daemon; its output goes to the log beside the socket.
-    const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log] });
+    // In the home directory, not wherever this SSH session happened to start.
+    const child = spawn(process.execPath, args, {
+      cwd: os.homedir(),
+      detached: true,
+      stdio: ['ignore', log, log],
+    });
     child.once('exit', () => (exited = true));
     child.once('error', () => (exited = true));
     child.unref();
@@ -66,7 +94,7 @@ async function reachDaemon(paths: DaemonPaths, options: BridgeOptions): Promise<
       const socket = await connectUnix(paths.socket);
       if (socket) return socket;
       if (started?.exited()) {
-        throw new StartupError(`the daemon exited before it listened; see ${paths.log}`);
+        throw new StartupError(`the daemon exited before it listened (${paths.log}):\n${logTail(paths.log)}`);
       }
       if (!holdingLock && claimPidFile(paths.lock).claimed) {
         holdingLock = true;

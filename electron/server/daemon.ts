@@ -1,8 +1,11 @@
 // `server.mjs daemon`: the exec-server as a per-user daemon on a unix socket, the form it takes on
 // SSH hosts. It claims its pidfile beside the socket, ignores SIGHUP (the SSH session that started
 // it may end), holds dropped sessions for hours and exits when idle, removing socket and pidfile.
+import path from 'node:path';
+import { checkSocketPathLength } from './daemon-paths';
 import { DEFAULT_DAEMON_IDLE_EXIT_MS, DEFAULT_DAEMON_SESSION_TTL_MS } from './limits';
-import { releasePidFile, claimPidFile } from './pid-lock';
+import { claimPidFile, releasePidFile } from './pid-lock';
+import { assertPrivateDir } from './private-dir';
 import { runExecServer } from './server';
 import { parseServerOptions, StartupError, type RawServerOptions } from './server-options';
 
@@ -20,6 +23,9 @@ export async function runDaemon(raw: RawDaemonOptions): Promise<void> {
   });
   if (options.listen.kind !== 'unix')
     throw new StartupError('the daemon listens on `--listen unix:PATH` only');
+  // Checked before the pidfile is claimed beside the socket (the listener checks both again).
+  checkSocketPathLength(options.listen.path);
+  assertPrivateDir(path.dirname(options.listen.path));
   // Started detached in its own session, but a terminal hang-up must never end it either.
   process.on('SIGHUP', () => {});
   const pidfile = pidFileOf(options.listen.path);

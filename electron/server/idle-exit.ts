@@ -23,9 +23,7 @@ export class IdleExit {
       return;
     }
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.state.connections() === 0 && this.state.sessions() === 0) this.onIdle();
-    }, this.idleExitMs);
+    // Any connection or session in the meantime clears this timer (update runs on every change).
+    this.timer = setTimeout(this.onIdle, this.idleExitMs);
   };
 }

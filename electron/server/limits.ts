@@ -83,3 +83,7 @@ export const DEFAULT_DAEMON_IDLE_EXIT_MS = 10 * 60 * 1000;
 export const DAEMON_START_TIMEOUT_MS = 10_000;
 /** How often `bridge` looks for the daemon's socket meanwhile. */
 export const DAEMON_START_POLL_MS = 20;
+/** `gc` leaves a bundle installed less than this long ago: another client may be about to start it. */
+export const GC_MIN_BUNDLE_AGE_MS = 10 * 60 * 1000;
+/** A daemon log larger than this is moved aside (one `.old` copy) before the next daemon starts. */
+export const DAEMON_LOG_ROTATE_BYTES = 1024 * 1024;

@@ -2,9 +2,10 @@
 // real directory owned by us that nobody else may enter. Anything else (another user's directory,
 // a symlink, group or other access bits) is refused rather than repaired.
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { StartupError } from './server-options';
 
-export class PrivateDirError extends Error {
-  readonly code = 'TETHER_DIR_NOT_PRIVATE';
+/** A startup error of its own kind, so callers can tell "not private" from other failures. */
+export class PrivateDirError extends StartupError {
   constructor(message: string) {
     super(message);
     this.name = 'PrivateDirError';

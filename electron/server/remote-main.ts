@@ -4,13 +4,14 @@
 //   bridge        stdio <-> the daemon's socket, starting the daemon if needed (bridge.ts)
 //   gc            removes other installed versions whose daemon is gone (bundle-gc.ts)
 //   exec-server   the ordinary exec-server (stdio, ws, unix), as `tether exec-server`
+// The server itself (node-pty, zod, ws) is imported only by the subcommands that serve: the bridge
+// runs on every connect, so it starts without them.
 import { Command } from 'commander';
 import { TETHER_VERSION } from '../../shared/version';
 import { NoDaemonError, runBridge } from './bridge';
 import { readBundleIdentity } from './bundle-identity';
 import { collectOldBundles } from './bundle-gc';
-import { registerExecServerCommand } from './cli';
-import { runDaemon, type RawDaemonOptions } from './daemon';
+import type { RawDaemonOptions } from './daemon';
 import { StartupError } from './server-options';
 
 /** Runs a subcommand; known failures print one line and exit with their code (default 1). */
@@ -50,7 +51,12 @@ program
   .option('--session-ttl-ms <ms>', 'how long a dropped session is held (default 3 h)')
   .option('--idle-exit-ms <ms>', 'exit after this long with no connection and no session (default 10 min)')
   .option('--log-level <level>', 'error, warn, info or debug', 'info')
-  .action((raw: RawDaemonOptions) => guarded('daemon', () => runDaemon(raw)));
+  .action((raw: RawDaemonOptions) =>
+    guarded('daemon', async () => {
+      const { runDaemon } = await import('./daemon');
+      await runDaemon(raw);
+    }),
+  );
 
 program
   .command('bridge')
@@ -73,6 +79,18 @@ program
     }),
   );
 
-registerExecServerCommand(program);
+program
+  .command('exec-server')
+  .description('the ordinary exec-server (see `server.mjs exec-server --help`)')
+  .helpOption(false)
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .action(async () => {
+    // Its own program with the full option set, parsed from the same argv.
+    const { registerExecServerCommand } = await import('./cli');
+    const server = new Command('server.mjs');
+    registerExecServerCommand(server);
+    await server.parseAsync(process.argv);
+  });
 
 await program.parseAsync(process.argv);

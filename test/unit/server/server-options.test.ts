@@ -127,3 +127,35 @@ describe('bearer token check', () => {
     expect(checkAuthorization('Bearer nope', auth)).toBe('invalid websocket bearer token');
   });
 });
+
+describe('unix socket listeners', () => {
+  it('take an absolute `unix:PATH` and need no token (the private directory is the check)', () => {
+    expect(parseListen('unix:/run/user/1000/tether/a.sock')).toEqual({
+      kind: 'unix',
+      path: '/run/user/1000/tether/a.sock',
+    });
+    expect(() => parseListen('unix:relative.sock')).toThrow(/expected `unix:\/ABSOLUTE\/PATH`/);
+    const options = parseServerOptions({ listen: 'unix:/tmp/x/a.sock' });
+    expect(options.auth).toEqual({ kind: 'none' });
+    expect(options.idleExitMs).toBeNull();
+  });
+
+  it('refuse token flags, and --idle-exit-ms is for unix listeners only', () => {
+    expect(() =>
+      parseServerOptions({
+        listen: 'unix:/tmp/x/a.sock',
+        wsAuth: 'capability-token',
+        wsTokenSha256: 'a'.repeat(64),
+      }),
+    ).toThrow(/authenticated by its private directory/);
+    expect(parseServerOptions({ listen: 'unix:/tmp/x/a.sock', idleExitMs: '500' }).idleExitMs).toBe(500);
+    expect(() => parseServerOptions({ listen: 'stdio', idleExitMs: '500' })).toThrow(/needs a `unix:PATH`/);
+    expect(() => parseServerOptions({ listen: 'unix:/tmp/x/a.sock', idleExitMs: '0' })).toThrow(
+      /--idle-exit-ms must be a positive integer/,
+    );
+  });
+
+  it('still refuse a ws listener without auth', () => {
+    expect(() => parseServerOptions({ listen: 'ws://127.0.0.1:0' })).toThrow(/without authentication/);
+  });
+});
