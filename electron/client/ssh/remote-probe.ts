@@ -137,9 +137,7 @@ export function hostRequirementsError(facts: HostFacts, destination: string): Ss
       `its glibc is ${facts.glibc.join('.')}, and Tether's terminal support (node-pty) needs ${MIN_GLIBC.join('.')} or newer.`,
     );
   }
-  for (const tool of ['tar']) {
-    if (!facts.tools.has(tool)) return unsupported(`it has no "${tool}", which the install needs.`);
-  }
+  if (!facts.tools.has('tar')) return unsupported('it has no "tar", which the install needs.');
   if (!['sha256sum', 'shasum', 'openssl'].some((tool) => facts.tools.has(tool))) {
     return unsupported('it has none of sha256sum, shasum or openssl to verify the upload.');
   }
