@@ -12,6 +12,7 @@ import {
   runOnHost,
   safeRemotePath,
   SHA256_FUNCTION,
+  unsafePathError,
 } from './remote-shell';
 
 export interface HostFacts {
@@ -136,14 +137,11 @@ export function hostRequirementsError(facts: HostFacts, destination: string): Ss
       `its glibc is ${facts.glibc.join('.')}, and Tether's terminal support (node-pty) needs ${MIN_GLIBC.join('.')} or newer.`,
     );
   }
-  for (const tool of ['tar']) {
-    if (!facts.tools.has(tool)) return unsupported(`it has no "${tool}", which the install needs.`);
-  }
+  if (!facts.tools.has('tar')) return unsupported('it has no "tar", which the install needs.');
   if (!['sha256sum', 'shasum', 'openssl'].some((tool) => facts.tools.has(tool))) {
     return unsupported('it has none of sha256sum, shasum or openssl to verify the upload.');
   }
-  safeRemotePath(facts.home, 'The home directory', 'checking');
-  return null;
+  return unsafePathError(facts.home, 'The home directory', 'checking');
 }
 
 /** The host's node if it is new enough (node-pty is checked once the bundle is there). */
