@@ -34,6 +34,11 @@ export const REMOTE_BUNDLE_ENTRY = 'server.mjs';
 export const REMOTE_SERVER_ROOT = '.tether/server';
 /** Length of the manifest's `hash`, in hex digits. */
 export const REMOTE_BUNDLE_HASH_LENGTH = 12;
+/**
+ * Overrides the host's run directory (socket, pidfile, log), by default /tmp/tether-<uid>: for
+ * tests that must not meet each other's daemons, and hosts whose /tmp does not suit.
+ */
+export const REMOTE_RUN_DIR_ENV = 'TETHER_RUN_DIR';
 /** `server.mjs bridge --no-start` found no daemon: the session the client held is gone. */
 export const BRIDGE_EXIT_NO_DAEMON = 90;
 

@@ -2,7 +2,7 @@
 // and the socket to stdout, byte for byte and with backpressure both ways, and starts the daemon
 // (detached, under a lock so concurrent bridges start one) when none answers, unless --no-start.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, renameSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
 import os from 'node:os';
 import type net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,6 +29,18 @@ export class NoDaemonError extends Error {
   constructor() {
     super('no Tether daemon is running on this host');
     this.name = 'NoDaemonError';
+  }
+}
+
+/** Lines of the daemon's log quoted when it failed to start, so the client can show why. */
+const LOG_TAIL_LINES = 20;
+
+function logTail(log: string): string {
+  try {
+    const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+    return lines.slice(-LOG_TAIL_LINES).join('\n');
+  } catch {
+    return '';
   }
 }
 
@@ -82,7 +94,7 @@ async function reachDaemon(paths: DaemonPaths, options: BridgeOptions): Promise<
       const socket = await connectUnix(paths.socket);
       if (socket) return socket;
       if (started?.exited()) {
-        throw new StartupError(`the daemon exited before it listened; see ${paths.log}`);
+        throw new StartupError(`the daemon exited before it listened (${paths.log}):\n${logTail(paths.log)}`);
       }
       if (!holdingLock && claimPidFile(paths.lock).claimed) {
         holdingLock = true;

@@ -1,8 +1,8 @@
 // Where a user's exec-server daemon of one bundle version lives on a host: the private run
-// directory ($XDG_RUNTIME_DIR/tether, else /tmp/tether-<uid>) and, in it, the socket, pidfile,
-// start-up lock and log named after the bundle id `<version>-<hash>`.
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+// directory (/tmp/tether-<uid>, or $TETHER_RUN_DIR) and, in it, the socket, pidfile, start-up
+// lock and log named after the bundle id `<version>-<hash>`.
 import path from 'node:path';
+import { REMOTE_RUN_DIR_ENV } from '../../shared/remote-bundle';
 import { currentUid, ensurePrivateDir } from './private-dir';
 import { StartupError } from './server-options';
 
@@ -17,25 +17,24 @@ export interface DaemonPaths {
   log: string;
 }
 
-/** $XDG_RUNTIME_DIR when it is a directory of ours we can write to (systemd makes it 0700 per user). */
-function usableRuntimeDir(env: NodeJS.ProcessEnv, uid: number): string | null {
-  const dir = env.XDG_RUNTIME_DIR;
-  if (!dir || !path.isAbsolute(dir)) return null;
-  try {
-    const stats = statSync(dir);
-    if (!stats.isDirectory() || stats.uid !== uid) return null;
-    accessSync(dir, fsConstants.W_OK | fsConstants.X_OK);
-    return dir;
-  } catch {
-    return null;
-  }
-}
-
-/** The run directory, created 0700 when missing; throws PrivateDirError if it is not ours alone. */
+/**
+ * The run directory, created 0700 when missing; throws PrivateDirError if it is not ours alone.
+ * It must be the same for every SSH session of the user, and outlive them all. So not
+ * $XDG_RUNTIME_DIR: logind removes /run/user/<uid> when the user's last session ends (an SSH drop
+ * often is that), taking the socket of a daemon that is still running, and it is unset in
+ * sessions without PAM. Not $TMPDIR either, which may differ per session. tmux decided the same.
+ */
 export function ensureRunDir(env: NodeJS.ProcessEnv = process.env): string {
-  const uid = currentUid();
-  const runtime = usableRuntimeDir(env, uid);
-  const dir = runtime ? path.join(runtime, 'tether') : path.join('/tmp', `tether-${uid}`);
+  const override = env[REMOTE_RUN_DIR_ENV];
+  let dir: string;
+  if (override !== undefined && override !== '') {
+    if (!path.isAbsolute(override)) {
+      throw new StartupError(`${REMOTE_RUN_DIR_ENV} must be an absolute path, got \`${override}\``);
+    }
+    dir = override;
+  } else {
+    dir = path.join('/tmp', `tether-${currentUid()}`);
+  }
   ensurePrivateDir(dir);
   return dir;
 }
@@ -45,7 +44,7 @@ export function checkSocketPathLength(socket: string): void {
   if (bytes > MAX_SOCKET_PATH_BYTES) {
     throw new StartupError(
       `unix socket path ${socket} is ${bytes} bytes; the limit is ${MAX_SOCKET_PATH_BYTES}. ` +
-        'Use a shorter directory (for the daemon: a shorter $XDG_RUNTIME_DIR, or unset it for /tmp).',
+        `Use a shorter directory (for the daemon: a shorter $${REMOTE_RUN_DIR_ENV}, or unset it for /tmp).`,
     );
   }
 }

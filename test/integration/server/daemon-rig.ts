@@ -1,13 +1,13 @@
 // Runs the built server bundle (dist/remote/) the way an SSH host does: copied to a temp directory
-// outside the repository (so no node_modules is up its tree), with a private $XDG_RUNTIME_DIR of
-// its own, and bridges as child processes speaking JSON-RPC through their stdio. Every daemon it
+// outside the repository (so no node_modules is up its tree), with a run directory of its own
+// ($TETHER_RUN_DIR), and bridges as child processes speaking JSON-RPC through their stdio. Every daemon it
 // started is found by its command line (the unique bundle path) and killed by pid in cleanup().
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { remoteBundleId, type RemoteBundleManifest } from '../../../shared/remote-bundle';
+import { REMOTE_RUN_DIR_ENV, remoteBundleId, type RemoteBundleManifest } from '../../../shared/remote-bundle';
 import { pidAlive } from '../../support/pids';
 import { TestClient, until } from './test-client';
 
@@ -39,7 +39,7 @@ function collect(child: ChildProcess, stdout = true): Promise<Finished> {
 
 export class DaemonRig {
   readonly bundleDir: string;
-  readonly runtimeDir: string;
+  readonly scratchDir: string;
   readonly manifest: RemoteBundleManifest;
   private readonly children = new Set<ChildProcess>();
 
@@ -50,7 +50,7 @@ export class DaemonRig {
     this.bundleDir = mkdtempSync(path.join(os.tmpdir(), 'tether-bundle-'));
     cpSync(BUILT_BUNDLE, this.bundleDir, { recursive: true });
     // Short on purpose: the socket path must stay under the ~107-byte sun_path limit.
-    this.runtimeDir = mkdtempSync('/tmp/trd-');
+    this.scratchDir = mkdtempSync('/tmp/trd-');
     this.manifest = JSON.parse(readFileSync(path.join(this.bundleDir, 'manifest.json'), 'utf8'));
   }
 
@@ -59,7 +59,7 @@ export class DaemonRig {
   }
 
   get runDir(): string {
-    return path.join(this.runtimeDir, 'tether');
+    return path.join(this.scratchDir, 'tether');
   }
 
   file(ext: 'sock' | 'pid' | 'log' | 'lock'): string {
@@ -67,7 +67,7 @@ export class DaemonRig {
   }
 
   env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-    return { ...process.env, XDG_RUNTIME_DIR: this.runtimeDir, ...extra };
+    return { ...process.env, [REMOTE_RUN_DIR_ENV]: this.runDir, ...extra };
   }
 
   /** `node server.mjs ARGS…` with stdio pipes, tracked for cleanup. */
@@ -129,7 +129,7 @@ export class DaemonRig {
     for (const pid of daemons) process.kill(pid, 'SIGTERM');
     await until(() => daemons.every((pid) => !pidAlive(pid)), 'daemons gone');
     rmSync(this.bundleDir, { recursive: true, force: true });
-    rmSync(this.runtimeDir, { recursive: true, force: true });
+    rmSync(this.scratchDir, { recursive: true, force: true });
   }
 }
 

@@ -2,7 +2,8 @@
 // what ssh would run): the daemon outlives a killed bridge, concurrent bridges start one daemon,
 // --no-start reports a missing daemon with exit 90, stale files are replaced, idle exit waits for
 // held sessions, and a run directory that is not private refuses to serve.
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../shared/remote-bundle';
@@ -29,7 +30,7 @@ function chunksAfter(result: Record<string, unknown>): Buffer {
 describe('the daemon behind the bridge', () => {
   it('outlives a killed bridge and ignores SIGHUP; the next bridge resumes the session byte-exact', async () => {
     const rig = newRig();
-    const flag = path.join(rig.runtimeDir, 'go');
+    const flag = path.join(rig.scratchDir, 'go');
     const first = rig.bridge();
     const sessionId = await first.client.handshake();
     const daemon = await rig.daemonPid();
@@ -86,6 +87,45 @@ describe('the daemon behind the bridge', () => {
     await bridge.client.handshake();
     expect(readFileSync(`${rig.file('log')}.old`, 'utf8')).toHaveLength(1024 * 1024 + 1);
     expect(readFileSync(rig.file('log'), 'utf8')).toBe(`unix:${rig.file('sock')}\n`);
+  });
+
+  it('ends its processes and removes its socket and pidfile on SIGTERM', async () => {
+    const rig = newRig();
+    const bridge = rig.bridge();
+    await bridge.client.handshake();
+    const { pid } = await bridge.client.call('process/start', {
+      processId: 'sleeper',
+      argv: ['sleep', '300'],
+      cwd: 'file:///tmp',
+      env: {},
+      tty: false,
+    });
+    const daemon = await rig.daemonPid();
+    process.kill(daemon, 'SIGTERM');
+    expect((await bridge.finished).code).toBe(0);
+    await until(() => !pidAlive(daemon) && !pidAlive(pid as number), 'daemon and its process gone');
+    expect(existsSync(rig.file('sock'))).toBe(false);
+    expect(existsSync(rig.file('pid'))).toBe(false);
+  });
+
+  it('quotes the log when the daemon it started dies before listening', async () => {
+    const rig = newRig();
+    rmSync(path.join(rig.bundleDir, 'node-pty'), { recursive: true });
+    const result = await rig.run(['bridge']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/the daemon exited before it listened \(.*\.log\):\n/);
+    expect(result.stderr).toMatch(/Cannot find module '.*\/node-pty'/);
+  });
+
+  it('takes over the start-up lock of a bridge that died holding it', async () => {
+    const rig = newRig();
+    const gone = spawnSync('true').pid!;
+    mkdirSync(rig.runDir, { mode: 0o700 });
+    writeFileSync(rig.file('lock'), `${gone}\n`);
+    const bridge = rig.bridge();
+    await bridge.client.handshake();
+    expect(rig.daemonPids()).toEqual([await rig.daemonPid()]);
+    expect(existsSync(rig.file('lock'))).toBe(false);
   });
 
   it('starts one daemon for two bridges started at once', async () => {
@@ -181,12 +221,15 @@ describe('the run directory', () => {
 
   it('is refused for `exec-server --listen unix:` too, and an overlong socket path fails clearly', async () => {
     const rig = newRig();
-    const open = path.join(rig.runtimeDir, 'open');
+    const open = path.join(rig.scratchDir, 'open');
     mkdirSync(open);
     chmodSync(open, 0o777);
     const refused = await rig.run(['exec-server', '--listen', `unix:${open}/s.sock`]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/refusing .*\/open: .* has mode 777/);
+    const relative = await rig.run(['bridge'], rig.env({ TETHER_RUN_DIR: 'tether' }));
+    expect(relative.code).toBe(1);
+    expect(relative.stderr).toMatch(/TETHER_RUN_DIR must be an absolute path, got `tether`/);
     const long = await rig.run(['daemon', '--listen', `unix:${rig.runDir}/${'x'.repeat(120)}.sock`]);
     expect(long.code).toBe(1);
     expect(long.stderr).toMatch(/unix socket path .* is \d+ bytes; the limit is 107/);
