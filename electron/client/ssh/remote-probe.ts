@@ -12,6 +12,7 @@ import {
   runOnHost,
   safeRemotePath,
   SHA256_FUNCTION,
+  unsafePathError,
 } from './remote-shell';
 
 export interface HostFacts {
@@ -142,8 +143,7 @@ export function hostRequirementsError(facts: HostFacts, destination: string): Ss
   if (!['sha256sum', 'shasum', 'openssl'].some((tool) => facts.tools.has(tool))) {
     return unsupported('it has none of sha256sum, shasum or openssl to verify the upload.');
   }
-  safeRemotePath(facts.home, 'The home directory', 'checking');
-  return null;
+  return unsafePathError(facts.home, 'The home directory', 'checking');
 }
 
 /** The host's node if it is new enough (node-pty is checked once the bundle is there). */

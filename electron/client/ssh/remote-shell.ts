@@ -19,16 +19,21 @@ export function remoteSh(statements: string[]): string {
 /** Characters a host path may hold to go into our scripts inside double quotes. */
 const SAFE_PATH = /^\/[A-Za-z0-9._/@+-]*$/;
 
-/** `path` checked for use inside the bootstrap's scripts; `what` names it in the error. */
+/** Why `path` cannot go into the bootstrap's scripts, or null if it can; `what` names it. */
+export function unsafePathError(path: string, what: string, stage: SshStage): SshError | null {
+  if (SAFE_PATH.test(path)) return null;
+  return new SshError(
+    'hostSetup',
+    stage,
+    `${what} "${path}" holds characters Tether does not put into shell commands (only letters, digits ` +
+      'and ._/@+- are allowed).',
+  );
+}
+
+/** `path`, checked for use inside the bootstrap's scripts (throws the unsafePathError). */
 export function safeRemotePath(path: string, what: string, stage: SshStage): string {
-  if (!SAFE_PATH.test(path)) {
-    throw new SshError(
-      'hostSetup',
-      stage,
-      `${what} "${path}" holds characters Tether does not put into shell commands (only letters, digits ` +
-        'and ._/@+- are allowed).',
-    );
-  }
+  const unsafe = unsafePathError(path, what, stage);
+  if (unsafe) throw unsafe;
   return path;
 }
 

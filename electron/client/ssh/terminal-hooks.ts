@@ -21,8 +21,9 @@ function askOnTerminal(prompt: SshPrompt): Promise<string | null> {
   const input = new tty.ReadStream(fd);
   const output = new tty.WriteStream(fd);
   const text = prompt.text.endsWith(' ') || prompt.text.endsWith('\n') ? prompt.text : `${prompt.text} `;
-  output.write(text);
+  // Echo goes off before the question shows: an answer typed at once must not be echoed.
   input.setRawMode(true);
+  output.write(text);
   return new Promise((resolve) => {
     let answer = '';
     const finish = (result: string | null): void => {
