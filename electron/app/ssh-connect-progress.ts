@@ -32,12 +32,17 @@ export class SshConnectProgress {
   }
 
   onStage(event: SshStageEvent): void {
-    // A new attempt starts at 'connecting': the log says so, and the old failure stays shown
-    // until this attempt gets further or fails itself.
-    if (event.stage === 'connecting' && this.current.stage !== 'connecting') this.append('— connecting —');
-    const urgent = event.stage !== this.current.stage;
+    // A new attempt starts at 'connecting': the log marks it, and the last attempt's failure is
+    // history (kept in the log) rather than what is happening now.
+    const newAttempt =
+      event.stage === 'connecting' && (this.current.stage !== 'connecting' || this.failure !== null);
+    if (newAttempt) {
+      this.append('— connecting —');
+      this.failure = null;
+      this.failureLogged = false;
+    }
+    const urgent = newAttempt || event.stage !== this.current.stage;
     this.current = { ...event };
-    this.failureLogged = false;
     if (event.stage === 'connected') this.failure = null;
     this.changed(urgent);
   }

@@ -114,6 +114,8 @@ describe('SSH environments in the app', () => {
       await h.invoke('environments.reconnectNow', { id: env.id });
       const again = await promptFor(h, env.id, 1);
       expect(again.kind).toBe('passphrase');
+      // The new attempt is what is shown now, not the last one's failure.
+      expect((await envView(h, env.id)).sshConnect).toMatchObject({ stage: 'authenticating', failure: null });
       await h.invoke('ssh.answerPrompt', { id: again.id, answer: SshTestRig.PASSPHRASE });
       await waitFor(async () => (await envView(h, env.id)).link.kind === 'connected', 'connected', 90_000);
       expect((await envView(h, env.id)).sshConnect?.failure).toBeNull();
