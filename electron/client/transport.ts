@@ -78,4 +78,3 @@ export function whyLinkCannotResume(spec: TransportSpec): string | null {
     ? 'A new stdio server process cannot resume the old session, so its processes are gone.'
     : null;
 }
-
