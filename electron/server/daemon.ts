@@ -6,6 +6,7 @@ import { checkSocketPathLength } from './daemon-paths';
 import { DEFAULT_DAEMON_IDLE_EXIT_MS, DEFAULT_DAEMON_SESSION_TTL_MS } from './limits';
 import { claimPidFile, releasePidFile } from './pid-lock';
 import { assertPrivateDir } from './private-dir';
+import { keepRunFilesFresh } from './run-files-keeper';
 import { runExecServer } from './server';
 import { parseServerOptions, StartupError, type RawServerOptions } from './server-options';
 
@@ -36,6 +37,7 @@ export async function runDaemon(raw: RawDaemonOptions): Promise<void> {
   process.on('exit', () => releasePidFile(pidfile));
   try {
     await runExecServer(options);
+    keepRunFilesFresh([path.dirname(options.listen.path), options.listen.path, pidfile]);
   } catch (error) {
     releasePidFile(pidfile);
     throw error;

@@ -83,6 +83,8 @@ export const DEFAULT_DAEMON_IDLE_EXIT_MS = 10 * 60 * 1000;
 export const DAEMON_START_TIMEOUT_MS = 10_000;
 /** How often `bridge` looks for the daemon's socket meanwhile. */
 export const DAEMON_START_POLL_MS = 20;
+/** How often the daemon refreshes the times of its run files, against /tmp cleaners (10 days). */
+export const RUN_FILES_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 /** `gc` leaves a bundle installed less than this long ago: another client may be about to start it. */
 export const GC_MIN_BUNDLE_AGE_MS = 10 * 60 * 1000;
 /** A daemon log larger than this is moved aside (one `.old` copy) before the next daemon starts. */

@@ -2,6 +2,7 @@
 // what ssh would run): the daemon outlives a killed bridge, concurrent bridges start one daemon,
 // --no-start reports a missing daemon with exit 90, stale files are replaced, idle exit waits for
 // held sessions, and a run directory that is not private refuses to serve.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -114,6 +115,17 @@ describe('the daemon behind the bridge', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/the daemon exited before it listened \(.*\.log\):\n/);
     expect(result.stderr).toMatch(/Cannot find module '.*\/node-pty'/);
+  });
+
+  it('takes over the start-up lock of a bridge that died holding it', async () => {
+    const rig = newRig();
+    const gone = spawnSync('true').pid!;
+    mkdirSync(rig.runDir, { mode: 0o700 });
+    writeFileSync(rig.file('lock'), `${gone}\n`);
+    const bridge = rig.bridge();
+    await bridge.client.handshake();
+    expect(rig.daemonPids()).toEqual([await rig.daemonPid()]);
+    expect(existsSync(rig.file('lock'))).toBe(false);
   });
 
   it('starts one daemon for two bridges started at once', async () => {
