@@ -28,7 +28,9 @@ afterEach(() => stop?.());
 describe('syncLayout', () => {
   it('brings back the layout the host stored, and sends every change to it', async () => {
     bridge.handle('layout.get', () => stored);
-    stop = await syncLayout();
+    const synced = await syncLayout();
+    stop = synced.stop;
+    expect(synced.restored).toBe(true);
     expect(envPanes(usePanes.getState().byEnv, 'remote')).toEqual(stored.byEnv.remote);
     expect(bridge.callsOf('layout.save')).toEqual([]);
 
@@ -39,7 +41,9 @@ describe('syncLayout', () => {
 
   it('starts with no panes when the host has none stored, and still saves changes', async () => {
     bridge.handle('layout.get', () => null);
-    stop = await syncLayout();
+    const synced = await syncLayout();
+    stop = synced.stop;
+    expect(synced.restored).toBe(false);
     expect(usePanes.getState().byEnv).toEqual({});
     usePanes.getState().openTab('local', 'shell');
     expect(bridge.callsOf('layout.save')).toHaveLength(1);

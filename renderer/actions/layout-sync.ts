@@ -5,8 +5,11 @@ import type { PaneLayout } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
 import { usePanes } from '../stores/panes-store';
 
-/** Loads the stored layout into an empty panes store, then saves every change. Returns the unsubscribe. */
-export async function syncLayout(): Promise<() => void> {
+/**
+ * Loads the stored layout into an empty panes store, then saves every change. Returns the
+ * unsubscribe, and whether the host had a layout stored (Tether ran before).
+ */
+export async function syncLayout(): Promise<{ stop: () => void; restored: boolean }> {
   let stored: PaneLayout | null = null;
   try {
     stored = await invoke('layout.get', {});
@@ -15,10 +18,11 @@ export async function syncLayout(): Promise<() => void> {
   }
   if (stored && Object.keys(usePanes.getState().byEnv).length === 0)
     usePanes.setState({ byEnv: stored.byEnv });
-  return usePanes.subscribe((state, before) => {
+  const stop = usePanes.subscribe((state, before) => {
     if (state.byEnv === before.byEnv) return;
     invoke('layout.save', { byEnv: state.byEnv }).catch(() => {
       // Not saved (the bridge dropped, or the disk refused): the next change tries again.
     });
   });
+  return { stop, restored: stored !== null };
 }

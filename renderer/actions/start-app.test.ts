@@ -52,6 +52,16 @@ describe('startApp', () => {
     expect(bridge.callsOf('processes.start')).toHaveLength(1);
   });
 
+  it('opens no first shell when the host has a stored layout (Tether ran before, on another origin)', async () => {
+    bridge.handle('layout.get', () => ({ byEnv: { remote: { tabs: [], activeTabId: null } } }));
+    bridge.handle('layout.save', () => ({ ok: true }));
+    stop = await startApp();
+    bridge.emit('environments.changed', { ...local, link: { kind: 'connected', since: 1 } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(bridge.callsOf('processes.start')).toHaveLength(0);
+    expect(localStorage.getItem('tether.firstShellOpened')).toBeNull();
+  });
+
   it('keeps stores in step with events and acknowledges output of processes no pane shows', async () => {
     stop = await startApp();
     bridge.emit('processes.changed', makeProcess({ envId: 'local', processId: 'bg' }));

@@ -19,6 +19,8 @@ import { syncLayout } from './layout-sync';
 import { openShell } from './process-actions';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
+/** The host had a stored terminal layout at start: not a first launch. */
+let hostHadLayout = false;
 
 export async function startApp(): Promise<() => void> {
   const offs = [
@@ -61,7 +63,9 @@ export async function startApp(): Promise<() => void> {
     }),
   );
 
-  offs.push(await syncLayout());
+  const layout = await syncLayout();
+  hostHadLayout = layout.restored;
+  offs.push(layout.stop);
   await loadAll();
   return () => offs.forEach((off) => off());
 }
@@ -112,7 +116,9 @@ async function loadProcesses(envId: string): Promise<void> {
 }
 
 function openFirstShell(envs: EnvironmentView[]): void {
-  if (localStorage.getItem(FIRST_SHELL_KEY)) return;
+  // A layout the host stored means Tether ran before, whatever this origin's localStorage says
+  // (web mode gets a new origin at every launch).
+  if (localStorage.getItem(FIRST_SHELL_KEY) || hostHadLayout) return;
   const local = envs.find((e) => e.settings.kind === 'local');
   if (!local) return;
   localStorage.setItem(FIRST_SHELL_KEY, '1');
