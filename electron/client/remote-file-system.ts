@@ -85,6 +85,10 @@ class StartOver extends Error {
   }
 }
 
+function existsError(path: string): ClientError {
+  return new ClientError('exists', `${path} already exists; choose to replace it or pick another name.`);
+}
+
 function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
   if (signal?.aborted) throw new ClientError('aborted', `${what} was cancelled.`);
 }
@@ -135,17 +139,99 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
     });
   }
 
-  async rename(sourcePath: string, destinationPath: string): Promise<void> {
+  async rename(
+    sourcePath: string,
+    destinationPath: string,
+    options: { overwrite?: boolean } = {},
+  ): Promise<void> {
+    const overwrite = options.overwrite ?? false;
     if (this.ops.hasCapability(TetherCapability.fsRename)) {
-      await this.ops.callOnce(Method.fsRename, {
-        sourcePath: toPathUri(sourcePath),
-        destinationPath: toPathUri(destinationPath),
+      if (!overwrite && !this.ops.hasCapability(TetherCapability.fsRenameOptions)) {
+        await this.refuseExisting(destinationPath);
+      }
+      await this.renameOnServer(sourcePath, destinationPath, { noReplace: !overwrite });
+      return;
+    }
+    // Codex has no rename: a copy, then the source removed. Not atomic, so the check is too.
+    if (!overwrite) await this.refuseExisting(destinationPath);
+    const metadata = await this.getMetadata(sourcePath);
+    if (metadata.isDirectory && overwrite)
+      await this.remove(destinationPath, { recursive: true, force: true });
+    await this.copy(sourcePath, destinationPath, { recursive: metadata.isDirectory });
+    await this.remove(sourcePath, { recursive: true, force: false });
+  }
+
+  /**
+   * Puts a complete staged file (written beside its destination) in the destination's place and
+   * removes the staged name. Where the server renames, that is one atomic rename that keeps the
+   * replaced file's mode (and owner where the server may set it). Codex cannot rename, so the
+   * staged file is copied over the destination by the server itself (a local copy: the old
+   * contents stay until the new ones are complete on the server's disk) and then removed; the
+   * destination then has the staged file's mode.
+   */
+  async placeStaged(
+    stagedPath: string,
+    destinationPath: string,
+    options: { overwrite: boolean },
+  ): Promise<void> {
+    if (this.ops.hasCapability(TetherCapability.fsRenameOptions)) {
+      await this.renameOnServer(stagedPath, destinationPath, {
+        noReplace: !options.overwrite,
+        keepDestinationMode: true,
       });
       return;
     }
-    const metadata = await this.getMetadata(sourcePath);
-    await this.copy(sourcePath, destinationPath, { recursive: metadata.isDirectory });
-    await this.remove(sourcePath, { recursive: true, force: false });
+    if (!options.overwrite) await this.refuseExisting(destinationPath);
+    if (this.ops.hasCapability(TetherCapability.fsRename)) {
+      await this.renameOnServer(stagedPath, destinationPath, {});
+      return;
+    }
+    await this.copy(stagedPath, destinationPath, { recursive: false });
+    await this.remove(stagedPath, { recursive: false, force: true });
+  }
+
+  async exists(path: string): Promise<boolean> {
+    try {
+      await this.getMetadata(path);
+      return true;
+    } catch (error) {
+      if (isClientError(error, 'rpc') && error.rpc?.code === ErrorCode.notFound) {
+        // getMetadata follows links: a dangling one is "not found" yet still takes the name.
+        return this.danglingLinkAt(path);
+      }
+      throw error;
+    }
+  }
+
+  private async danglingLinkAt(path: string): Promise<boolean> {
+    const slash = path.lastIndexOf('/');
+    const dir = slash <= 0 ? '/' : path.slice(0, slash);
+    const name = path.slice(slash + 1);
+    const entries = await this.readDirectory(dir).catch(() => []);
+    return entries.some((entry) => entry.fileName === name);
+  }
+
+  private async refuseExisting(path: string): Promise<void> {
+    if (await this.exists(path)) throw existsError(path);
+  }
+
+  private async renameOnServer(
+    sourcePath: string,
+    destinationPath: string,
+    options: { noReplace?: boolean; keepDestinationMode?: boolean },
+  ): Promise<void> {
+    try {
+      await this.ops.callOnce(Method.fsRename, {
+        sourcePath: toPathUri(sourcePath),
+        destinationPath: toPathUri(destinationPath),
+        ...options,
+      });
+    } catch (error) {
+      if (options.noReplace && isClientError(error, 'rpc') && error.rpc?.message.startsWith('File exists')) {
+        throw existsError(destinationPath);
+      }
+      throw error;
+    }
   }
 
   async canonicalize(path: string): Promise<string> {

@@ -1,9 +1,9 @@
 // An AppService with one remote environment, for tests of what the app does over a real link:
-// Tether's ws server behind a fault proxy, added as "Remote" with its token and connected, before
+// an exec-server (Tether's by default, or codex's) on ws behind a fault proxy, added as "Remote" with its token and connected, before
 // each test of the calling describe block; everything closed after it.
 import { afterEach, beforeEach } from 'vitest';
 import type { TransferView } from '../../../shared/ipc';
-import { startServer, type StartedServer } from '../../support/exec-servers';
+import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
 import { createHarness, waitFor, type Harness } from './app-harness';
 
@@ -16,13 +16,13 @@ export interface RemoteAppRig {
   transfer(id: string): TransferView | undefined;
 }
 
-export function remoteAppRig(): RemoteAppRig {
+export function remoteAppRig(impl: ServerImpl = 'tether'): RemoteAppRig {
   let server: StartedServer | undefined;
   let proxy: FaultProxy | undefined;
   let h: Harness | undefined;
   let envId = '';
   beforeEach(async () => {
-    server = await startServer('tether', 'ws');
+    server = await startServer(impl, 'ws');
     proxy = await FaultProxy.forUrl(server.url!);
     const harness = await createHarness({ autoConnect: false });
     h = harness;
