@@ -1,9 +1,11 @@
 // The `tether` command line: one program with subcommands, each owned by its layer.
 //   tether exec-server   the exec-server (electron/server)
 //   tether run           run one process in an environment through the reconnecting client
+//   tether cp            copy files and folders to or from a server
 //   tether web           serve the app to a browser (electron/web)
 import { Command } from 'commander';
 import { registerExecServerCommand } from '../server/cli';
+import { registerCpCommand } from '../client/cp-cli';
 import { registerRunCommand } from '../client/run-cli';
 import { registerWebCommand } from '../web/cli';
 import { TETHER_VERSION } from '../../shared/version';
@@ -16,6 +18,7 @@ const program = new Command('tether')
 
 registerExecServerCommand(program);
 registerRunCommand(program);
+registerCpCommand(program);
 registerWebCommand(program);
 
 await program.parseAsync(process.argv);

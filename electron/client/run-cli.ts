@@ -48,7 +48,10 @@ function parseEnv(pairs: string[]): Record<string, string> {
   return env;
 }
 
-function transportFrom(options: RunOptions): TransportSpec {
+/** Where to connect, from the options `tether run` and `tether cp` share. */
+export function transportFrom(
+  options: Pick<RunOptions, 'server' | 'stdio' | 'tokenFile' | 'tlsFingerprint'>,
+): TransportSpec {
   if (options.server && options.stdio) {
     throw new ClientError('invalidArgument', 'Give either --server or --stdio, not both.');
   }
