@@ -26,6 +26,12 @@ const ENVIRONMENT_SKIPS: Array<{ caseId: string; name: string; applies: () => bo
     applies: () => !existsSync(SSHD_BINARY),
     why: `the ssh comparison needs OpenSSH's server (${SSHD_BINARY}), which this machine lacks`,
   },
+  {
+    caseId: 'transfer',
+    name: 'scp',
+    applies: () => !existsSync(SSHD_BINARY),
+    why: `the scp comparison needs OpenSSH's server (${SSHD_BINARY}), which this machine lacks`,
+  },
 ];
 
 function excused(caseId: string, m: Measurement): boolean {
