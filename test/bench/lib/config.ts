@@ -110,7 +110,7 @@ export const QUICK_CONFIG: BenchConfig = {
   footprint: { environments: 2, panes: 4, linesPerPane: 200, timeoutMs: 30_000 },
   transfer: {
     bytes: 1 * MiB,
-    rttsMs: [0, 40],
+    rttsMs: [40],
     smallFiles: 10,
     smallFileBytes: 4096,
     runs: 1,
