@@ -61,6 +61,7 @@ function toIpcError(name: string, error: unknown): IpcErrorPayload {
       case 'invalidArgument':
         return { code: 'invalidInput', message: error.message };
       case 'aborted':
+      case 'exists':
         return { code: 'conflict', message: error.message };
       default:
         return { code: 'disconnected', message: error.message };

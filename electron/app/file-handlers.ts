@@ -1,9 +1,12 @@
 // files.* of the contract: the home folder, listings, stat and previews (file-service.ts), and the
-// simple mutations, each on the connected file system of its environment.
+// simple mutations, each on the connected file system of its environment; a rename never replaces
+// an existing name unless asked to (existing-target.ts).
 import { AppError } from './app-error';
 import type { NamespaceHandlers } from './command-handlers';
 import type { EnvironmentRegistry } from './environment-registry';
-import { homeOf, listDirectory, previewFile, statPath } from './file-service';
+import { resolveTarget } from './existing-target';
+import { homeOf, joinPath, listDirectory, mapLimited, previewFile, statPath } from './file-service';
+import { LIST_METADATA_CONCURRENCY } from './limits';
 
 export type FileHandlers = NamespaceHandlers<'files'>;
 
@@ -18,9 +21,19 @@ export function fileHandlers(envs: EnvironmentRegistry): FileHandlers {
       await (await envs.connectedFs(envId)).createDirectory(path, { recursive: true });
       return { ok: true };
     },
-    'files.rename': async ({ envId, from, to }) => {
-      await (await envs.connectedFs(envId)).rename(from, to);
-      return { ok: true };
+    'files.rename': async ({ envId, from, to, ifExists }) => {
+      const fs = await envs.connectedFs(envId);
+      if (from === to) return { ok: true, path: to };
+      const target = await resolveTarget(fs, to, ifExists);
+      await fs.rename(from, target.path, { overwrite: target.overwrite });
+      return { ok: true, path: target.path };
+    },
+    'files.existing': async ({ envId, dir, names }) => {
+      const fs = await envs.connectedFs(envId);
+      const taken = await mapLimited(names, LIST_METADATA_CONCURRENCY, (name) =>
+        fs.exists(joinPath(dir, name)),
+      );
+      return { names: names.filter((_, i) => taken[i]) };
     },
     'files.delete': async ({ envId, path }) => {
       if (path === '/') throw new AppError('invalidInput', 'Refusing to delete the root folder.');

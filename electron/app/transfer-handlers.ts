@@ -3,6 +3,7 @@
 import type { NamespaceHandlers } from './command-handlers';
 import { prepareDownload } from './download-job';
 import type { EnvironmentRegistry } from './environment-registry';
+import { resolveTarget } from './existing-target';
 import { baseName } from './file-service';
 import type { DownloadHost } from './host-services';
 import { UPLOAD_BUFFER_LIMIT_BYTES } from './limits';
@@ -20,15 +21,25 @@ export interface TransferHandlerDeps {
 
 export function transferHandlers({ envs, transfers, downloads }: TransferHandlerDeps): TransferHandlers {
   return {
-    'transfers.startUpload': async ({ envId, remotePath, totalBytes }) => {
+    'transfers.startUpload': async ({ envId, remotePath: requested, totalBytes, ifExists }) => {
       const client = await envs.connectedClient(envId);
+      const { path: remotePath, overwrite } = await resolveTarget(client.fs, requested, ifExists);
       const buffer = new UploadBuffer(totalBytes, UPLOAD_BUFFER_LIMIT_BYTES);
       return transfers.add(
         { envId, direction: 'upload', remotePath, name: baseName(remotePath), totalBytes },
         {
           upload: buffer,
           run: (signal, progress, cleanup) =>
-            runUpload({ client, remotePath, totalBytes, source: buffer, signal, progress, cleanup }),
+            runUpload({
+              client,
+              remotePath,
+              totalBytes,
+              overwrite,
+              source: buffer,
+              signal,
+              progress,
+              cleanup,
+            }),
         },
       );
     },

@@ -1,14 +1,13 @@
-// One upload to a server path. A new file is written under a hidden temporary name beside it and
-// renamed into place once complete (where the server has an atomic fs/rename), so nobody sees a
-// half-written file under the real name, and a failed or cancelled upload removes what it wrote.
-// An existing file is written in place: the protocol cannot set mode, owner or links, and a
-// rename would lose them; such a file cannot be restored if the upload fails. The removal is
-// handed to the transfer queue, so quitting waits for it before closing the link that carries it.
+// One upload to a server path. The bytes are written under a hidden temporary name beside it and
+// put in place only once complete (RemoteFileSystem.placeStaged: an atomic rename that keeps the
+// replaced file's mode where the server renames), so nobody sees a half-written file under the
+// real name and an existing file stays whole until its replacement is. An existing file is
+// replaced only when the run says so. A failed or cancelled upload removes what it wrote; the
+// removal is handed to the transfer queue, so quitting waits for it before closing the link.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ErrorCode, TetherCapability } from '../../shared/protocol';
+import { TetherCapability } from '../../shared/protocol';
 import type { ExecServerClientApi } from '../client/api';
-import { isClientError } from '../client/client-error';
 import type { TrackCleanup } from './transfer-queue';
 import { UploadSpool } from './upload-spool';
 
@@ -16,6 +15,8 @@ export interface UploadRun {
   client: ExecServerClientApi;
   remotePath: string;
   totalBytes: number;
+  /** Replace a file that exists at remotePath; otherwise such a file fails the upload, untouched. */
+  overwrite: boolean;
   source: AsyncIterable<Uint8Array>;
   signal: AbortSignal;
   progress: (doneBytes: number) => void;
@@ -24,20 +25,20 @@ export interface UploadRun {
 
 export async function runUpload(run: UploadRun): Promise<void> {
   const { client, remotePath } = run;
-  if (run.totalBytes === 0) {
-    for await (const _ of run.source) break;
-    await client.fs.writeFile(remotePath, new Uint8Array(0));
-    return;
-  }
-  const isNew = await missing(client, remotePath);
-  const staged = isNew && client.hasCapability(TetherCapability.fsRename);
-  const target = staged ? stagingPath(remotePath) : remotePath;
+  const staged = stagingPath(remotePath);
   try {
-    await writeAll(run, target);
-    if (staged) await client.fs.rename(target, remotePath);
+    if (run.totalBytes === 0) {
+      for await (const _ of run.source) break;
+      await client.fs.writeFile(staged, new Uint8Array(0));
+    } else {
+      await writeAll(run, staged);
+    }
+    // A cancel that landed while the last block was in flight must not put the file in place.
+    run.signal.throwIfAborted();
+    await client.fs.placeStaged(staged, remotePath, { overwrite: run.overwrite });
   } catch (error) {
     // Not awaited: with the link down the removal waits for it, and the failure is known now.
-    if (isNew) run.cleanup(client.fs.remove(target, { recursive: false, force: true }));
+    run.cleanup(client.fs.remove(staged, { recursive: false, force: true }));
     throw error;
   }
 }
@@ -58,16 +59,6 @@ async function writeAll(run: UploadRun, target: string): Promise<void> {
     });
   } finally {
     await spool.dispose();
-  }
-}
-
-/** True only when the server says the path does not exist; other errors surface in the write. */
-async function missing(client: ExecServerClientApi, path: string): Promise<boolean> {
-  try {
-    await client.fs.getMetadata(path);
-    return false;
-  } catch (error) {
-    return isClientError(error, 'rpc') && error.rpc?.code === ErrorCode.notFound;
   }
 }
 

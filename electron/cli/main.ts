@@ -2,9 +2,11 @@
 //   tether exec-server   the exec-server (electron/server)
 //   tether run           run one process in an environment through the reconnecting client
 //   tether ssh           a shell on an SSH host that rides through drops (same client, ssh transport)
+//   tether cp            copy files and folders to or from a server
 //   tether web           serve the app to a browser (electron/web)
 import { Command } from 'commander';
 import { registerExecServerCommand } from '../server/cli';
+import { registerCpCommand } from '../client/cp-cli';
 import { registerRunCommand, registerSshCommand } from '../client/run-cli';
 import { registerWebCommand } from '../web/cli';
 import { TETHER_VERSION } from '../../shared/version';
@@ -18,6 +20,7 @@ const program = new Command('tether')
 registerExecServerCommand(program);
 registerRunCommand(program);
 registerSshCommand(program);
+registerCpCommand(program);
 registerWebCommand(program);
 
 await program.parseAsync(process.argv);

@@ -104,7 +104,9 @@ export type ClientErrorCode =
   /** The user cancelled a prompt the connect needed (an SSH password, a host key question). */
   | 'cancelled'
   /** An SSH host Tether cannot serve as it is (unsupported platform, no space, a failed install). */
-  | 'hostSetup';
+  | 'hostSetup'
+  /** A rename or placement refused because its destination exists. */
+  | 'exists';
 
 /** A state change kept in the bounded history shown by the health panel. */
 export interface StateChange {
@@ -204,8 +206,18 @@ export interface RemoteFileSystemApi {
   createDirectory(path: string, options?: { recursive?: boolean }): Promise<void>;
   remove(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
   copy(sourcePath: string, destinationPath: string, options: { recursive: boolean }): Promise<void>;
-  /** Uses fs/rename when advertised, else copy + remove. */
-  rename(sourcePath: string, destinationPath: string): Promise<void>;
+  /**
+   * Moves a file or folder (fs/rename where advertised, else copy + remove). An existing
+   * destination is refused with code `exists` unless `overwrite` is set.
+   */
+  rename(sourcePath: string, destinationPath: string, options?: { overwrite?: boolean }): Promise<void>;
+  /**
+   * Puts a complete staged file in place of `destinationPath` (see RemoteFileSystem.placeStaged);
+   * an existing destination is refused with code `exists` unless `overwrite` is set.
+   */
+  placeStaged(stagedPath: string, destinationPath: string, options: { overwrite: boolean }): Promise<void>;
+  /** Whether anything (a file, folder or link, even a dangling one) exists at `path`. */
+  exists(path: string): Promise<boolean>;
   canonicalize(path: string): Promise<string>;
   /** Streaming read in blocks (≤ 1 MiB) through fs/open + fs/readBlock; honours the abort signal. */
   readStream(

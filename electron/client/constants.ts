@@ -77,6 +77,14 @@ export const MAX_WRITE_BATCH_BYTES = 1_048_576;
 
 /** Default block size of streamed file transfers (the protocol's maximum). */
 export const DEFAULT_FS_BLOCK_BYTES = 1_048_576;
+/** Blocks a streamed transfer keeps in flight before it has measured the link (transfer-window.ts). */
+export const FS_WINDOW_INITIAL_BLOCKS = 4;
+/** Never fewer in flight: one being answered while the next is on its way. */
+export const FS_WINDOW_MIN_BLOCKS = 2;
+/** The most one transfer holds in flight (and so in memory, on each side), whatever the link. */
+export const FS_WINDOW_MAX_BYTES = 16 * 1_048_576;
+/** How far back the throughput that sizes a transfer's window is measured. */
+export const FS_WINDOW_RATE_SPAN_MS = 500;
 /** How many times a streamed transfer reopens its file after a reconnect before it gives up. */
 export const FS_STREAM_MAX_RESUMES = 5;
 

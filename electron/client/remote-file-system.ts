@@ -1,7 +1,8 @@
 // RemoteFileSystem: the exec-server's fs methods behind absolute paths. A thin adapter: it owns no
-// reconnect state, never replays a call, and streams through connection-scoped file handles: a
-// transfer cut off by a reconnect reopens its file at the offset it reached (an upload only where
-// the server can open a file without truncating it, and otherwise fails clearly).
+// reconnect state, never replays a call, and streams through connection-scoped file handles with
+// several blocks in flight: a transfer cut off by a reconnect reopens its file at the offset it
+// reached (an upload only where the server can open a file without truncating it, and otherwise
+// starts over or fails clearly).
 import { randomUUID } from 'node:crypto';
 import {
   ErrorCode,
@@ -10,6 +11,7 @@ import {
   TetherCapability,
   type FsDirectoryEntry,
   type FsMetadata,
+  type FsReadBlockResult,
   type ParamsOf,
   type RequestMethod,
   type ResultOf,
@@ -18,6 +20,7 @@ import type { RemoteFileSystemApi, WriteStreamOptions } from './api';
 import { ClientError, isClientError } from './client-error';
 import { DEFAULT_FS_BLOCK_BYTES, FS_STREAM_MAX_RESUMES } from './constants';
 import { fromPathUri, toPathUri } from './path-uri';
+import { TransferWindow } from './transfer-window';
 import { errorMessage } from '../../shared/error-message';
 
 export interface RemoteFileSystemOps {
@@ -85,6 +88,57 @@ class StartOver extends Error {
   }
 }
 
+/** A call's outcome as a value, so a pipelined call that fails unawaited is never unhandled. */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(call: Promise<T>): Promise<Settled<T>> {
+  return call.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+interface InFlight<T> {
+  sentAt: number;
+  result: Promise<Settled<T>>;
+}
+
+interface WriteInFlight extends InFlight<unknown> {
+  offset: number;
+  data: Uint8Array;
+}
+
+const NOT_SENT: Promise<Settled<unknown>> = Promise.resolve({ ok: false, error: new Error('not sent') });
+
+/** The source cut and joined into blocks of exactly `size` bytes (the last one may be shorter). */
+async function* blocksOf(source: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
+  let parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const data of source) {
+    for (let rest = data; rest.byteLength > 0;) {
+      if (held === 0 && rest.byteLength >= size) {
+        yield rest.subarray(0, size);
+        rest = rest.subarray(size);
+        continue;
+      }
+      const piece = rest.subarray(0, size - held);
+      parts.push(piece);
+      held += piece.byteLength;
+      rest = rest.subarray(piece.byteLength);
+      if (held === size) {
+        yield parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+        parts = [];
+        held = 0;
+      }
+    }
+  }
+  if (held > 0) yield parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+function existsError(path: string): ClientError {
+  return new ClientError('exists', `${path} already exists; choose to replace it or pick another name.`);
+}
+
 function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
   if (signal?.aborted) throw new ClientError('aborted', `${what} was cancelled.`);
 }
@@ -135,23 +189,110 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
     });
   }
 
-  async rename(sourcePath: string, destinationPath: string): Promise<void> {
+  async rename(
+    sourcePath: string,
+    destinationPath: string,
+    options: { overwrite?: boolean } = {},
+  ): Promise<void> {
+    const overwrite = options.overwrite ?? false;
     if (this.ops.hasCapability(TetherCapability.fsRename)) {
-      await this.ops.callOnce(Method.fsRename, {
-        sourcePath: toPathUri(sourcePath),
-        destinationPath: toPathUri(destinationPath),
+      if (!overwrite && !this.ops.hasCapability(TetherCapability.fsRenameOptions)) {
+        await this.refuseExisting(destinationPath);
+      }
+      await this.renameOnServer(sourcePath, destinationPath, { noReplace: !overwrite });
+      return;
+    }
+    // Codex has no rename: a copy, then the source removed. Not atomic, so the check is too.
+    if (!overwrite) await this.refuseExisting(destinationPath);
+    const metadata = await this.getMetadata(sourcePath);
+    if (metadata.isDirectory && overwrite)
+      await this.remove(destinationPath, { recursive: true, force: true });
+    await this.copy(sourcePath, destinationPath, { recursive: metadata.isDirectory });
+    await this.remove(sourcePath, { recursive: true, force: false });
+  }
+
+  /**
+   * Puts a complete staged file (written beside its destination) in the destination's place and
+   * removes the staged name. Where the server renames, that is one atomic rename that keeps the
+   * replaced file's mode (and owner where the server may set it). Codex cannot rename, so the
+   * staged file is copied over the destination by the server itself (a local copy: the old
+   * contents stay until the new ones are complete on the server's disk) and then removed; the
+   * destination then has the staged file's mode.
+   */
+  async placeStaged(
+    stagedPath: string,
+    destinationPath: string,
+    options: { overwrite: boolean },
+  ): Promise<void> {
+    if (this.ops.hasCapability(TetherCapability.fsRenameOptions)) {
+      await this.renameOnServer(stagedPath, destinationPath, {
+        noReplace: !options.overwrite,
+        keepDestinationMode: true,
       });
       return;
     }
-    const metadata = await this.getMetadata(sourcePath);
-    await this.copy(sourcePath, destinationPath, { recursive: metadata.isDirectory });
-    await this.remove(sourcePath, { recursive: true, force: false });
+    if (!options.overwrite) await this.refuseExisting(destinationPath);
+    if (this.ops.hasCapability(TetherCapability.fsRename)) {
+      await this.renameOnServer(stagedPath, destinationPath, {});
+      return;
+    }
+    await this.copy(stagedPath, destinationPath, { recursive: false });
+    await this.remove(stagedPath, { recursive: false, force: true });
+  }
+
+  async exists(path: string): Promise<boolean> {
+    try {
+      await this.getMetadata(path);
+      return true;
+    } catch (error) {
+      if (isClientError(error, 'rpc') && error.rpc?.code === ErrorCode.notFound) {
+        // getMetadata follows links: a dangling one is "not found" yet still takes the name.
+        return this.danglingLinkAt(path);
+      }
+      throw error;
+    }
+  }
+
+  private async danglingLinkAt(path: string): Promise<boolean> {
+    const slash = path.lastIndexOf('/');
+    const dir = slash <= 0 ? '/' : path.slice(0, slash);
+    const name = path.slice(slash + 1);
+    const entries = await this.readDirectory(dir).catch(() => []);
+    return entries.some((entry) => entry.fileName === name);
+  }
+
+  private async refuseExisting(path: string): Promise<void> {
+    if (await this.exists(path)) throw existsError(path);
+  }
+
+  private async renameOnServer(
+    sourcePath: string,
+    destinationPath: string,
+    options: { noReplace?: boolean; keepDestinationMode?: boolean },
+  ): Promise<void> {
+    try {
+      await this.ops.callOnce(Method.fsRename, {
+        sourcePath: toPathUri(sourcePath),
+        destinationPath: toPathUri(destinationPath),
+        ...options,
+      });
+    } catch (error) {
+      if (options.noReplace && isClientError(error, 'rpc') && error.rpc?.message.startsWith('File exists')) {
+        throw existsError(destinationPath);
+      }
+      throw error;
+    }
   }
 
   async canonicalize(path: string): Promise<string> {
     return fromPathUri((await this.ops.callOnce(Method.fsCanonicalize, { path: toPathUri(path) })).path);
   }
 
+  /**
+   * Reads `path` in blocks, several in flight at once (TransferWindow sizes how many), and hands
+   * them to `onChunk` strictly in order. A reconnect reopens the file at the first byte not yet
+   * handed on; what was in flight is asked for again (reads have no side effects).
+   */
   async readStream(
     path: string,
     onChunk: (chunk: Uint8Array, offset: number) => void | Promise<void>,
@@ -159,6 +300,7 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
   ): Promise<{ bytes: number }> {
     const len = Math.min(MAX_FS_BLOCK_BYTES, Math.max(1, options.blockSize ?? DEFAULT_FS_BLOCK_BYTES));
     const uri = toPathUri(path);
+    const window = new TransferWindow(len);
     let offset = 0;
     const resumes = new ResumeBudget(`Reading ${path}`);
     for (;;) {
@@ -166,16 +308,32 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
       const handleId = newHandleId();
       try {
         await this.ops.callOnce(Method.fsOpen, { handleId, path: uri, mode: 'read' });
+        const inFlight: Array<InFlight<FsReadBlockResult>> = [];
+        let next = offset;
         for (;;) {
           throwIfAborted(options.signal, `Reading ${path}`);
-          const block = await this.ops.callOnce(Method.fsReadBlock, { handleId, offset, len });
+          while (inFlight.length < window.blocks) {
+            const sentAt = window.now();
+            const result = settle(this.ops.callOnce(Method.fsReadBlock, { handleId, offset: next, len }));
+            inFlight.push({ sentAt, result });
+            next += len;
+          }
+          const head = inFlight.shift()!;
+          const answer = await head.result;
+          if (!answer.ok) throw answer.error;
           resumes.progressed();
-          const chunk = Buffer.from(block.chunk, 'base64');
+          const chunk = Buffer.from(answer.value.chunk, 'base64');
+          window.answered(chunk.byteLength, head.sentAt);
           if (chunk.byteLength > 0) {
             await onChunk(chunk, offset);
             offset += chunk.byteLength;
           }
-          if (block.eof) return { bytes: offset };
+          if (answer.value.eof) return { bytes: offset };
+          if (chunk.byteLength < len) {
+            // A short read before the end: the blocks behind it were asked for at wrong offsets.
+            inFlight.length = 0;
+            next = offset;
+          }
         }
       } catch (error) {
         // Handles die with the connection; reads are idempotent, so reopen at the same offset.
@@ -234,8 +392,10 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
   }
 
   /**
-   * Writes one pass of the source from byte 0 and returns its length. A lost handle is reopened in
-   * `update` mode and the block written again; where that mode is missing, throws StartOver.
+   * Writes one pass of the source from byte 0 and returns its length, several blocks in flight at
+   * once, each at its own fixed offset. When the handle is lost, the writes still in flight are let
+   * settle, the file is reopened in `update` mode, and exactly the blocks that did not land are
+   * written again at their offsets; where that mode is missing, throws StartOver.
    */
   private async writePass(
     target: WriteTarget,
@@ -243,30 +403,54 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
     resumes: ResumeBudget,
     options: WriteStreamOptions,
   ): Promise<number> {
+    const window = new TransferWindow(MAX_FS_BLOCK_BYTES);
+    const inFlight: WriteInFlight[] = [];
     let offset = 0;
-    for await (const data of pass) {
-      for (let start = 0; start < data.byteLength;) {
-        throwIfAborted(options.signal, `Writing ${target.path}`);
-        const piece = data.subarray(start, start + MAX_FS_BLOCK_BYTES);
-        try {
-          target.handleId ??= await this.openForWrite(target, 'update', resumes, options.signal);
-          await this.ops.callOnce(Method.fsWriteBlock, {
-            handleId: target.handleId,
-            offset,
-            chunk: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64'),
-          });
-        } catch (error) {
-          if (!handleLost(error)) throw error;
-          if (!target.resumable) throw new StartOver(offset, error);
-          resumes.spend(error);
-          this.dropHandle(target);
-          continue;
-        }
+    let landed = 0;
+    const send = (block: WriteInFlight): void => {
+      block.sentAt = window.now();
+      block.result = settle(
+        this.ops.callOnce(Method.fsWriteBlock, {
+          handleId: target.handleId!,
+          offset: block.offset,
+          chunk: Buffer.from(block.data.buffer, block.data.byteOffset, block.data.byteLength).toString(
+            'base64',
+          ),
+        }),
+      );
+    };
+    const settleOldest = async (): Promise<void> => {
+      const head = inFlight[0]!;
+      const answer = await head.result;
+      if (answer.ok) {
+        inFlight.shift();
+        window.answered(head.data.byteLength, head.sentAt);
         resumes.progressed();
-        start += piece.byteLength;
-        offset += piece.byteLength;
-        options.onProgress?.(offset);
+        landed = head.offset + head.data.byteLength;
+        options.onProgress?.(landed);
+        return;
       }
+      if (!handleLost(answer.error)) throw answer.error;
+      const answers = await Promise.all(inFlight.map((block) => block.result));
+      if (!target.resumable) throw new StartOver(landed, answer.error);
+      resumes.spend(answer.error);
+      this.dropHandle(target);
+      target.handleId = await this.openForWrite(target, 'update', resumes, options.signal);
+      inFlight.forEach((block, i) => {
+        if (!answers[i]!.ok) send(block);
+      });
+    };
+    for await (const data of blocksOf(pass, MAX_FS_BLOCK_BYTES)) {
+      throwIfAborted(options.signal, `Writing ${target.path}`);
+      while (inFlight.length >= window.blocks) await settleOldest();
+      const block: WriteInFlight = { offset, data, sentAt: 0, result: NOT_SENT };
+      send(block);
+      inFlight.push(block);
+      offset += data.byteLength;
+    }
+    while (inFlight.length > 0) {
+      throwIfAborted(options.signal, `Writing ${target.path}`);
+      await settleOldest();
     }
     return offset;
   }

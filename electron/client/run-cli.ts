@@ -64,7 +64,22 @@ function seconds(value: string | undefined, flag: string): number | undefined {
   return ms;
 }
 
-function sshTransportFrom(destination: string, options: RunOptions): TransportSpec {
+/** The options that say where to connect, shared by `tether run`, `tether ssh` and `tether cp`. */
+export type WhereOptions = Pick<
+  RunOptions,
+  | 'server'
+  | 'stdio'
+  | 'ssh'
+  | 'sshOption'
+  | 'sshConfig'
+  | 'port'
+  | 'remoteNode'
+  | 'sessionTtl'
+  | 'tokenFile'
+  | 'tlsFingerprint'
+>;
+
+function sshTransportFrom(destination: string, options: WhereOptions): TransportSpec {
   const port = options.port === undefined ? undefined : Number(options.port);
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65_536)) {
     throw new ClientError('invalidArgument', `--port expects a TCP port, got "${options.port}".`);
@@ -83,7 +98,8 @@ function sshTransportFrom(destination: string, options: RunOptions): TransportSp
   };
 }
 
-function transportFrom(options: RunOptions): TransportSpec {
+/** Where to connect, from the options `tether run` and `tether cp` share. */
+export function transportFrom(options: WhereOptions): TransportSpec {
   if ([options.server, options.stdio, options.ssh].filter(Boolean).length > 1) {
     throw new ClientError('invalidArgument', 'Give one of --server, --stdio or --ssh.');
   }
@@ -300,8 +316,8 @@ async function runRemote(program: Program, options: RunOptions): Promise<number>
   }
 }
 
-/** `tether run` and `tether ssh` share the SSH options. */
-function withSshOptions(command: Command): Command {
+/** `tether run`, `tether ssh` and `tether cp` share the SSH options. */
+export function withSshOptions(command: Command): Command {
   return command
     .option('-o, --ssh-option <option>', 'an ssh -o option, e.g. ProxyJump=bastion (repeatable)', collect, [])
     .option('-F, --ssh-config <file>', 'an ssh config file instead of ~/.ssh/config')

@@ -57,6 +57,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.extendedSignals]: true,
       [TetherCapability.flowControl]: true,
       [TetherCapability.fsRename]: true,
+      [TetherCapability.fsRenameOptions]: true,
       [TetherCapability.fsUpdate]: true,
       [TetherCapability.concurrentRequests]: true,
       [TetherCapability.processPid]: true,

@@ -1,7 +1,10 @@
 // The stateless filesystem methods (fs/readFile … fs/walk, fs/rename) with codex's defaults,
 // validation messages and OS-error mapping.
 import {
+  chmod,
+  chown,
   cp,
+  link,
   lstat,
   mkdir,
   open,
@@ -11,6 +14,7 @@ import {
   rm,
   rmdir,
   stat,
+  unlink,
   writeFile,
 } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
@@ -184,8 +188,52 @@ export async function fsCopy(params: FsCopyParams): Promise<Record<string, never
 export async function fsRename(params: FsRenameParams): Promise<Record<string, never>> {
   const source = uriToPath(params.sourcePath);
   const destination = uriToPath(params.destinationPath);
-  await osCall(() => rename(source, destination));
+  await osCall(async () => {
+    if (params.keepDestinationMode) await takeOverAttributes(source, destination);
+    if (params.noReplace) await renameNoReplace(source, destination);
+    else await rename(source, destination);
+  });
   return {};
+}
+
+/** Errors of link(2) that mean "this file system has no hard links", not "the name is taken". */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+/**
+ * A rename that fails with EEXIST instead of replacing. For a file, link(2) claims the new name
+ * atomically; a folder (or a file system without hard links) is checked first, which leaves a
+ * short race that rename(2) over a non-empty folder still refuses.
+ */
+async function renameNoReplace(source: string, destination: string): Promise<void> {
+  if (!(await lstat(source)).isDirectory()) {
+    try {
+      await link(source, destination);
+      await unlink(source);
+      return;
+    } catch (error) {
+      if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
+  }
+  const taken = await lstat(destination).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw Object.assign(new Error('exists'), { code: 'EEXIST' });
+  await rename(source, destination);
+}
+
+/**
+ * Gives `source` the permission bits of the regular file it is about to replace, and its owner and
+ * group where this process may set them (only root may give a file away; a user's own file keeps
+ * its owner anyway). Owner first: chown clears set-uid bits that chmod then puts back.
+ */
+async function takeOverAttributes(source: string, destination: string): Promise<void> {
+  const replaced = await lstat(destination).catch(() => null);
+  if (!replaced?.isFile()) return;
+  await chown(source, replaced.uid, replaced.gid).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  });
+  await chmod(source, replaced.mode & 0o7777);
 }
 
 export async function fsCanonicalize(uri: string): Promise<{ path: string }> {

@@ -2,6 +2,7 @@
 import { invoke } from '../ipc/ipc-client';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, useFiles, type SortKey } from '../stores/files-store';
+import { ConflictChoices, isConflict } from './conflict-choices';
 
 function state(envId: string) {
   return filesOf(useFiles.getState().byEnv, envId);
@@ -37,6 +38,12 @@ export async function navigate(envId: string, path: string): Promise<void> {
 export function refresh(envId: string): Promise<void> {
   const path = state(envId).path;
   return path ? navigate(envId, path) : openHome(envId);
+}
+
+/** After a change in `dir`: the folder tree is reloaded, and the listing if it shows `dir`. */
+export async function refreshIfShowing(envId: string, dir: string): Promise<void> {
+  useFiles.getState().patch(envId, { tree: {} });
+  if (state(envId).path === dir) await refresh(envId);
 }
 
 export function goUp(envId: string): Promise<void> {
@@ -95,8 +102,18 @@ export async function makeFolder(envId: string, name: string): Promise<void> {
   await refresh(envId);
 }
 
+/** Renames; a taken name is asked about (Replace / Keep both / Skip) and never replaced unasked. */
 export async function renameEntry(envId: string, from: string, newName: string): Promise<void> {
-  await invoke('files.rename', { envId, from, to: joinPath(parentPath(from), newName) });
+  const dir = parentPath(from);
+  const to = joinPath(dir, newName);
+  try {
+    await invoke('files.rename', { envId, from, to });
+  } catch (error) {
+    if (!isConflict(error)) throw error;
+    const choice = await new ConflictChoices(dir, 1).decide(newName);
+    if (choice === 'skip') return;
+    await invoke('files.rename', { envId, from, to, ifExists: choice });
+  }
   useFiles.getState().patch(envId, { tree: {} });
   await refresh(envId);
 }

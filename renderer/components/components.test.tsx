@@ -248,6 +248,7 @@ describe('FileBrowser', () => {
       chunks.push({ offset, data: dataBase64, last });
       return { ok: true };
     });
+    bridge.handle('files.existing', () => ({ names: [] }));
 
     render(<FileBrowser env={makeEnv()} />);
     const table = await screen.findByRole('table', { name: 'Folder contents' });
@@ -272,6 +273,7 @@ describe('FileBrowser', () => {
       envId: 'env-1',
       remotePath: '/home/u/big.bin',
       totalBytes: bytes.length,
+      ifExists: 'fail',
     });
     expect(chunks.map((c) => c.offset)).toEqual([0, 512 * 1024]);
     const joined = new Uint8Array(chunks.flatMap((c) => [...decodeBase64(c.data)]));

@@ -23,6 +23,7 @@ import { formatBytes, formatDateTime } from '../format';
 import { filesOf, sortEntries, useFiles, type SortKey } from '../stores/files-store';
 import { useUi } from '../stores/ui-store';
 import { ConfirmDialog } from './confirm-dialog';
+import { ConflictPrompt } from './conflict-dialog';
 import { FilePreviewView } from './file-preview';
 import { Modal } from './modal';
 import { TransferQueue } from './transfer-queue';
@@ -224,6 +225,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
         )}
       </div>
       <TransferQueue envId={env.id} />
+      <ConflictPrompt />
       {prompt?.kind === 'mkdir' && (
         <NamePrompt
           title="New folder"

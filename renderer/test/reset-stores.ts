@@ -1,4 +1,5 @@
 // Puts every renderer store back to its empty state between tests.
+import { useConflicts } from '../stores/conflicts-store';
 import { useEnvironments } from '../stores/environments-store';
 import { useFiles } from '../stores/files-store';
 import { useNotices } from '../stores/notices-store';
@@ -17,6 +18,7 @@ export function resetStores(): void {
   useNotices.setState({ list: [] });
   useSshPrompts.setState({ list: [] });
   useTransfers.setState({ byId: {} });
+  useConflicts.setState({ pending: null });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
   useUi.setState({
     activeEnvId: null,

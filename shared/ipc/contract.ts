@@ -250,6 +250,13 @@ export const FilePreview = z.discriminatedUnion('kind', [
 ]);
 export type FilePreview = z.infer<typeof FilePreview>;
 
+/**
+ * What to do when an upload or a rename would replace an existing name: refuse (the default, so
+ * nothing is replaced without the user's say), replace it, or keep both under a numbered name.
+ */
+export const IfExists = z.enum(['fail', 'replace', 'keepBoth']);
+export type IfExists = z.infer<typeof IfExists>;
+
 export const TransferView = z.object({
   id: z.string(),
   envId: EnvironmentId,
@@ -407,15 +414,32 @@ export const commands = {
   'files.stat': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), FileEntry),
   'files.preview': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), FilePreview),
   'files.mkdir': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
+  /** Renames `from` to `to`; an existing `to` is refused (code `conflict`) unless `ifExists` says otherwise. */
   'files.rename': command(
-    z.object({ envId: EnvironmentId, from: z.string().min(1), to: z.string().min(1) }),
-    Ok,
+    z.object({
+      envId: EnvironmentId,
+      from: z.string().min(1),
+      to: z.string().min(1),
+      ifExists: IfExists.default('fail'),
+    }),
+    z.object({ ok: z.literal(true), path: z.string().optional() }),
+  ),
+  /** Which of `names` already exist in the folder `dir` (asked before uploading into it). */
+  'files.existing': command(
+    z.object({ envId: EnvironmentId, dir: z.string().min(1), names: z.array(z.string().min(1)).max(10_000) }),
+    z.object({ names: z.array(z.string()) }),
   ),
   'files.delete': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
 
   /** Starts an upload; the renderer then sends chunks in order with `transfers.uploadChunk`. */
   'transfers.startUpload': command(
-    z.object({ envId: EnvironmentId, remotePath: z.string().min(1), totalBytes: z.number().int().min(0) }),
+    z.object({
+      envId: EnvironmentId,
+      remotePath: z.string().min(1),
+      totalBytes: z.number().int().min(0),
+      /** An existing file at remotePath fails the upload unless this says replace or keep both. */
+      ifExists: IfExists.default('fail'),
+    }),
     TransferView,
   ),
   'transfers.uploadChunk': command(

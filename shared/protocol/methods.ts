@@ -54,6 +54,12 @@ export const TetherCapability = {
   /** `fs/rename`. */
   fsRename: 'tetherFsRename',
   /**
+   * `fs/rename` takes `noReplace` (an existing destination is refused, atomically for files) and
+   * `keepDestinationMode` (the file it replaces hands over its permission bits, and its owner where
+   * the server may set it), so a staged upload can take an existing file's place safely.
+   */
+  fsRenameOptions: 'tetherFsRenameOptions',
+  /**
    * `fs/open` mode `update`: an existing file opened for writing without truncating it, so an
    * upload cut off by a reconnect continues at its offset on a fresh handle.
    */

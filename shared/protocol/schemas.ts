@@ -239,7 +239,15 @@ export const FsCopyParams = z.object({
 export type FsCopyParams = z.infer<typeof FsCopyParams>;
 
 /** Tether extension (capability `tetherFsRename`). */
-export const FsRenameParams = z.object({ sourcePath: PathUri, destinationPath: PathUri, ...sandboxField });
+export const FsRenameParams = z.object({
+  sourcePath: PathUri,
+  destinationPath: PathUri,
+  /** Capability `tetherFsRenameOptions`: refuse an existing destination instead of replacing it. */
+  noReplace: z.boolean().nullish(),
+  /** Capability `tetherFsRenameOptions`: the replaced destination's mode (and owner) carry over. */
+  keepDestinationMode: z.boolean().nullish(),
+  ...sandboxField,
+});
 export type FsRenameParams = z.infer<typeof FsRenameParams>;
 
 export const FsCanonicalizeResult = z.looseObject({ path: PathUri });

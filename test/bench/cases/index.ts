@@ -6,6 +6,7 @@ import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
 import { startsCase } from './starts';
 import { throughputCase } from './throughput';
+import { transferCase } from './transfer';
 
 export const ALL_CASES: BenchCase[] = [
   throughputCase,
@@ -14,6 +15,7 @@ export const ALL_CASES: BenchCase[] = [
   startsCase,
   pixelsCase,
   footprintCase,
+  transferCase,
 ];
 
 export const BUDGETS: string[] = [...FOOTPRINT_BUDGETS];

@@ -39,6 +39,17 @@ export interface BenchConfig {
     stepTimeoutMs: number;
   };
   footprint: { environments: number; panes: number; linesPerPane: number; timeoutMs: number };
+  transfer: {
+    /** Size of the one big file copied each way. */
+    bytes: number;
+    /** Round-trip times the delaying proxy adds. */
+    rttsMs: number[];
+    /** The folder of many small files: how many, and how big each. */
+    smallFiles: number;
+    smallFileBytes: number;
+    runs: number;
+    runTimeoutMs: number;
+  };
 }
 
 const MiB = 1024 * 1024;
@@ -65,6 +76,14 @@ export const FULL_CONFIG: BenchConfig = {
     stepTimeoutMs: 60_000,
   },
   footprint: { environments: 10, panes: 50, linesPerPane: 10_000, timeoutMs: 180_000 },
+  transfer: {
+    bytes: 256 * MiB,
+    rttsMs: [0, 40],
+    smallFiles: 2000,
+    smallFileBytes: 4096,
+    runs: 3,
+    runTimeoutMs: 300_000,
+  },
 };
 
 export const QUICK_CONFIG: BenchConfig = {
@@ -89,4 +108,12 @@ export const QUICK_CONFIG: BenchConfig = {
     stepTimeoutMs: 20_000,
   },
   footprint: { environments: 2, panes: 4, linesPerPane: 200, timeoutMs: 30_000 },
+  transfer: {
+    bytes: 1 * MiB,
+    rttsMs: [40],
+    smallFiles: 10,
+    smallFileBytes: 4096,
+    runs: 1,
+    runTimeoutMs: 60_000,
+  },
 };

@@ -20,6 +20,10 @@ export interface TempSshd {
   pid: number;
   /** argv of an `ssh -tt` client that runs `remoteCommand` on this server. */
   clientArgv(remoteCommand: string): string[];
+  /** argv of `scp` through `port` (this server's, or a proxy's in front of it); remote paths as `remote(path)`. */
+  scpArgv(port: number, args: string[]): string[];
+  /** `user@127.0.0.1:path`, a remote path for scpArgv. */
+  remote(remotePath: string): string;
   version: string;
   stop(): Promise<void>;
 }
@@ -66,6 +70,8 @@ export async function startSshd(): Promise<TempSshd> {
       'StrictModes no',
       'PermitRootLogin yes',
       'LogLevel ERROR',
+      // Today's scp speaks SFTP to the server.
+      'Subsystem sftp internal-sftp',
       '',
     ].join('\n'),
   );
@@ -114,6 +120,24 @@ export async function startSshd(): Promise<TempSshd> {
       `${user}@127.0.0.1`,
       remoteCommand,
     ],
+    scpArgv: (throughPort, args) => [
+      'scp',
+      '-q',
+      '-P',
+      String(throughPort),
+      '-i',
+      clientKey,
+      '-o',
+      'StrictHostKeyChecking=no',
+      '-o',
+      'UserKnownHostsFile=/dev/null',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'LogLevel=ERROR',
+      ...args,
+    ],
+    remote: (remotePath) => `${user}@127.0.0.1:${remotePath}`,
     stop,
   };
 }

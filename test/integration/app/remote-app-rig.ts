@@ -1,9 +1,9 @@
 // An AppService with one remote environment, for tests of what the app does over a real link:
-// Tether's ws server behind a fault proxy, added as "Remote" with its token and connected, before
+// an exec-server (Tether's by default, or codex's) on ws behind a fault proxy, added as "Remote" with its token and connected, before
 // each test of the calling describe block; everything closed after it.
 import { afterEach, beforeEach } from 'vitest';
 import type { TransferView } from '../../../shared/ipc';
-import { startServer, type StartedServer } from '../../support/exec-servers';
+import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
 import type { BackoffSchedule } from '../../../electron/client/backoff';
 import { createHarness, waitFor, type Harness } from './app-harness';
@@ -18,6 +18,8 @@ export interface RemoteAppRig {
 }
 
 export interface RemoteAppRigOptions {
+  /** Which exec-server the environment reaches (default Tether's). */
+  impl?: ServerImpl;
   /** Extra `tether exec-server` arguments, e.g. a short `--session-ttl-ms`. */
   serverArgs?: string[];
   backoff?: BackoffSchedule;
@@ -29,7 +31,7 @@ export function remoteAppRig(options: RemoteAppRigOptions = {}): RemoteAppRig {
   let h: Harness | undefined;
   let envId = '';
   beforeEach(async () => {
-    server = await startServer('tether', 'ws', { extraArgs: options.serverArgs ?? [] });
+    server = await startServer(options.impl ?? 'tether', 'ws', { extraArgs: options.serverArgs ?? [] });
     proxy = await FaultProxy.forUrl(server.url!);
     const harness = await createHarness({
       autoConnect: false,

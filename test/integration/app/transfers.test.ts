@@ -1,18 +1,9 @@
 // Transfers through the AppService and Tether's stdio server: a 24 MiB random file uploads in
 // chunks and downloads back byte-exactly, with progress events; cancel and failures are reported.
-// A new file appears under its name only once complete; an existing one is written in place. A
+// A new file appears under its name only once complete (replacing one: conflicts.test.ts). A
 // download cancelled mid-way (ws server, throttled link) leaves no file, and the next one works.
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,28 +132,6 @@ describe('transfers', () => {
     await h.invoke('transfers.uploadChunk', { id: empty.id, offset: 0, dataBase64: '', last: true });
     await waitFor(() => transfer(empty.id)?.state === 'done', 'empty upload done');
     expect(existsSync(path.join(dir, 'empty.txt'))).toBe(true);
-  });
-
-  it('writes over an existing file in place, keeping its mode', async () => {
-    const remotePath = path.join(dir, 'run.sh');
-    writeFileSync(remotePath, '#!/bin/sh\necho old\n');
-    chmodSync(remotePath, 0o754);
-    const content = Buffer.from('#!/bin/sh\necho new\n');
-    const upload = await h.invoke('transfers.startUpload', {
-      envId: 'local',
-      remotePath,
-      totalBytes: content.length,
-    });
-    await h.invoke('transfers.uploadChunk', {
-      id: upload.id,
-      offset: 0,
-      dataBase64: content.toString('base64'),
-      last: true,
-    });
-    await waitFor(() => transfer(upload.id)?.state === 'done', 'upload done');
-    expect(readFileSync(remotePath).equals(content)).toBe(true);
-    expect(statSync(remotePath).mode & 0o777).toBe(0o754);
-    expect(staged()).toEqual([]);
   });
 });
 

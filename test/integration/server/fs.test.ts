@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -74,6 +83,35 @@ describe('fs methods', () => {
     expect(await c.call('fs/canonicalize', { path: uri('link', 'sub', '..') })).toEqual({
       path: uri('tree'),
     });
+  });
+
+  it('fs/rename refuses a taken name with noReplace and hands over the mode with keepDestinationMode', async () => {
+    writeFileSync(path.join(dir, 'old'), 'old');
+    chmodSync(path.join(dir, 'old'), 0o751);
+    writeFileSync(path.join(dir, 'new'), 'new');
+    mkdirSync(path.join(dir, 'folder'));
+    for (const source of ['new', 'folder']) {
+      const refused = await c.request('fs/rename', {
+        sourcePath: uri(source),
+        destinationPath: uri('old'),
+        noReplace: true,
+      });
+      expect(refused.error?.message).toBe('File exists (os error 17)');
+    }
+    expect(readFileSync(path.join(dir, 'old'), 'utf8')).toBe('old');
+    await c.call('fs/rename', {
+      sourcePath: uri('folder'),
+      destinationPath: uri('folder2'),
+      noReplace: true,
+    });
+    expect(statSync(path.join(dir, 'folder2')).isDirectory()).toBe(true);
+    await c.call('fs/rename', {
+      sourcePath: uri('new'),
+      destinationPath: uri('old'),
+      keepDestinationMode: true,
+    });
+    expect(readFileSync(path.join(dir, 'old'), 'utf8')).toBe('new');
+    expect(statSync(path.join(dir, 'old')).mode & 0o777).toBe(0o751);
   });
 
   it('walks breadth-first within limits', async () => {

@@ -30,6 +30,10 @@ describe('decodeBase64Strict', () => {
 
   it('names the first symbol outside the alphabet, and wrong lengths', () => {
     expect(decodeBase64Strict('YW-j')).toEqual({ ok: false, reason: 'Invalid symbol 45, offset 2.' });
+    // Node's decoder takes the URL-safe alphabet and skips spaces; the protocol does not.
+    expect(decodeBase64Strict('YW_j')).toEqual({ ok: false, reason: 'Invalid symbol 95, offset 2.' });
+    expect(decodeBase64Strict('YW j')).toEqual({ ok: false, reason: 'Invalid symbol 32, offset 2.' });
+    expect(decodeBase64Strict('YWJj YWJj')).toEqual({ ok: false, reason: 'Invalid symbol 32, offset 4.' });
     expect(decodeBase64Strict('YWJj\n')).toEqual({ ok: false, reason: 'Invalid symbol 10, offset 4.' });
     expect(decodeBase64Strict('YWJjY')).toEqual({ ok: false, reason: 'Invalid input length.' });
   });
