@@ -13,7 +13,22 @@ export interface LinkStatus {
   /** Accessible name of the indicator, e.g. "Connection: connected, 3 ms". */
   label: string;
   icon: string;
+  /** The whole failure message, for the one place that shows it in full (the environment view). */
+  detail: string | null;
 }
+
+/** A failure reason outside the environment view: its first line, cut to fit one line. */
+const SHORT_REASON_CHARS = 60;
+
+export function shortReason(reason: string): string {
+  const firstLine = reason.split('\n', 1)[0]!.trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(firstLine)?.[1] ?? firstLine;
+  const short = sentence.replace(/[.!?]$/, '');
+  return short.length > SHORT_REASON_CHARS ? `${short.slice(0, SHORT_REASON_CHARS - 1).trimEnd()}…` : short;
+}
+
+/** Retries closer than this are not counted down: attempts run every ~250 ms, "in 1 s" would lie. */
+const COUNTDOWN_FROM_MS = 1_000;
 
 const ICONS: Record<LinkStatusKind, string> = {
   idle: '○',
@@ -47,14 +62,14 @@ export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
     case 'reconnecting': {
       const retryAt = link.nextRetryAt ?? null;
       text =
-        retryAt !== null && retryAt > now
+        retryAt !== null && retryAt - now >= COUNTDOWN_FROM_MS
           ? `reconnecting in ${Math.ceil((retryAt - now) / 1000)} s`
           : 'reconnecting';
       if (link.attempt) text += ` (attempt ${link.attempt})`;
       break;
     }
     case 'failed':
-      text = link.reason ? `failed: ${link.reason}` : 'failed';
+      text = link.reason ? `failed: ${shortReason(link.reason)}` : 'failed';
       break;
     case 'idle':
       text = 'disconnected';
@@ -62,7 +77,8 @@ export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
     default:
       text = kind;
   }
-  return { kind, text, label: `Connection: ${text}`, icon: ICONS[kind] };
+  const detail = kind === 'failed' && link.reason ? link.reason : null;
+  return { kind, text, label: `Connection: ${text}`, icon: ICONS[kind], detail };
 }
 
 function secondsSince(at: number, now: number): number {

@@ -4,6 +4,7 @@ import { reconnectNow, setConnected } from '../actions/environment-actions';
 import { panelOf, useUi, type EnvPanel } from '../stores/ui-store';
 import { FileBrowser } from './file-browser';
 import { HealthPanel } from './health-panel';
+import { LinkFailure } from './link-failure';
 import { ProcessesPanel } from './processes-panel';
 import { StatusIndicator } from './status-indicator';
 import { TerminalsPanel } from './terminals-panel';
@@ -41,6 +42,7 @@ export function EnvironmentView({ env }: { env: Env }) {
           </button>
         )}
       </div>
+      <LinkFailure env={env} />
       <UnencryptedNote settings={env.settings} />
       <div className="tabs" role="tablist" aria-label="Environment panels">
         {PANELS.map((p) => (
