@@ -3,6 +3,7 @@ import { useEnvironments } from '../stores/environments-store';
 import { envPanes, leaves, usePanes } from '../stores/panes-store';
 import { useUi } from '../stores/ui-store';
 import type { ShortcutId } from '../shortcuts';
+import { requestClosePanes } from './pane-actions';
 import { openShell } from './process-actions';
 
 function focusedPane(envId: string): string | null {
@@ -27,7 +28,7 @@ export function runShortcut(id: ShortcutId): void {
       void openShell(envId).catch(() => undefined);
       break;
     case 'closePane':
-      if (pane) panes.closePane(envId, pane);
+      if (pane) requestClosePanes(envId, [pane]);
       break;
     case 'nextTab':
     case 'previousTab':

@@ -13,7 +13,7 @@ import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
 import { forgetEnvironment } from './environment-actions';
-import { openShell } from './process-actions';
+import { isBeingReplaced, openShell } from './process-actions';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
 
@@ -28,6 +28,8 @@ export async function startApp(): Promise<() => void> {
     onEvent('processes.changed', (view) => useProcesses.getState().upsert(view)),
     onEvent('processes.removed', (key) => {
       useProcesses.getState().remove(key);
+      // A restarted process's panes move to its successor (restartProcess) instead of closing.
+      if (isBeingReplaced(key)) return;
       const live = new Set(
         Object.values(useProcesses.getState().byKey)
           .filter((p) => p.envId === key.envId)

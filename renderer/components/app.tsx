@@ -8,6 +8,7 @@ import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll } from '../terminal/terminal-registry';
 import { AppMenu } from './app-menu';
+import { ClosePanesDialog } from './close-panes-dialog';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
 import { NoticeStack } from './notice-stack';
@@ -96,6 +97,8 @@ function Dialogs() {
       return <ShortcutsDialog onClose={close} />;
     case 'settings':
       return <SettingsDialog onClose={close} />;
+    case 'closePanes':
+      return <ClosePanesDialog envId={dialog.envId} paneIds={dialog.paneIds} onClose={close} />;
     case 'openLink':
       // Keyed by link: a second click on another link starts the dialog afresh.
       return <OpenLinkDialog key={dialog.url} url={dialog.url} envId={dialog.envId} onClose={close} />;

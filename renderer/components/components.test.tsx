@@ -162,9 +162,12 @@ describe('ProcessesPanel', () => {
     expect(within(running).getByText('1m 05s')).toBeTruthy();
     const exited = screen.getByRole('row', { name: 'Process make' });
     expect(within(exited).getByText('3')).toBeTruthy();
-    expect(within(exited).queryByRole('button', { name: 'Kill' })).toBeNull();
+    await user.click(within(exited).getByRole('button', { name: 'More actions for make' }));
+    expect(screen.queryByRole('menuitem', { name: 'Kill' })).toBeNull();
+    await user.keyboard('{Escape}');
 
-    await user.click(within(running).getByRole('button', { name: 'Interrupt' }));
+    await user.click(within(running).getByRole('button', { name: 'More actions for bash' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Interrupt' }));
     expect(bridge.callsOf('processes.signal')).toEqual([
       { envId: 'env-1', processId: 'p-1', signal: 'interrupt' },
     ]);

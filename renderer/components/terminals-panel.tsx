@@ -1,5 +1,7 @@
 // The terminal tabs of one environment and the active tab's pane layout.
 import type { EnvironmentView } from '../../shared/ipc';
+import { Plus, X } from 'lucide-react';
+import { requestCloseTab } from '../actions/pane-actions';
 import { openShell } from '../actions/process-actions';
 import { envPanes, leaves, usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
@@ -11,7 +13,7 @@ import { errorMessage } from '../../shared/error-message';
 export function TerminalsPanel({ env }: { env: EnvironmentView }) {
   const panes = usePanes((s) => envPanes(s.byEnv, env.id));
   const byKey = useProcesses((s) => s.byKey);
-  const { activateTab, closePane } = usePanes.getState();
+  const { activateTab } = usePanes.getState();
   const [error, setError] = useState<string | null>(null);
   const active = panes.tabs.find((t) => t.id === panes.activeTabId);
   const newTerminal = () => {
@@ -40,9 +42,10 @@ export function TerminalsPanel({ env }: { env: EnvironmentView }) {
               <button
                 className="close"
                 aria-label={`Close tab ${index + 1}`}
-                onClick={() => leaves(tab.root).forEach((l) => closePane(env.id, l.id))}
+                title="Close tab"
+                onClick={() => requestCloseTab(env.id, tab.id)}
               >
-                ×
+                <X size={13} aria-hidden="true" />
               </button>
             </span>
           );
@@ -53,7 +56,7 @@ export function TerminalsPanel({ env }: { env: EnvironmentView }) {
           title="New terminal (Ctrl+Shift+T)"
           onClick={newTerminal}
         >
-          +
+          <Plus size={15} aria-hidden="true" />
         </button>
         {error && (
           <span role="alert" className="error">

@@ -9,6 +9,8 @@ type Dialog =
   | { kind: 'removeEnvironment'; id: string }
   | { kind: 'shortcuts' }
   | { kind: 'settings' }
+  /** Panes about to close whose processes would keep running unseen: terminate or keep? */
+  | { kind: 'closePanes'; envId: string; paneIds: string[] }
   /** A link clicked in a terminal of `envId`, waiting for the user's say. */
   | { kind: 'openLink'; url: string; envId: string | null };
 
