@@ -1,6 +1,6 @@
 // The app menu: every command with its shortcut, plus environment-wide actions.
 import { useEffect, useRef, useState } from 'react';
-import { SHORTCUTS } from '../shortcuts';
+import { keysOf, SHORTCUTS } from '../shortcuts';
 import { runShortcut } from '../actions/shortcut-actions';
 import { reconnectAll } from '../actions/environment-actions';
 import { useUi } from '../stores/ui-store';
@@ -40,7 +40,7 @@ export function AppMenu() {
           {SHORTCUTS.map((s) => (
             <button key={s.id} role="menuitem" onClick={() => run(() => runShortcut(s.id))}>
               <span>{s.label}</span>
-              <kbd>{s.keys}</kbd>
+              <kbd>{keysOf(s)}</kbd>
             </button>
           ))}
           <button role="menuitem" onClick={() => run(() => openDialog({ kind: 'addEnvironment' }))}>
