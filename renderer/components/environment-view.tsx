@@ -1,4 +1,5 @@
 // The selected environment: its header (status, reconnect, edit, remove) and its four panels.
+import { Pencil, Plug, RefreshCw, Trash2, Unplug } from 'lucide-react';
 import type { EnvironmentView as Env } from '../../shared/ipc';
 import { reconnectNow, setConnected } from '../actions/environment-actions';
 import { panelOf, useUi, type EnvPanel } from '../stores/ui-store';
@@ -30,14 +31,22 @@ export function EnvironmentView({ env }: { env: Env }) {
         <StatusIndicator env={env} />
         <span className="spacer" />
         {env.link.kind !== 'connected' && env.enabled && (
-          <button onClick={() => void reconnectNow(env.id).catch(ignore)}>Reconnect now</button>
+          <button onClick={() => void reconnectNow(env.id).catch(ignore)}>
+            <RefreshCw size={14} aria-hidden="true" />
+            Reconnect now
+          </button>
         )}
         <button onClick={() => void setConnected(env.id, !env.enabled).catch(ignore)}>
+          {env.enabled ? <Unplug size={14} aria-hidden="true" /> : <Plug size={14} aria-hidden="true" />}
           {env.enabled ? 'Disconnect' : 'Connect'}
         </button>
-        <button onClick={() => openDialog({ kind: 'editEnvironment', id: env.id })}>Edit</button>
+        <button onClick={() => openDialog({ kind: 'editEnvironment', id: env.id })}>
+          <Pencil size={14} aria-hidden="true" />
+          Edit
+        </button>
         {env.settings.kind !== 'local' && (
           <button className="danger" onClick={() => openDialog({ kind: 'removeEnvironment', id: env.id })}>
+            <Trash2 size={14} aria-hidden="true" />
             Remove
           </button>
         )}

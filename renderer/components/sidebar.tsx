@@ -1,4 +1,5 @@
 // Every environment with its colour, name and live link status; selecting one shows it.
+import { Plus, RefreshCw } from 'lucide-react';
 import { useEnvironments } from '../stores/environments-store';
 import { useUi } from '../stores/ui-store';
 import { reconnectAll } from '../actions/environment-actions';
@@ -24,9 +25,8 @@ export function Sidebar() {
                 onClick={() => selectEnv(id)}
               >
                 <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
-                <span>
+                <span className="env-card">
                   <span className="env-name">{env.name}</span>
-                  <br />
                   <StatusIndicator env={env} />
                 </span>
               </button>
@@ -35,8 +35,14 @@ export function Sidebar() {
         })}
       </ul>
       <div className="actions">
-        <button onClick={() => openDialog({ kind: 'addEnvironment' })}>Add environment</button>
-        <button onClick={() => void reconnectAll().catch(() => undefined)}>Reconnect all</button>
+        <button onClick={() => openDialog({ kind: 'addEnvironment' })}>
+          <Plus size={14} aria-hidden="true" />
+          Add environment
+        </button>
+        <button onClick={() => void reconnectAll().catch(() => undefined)}>
+          <RefreshCw size={14} aria-hidden="true" />
+          Reconnect all
+        </button>
       </div>
     </nav>
   );
