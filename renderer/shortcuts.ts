@@ -1,7 +1,7 @@
 // The keyboard shortcuts: one table drives the key handler, the menu, the command palette and the
 // help dialog. In web mode the browser keeps some keys for itself (Ctrl+Shift+T/W, Ctrl+PgUp/PgDn
 // reach no page), so those shortcuts have a web binding, and every list shows the one that works.
-import { hostKind } from './host-kind';
+import { hostKind, type HostKind } from './host-kind';
 
 export type ShortcutId =
   | 'newTerminal'
@@ -12,7 +12,8 @@ export type ShortcutId =
   | 'splitDown'
   | 'focusFiles'
   | 'search'
-  | 'help';
+  | 'commandPalette'
+  | 'quickSwitch';
 
 export interface Shortcut {
   id: ShortcutId;
@@ -21,6 +22,8 @@ export interface Shortcut {
   keys: string;
   /** The binding in a browser tab, where the browser takes `keys`. */
   webKeys?: string;
+  /** A second binding that works in both hosts (F1 for the command palette). */
+  alsoKeys?: string;
 }
 
 export const SHORTCUTS: Shortcut[] = [
@@ -32,12 +35,19 @@ export const SHORTCUTS: Shortcut[] = [
   { id: 'splitDown', label: 'Split down', keys: 'Ctrl+Shift+S' },
   { id: 'focusFiles', label: 'Focus file browser', keys: 'Ctrl+Shift+E' },
   { id: 'search', label: 'Search in terminal', keys: 'Ctrl+Shift+F' },
-  { id: 'help', label: 'Keyboard shortcuts', keys: 'F1' },
+  { id: 'commandPalette', label: 'Command palette', keys: 'Ctrl+Shift+P', alsoKeys: 'F1' },
+  { id: 'quickSwitch', label: 'Go to environment, terminal or folder', keys: 'Ctrl+P' },
 ];
 
-/** The keys of `shortcut` in this host (or in `host`). */
-export function keysOf(shortcut: Shortcut, host = hostKind()): string {
+/** The main keys of `shortcut` in this host (or in `host`). */
+function mainKeys(shortcut: Shortcut, host: HostKind): string {
   return host === 'web' && shortcut.webKeys ? shortcut.webKeys : shortcut.keys;
+}
+
+/** The keys of `shortcut` as shown to the user in this host (or in `host`), e.g. "Ctrl+Shift+P / F1". */
+export function keysOf(shortcut: Shortcut, host = hostKind()): string {
+  const main = mainKeys(shortcut, host);
+  return shortcut.alsoKeys ? `${main} / ${shortcut.alsoKeys}` : main;
 }
 
 /** Whether a keydown is the combination `combo` ("Ctrl+Shift+T": modifiers, then one key). */
@@ -52,5 +62,8 @@ export function comboMatches(combo: string, e: KeyboardEvent): boolean {
 }
 
 export function matchShortcut(e: KeyboardEvent, host = hostKind()): ShortcutId | null {
-  return SHORTCUTS.find((s) => comboMatches(keysOf(s, host), e))?.id ?? null;
+  const hit = SHORTCUTS.find(
+    (s) => comboMatches(mainKeys(s, host), e) || (s.alsoKeys !== undefined && comboMatches(s.alsoKeys, e)),
+  );
+  return hit?.id ?? null;
 }

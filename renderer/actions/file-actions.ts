@@ -1,5 +1,6 @@
 // What the user can do in the file browser: navigate, expand the tree, preview, and change files.
 import { invoke } from '../ipc/ipc-client';
+import { useRecentPaths } from '../stores/recent-paths-store';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from '../stores/files-store';
 
@@ -34,7 +35,9 @@ export async function navigate(envId: string, path: string): Promise<void> {
     patch(envId, { loading: false, error: errorMessage(error) });
     return;
   }
-  await revealInTree(envId, state(envId).path ?? path);
+  const opened = state(envId).path ?? path;
+  useRecentPaths.getState().visited(envId, opened);
+  await revealInTree(envId, opened);
 }
 
 /** Opens the tree down to `path`, loading each folder on the way that is not loaded yet. */

@@ -15,8 +15,8 @@ function focusedPane(envId: string): string | null {
 
 export function runShortcut(id: ShortcutId): void {
   const ui = useUi.getState();
-  if (id === 'help') {
-    ui.openDialog({ kind: 'shortcuts' });
+  if (id === 'commandPalette' || id === 'quickSwitch') {
+    ui.openDialog({ kind: id });
     return;
   }
   const envId = ui.activeEnvId;

@@ -9,6 +9,7 @@ import { useUi } from '../stores/ui-store';
 import { applySettingsToAll } from '../terminal/terminal-registry';
 import { AppMenu } from './app-menu';
 import { ClosePanesDialog } from './close-panes-dialog';
+import { CommandPalette, QuickSwitch } from './command-palette';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
 import { NoticeStack } from './notice-stack';
@@ -97,6 +98,10 @@ function Dialogs() {
       return <ShortcutsDialog onClose={close} />;
     case 'settings':
       return <SettingsDialog onClose={close} />;
+    case 'commandPalette':
+      return <CommandPalette onClose={close} />;
+    case 'quickSwitch':
+      return <QuickSwitch onClose={close} />;
     case 'closePanes':
       return <ClosePanesDialog envId={dialog.envId} paneIds={dialog.paneIds} onClose={close} />;
     case 'openLink':

@@ -1,6 +1,7 @@
 // A terminal pane as the user drives it (issue #14): closing it never leaves its shell running
 // unseen without asking, Restart replaces the process (one row) and shows it in a pane (defect 11),
 // and its context menu copies, pastes, selects, clears, searches and splits (defect 14).
+import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -15,25 +16,6 @@ import { fireEvent } from '@testing-library/react';
 
 let bridge: FakeBridge;
 let stop: (() => void) | null = null;
-
-// jsdom lacks two browser APIs xterm and the pane use; these stand-ins do nothing, like a window
-// that never changes size or scheme.
-window.matchMedia ??= (query: string) =>
-  ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    dispatchEvent: () => false,
-  }) as MediaQueryList;
-globalThis.ResizeObserver ??= class {
-  observe(): void {}
-  unobserve(): void {}
-  disconnect(): void {}
-};
 
 beforeEach(async () => {
   bridge = withTwoEnvironments();

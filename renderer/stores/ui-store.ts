@@ -8,6 +8,8 @@ type Dialog =
   | { kind: 'editEnvironment'; id: string }
   | { kind: 'removeEnvironment'; id: string }
   | { kind: 'shortcuts' }
+  | { kind: 'commandPalette' }
+  | { kind: 'quickSwitch' }
   | { kind: 'settings' }
   /** Panes about to close whose processes would keep running unseen: terminate or keep? */
   | { kind: 'closePanes'; envId: string; paneIds: string[] }

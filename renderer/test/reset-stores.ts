@@ -4,6 +4,7 @@ import { useFiles } from '../stores/files-store';
 import { useNotices } from '../stores/notices-store';
 import { usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
+import { useRecentPaths } from '../stores/recent-paths-store';
 import { DEFAULT_SETTINGS, useSettings } from '../stores/settings-store';
 import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
@@ -13,6 +14,7 @@ export function resetStores(): void {
   useProcesses.setState({ byKey: {} });
   usePanes.setState({ byEnv: {} });
   useFiles.setState({ byEnv: {} });
+  useRecentPaths.setState({ byEnv: {} });
   useNotices.setState({ list: [] });
   useTransfers.setState({ byId: {} });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
