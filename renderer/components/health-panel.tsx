@@ -12,7 +12,8 @@ export function HealthPanel({ env }: { env: EnvironmentView }) {
   const now = useNow();
   const h = env.health;
   return (
-    <div className="panel padded" aria-label="Health">
+    // Focusable, so a keyboard user can scroll it when it overflows.
+    <div className="panel padded" role="region" aria-label="Health" tabIndex={0}>
       <div>
         <StatusIndicator env={env} />
       </div>

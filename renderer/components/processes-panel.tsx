@@ -28,7 +28,8 @@ export function ProcessesPanel({ env }: { env: EnvironmentView }) {
     fn().catch((e: unknown) => setError(errorMessage(e)));
   };
   return (
-    <div className="panel padded">
+    // Focusable, so a keyboard user can scroll it when it overflows.
+    <div className="panel padded" role="region" aria-label="Processes panel" tabIndex={0}>
       <StartProcessForm env={env} />
       <ErrorLine message={error} />
       <table aria-label="Processes" className="process-table">

@@ -53,7 +53,8 @@ describe('closing a pane whose process runs', () => {
   it('asks, and "Terminate" ends the process and closes the pane', async () => {
     const user = userEvent.setup();
     render(<App />);
-    await user.click(screen.getByRole('button', { name: 'Close tab 1' }));
+    fireEvent.contextMenu(screen.getByRole('tab', { name: /^1: bash/ }), { clientX: 20, clientY: 20 });
+    await user.click(screen.getByRole('menuitem', { name: 'Close tab' }));
     const dialog = screen.getByRole('dialog', { name: 'bash is still running' });
     expect(panesOf()).toHaveLength(1);
     await user.click(within(dialog).getByRole('button', { name: 'Terminate' }));
