@@ -112,6 +112,11 @@ export class AppService {
     this.flow.consumedByAll();
   }
 
+  /** The native menu chose command `id`: the renderers run it (they own the command registry). */
+  menuCommand(id: string): void {
+    this.renderers.broadcast('app.menuCommand', { id });
+  }
+
   /** Network came back or the machine woke up: retry every enabled environment now. */
   reconnectAll(): void {
     this.envs.reconnectAll();

@@ -72,7 +72,7 @@ async function start(): Promise<void> {
     },
   });
 
-  installMenu({ reconnectAll: () => service.reconnectAll() });
+  installMenu({ reconnectAll: () => service.reconnectAll(), runCommand: (id) => service.menuCommand(id) });
   powerMonitor.on('resume', () => service.reconnectAll());
   powerMonitor.on('unlock-screen', () => service.reconnectAll());
   let online = net.isOnline();

@@ -4,6 +4,7 @@ import { setBridge } from '../ipc/ipc-client';
 import { envPanes, leaves, usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { useEnvironments } from '../stores/environments-store';
+import { useUi } from '../stores/ui-store';
 import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
 import { resetStores } from '../test/reset-stores';
 import { encodeBase64 } from '../terminal/base64';
@@ -70,5 +71,13 @@ describe('startApp', () => {
     bridge.emit('environments.removed', { id: 'local' });
     expect(useEnvironments.getState().order).toEqual([]);
     expect(useProcesses.getState().byKey).toEqual({});
+  });
+
+  it('runs a command the native menu chose, from the same registry as the palette', async () => {
+    stop = await startApp();
+    bridge.emit('app.menuCommand', { id: 'commandPalette' });
+    expect(useUi.getState().dialog).toEqual({ kind: 'commandPalette' });
+    bridge.emit('app.menuCommand', { id: 'no-such-command' });
+    expect(useUi.getState().dialog).toEqual({ kind: 'commandPalette' });
   });
 });

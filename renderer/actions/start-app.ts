@@ -2,6 +2,7 @@
 // missed), then loads environments, processes, transfers and settings, prunes restored panes whose
 // process is gone, and on the very first launch opens a shell in the Local environment.
 import type { EnvironmentView } from '../../shared/ipc';
+import { appCommands } from '../commands';
 import { invoke, onEvent } from '../ipc/ipc-client';
 import { useEnvironments } from '../stores/environments-store';
 import { useNotices } from '../stores/notices-store';
@@ -40,6 +41,12 @@ export async function startApp(): Promise<() => void> {
     onEvent('processes.events', routeEvents),
     onEvent('transfers.changed', (t) => useTransfers.getState().upsert(t)),
     onEvent('app.notice', (notice) => useNotices.getState().add(notice)),
+    // The desktop app's native menu runs commands of the same registry as the palette.
+    onEvent('app.menuCommand', ({ id }) =>
+      appCommands()
+        .find((c) => c.id === id)
+        ?.run(),
+    ),
     onEvent('settings.changed', (s) => {
       useSettings.getState().set(s);
       applySettingsToAll(s);

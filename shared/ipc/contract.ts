@@ -361,6 +361,8 @@ const events = {
   'settings.changed': Settings,
   /** A new notice (also listed by app.notices until dismissed). */
   'app.notice': AppNotice,
+  /** The desktop app's native menu chose a command of the renderer's command registry, by id. */
+  'app.menuCommand': z.object({ id: z.string().min(1).max(100) }),
 } as const;
 
 export type Commands = typeof commands;
