@@ -14,6 +14,7 @@ import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
 import { forgetEnvironment } from './environment-actions';
+import { environmentChanged, processChanged, transferChanged } from './notify';
 import { isBeingReplaced, openShell } from './process-actions';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
@@ -23,10 +24,15 @@ export async function startApp(): Promise<() => void> {
     onEvent('environments.changed', (env) => {
       const before = useEnvironments.getState().byId[env.id];
       useEnvironments.getState().upsert(env);
+      environmentChanged(before, env);
       if (env.link.kind === 'connected' && before?.link.kind !== 'connected') void loadProcesses(env.id);
     }),
     onEvent('environments.removed', ({ id }) => forgetEnvironment(id)),
-    onEvent('processes.changed', (view) => useProcesses.getState().upsert(view)),
+    onEvent('processes.changed', (view) => {
+      const before = useProcesses.getState().byKey[processKeyString(view)];
+      useProcesses.getState().upsert(view);
+      processChanged(before, view);
+    }),
     onEvent('processes.removed', (key) => {
       useProcesses.getState().remove(key);
       // A restarted process's panes move to its successor (restartProcess) instead of closing.
@@ -39,7 +45,11 @@ export async function startApp(): Promise<() => void> {
       usePanes.getState().prune(key.envId, live);
     }),
     onEvent('processes.events', routeEvents),
-    onEvent('transfers.changed', (t) => useTransfers.getState().upsert(t)),
+    onEvent('transfers.changed', (t) => {
+      const before = useTransfers.getState().byId[t.id];
+      useTransfers.getState().upsert(t);
+      transferChanged(before, t);
+    }),
     onEvent('app.notice', (notice) => useNotices.getState().add(notice)),
     // The desktop app's native menu runs commands of the same registry as the palette.
     onEvent('app.menuCommand', ({ id }) =>

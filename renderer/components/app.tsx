@@ -19,6 +19,7 @@ import { SettingsDialog } from './settings-dialog';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { Sidebar } from './sidebar';
 import { StatusBar } from './status-bar';
+import { ToastStack } from './toast-stack';
 
 export function App({ startError }: { startError?: string | null }) {
   const activeEnvId = useUi((s) => s.activeEnvId);
@@ -71,6 +72,7 @@ export function App({ startError }: { startError?: string | null }) {
       </main>
       <StatusBar />
       <NoticeStack />
+      <ToastStack />
       <Dialogs />
     </div>
   );

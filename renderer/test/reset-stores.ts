@@ -6,6 +6,7 @@ import { usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { useRecentPaths } from '../stores/recent-paths-store';
 import { DEFAULT_SETTINGS, useSettings } from '../stores/settings-store';
+import { useToasts } from '../stores/toasts-store';
 import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 
@@ -17,6 +18,7 @@ export function resetStores(): void {
   useRecentPaths.setState({ byEnv: {} });
   useNotices.setState({ list: [] });
   useTransfers.setState({ byId: {} });
+  useToasts.setState({ list: [] });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
   useUi.setState({
     activeEnvId: null,
