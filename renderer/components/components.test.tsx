@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within, fireEvent } from '@testing-li
 import userEvent from '@testing-library/user-event';
 import { useEnvironments } from '../stores/environments-store';
 import { useProcesses } from '../stores/processes-store';
+import { useUi } from '../stores/ui-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
 import { Sidebar } from './sidebar';
@@ -33,6 +34,37 @@ describe('Sidebar', () => {
     expect(screen.getByRole('button', { name: 'Environment Build box' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Connection: connected, 3 ms' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Connection: reconnecting (attempt 2)' })).toBeTruthy();
+  });
+});
+
+describe('Sidebar context menu', () => {
+  it('connects, reconnects, edits, duplicates (without the token) and removes an environment', async () => {
+    const user = userEvent.setup();
+    bridge.handle('environments.add', (draft) => makeEnv({ id: 'env-3', name: draft.name }));
+    useEnvironments.getState().setAll([makeEnv({ link: { kind: 'reconnecting', since: 0, attempt: 2 } })]);
+    render(<Sidebar />);
+    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+      clientX: 5,
+      clientY: 5,
+    });
+    const menu = screen.getByRole('menu', { name: 'Actions for Build box' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Disconnect', 'Reconnect now', 'Edit…', 'Duplicate', 'Remove…']);
+    await user.click(within(menu).getByRole('menuitem', { name: 'Duplicate' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('environments.add')).toEqual([
+        { name: 'Build box (copy)', color: '#3b82f6', settings: { kind: 'ws', url: 'ws://127.0.0.1:9' } },
+      ]),
+    );
+    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+      clientX: 5,
+      clientY: 5,
+    });
+    await user.click(screen.getByRole('menuitem', { name: 'Remove…' }));
+    expect(useUi.getState().dialog).toEqual({ kind: 'removeEnvironment', id: 'env-1' });
   });
 });
 
