@@ -24,9 +24,23 @@ describe('linkStatus', () => {
     const env = makeEnv({ link: { kind: 'reconnecting', since: 0, attempt: 3, nextRetryAt: now + 4_200 } });
     expect(linkStatus(env, now).label).toBe('Connection: reconnecting in 5 s (attempt 3)');
   });
+  it('does not count down to retries closer than a second (attempts run every ~250 ms)', () => {
+    const env = makeEnv({ link: { kind: 'reconnecting', since: 0, attempt: 137, nextRetryAt: now + 240 } });
+    expect(linkStatus(env, now).text).toBe('reconnecting (attempt 137)');
+  });
   it('gives the failure reason', () => {
     const env = makeEnv({ link: { kind: 'failed', since: 0, reason: 'token rejected' } });
     expect(linkStatus(env, now).text).toBe('failed: token rejected');
+    expect(linkStatus(env, now).detail).toBe('token rejected');
+  });
+  it('keeps a long failure to its first sentence on one line, and the whole of it as the detail', () => {
+    const reason =
+      'The server no longer holds session 5b0e6f1c-0a57-4c59-9a39-0e0f3c9d1b11. Its processes are gone.\n' +
+      'Reconnect to start a new session.\nDetails: -32010';
+    const status = linkStatus(makeEnv({ link: { kind: 'failed', since: 0, reason } }), now);
+    expect(status.text).toBe('failed: The server no longer holds session 5b0e6f1c-0a57-4c59-9a39-…');
+    expect(status.text).not.toContain('\n');
+    expect(status.detail).toBe(reason);
   });
   it('says until when the server holds the session while reconnecting', () => {
     const heldUntil = new Date(2026, 0, 5, 14, 5, 30).getTime();

@@ -28,7 +28,22 @@ export interface LinkStatus {
   /** Accessible name of the indicator, e.g. "Connection: connected, 3 ms". */
   label: string;
   icon: string;
+  /** The whole failure message, for the one place that shows it in full (the environment view). */
+  detail: string | null;
 }
+
+/** A failure reason outside the environment view: its first line, cut to fit one line. */
+const SHORT_REASON_CHARS = 60;
+
+export function shortReason(reason: string): string {
+  const firstLine = reason.split('\n', 1)[0]!.trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(firstLine)?.[1] ?? firstLine;
+  const short = sentence.replace(/[.!?]$/, '');
+  return short.length > SHORT_REASON_CHARS ? `${short.slice(0, SHORT_REASON_CHARS - 1).trimEnd()}…` : short;
+}
+
+/** Retries closer than this are not counted down: attempts run every ~250 ms, "in 1 s" would lie. */
+const COUNTDOWN_FROM_MS = 1_000;
 
 const ICONS: Record<LinkStatusKind, string> = {
   idle: '○',
@@ -65,7 +80,7 @@ export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
     case 'reconnecting': {
       const retryAt = link.nextRetryAt ?? null;
       text =
-        retryAt !== null && retryAt > now
+        retryAt !== null && retryAt - now >= COUNTDOWN_FROM_MS
           ? `reconnecting in ${Math.ceil((retryAt - now) / 1000)} s`
           : 'reconnecting';
       if (link.attempt) text += ` (attempt ${link.attempt})`;
@@ -85,7 +100,7 @@ export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
       text = env.sshConnect?.failure
         ? sshFailureText(env.sshConnect.failure)
         : link.reason
-          ? `failed: ${link.reason}`
+          ? `failed: ${shortReason(link.reason)}`
           : 'failed';
       break;
     case 'idle':
@@ -103,7 +118,8 @@ export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
   ) {
     text = `${kind === 'reconnecting' ? 'reconnecting: ' : ''}${sshProgressText(ssh)}`;
   }
-  return { kind, text, label: `Connection: ${text}`, icon: ICONS[kind] };
+  const detail = kind === 'failed' && link.reason ? link.reason : null;
+  return { kind, text, label: `Connection: ${text}`, icon: ICONS[kind], detail };
 }
 
 function secondsSince(at: number, now: number): number {

@@ -10,11 +10,13 @@ import { errorMessage } from '../shared/error-message';
 import { loadAll, startApp } from './actions/start-app';
 import { catchUpAll } from './terminal/terminal-registry';
 import { setLinkOpener } from './actions/link-actions';
+import { setHostKind } from './host-kind';
 
+const { bridge, onStatus, openLink, host } = resolveBridge();
+setHostKind(host);
 const root = createRoot(document.getElementById('root') as HTMLElement);
 root.render(<App />);
 
-const { bridge, onStatus, openLink } = resolveBridge();
 setBridge(bridge);
 setLinkOpener(openLink);
 startApp().then(

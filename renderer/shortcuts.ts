@@ -1,4 +1,7 @@
-// The keyboard shortcuts: one table drives the key handler, the menu and the help dialog.
+// The keyboard shortcuts: one table drives the key handler, the menu, the command palette and the
+// help dialog. In web mode the browser keeps some keys for itself (Ctrl+Shift+T/W, Ctrl+PgUp/PgDn
+// reach no page), so those shortcuts have a web binding, and every list shows the one that works.
+import { hostKind, type HostKind } from './host-kind';
 
 export type ShortcutId =
   | 'newTerminal'
@@ -9,40 +12,58 @@ export type ShortcutId =
   | 'splitDown'
   | 'focusFiles'
   | 'search'
-  | 'help';
+  | 'commandPalette'
+  | 'quickSwitch';
 
 export interface Shortcut {
   id: ShortcutId;
   label: string;
+  /** The binding in the desktop app, e.g. "Ctrl+Shift+T". */
   keys: string;
-  matches: (e: KeyboardEvent) => boolean;
+  /** The binding in a browser tab, where the browser takes `keys`. */
+  webKeys?: string;
+  /** A second binding that works in both hosts (F1 for the command palette). */
+  alsoKeys?: string;
 }
 
-const ctrlShift = (key: string) => (e: KeyboardEvent) =>
-  (e.ctrlKey || e.metaKey) && e.shiftKey && !e.altKey && e.key.toLowerCase() === key;
-
 export const SHORTCUTS: Shortcut[] = [
-  { id: 'newTerminal', label: 'New terminal', keys: 'Ctrl+Shift+T', matches: ctrlShift('t') },
-  { id: 'closePane', label: 'Close pane', keys: 'Ctrl+Shift+W', matches: ctrlShift('w') },
-  {
-    id: 'nextTab',
-    label: 'Next tab',
-    keys: 'Ctrl+PageDown',
-    matches: (e) => e.ctrlKey && e.key === 'PageDown',
-  },
-  {
-    id: 'previousTab',
-    label: 'Previous tab',
-    keys: 'Ctrl+PageUp',
-    matches: (e) => e.ctrlKey && e.key === 'PageUp',
-  },
-  { id: 'splitRight', label: 'Split right', keys: 'Ctrl+Shift+D', matches: ctrlShift('d') },
-  { id: 'splitDown', label: 'Split down', keys: 'Ctrl+Shift+S', matches: ctrlShift('s') },
-  { id: 'focusFiles', label: 'Focus file browser', keys: 'Ctrl+Shift+E', matches: ctrlShift('e') },
-  { id: 'search', label: 'Search in terminal', keys: 'Ctrl+Shift+F', matches: ctrlShift('f') },
-  { id: 'help', label: 'Keyboard shortcuts', keys: 'F1', matches: (e) => e.key === 'F1' },
+  { id: 'newTerminal', label: 'New terminal', keys: 'Ctrl+Shift+T', webKeys: 'Alt+Shift+T' },
+  { id: 'closePane', label: 'Close pane', keys: 'Ctrl+Shift+W', webKeys: 'Alt+Shift+W' },
+  { id: 'nextTab', label: 'Next tab', keys: 'Ctrl+PageDown', webKeys: 'Alt+PageDown' },
+  { id: 'previousTab', label: 'Previous tab', keys: 'Ctrl+PageUp', webKeys: 'Alt+PageUp' },
+  { id: 'splitRight', label: 'Split right', keys: 'Ctrl+Shift+D' },
+  { id: 'splitDown', label: 'Split down', keys: 'Ctrl+Shift+S' },
+  { id: 'focusFiles', label: 'Focus file browser', keys: 'Ctrl+Shift+E' },
+  { id: 'search', label: 'Search in terminal', keys: 'Ctrl+Shift+F' },
+  { id: 'commandPalette', label: 'Command palette', keys: 'Ctrl+Shift+P', alsoKeys: 'F1' },
+  { id: 'quickSwitch', label: 'Go to environment, terminal or folder', keys: 'Ctrl+P' },
 ];
 
-export function matchShortcut(e: KeyboardEvent): ShortcutId | null {
-  return SHORTCUTS.find((s) => s.matches(e))?.id ?? null;
+/** The main keys of `shortcut` in this host (or in `host`). */
+function mainKeys(shortcut: Shortcut, host: HostKind): string {
+  return host === 'web' && shortcut.webKeys ? shortcut.webKeys : shortcut.keys;
+}
+
+/** The keys of `shortcut` as shown to the user in this host (or in `host`), e.g. "Ctrl+Shift+P / F1". */
+export function keysOf(shortcut: Shortcut, host = hostKind()): string {
+  const main = mainKeys(shortcut, host);
+  return shortcut.alsoKeys ? `${main} / ${shortcut.alsoKeys}` : main;
+}
+
+/** Whether a keydown is the combination `combo` ("Ctrl+Shift+T": modifiers, then one key). */
+export function comboMatches(combo: string, e: KeyboardEvent): boolean {
+  const parts = combo.split('+');
+  const key = parts.pop()!.toLowerCase();
+  const mods = new Set(parts.map((p) => p.toLowerCase()));
+  // Cmd stands in for Ctrl on macOS.
+  if (mods.has('ctrl') !== (e.ctrlKey || e.metaKey)) return false;
+  if (mods.has('shift') !== e.shiftKey || mods.has('alt') !== e.altKey) return false;
+  return e.key.toLowerCase() === key;
+}
+
+export function matchShortcut(e: KeyboardEvent, host = hostKind()): ShortcutId | null {
+  const hit = SHORTCUTS.find(
+    (s) => comboMatches(mainKeys(s, host), e) || (s.alsoKeys !== undefined && comboMatches(s.alsoKeys, e)),
+  );
+  return hit?.id ?? null;
 }

@@ -164,6 +164,11 @@ export class AppService {
     return quitWarning(this.envs, (settings) => this.specOf(settings));
   }
 
+  /** The native menu chose command `id`: the renderers run it (they own the command registry). */
+  menuCommand(id: string): void {
+    this.renderers.broadcast('app.menuCommand', { id });
+  }
+
   /** "Reconnect all": retry every enabled environment now, failed ones with a new session. */
   reconnectAll(): void {
     this.envs.reconnectAll();

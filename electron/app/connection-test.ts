@@ -216,7 +216,13 @@ function classify(error: unknown): StageFailure {
 
 function classifyText(message: string, code?: string): StageFailure {
   if (code === 'auth' || /\b401\b|unauthori[sz]ed|bearer token|forbidden|\b403\b/i.test(message)) {
-    return new StageFailure('auth', `The server refused the credentials: ${message}. Check the token.`);
+    // The transport's message may already say both parts; each is said once.
+    const said = message.replace(/[.\s]+$/, '');
+    const text = /refused the credentials/i.test(said) ? said : `The server refused the credentials: ${said}`;
+    return new StageFailure(
+      'auth',
+      /check the token$/i.test(said) ? `${text}.` : `${text}. Check the token.`,
+    );
   }
   if (/ENOTFOUND|EAI_AGAIN/.test(message)) return new StageFailure('dns', message);
   if (/ECONNREFUSED/.test(message)) return new StageFailure('refused', message);

@@ -16,6 +16,16 @@ import type { RendererFanout } from './renderer-fanout';
 import type { SavedProcess } from './saved-sessions';
 import type { StreamSource } from './renderer-link';
 
+/**
+ * What a pty the app starts tells its programs about the terminal: the panes are xterm.js, which
+ * draws 256 colours and 24-bit colour. The server's own TERM (often plain `xterm`, 8 colours) would
+ * otherwise leak through the inherited environment. A caller's env still wins.
+ */
+export const PANE_TERMINAL_ENV: Readonly<Record<string, string>> = {
+  TERM: 'xterm-256color',
+  COLORTERM: 'truecolor',
+};
+
 export class ProcessFlow implements StreamSource {
   constructor(
     private readonly envs: EnvironmentRegistry,
@@ -33,6 +43,7 @@ export class ProcessFlow implements StreamSource {
     const flowControl = client.hasCapability(TetherCapability.flowControl);
     const options: ProcessStartOptions & { processId: string } = {
       ...base,
+      ...(base.tty ? { env: { ...PANE_TERMINAL_ENV, ...base.env } } : {}),
       processId: `p-${randomUUID()}`,
       inheritEnv: true,
       pipeStdin: !base.tty,

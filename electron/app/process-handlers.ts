@@ -74,13 +74,16 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
       const client = await env.connectedClient();
       const size = old.snapshot.size;
       const { argv, cwd, env: vars, tty } = old.options;
-      return flow.start(env, client, {
+      const fresh = await flow.start(env, client, {
         argv,
         cwd,
         tty,
         ...(vars ? { env: vars } : {}),
         ...(size ? { size } : {}),
       });
+      // The new process takes the old one's place: one row per command, not one per restart.
+      flow.drop(env, old);
+      return fresh;
     },
     'processes.forget': ({ envId, processId }) => {
       const env = envs.get(envId);

@@ -1,8 +1,25 @@
 // The application menu: the usual roles (so copy/paste and window shortcuts work everywhere) plus
-// View items and "Reconnect all".
+// View items: the renderer's main commands (run there, through the app.menuCommand event) and
+// "Reconnect all".
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 
-export function installMenu(actions: { reconnectAll: () => void }): void {
+/**
+ * Renderer commands the menu offers, by their id in the renderer's command registry. The keys are
+ * shown only (registerAccelerator: false): the renderer handles them itself, in Electron and web.
+ */
+const RENDERER_COMMANDS: { id: string; label: string; keys?: string }[] = [
+  { id: 'commandPalette', label: 'Command Palette…', keys: 'CmdOrCtrl+Shift+P' },
+  { id: 'quickSwitch', label: 'Go to Environment, Terminal or Folder…', keys: 'CmdOrCtrl+P' },
+  { id: 'newTerminal', label: 'New Terminal', keys: 'CmdOrCtrl+Shift+T' },
+  { id: 'splitRight', label: 'Split Right', keys: 'CmdOrCtrl+Shift+D' },
+  { id: 'splitDown', label: 'Split Down', keys: 'CmdOrCtrl+Shift+S' },
+  { id: 'search', label: 'Search in Terminal', keys: 'CmdOrCtrl+Shift+F' },
+  { id: 'addEnvironment', label: 'Add Environment…' },
+  { id: 'settings', label: 'Settings…' },
+  { id: 'shortcuts', label: 'Keyboard Shortcuts' },
+];
+
+export function installMenu(actions: { reconnectAll: () => void; runCommand: (id: string) => void }): void {
   const mac = process.platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [
     ...(mac ? [{ role: 'appMenu' as const }] : []),
@@ -11,6 +28,12 @@ export function installMenu(actions: { reconnectAll: () => void }): void {
     {
       label: 'View',
       submenu: [
+        ...RENDERER_COMMANDS.map((c): MenuItemConstructorOptions => ({
+          label: c.label,
+          ...(c.keys ? { accelerator: c.keys, registerAccelerator: false } : {}),
+          click: () => actions.runCommand(c.id),
+        })),
+        { type: 'separator' },
         { label: 'Reconnect All', accelerator: 'CmdOrCtrl+Shift+R', click: () => actions.reconnectAll() },
         { type: 'separator' },
         { role: 'reload' },

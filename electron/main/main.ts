@@ -74,7 +74,7 @@ async function start(): Promise<void> {
     },
   });
 
-  installMenu({ reconnectAll: () => service.reconnectAll() });
+  installMenu({ reconnectAll: () => service.reconnectAll(), runCommand: (id) => service.menuCommand(id) });
   powerMonitor.on('resume', () => service.networkMayBeBack());
   powerMonitor.on('unlock-screen', () => service.networkMayBeBack());
   let online = net.isOnline();

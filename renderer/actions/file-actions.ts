@@ -1,7 +1,8 @@
 // What the user can do in the file browser: navigate, expand the tree, preview, and change files.
 import { invoke } from '../ipc/ipc-client';
+import { useRecentPaths } from '../stores/recent-paths-store';
 import { errorMessage } from '../../shared/error-message';
-import { filesOf, joinPath, parentPath, useFiles, type SortKey } from '../stores/files-store';
+import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from '../stores/files-store';
 import { ConflictChoices, isConflict } from './conflict-choices';
 
 function state(envId: string) {
@@ -27,11 +28,38 @@ export async function navigate(envId: string, path: string): Promise<void> {
       entries: result.entries,
       loading: false,
       selected: null,
+      marked: [],
       preview: null,
       tree: { ...f.tree, [result.path]: result.entries.filter((e) => e.kind === 'directory') },
     }));
   } catch (error) {
     patch(envId, { loading: false, error: errorMessage(error) });
+    return;
+  }
+  const opened = state(envId).path ?? path;
+  useRecentPaths.getState().visited(envId, opened);
+  await revealInTree(envId, opened);
+}
+
+/** Opens the tree down to `path`, loading each folder on the way that is not loaded yet. */
+async function revealInTree(envId: string, path: string): Promise<void> {
+  const chain = pathChain(path);
+  // Loaded before they open, so an opening node finds its children and does not load them again.
+  for (const dir of chain) if (!state(envId).tree[dir]) await loadTreeNode(envId, dir);
+  useFiles.getState().patch(envId, (f) => ({
+    expanded: { ...f.expanded, ...Object.fromEntries(chain.map((dir) => [dir, true])) },
+  }));
+}
+
+/** Loads the subfolders of a tree node (also one left expanded after the tree was refreshed). */
+export async function loadTreeNode(envId: string, path: string): Promise<void> {
+  try {
+    const result = await invoke('files.list', { envId, path, showHidden: state(envId).showHidden });
+    useFiles.getState().patch(envId, (cur) => ({
+      tree: { ...cur.tree, [path]: result.entries.filter((e) => e.kind === 'directory') },
+    }));
+  } catch (error) {
+    useFiles.getState().patch(envId, { error: errorMessage(error) });
   }
 }
 
@@ -70,20 +98,18 @@ export async function toggleTreeNode(envId: string, path: string): Promise<void>
     return;
   }
   patch(envId, { expanded: { ...f.expanded, [path]: true } });
-  if (f.tree[path]) return;
-  try {
-    const result = await invoke('files.list', { envId, path, showHidden: f.showHidden });
-    patch(envId, (cur) => ({
-      tree: { ...cur.tree, [path]: result.entries.filter((e) => e.kind === 'directory') },
-    }));
-  } catch (error) {
-    patch(envId, { error: errorMessage(error) });
-  }
+  if (!f.tree[path]) await loadTreeNode(envId, path);
 }
 
-export async function selectEntry(envId: string, path: string, isFile: boolean): Promise<void> {
+/** Moves the cursor to `path` (previewing a file) and marks `marked`, by default the entry alone. */
+export async function selectEntry(
+  envId: string,
+  path: string,
+  isFile: boolean,
+  marked: string[] = [path],
+): Promise<void> {
   const patch = useFiles.getState().patch;
-  patch(envId, { selected: path, preview: isFile ? { path, preview: null, error: null } : null });
+  patch(envId, { selected: path, marked, preview: isFile ? { path, preview: null, error: null } : null });
   if (!isFile) return;
   try {
     const preview = await invoke('files.preview', { envId, path });
@@ -119,7 +145,20 @@ export async function renameEntry(envId: string, from: string, newName: string):
 }
 
 export async function deleteEntry(envId: string, path: string): Promise<void> {
-  await invoke('files.delete', { envId, path });
-  useFiles.getState().patch(envId, { tree: {} });
-  await refresh(envId);
+  await deleteEntries(envId, [path]);
+}
+
+/** Deletes each path in turn; stops at the first failure (the list then shows what is left). */
+export async function deleteEntries(envId: string, paths: string[]): Promise<void> {
+  try {
+    for (const path of paths) await invoke('files.delete', { envId, path });
+  } finally {
+    useFiles.getState().patch(envId, { tree: {} });
+    await refresh(envId);
+  }
+}
+
+/** Marks `marked` without moving the cursor or its preview (Ctrl+click, Ctrl+A). */
+export function markEntries(envId: string, marked: string[]): void {
+  useFiles.getState().patch(envId, { marked });
 }

@@ -2,7 +2,8 @@
 // open them in terminal panes.
 import type { CommandInput, ProcessKey, ProcessView } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
-import { usePanes, type SplitDirection } from '../stores/panes-store';
+import { envPanes, leaves, usePanes, type SplitDirection } from '../stores/panes-store';
+import { processKeyString } from '../stores/process-key';
 import { useProcesses } from '../stores/processes-store';
 import { useUi } from '../stores/ui-store';
 
@@ -36,14 +37,32 @@ export function signalProcess(
   return invoke('processes.signal', { ...key, signal });
 }
 
+/** Processes being restarted: their removal must not close the panes about to show the new one. */
+const replacing = new Set<string>();
+
+export function isBeingReplaced(key: ProcessKey): boolean {
+  return replacing.has(processKeyString(key));
+}
+
 /**
- * Restarts with the same command (a new process); panes showing the old one switch to it, and the
- * old terminal is disposed once no pane shows it.
+ * Restarts with the same command (a new process that takes the old one's row); panes showing the
+ * old one switch to it, or a pane opens on it when none showed the old one. The old terminal is
+ * disposed once no pane shows it.
  */
 export async function restartProcess(key: ProcessKey): Promise<void> {
-  const view = await invoke('processes.restart', key);
-  useProcesses.getState().upsert(view);
-  usePanes.getState().replaceProcess(key.envId, key.processId, view.processId);
+  const id = processKeyString(key);
+  replacing.add(id);
+  try {
+    const view = await invoke('processes.restart', key);
+    useProcesses.getState().upsert(view);
+    const shown = envPanes(usePanes.getState().byEnv, key.envId).tabs.some((t) =>
+      leaves(t.root).some((l) => l.processId === key.processId),
+    );
+    if (shown) usePanes.getState().replaceProcess(key.envId, key.processId, view.processId);
+    else openInPane(view);
+  } finally {
+    replacing.delete(id);
+  }
 }
 
 export async function forgetProcess(key: ProcessKey): Promise<void> {

@@ -3,6 +3,7 @@ import { useEnvironments } from '../stores/environments-store';
 import { envPanes, leaves, usePanes } from '../stores/panes-store';
 import { useUi } from '../stores/ui-store';
 import type { ShortcutId } from '../shortcuts';
+import { requestClosePanes } from './pane-actions';
 import { openShell } from './process-actions';
 
 function focusedPane(envId: string): string | null {
@@ -14,8 +15,8 @@ function focusedPane(envId: string): string | null {
 
 export function runShortcut(id: ShortcutId): void {
   const ui = useUi.getState();
-  if (id === 'help') {
-    ui.openDialog({ kind: 'shortcuts' });
+  if (id === 'commandPalette' || id === 'quickSwitch') {
+    ui.openDialog({ kind: id });
     return;
   }
   const envId = ui.activeEnvId;
@@ -27,7 +28,7 @@ export function runShortcut(id: ShortcutId): void {
       void openShell(envId).catch(() => undefined);
       break;
     case 'closePane':
-      if (pane) panes.closePane(envId, pane);
+      if (pane) requestClosePanes(envId, [pane]);
       break;
     case 'nextTab':
     case 'previousTab':

@@ -4,6 +4,8 @@ import { setBridge } from '../ipc/ipc-client';
 import { envPanes, leaves, usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { useEnvironments } from '../stores/environments-store';
+import { useUi } from '../stores/ui-store';
+import { useToasts } from '../stores/toasts-store';
 import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
 import { resetStores } from '../test/reset-stores';
 import { encodeBase64 } from '../terminal/base64';
@@ -93,5 +95,54 @@ describe('startApp', () => {
     stop = null;
     window.dispatchEvent(new Event('focus'));
     expect(bridge.callsOf('environments.networkMayBeBack'), 'no listener left once stopped').toHaveLength(2);
+  });
+
+  it('runs a command the native menu chose, from the same registry as the palette', async () => {
+    stop = await startApp();
+    bridge.emit('app.menuCommand', { id: 'commandPalette' });
+    expect(useUi.getState().dialog).toEqual({ kind: 'commandPalette' });
+    bridge.emit('app.menuCommand', { id: 'no-such-command' });
+    expect(useUi.getState().dialog).toEqual({ kind: 'commandPalette' });
+  });
+
+  it('toasts a background process that ended, a finished or failed transfer, and a failed link', async () => {
+    stop = await startApp();
+    const messages = () => useToasts.getState().list.map((t) => t.message);
+    bridge.emit('processes.changed', makeProcess({ envId: 'local', processId: 'bg', title: 'make' }));
+    bridge.emit(
+      'processes.changed',
+      makeProcess({ envId: 'local', processId: 'bg', title: 'make', state: 'exited', exitCode: 2 }),
+    );
+    // A process a pane shows tells it there; no toast.
+    usePanes.getState().openTab('local', 'shown');
+    bridge.emit('processes.changed', makeProcess({ envId: 'local', processId: 'shown', title: 'bash' }));
+    bridge.emit(
+      'processes.changed',
+      makeProcess({ envId: 'local', processId: 'shown', title: 'bash', state: 'exited', exitCode: 0 }),
+    );
+    const transfer = {
+      id: 't1',
+      envId: 'local',
+      direction: 'upload' as const,
+      remotePath: '/tmp/a.bin',
+      name: 'a.bin',
+      totalBytes: 10,
+      doneBytes: 0,
+      rate: 0,
+      state: 'running' as const,
+      error: null,
+      startedAt: 1,
+      endedAt: null,
+    };
+    bridge.emit('transfers.changed', transfer);
+    bridge.emit('transfers.changed', { ...transfer, state: 'done', doneBytes: 10 });
+    bridge.emit('transfers.changed', { ...transfer, id: 't2', state: 'failed', error: 'disk full' });
+    bridge.emit('environments.changed', { ...local, link: { kind: 'failed', since: 2, reason: 'gone' } });
+    expect(messages()).toEqual([
+      'make exited with code 2.',
+      'Upload of a.bin finished.',
+      'Upload of a.bin failed: disk full',
+      'The link to Local failed. Its view says why.',
+    ]);
   });
 });

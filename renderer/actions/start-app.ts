@@ -3,6 +3,7 @@
 // settings, prunes restored panes whose process is gone, and on the very first launch opens a shell
 // in the Local environment.
 import type { EnvironmentView } from '../../shared/ipc';
+import { appCommands } from '../commands';
 import { invoke, onEvent } from '../ipc/ipc-client';
 import { useEnvironments } from '../stores/environments-store';
 import { useNotices } from '../stores/notices-store';
@@ -16,7 +17,8 @@ import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
 import { forgetEnvironment, forwardNetworkSignals } from './environment-actions';
 import { syncLayout } from './layout-sync';
-import { openShell } from './process-actions';
+import { environmentChanged, processChanged, transferChanged } from './notify';
+import { isBeingReplaced, openShell } from './process-actions';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
 /** The host had a stored terminal layout at start: not a first launch. */
@@ -27,12 +29,19 @@ export async function startApp(): Promise<() => void> {
     onEvent('environments.changed', (env) => {
       const before = useEnvironments.getState().byId[env.id];
       useEnvironments.getState().upsert(env);
+      environmentChanged(before, env);
       if (env.link.kind === 'connected' && before?.link.kind !== 'connected') void loadProcesses(env.id);
     }),
     onEvent('environments.removed', ({ id }) => forgetEnvironment(id)),
-    onEvent('processes.changed', (view) => useProcesses.getState().upsert(view)),
+    onEvent('processes.changed', (view) => {
+      const before = useProcesses.getState().byKey[processKeyString(view)];
+      useProcesses.getState().upsert(view);
+      processChanged(before, view);
+    }),
     onEvent('processes.removed', (key) => {
       useProcesses.getState().remove(key);
+      // A restarted process's panes move to its successor (restartProcess) instead of closing.
+      if (isBeingReplaced(key)) return;
       const live = new Set(
         Object.values(useProcesses.getState().byKey)
           .filter((p) => p.envId === key.envId)
@@ -41,10 +50,20 @@ export async function startApp(): Promise<() => void> {
       usePanes.getState().prune(key.envId, live);
     }),
     onEvent('processes.events', routeEvents),
-    onEvent('transfers.changed', (t) => useTransfers.getState().upsert(t)),
+    onEvent('transfers.changed', (t) => {
+      const before = useTransfers.getState().byId[t.id];
+      useTransfers.getState().upsert(t);
+      transferChanged(before, t);
+    }),
     onEvent('app.notice', (notice) => useNotices.getState().add(notice)),
     onEvent('ssh.prompt', (prompt) => useSshPrompts.getState().add(prompt)),
     onEvent('ssh.promptClosed', ({ id }) => useSshPrompts.getState().remove(id)),
+    // The desktop app's native menu runs commands of the same registry as the palette.
+    onEvent('app.menuCommand', ({ id }) =>
+      appCommands()
+        .find((c) => c.id === id)
+        ?.run(),
+    ),
     onEvent('settings.changed', (s) => {
       useSettings.getState().set(s);
       applySettingsToAll(s);

@@ -1,14 +1,10 @@
-// The app menu: every command with its shortcut, plus environment-wide actions.
+// The app menu: every command of the registry with its shortcut.
 import { useEffect, useRef, useState } from 'react';
-import { SHORTCUTS } from '../shortcuts';
-import { runShortcut } from '../actions/shortcut-actions';
-import { reconnectAll } from '../actions/environment-actions';
-import { useUi } from '../stores/ui-store';
+import { appCommands } from '../commands';
 
 export function AppMenu() {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  const openDialog = useUi((s) => s.openDialog);
   useEffect(() => {
     if (open) ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open]);
@@ -37,21 +33,12 @@ export function AppMenu() {
             }
           }}
         >
-          {SHORTCUTS.map((s) => (
-            <button key={s.id} role="menuitem" onClick={() => run(() => runShortcut(s.id))}>
-              <span>{s.label}</span>
-              <kbd>{s.keys}</kbd>
+          {appCommands().map((c) => (
+            <button key={c.id} role="menuitem" onClick={() => run(c.run)}>
+              <span>{c.label}</span>
+              {c.keys && <kbd>{c.keys}</kbd>}
             </button>
           ))}
-          <button role="menuitem" onClick={() => run(() => openDialog({ kind: 'addEnvironment' }))}>
-            <span>Add environment…</span>
-          </button>
-          <button role="menuitem" onClick={() => run(() => void reconnectAll().catch(() => undefined))}>
-            <span>Reconnect all</span>
-          </button>
-          <button role="menuitem" onClick={() => run(() => openDialog({ kind: 'settings' }))}>
-            <span>Settings…</span>
-          </button>
         </div>
       )}
     </>

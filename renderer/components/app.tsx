@@ -8,6 +8,8 @@ import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll } from '../terminal/terminal-registry';
 import { AppMenu } from './app-menu';
+import { ClosePanesDialog } from './close-panes-dialog';
+import { CommandPalette, QuickSwitch } from './command-palette';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
 import { NoticeStack } from './notice-stack';
@@ -19,6 +21,7 @@ import { ConnectLogDialog } from './connect-log-dialog';
 import { SshPromptDialog } from './ssh-prompt-dialog';
 import { Sidebar } from './sidebar';
 import { StatusBar } from './status-bar';
+import { ToastStack } from './toast-stack';
 
 export function App({ startError }: { startError?: string | null }) {
   const activeEnvId = useUi((s) => s.activeEnvId);
@@ -71,6 +74,7 @@ export function App({ startError }: { startError?: string | null }) {
       </main>
       <StatusBar />
       <NoticeStack />
+      <ToastStack />
       <Dialogs />
       {/* Last, so ssh's question stays on top of any dialog (e.g. the one testing the connection). */}
       <SshPromptDialog />
@@ -104,6 +108,12 @@ function Dialogs() {
       return <ShortcutsDialog onClose={close} />;
     case 'settings':
       return <SettingsDialog onClose={close} />;
+    case 'commandPalette':
+      return <CommandPalette onClose={close} />;
+    case 'quickSwitch':
+      return <QuickSwitch onClose={close} />;
+    case 'closePanes':
+      return <ClosePanesDialog envId={dialog.envId} paneIds={dialog.paneIds} onClose={close} />;
     case 'openLink':
       // Keyed by link: a second click on another link starts the dialog afresh.
       return <OpenLinkDialog key={dialog.url} url={dialog.url} envId={dialog.envId} onClose={close} />;

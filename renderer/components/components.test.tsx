@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within, fireEvent } from '@testing-li
 import userEvent from '@testing-library/user-event';
 import { useEnvironments } from '../stores/environments-store';
 import { useProcesses } from '../stores/processes-store';
+import { useUi } from '../stores/ui-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
 import { Sidebar } from './sidebar';
@@ -33,6 +34,37 @@ describe('Sidebar', () => {
     expect(screen.getByRole('button', { name: 'Environment Build box' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Connection: connected, 3 ms' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Connection: reconnecting (attempt 2)' })).toBeTruthy();
+  });
+});
+
+describe('Sidebar context menu', () => {
+  it('connects, reconnects, edits, duplicates (without the token) and removes an environment', async () => {
+    const user = userEvent.setup();
+    bridge.handle('environments.add', (draft) => makeEnv({ id: 'env-3', name: draft.name }));
+    useEnvironments.getState().setAll([makeEnv({ link: { kind: 'reconnecting', since: 0, attempt: 2 } })]);
+    render(<Sidebar />);
+    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+      clientX: 5,
+      clientY: 5,
+    });
+    const menu = screen.getByRole('menu', { name: 'Actions for Build box' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Disconnect', 'Reconnect now', 'Edit…', 'Duplicate', 'Remove…']);
+    await user.click(within(menu).getByRole('menuitem', { name: 'Duplicate' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('environments.add')).toEqual([
+        { name: 'Build box (copy)', color: '#3b82f6', settings: { kind: 'ws', url: 'ws://127.0.0.1:9' } },
+      ]),
+    );
+    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+      clientX: 5,
+      clientY: 5,
+    });
+    await user.click(screen.getByRole('menuitem', { name: 'Remove…' }));
+    expect(useUi.getState().dialog).toEqual({ kind: 'removeEnvironment', id: 'env-1' });
   });
 });
 
@@ -162,9 +194,12 @@ describe('ProcessesPanel', () => {
     expect(within(running).getByText('1m 05s')).toBeTruthy();
     const exited = screen.getByRole('row', { name: 'Process make' });
     expect(within(exited).getByText('3')).toBeTruthy();
-    expect(within(exited).queryByRole('button', { name: 'Kill' })).toBeNull();
+    await user.click(within(exited).getByRole('button', { name: 'More actions for make' }));
+    expect(screen.queryByRole('menuitem', { name: 'Kill' })).toBeNull();
+    await user.keyboard('{Escape}');
 
-    await user.click(within(running).getByRole('button', { name: 'Interrupt' }));
+    await user.click(within(running).getByRole('button', { name: 'More actions for bash' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Interrupt' }));
     expect(bridge.callsOf('processes.signal')).toEqual([
       { envId: 'env-1', processId: 'p-1', signal: 'interrupt' },
     ]);
@@ -258,9 +293,9 @@ describe('FileBrowser', () => {
         .getAllByRole('row')
         .slice(1)
         .map((r) => (r as HTMLTableRowElement).cells[0]?.textContent);
-    expect(names()).toEqual(['📁 src', '📄 a.log', '📄 b.txt']);
+    expect(names()).toEqual(['src', 'a.log', 'b.txt']);
     await user.click(within(table).getByRole('button', { name: 'Size' }));
-    expect(names()).toEqual(['📁 src', '📄 b.txt', '📄 a.log']);
+    expect(names()).toEqual(['src', 'b.txt', 'a.log']);
 
     await user.click(within(table).getByRole('button', { name: 'b.txt' }));
     expect(await screen.findByText('hello from b')).toBeTruthy();
@@ -286,7 +321,8 @@ describe('FileBrowser', () => {
     bridge.handle('files.list', ({ path }) => ({ path, entries: [entry('old.txt', 'file', 1)] }));
     bridge.handle('files.delete', () => ({ ok: true }));
     render(<FileBrowser env={makeEnv()} />);
-    await user.click(await screen.findByRole('button', { name: 'Delete old.txt' }));
+    await user.click(await screen.findByRole('button', { name: 'More actions for old.txt' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete old.txt?' });
     expect(bridge.callsOf('files.delete')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));

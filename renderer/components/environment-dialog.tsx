@@ -16,6 +16,7 @@ import { addEnvironment, testConnection, updateEnvironment } from '../actions/en
 import { errorMessage } from '../../shared/error-message';
 import { sameTokenOrigin, tokenOrigin } from '../../shared/token-origin';
 import { formatMs } from '../format';
+import { useEnvironments } from '../stores/environments-store';
 import { Modal } from './modal';
 import { TrustCertificatePrompt, type RefusedCertificate } from './trust-certificate-prompt';
 import { UnencryptedNote } from './unencrypted-note';
@@ -40,6 +41,11 @@ const STAGE_TEXT: Record<TestConnectionResult['stage'], string> = {
 
 const PALETTE = ['#3b82f6', '#10b981', '#f59e0b', '#ef4444', '#8b5cf6', '#ec4899', '#14b8a6'];
 
+/** A new environment's colour: the first of the palette no environment has yet (Local included). */
+function freeColor(taken: string[]): string {
+  return PALETTE.find((c) => !taken.includes(c)) ?? PALETTE[taken.length % PALETTE.length]!;
+}
+
 interface FormErrors {
   name?: string;
   color?: string;
@@ -56,7 +62,11 @@ export function EnvironmentDialog({
 }) {
   const initialKind: Kind = existing?.settings.kind ?? 'ws';
   const [name, setName] = useState(existing?.name ?? '');
-  const [color, setColor] = useState(existing?.color ?? PALETTE[Math.floor(Math.random() * PALETTE.length)]!);
+  const [color, setColor] = useState(
+    () =>
+      existing?.color ??
+      freeColor(Object.values(useEnvironments.getState().byId).map((e) => e.color.toLowerCase())),
+  );
   const [kind, setKind] = useState<Kind>(initialKind);
   const [url, setUrl] = useState(existing?.settings.kind === 'ws' ? existing.settings.url : '');
   const [commandLine, setCommandLine] = useState(
@@ -112,16 +122,22 @@ export function EnvironmentDialog({
       ? 'stored (leave empty to keep)'
       : 'optional';
 
+  /** The URL or command line, checked before a test or a save (never a raw schema message). */
+  function targetError(): string | undefined {
+    if (kind === 'ws' && !/^wss?:\/\/[^\s/]+/.test(url.trim())) return 'Enter a URL like ws://host:port.';
+    if (kind === 'command' && !commandLine.trim()) return 'Enter the command to run.';
+    if (kind === 'ssh' && !sshSettingsFromForm(ssh).ok) return 'Check the SSH fields.';
+    return undefined;
+  }
+
   function validate(pinned: string | null = pin): EnvironmentDraft | null {
     const next: FormErrors = {};
     if (!name.trim()) next.name = 'Give the environment a name.';
     if (!/^#[0-9a-fA-F]{6}$/.test(color)) next.color = 'Pick a colour like #3b82f6.';
-    if (kind === 'ws' && !/^wss?:\/\/[^\s/]+/.test(url.trim()))
-      next.target = 'Enter a URL like ws://host:port.';
-    if (kind === 'command' && !commandLine.trim()) next.target = 'Enter the command to run.';
+    const target = targetError();
+    if (target) next.target = target;
     const sshChecked = kind === 'ssh' ? sshSettingsFromForm(ssh) : null;
     setSshErrors(sshChecked && !sshChecked.ok ? sshChecked.errors : {});
-    if (sshChecked && !sshChecked.ok) next.target = 'Check the SSH fields.';
     if (tokenLeftBehind && !token) {
       next.token = `The saved token belongs to ${tokenOrigin(existing.settings) ?? 'the old URL'}; enter the token for this URL.`;
     }
@@ -205,6 +221,14 @@ export function EnvironmentDialog({
   }
 
   async function onTest() {
+    // Only what the test needs is checked: a name is not needed to try a connection.
+    const target = targetError();
+    setErrors((current) => ({ ...current, target }));
+    if (target) {
+      setTest(null);
+      setTestError(null);
+      return;
+    }
     const refused = refusedCertificate(await runTest(pin));
     if (refused) setPrompt({ certificate: refused, then: 'test' });
   }
@@ -258,8 +282,13 @@ export function EnvironmentDialog({
                 value={url}
                 onChange={(e) => setUrl(e.target.value)}
                 aria-invalid={!!errors.target}
+                aria-errormessage="env-target-error"
               />
-              {errors.target && <span className="field-error">{errors.target}</span>}
+              {errors.target && (
+                <span id="env-target-error" className="field-error">
+                  {errors.target}
+                </span>
+              )}
               <UnencryptedNote settings={{ kind: 'ws', url: url.trim() }} />
               {pin !== null && isWss() && (
                 <p className="hint">

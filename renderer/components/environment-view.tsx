@@ -1,10 +1,12 @@
 // The selected environment: its header (status, reconnect, edit, remove) and its four panels.
+import { Pencil, Plug, RefreshCw, ScrollText, Trash2, Unplug } from 'lucide-react';
 import type { EnvironmentView as Env } from '../../shared/ipc';
 import { reconnectNow, setConnected } from '../actions/environment-actions';
 import { panelOf, useUi, type EnvPanel } from '../stores/ui-store';
 import { ExpiredSession } from './expired-session';
 import { FileBrowser } from './file-browser';
 import { HealthPanel } from './health-panel';
+import { LinkFailure } from './link-failure';
 import { ProcessesPanel } from './processes-panel';
 import { SshConnectStages } from './ssh-connect-stages';
 import { StatusIndicator } from './status-indicator';
@@ -31,21 +33,33 @@ export function EnvironmentView({ env }: { env: Env }) {
         <StatusIndicator env={env} />
         <span className="spacer" />
         {env.link.kind !== 'connected' && env.link.expiredAt === undefined && env.enabled && (
-          <button onClick={() => void reconnectNow(env.id).catch(ignore)}>Reconnect now</button>
+          <button onClick={() => void reconnectNow(env.id).catch(ignore)}>
+            <RefreshCw size={14} aria-hidden="true" />
+            Reconnect now
+          </button>
         )}
         <button onClick={() => void setConnected(env.id, !env.enabled).catch(ignore)}>
+          {env.enabled ? <Unplug size={14} aria-hidden="true" /> : <Plug size={14} aria-hidden="true" />}
           {env.enabled ? 'Disconnect' : 'Connect'}
         </button>
         {env.settings.kind === 'ssh' && (
-          <button onClick={() => openDialog({ kind: 'connectLog', id: env.id })}>Show log</button>
+          <button onClick={() => openDialog({ kind: 'connectLog', id: env.id })}>
+            <ScrollText size={14} aria-hidden="true" />
+            Show log
+          </button>
         )}
-        <button onClick={() => openDialog({ kind: 'editEnvironment', id: env.id })}>Edit</button>
+        <button onClick={() => openDialog({ kind: 'editEnvironment', id: env.id })}>
+          <Pencil size={14} aria-hidden="true" />
+          Edit
+        </button>
         {env.settings.kind !== 'local' && (
           <button className="danger" onClick={() => openDialog({ kind: 'removeEnvironment', id: env.id })}>
+            <Trash2 size={14} aria-hidden="true" />
             Remove
           </button>
         )}
       </div>
+      <LinkFailure env={env} />
       <UnencryptedNote settings={env.settings} />
       {env.sshConnect && env.enabled && env.link.kind !== 'connected' && env.link.kind !== 'idle' && (
         <SshConnectStages

@@ -1,12 +1,37 @@
 // The file browser of one environment: a lazy directory tree, a sortable list (name, size,
 // modified), a path bar you can type into, hidden toggle, preview, file operations, uploads by
 // button or drag-and-drop, downloads, and the transfer queue.
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
+import {
+  ArrowUp,
+  ChevronDown,
+  ChevronRight,
+  ChevronUp,
+  Copy,
+  Download,
+  FolderOpen,
+  FolderPlus,
+  Pencil,
+  RotateCw,
+  SquareTerminal,
+  Trash2,
+  Upload,
+} from 'lucide-react';
 import type { EnvironmentView, FileEntry } from '../../shared/ipc';
 import {
-  deleteEntry,
+  deleteEntries,
   goUp,
+  loadTreeNode,
   makeFolder,
+  markEntries,
   navigate,
   openHome,
   refresh,
@@ -28,8 +53,13 @@ import { FilePreviewView } from './file-preview';
 import { Modal } from './modal';
 import { TransferQueue } from './transfer-queue';
 import { ErrorLine } from './error-line';
+import { FileIcon } from './file-icon';
+import { contextMenuPoint, PopupMenu, type MenuEntry } from './popup-menu';
+import { RowActions } from './row-actions';
+import { nextTypeAhead, TYPE_AHEAD_RESET_MS } from '../type-ahead';
 
-type Prompt = { kind: 'mkdir' } | { kind: 'rename'; entry: FileEntry } | { kind: 'delete'; entry: FileEntry };
+type Prompt =
+  { kind: 'mkdir' } | { kind: 'rename'; entry: FileEntry } | { kind: 'delete'; entries: FileEntry[] };
 
 export function FileBrowser({ env }: { env: EnvironmentView }) {
   const files = useFiles((s) => filesOf(s.byEnv, env.id));
@@ -40,7 +70,17 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
   const [opError, setOpError] = useState<string | null>(null);
   const uploadInput = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
+  /** Where a Shift selection starts (the last entry clicked or moved to without Shift). */
+  const anchor = useRef<string | null>(null);
+  const typeAhead = useRef({ text: '', at: 0 });
+  const [contextMenu, setContextMenu] = useState<{ at: { x: number; y: number }; entry: FileEntry } | null>(
+    null,
+  );
   const connected = env.link.kind === 'connected';
+  const closeContextMenu = useCallback(() => {
+    setContextMenu(null);
+    listRef.current?.focus();
+  }, []);
 
   useEffect(() => {
     if (files.path === null && connected) void openHome(env.id);
@@ -52,9 +92,131 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
 
   const entries = sortEntries(files.entries, files.sort);
   const selected = entries.find((e) => e.path === files.selected) ?? null;
+  const marked = new Set(files.marked);
   const act = (fn: () => Promise<unknown>) => {
     setOpError(null);
     fn().catch((e: unknown) => setOpError(errorMessage(e)));
+  };
+  const open = (entry: FileEntry) => {
+    if (entry.kind === 'directory') void navigate(env.id, entry.path);
+    else void selectEntry(env.id, entry.path, true);
+  };
+  /** The entries an action applies to: the marked ones when `entry` is among them, else `entry`. */
+  const targetsOf = (entry: FileEntry) =>
+    marked.has(entry.path) && marked.size > 1 ? entries.filter((e) => marked.has(e.path)) : [entry];
+  const copyPath = (entry: FileEntry) =>
+    act(async () => {
+      await navigator.clipboard.writeText(entry.path);
+    });
+  const menuFor = (entry: FileEntry): MenuEntry[] => [
+    { label: entry.kind === 'directory' ? 'Open' : 'Preview', icon: FolderOpen, onSelect: () => open(entry) },
+    ...(entry.kind !== 'directory'
+      ? [
+          {
+            label: 'Download',
+            icon: Download,
+            onSelect: () => act(() => downloadFile(env.id, entry.path, entry.name)),
+          },
+        ]
+      : []),
+    { label: 'Rename', icon: Pencil, keys: 'F2', onSelect: () => setPrompt({ kind: 'rename', entry }) },
+    { label: 'Copy path', icon: Copy, onSelect: () => copyPath(entry) },
+    ...(entry.kind === 'directory'
+      ? [
+          {
+            label: 'Open terminal here',
+            icon: SquareTerminal,
+            onSelect: () => act(() => openShell(env.id, { cwd: entry.path })),
+          },
+        ]
+      : []),
+    'separator',
+    {
+      label: 'Delete',
+      icon: Trash2,
+      keys: 'Delete',
+      danger: true,
+      onSelect: () => setPrompt({ kind: 'delete', entries: targetsOf(entry) }),
+    },
+  ];
+
+  /** Click, Ctrl+click (toggle) and Shift+click (range from the anchor). */
+  const onRowClick = (e: MouseEvent, entry: FileEntry) => {
+    if (e.shiftKey && anchor.current) {
+      void selectEntry(
+        env.id,
+        entry.path,
+        entry.kind !== 'directory',
+        rangeOf(entries, anchor.current, entry.path),
+      );
+      return;
+    }
+    anchor.current = entry.path;
+    if (e.ctrlKey || e.metaKey) {
+      markEntries(
+        env.id,
+        marked.has(entry.path) ? files.marked.filter((p) => p !== entry.path) : [...files.marked, entry.path],
+      );
+      return;
+    }
+    void selectEntry(env.id, entry.path, entry.kind !== 'directory');
+  };
+
+  const moveCursor = (index: number, extend: boolean) => {
+    const entry = entries[Math.max(0, Math.min(entries.length - 1, index))];
+    if (!entry) return;
+    if (!extend || !anchor.current) anchor.current = entry.path;
+    const range = extend ? rangeOf(entries, anchor.current, entry.path) : [entry.path];
+    void selectEntry(env.id, entry.path, entry.kind !== 'directory', range);
+    const rows = listRef.current?.querySelectorAll<HTMLElement>('tr[data-path]') ?? [];
+    [...rows].find((row) => row.dataset.path === entry.path)?.scrollIntoView?.({ block: 'nearest' });
+  };
+
+  /** The file list's keys: arrows, Home/End, Enter, Backspace, F2, Delete, Ctrl+A and type-ahead. */
+  const onListKey = (e: KeyboardEvent) => {
+    if (e.target !== e.currentTarget) return;
+    const index = entries.findIndex((en) => en.path === files.selected);
+    const current = entries[index] ?? null;
+    const handled = () => {
+      e.preventDefault();
+      e.stopPropagation();
+    };
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      handled();
+      moveCursor(index < 0 ? 0 : index + (e.key === 'ArrowDown' ? 1 : -1), e.shiftKey);
+    } else if (e.key === 'Home' || e.key === 'End') {
+      handled();
+      moveCursor(e.key === 'Home' ? 0 : entries.length - 1, e.shiftKey);
+    } else if (e.key === 'Enter' && current) {
+      handled();
+      open(current);
+    } else if (e.key === 'Backspace' || (e.altKey && e.key === 'ArrowUp')) {
+      handled();
+      void goUp(env.id);
+    } else if (e.key === 'F2' && current) {
+      handled();
+      setPrompt({ kind: 'rename', entry: current });
+    } else if (e.key === 'Delete' && current) {
+      handled();
+      setPrompt({ kind: 'delete', entries: targetsOf(current) });
+    } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
+      handled();
+      markEntries(
+        env.id,
+        entries.map((en) => en.path),
+      );
+    } else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && e.key !== ' ') {
+      handled();
+      const now = Date.now();
+      const text = now - typeAhead.current.at > TYPE_AHEAD_RESET_MS ? e.key : typeAhead.current.text + e.key;
+      typeAhead.current = { text, at: now };
+      const next = nextTypeAhead(
+        entries.map((en) => en.name),
+        index,
+        text,
+      );
+      if (next !== null) moveCursor(next, false);
+    }
   };
   const upload = (list: FileList | File[]) => {
     if (!files.path) return;
@@ -66,11 +228,21 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
     setDragging(false);
     if (e.dataTransfer.files.length > 0) upload(e.dataTransfer.files);
   };
-  const sortHeader = (key: SortKey, label: string) => (
-    <th aria-sort={files.sort.key === key ? (files.sort.ascending ? 'ascending' : 'descending') : 'none'}>
-      <button onClick={() => sortBy(env.id, key)}>
+  // The whole header cell sorts (its button fills it, and a click beside the text reaches the cell).
+  const sortHeader = (key: SortKey, label: string, className: string) => (
+    <th
+      className={`sortable ${className}`}
+      aria-sort={files.sort.key === key ? (files.sort.ascending ? 'ascending' : 'descending') : 'none'}
+      onClick={() => sortBy(env.id, key)}
+    >
+      <button>
         {label}
-        {files.sort.key === key ? (files.sort.ascending ? ' ▲' : ' ▼') : ''}
+        {files.sort.key === key &&
+          (files.sort.ascending ? (
+            <ChevronUp size={12} aria-hidden="true" />
+          ) : (
+            <ChevronDown size={12} aria-hidden="true" />
+          ))}
       </button>
     </th>
   );
@@ -78,8 +250,13 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
   return (
     <div className="files">
       <div className="files-toolbar">
-        <button onClick={() => void goUp(env.id)} aria-label="Up one folder">
-          ↑
+        <button
+          className="icon"
+          onClick={() => void goUp(env.id)}
+          aria-label="Up one folder"
+          title="Up one folder (Backspace)"
+        >
+          <ArrowUp size={15} aria-hidden="true" />
         </button>
         <form
           style={{ display: 'contents' }}
@@ -95,16 +272,20 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
             onChange={(e) => setPathText(e.target.value)}
           />
         </form>
-        <button onClick={() => void refresh(env.id)}>Refresh</button>
-        <label>
+        <button className="icon" onClick={() => void refresh(env.id)} aria-label="Refresh" title="Refresh">
+          <RotateCw size={15} aria-hidden="true" />
+        </button>
+        <label className="toggle">
           <input type="checkbox" checked={files.showHidden} onChange={() => void toggleHidden(env.id)} />{' '}
           Hidden
         </label>
         <button onClick={() => setPrompt({ kind: 'mkdir' })} disabled={!files.path}>
-          New folder
+          <FolderPlus size={15} aria-hidden="true" />
+          <span className="label">New folder</span>
         </button>
         <button onClick={() => uploadInput.current?.click()} disabled={!files.path}>
-          Upload
+          <Upload size={15} aria-hidden="true" />
+          <span className="label">Upload</span>
         </button>
         <input
           ref={uploadInput}
@@ -121,19 +302,26 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
           onClick={() => files.path && act(() => openShell(env.id, { cwd: files.path as string }))}
           disabled={!files.path}
         >
-          Open terminal here
+          <SquareTerminal size={15} aria-hidden="true" />
+          <span className="label">Open terminal here</span>
         </button>
       </div>
       <nav className="tree" aria-label="Folder tree">
-        {files.path && <TreeNode envId={env.id} path="/" name="/" />}
+        {files.path && (
+          <ul>
+            <TreeNode envId={env.id} path="/" name="/" />
+          </ul>
+        )}
       </nav>
       <div className="files-main">
         <div
           ref={listRef}
-          tabIndex={-1}
+          tabIndex={0}
           className={`file-list${dragging ? ' dragging' : ''}`}
           aria-label="Files"
           role="region"
+          aria-keyshortcuts="ArrowUp ArrowDown Enter F2 Delete Backspace Control+A"
+          onKeyDown={onListKey}
           onDragOver={(e) => {
             e.preventDefault();
             setDragging(true);
@@ -146,71 +334,66 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
           {!connected && files.path === null && (
             <p className="muted">Connect the environment to browse files.</p>
           )}
-          <table aria-label="Folder contents" aria-busy={files.loading}>
+          <table aria-label="Folder contents" aria-busy={files.loading} className="file-table">
             <thead>
               <tr>
-                {sortHeader('name', 'Name')}
-                {sortHeader('size', 'Size')}
-                {sortHeader('modified', 'Modified')}
-                <th>Actions</th>
+                {sortHeader('name', 'Name', 'col-name')}
+                {sortHeader('size', 'Size', 'col-size')}
+                {sortHeader('modified', 'Modified', 'col-modified')}
+                <th className="col-actions">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {entries.map((entry) => (
                 <tr
                   key={entry.path}
-                  aria-selected={entry.path === files.selected}
-                  onClick={() => void selectEntry(env.id, entry.path, entry.kind !== 'directory')}
+                  data-path={entry.path}
+                  aria-selected={marked.has(entry.path)}
+                  className={entry.path === files.selected ? 'cursor' : undefined}
+                  onClick={(e) => onRowClick(e, entry)}
                   onDoubleClick={() => entry.kind === 'directory' && void navigate(env.id, entry.path)}
+                  onContextMenu={(e) => {
+                    e.preventDefault();
+                    if (!marked.has(entry.path))
+                      void selectEntry(env.id, entry.path, entry.kind !== 'directory');
+                    setContextMenu({ at: contextMenuPoint(e), entry });
+                  }}
                 >
-                  <td>
+                  <td className="col-name" title={entry.name}>
                     <button
-                      className="link"
+                      className="link entry-name"
+                      tabIndex={-1}
                       onClick={(e) => {
+                        if (e.ctrlKey || e.metaKey || e.shiftKey) return;
                         e.stopPropagation();
-                        if (entry.kind === 'directory') void navigate(env.id, entry.path);
-                        else void selectEntry(env.id, entry.path, true);
+                        anchor.current = entry.path;
+                        open(entry);
                       }}
                     >
-                      <span aria-hidden="true">
-                        {entry.kind === 'directory' ? '📁 ' : entry.kind === 'symlink' ? '🔗 ' : '📄 '}
-                      </span>
-                      {entry.name}
+                      <FileIcon entry={entry} />
+                      <span className="entry-text">{entry.name}</span>
                     </button>
                   </td>
-                  <td>{entry.kind === 'directory' ? '' : formatBytes(entry.size)}</td>
-                  <td>{formatDateTime(entry.modifiedAtMs)}</td>
-                  <td className="actions">
-                    {entry.kind !== 'directory' && (
-                      <button
-                        aria-label={`Download ${entry.name}`}
-                        onClick={(e) => {
-                          e.stopPropagation();
-                          act(() => downloadFile(env.id, entry.path, entry.name));
-                        }}
-                      >
-                        Download
-                      </button>
-                    )}
-                    <button
-                      aria-label={`Rename ${entry.name}`}
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        setPrompt({ kind: 'rename', entry });
-                      }}
-                    >
-                      Rename
-                    </button>
-                    <button
-                      className="danger"
-                      aria-label={`Delete ${entry.name}`}
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        setPrompt({ kind: 'delete', entry });
-                      }}
-                    >
-                      Delete
-                    </button>
+                  <td className="col-size">{entry.kind === 'directory' ? '' : formatBytes(entry.size)}</td>
+                  <td className="col-modified">{formatDateTime(entry.modifiedAtMs)}</td>
+                  <td className="col-actions">
+                    <RowActions
+                      name={entry.name}
+                      inline={
+                        entry.kind !== 'directory'
+                          ? [
+                              {
+                                label: 'Download',
+                                icon: Download,
+                                onSelect: () => act(() => downloadFile(env.id, entry.path, entry.name)),
+                              },
+                            ]
+                          : []
+                      }
+                      menu={menuFor(entry)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -226,6 +409,14 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
       </div>
       <TransferQueue envId={env.id} />
       <ConflictPrompt />
+      {contextMenu && (
+        <PopupMenu
+          label={`Actions for ${contextMenu.entry.name}`}
+          items={menuFor(contextMenu.entry)}
+          at={contextMenu.at}
+          onClose={closeContextMenu}
+        />
+      )}
       {prompt?.kind === 'mkdir' && (
         <NamePrompt
           title="New folder"
@@ -244,42 +435,91 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
       )}
       {prompt?.kind === 'delete' && (
         <ConfirmDialog
-          title={`Delete ${prompt.entry.name}?`}
+          title={
+            prompt.entries.length === 1
+              ? `Delete ${prompt.entries[0]!.name}?`
+              : `Delete ${prompt.entries.length} items?`
+          }
           confirmLabel="Delete"
-          onClose={() => setPrompt(null)}
-          onConfirm={() => deleteEntry(env.id, prompt.entry.path)}
+          onClose={() => {
+            setPrompt(null);
+            listRef.current?.focus();
+          }}
+          onConfirm={() =>
+            deleteEntries(
+              env.id,
+              prompt.entries.map((e) => e.path),
+            )
+          }
         >
-          <p>
-            <span className="mono">{prompt.entry.path}</span> will be deleted
-            {prompt.entry.kind === 'directory' ? ' with everything in it' : ''}. This cannot be undone.
-          </p>
+          {prompt.entries.length === 1 ? (
+            <p>
+              <span className="mono">{prompt.entries[0]!.path}</span> will be deleted
+              {prompt.entries[0]!.kind === 'directory' ? ' with everything in it' : ''}. This cannot be
+              undone.
+            </p>
+          ) : (
+            <>
+              <p>These will be deleted, folders with everything in them. This cannot be undone.</p>
+              <ul className="delete-list mono">
+                {prompt.entries.map((e) => (
+                  <li key={e.path}>{e.path}</li>
+                ))}
+              </ul>
+            </>
+          )}
         </ConfirmDialog>
       )}
     </div>
   );
 }
 
+/** The paths from `from` to `to` in list order, both included. */
+function rangeOf(entries: FileEntry[], from: string, to: string): string[] {
+  const a = entries.findIndex((e) => e.path === from);
+  const b = entries.findIndex((e) => e.path === to);
+  if (a < 0 || b < 0) return [to];
+  return entries.slice(Math.min(a, b), Math.max(a, b) + 1).map((e) => e.path);
+}
+
 function TreeNode({ envId, path, name }: { envId: string; path: string; name: string }) {
   const expanded = useFiles((s) => !!filesOf(s.byEnv, envId).expanded[path]);
   const children = useFiles((s) => filesOf(s.byEnv, envId).tree[path]);
   const current = useFiles((s) => filesOf(s.byEnv, envId).path === path);
+  const rowRef = useRef<HTMLDivElement>(null);
+  // A node left open when the tree was refreshed (after New folder, Rename, Delete) reloads itself.
+  useEffect(() => {
+    if (expanded && !children) void loadTreeNode(envId, path);
+  }, [envId, path, expanded, children]);
+  useEffect(() => {
+    if (current) rowRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [current]);
   return (
-    <li style={{ listStyle: 'none' }}>
-      <button
-        aria-expanded={expanded}
-        aria-label={`Expand ${name}`}
-        onClick={() => void toggleTreeNode(envId, path)}
-      >
-        {expanded ? '▾' : '▸'}
-      </button>
-      <button
-        aria-current={current}
-        onClick={() => void navigate(envId, path)}
-        style={{ fontWeight: current ? 600 : 400 }}
-      >
-        {name}
-      </button>
-      {expanded && children && (
+    <li>
+      <div ref={rowRef} className={`tree-row${current ? ' current' : ''}`}>
+        <button
+          className="tree-toggle"
+          aria-expanded={expanded}
+          aria-label={`${expanded ? 'Collapse' : 'Expand'} ${name}`}
+          onClick={() => void toggleTreeNode(envId, path)}
+        >
+          {expanded ? (
+            <ChevronDown size={13} aria-hidden="true" />
+          ) : (
+            <ChevronRight size={13} aria-hidden="true" />
+          )}
+        </button>
+        <button
+          className="tree-name"
+          aria-current={current}
+          title={path}
+          onClick={() => void navigate(envId, path)}
+        >
+          <FileIcon entry={{ kind: 'directory', name }} />
+          <span className="entry-text">{name}</span>
+        </button>
+      </div>
+      {expanded && children && children.length > 0 && (
         <ul>
           {children.map((c) => (
             <TreeNode key={c.path} envId={envId} path={c.path} name={c.name} />

@@ -2,6 +2,7 @@
 // count, the timeline of state changes, and what the server says about itself.
 import type { EnvironmentView } from '../../shared/ipc';
 import { formatClock, formatDuration, formatMs } from '../format';
+import { timelineRows } from '../health-timeline';
 import { serverInfoRows } from '../server-info';
 import { useNow } from '../use-now';
 import { RttChart } from './rtt-chart';
@@ -11,14 +12,16 @@ export function HealthPanel({ env }: { env: EnvironmentView }) {
   const now = useNow();
   const h = env.health;
   return (
-    <div className="panel padded" aria-label="Health">
+    // Focusable, so a keyboard user can scroll it when it overflows.
+    <div className="panel padded" role="region" aria-label="Health" tabIndex={0}>
       <div>
         <StatusIndicator env={env} />
       </div>
       {h ? (
         <>
           <div className="health-grid">
-            <Stat label="RTT now" value={formatMs(h.lastRttMs)} />
+            {/* The last sample is history once the link is down: "now" would be stale. */}
+            <Stat label="RTT now" value={env.link.kind === 'connected' ? formatMs(h.lastRttMs) : '—'} />
             <Stat label="RTT p50" value={formatMs(h.rttP50Ms)} />
             <Stat label="RTT p95" value={formatMs(h.rttP95Ms)} />
             <Stat
@@ -36,12 +39,15 @@ export function HealthPanel({ env }: { env: EnvironmentView }) {
           <section aria-label="Timeline">
             <h3>Timeline</h3>
             <ol className="mono" reversed>
-              {[...h.history].reverse().map((entry, i) => (
-                <li key={`${entry.at}-${i}`}>
-                  {formatClock(entry.at)} {entry.state}
-                  {entry.reason ? ` — ${entry.reason}` : ''}
-                </li>
-              ))}
+              {timelineRows(h.history)
+                .reverse()
+                .map((row) => (
+                  <li key={`${row.at}-${row.state}`}>
+                    {formatClock(row.at)} {row.state}
+                    {row.count > 1 ? ` ×${row.count} (until ${formatClock(row.lastAt)})` : ''}
+                    {row.reason ? ` — ${row.reason}` : ''}
+                  </li>
+                ))}
             </ol>
           </section>
         </>

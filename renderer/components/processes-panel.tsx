@@ -1,6 +1,7 @@
 // Every process of an environment with its state, exit code, start time and ticking duration,
 // the actions on it, and a form to start a new command.
 import { useState, type FormEvent } from 'react';
+import { Ban, OctagonX, Pause, RotateCw, SquareTerminal, Trash2 } from 'lucide-react';
 import type { EnvironmentView, ProcessView } from '../../shared/ipc';
 import {
   forgetProcess,
@@ -14,6 +15,8 @@ import { formatDateTime, formatDuration } from '../format';
 import { processesOf, useProcesses } from '../stores/processes-store';
 import { useNow } from '../use-now';
 import { ErrorLine } from './error-line';
+import type { MenuEntry } from './popup-menu';
+import { RowActions } from './row-actions';
 
 export function ProcessesPanel({ env }: { env: EnvironmentView }) {
   const byKey = useProcesses((s) => s.byKey);
@@ -25,18 +28,21 @@ export function ProcessesPanel({ env }: { env: EnvironmentView }) {
     fn().catch((e: unknown) => setError(errorMessage(e)));
   };
   return (
-    <div className="panel padded">
+    // Focusable, so a keyboard user can scroll it when it overflows.
+    <div className="panel padded" role="region" aria-label="Processes panel" tabIndex={0}>
       <StartProcessForm env={env} />
       <ErrorLine message={error} />
-      <table aria-label="Processes">
+      <table aria-label="Processes" className="process-table">
         <thead>
           <tr>
-            <th>Command</th>
-            <th>State</th>
-            <th>Exit</th>
-            <th>Started</th>
-            <th>Duration</th>
-            <th>Actions</th>
+            <th className="col-command">Command</th>
+            <th className="col-state">State</th>
+            <th className="col-exit">Exit</th>
+            <th className="col-started">Started</th>
+            <th className="col-duration">Duration</th>
+            <th className="col-actions">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -67,29 +73,51 @@ function ProcessRow({
 }) {
   const running = p.state === 'running' || p.state === 'starting';
   const key = { envId: p.envId, processId: p.processId };
+  const openPane = { label: 'Open pane', icon: SquareTerminal, onSelect: () => openInPane(key) };
+  const restart = { label: 'Restart', icon: RotateCw, onSelect: () => act(() => restartProcess(key)) };
+  const menu: MenuEntry[] = [
+    openPane,
+    ...(running
+      ? [
+          {
+            label: 'Interrupt',
+            icon: Pause,
+            keys: 'Ctrl+C',
+            onSelect: () => act(() => signalProcess(key, 'interrupt')),
+          },
+          { label: 'Terminate', icon: Ban, onSelect: () => act(() => signalProcess(key, 'terminate')) },
+          {
+            label: 'Kill',
+            icon: OctagonX,
+            danger: true,
+            onSelect: () => act(() => signalProcess(key, 'kill')),
+          },
+        ]
+      : []),
+    restart,
+    ...(!running
+      ? [
+          'separator' as const,
+          { label: 'Remove', icon: Trash2, onSelect: () => act(() => forgetProcess(key)) },
+        ]
+      : []),
+  ];
   return (
     <tr aria-label={`Process ${p.title}`}>
-      <td className="mono" title={p.argv.join(' ')}>
-        {p.title}
-        {p.pid !== null && <span className="muted"> · pid {p.pid}</span>}
+      <td className="mono col-command" title={p.argv.join(' ')}>
+        <span className="entry-text">
+          {p.title}
+          {p.pid !== null && <span className="muted"> · pid {p.pid}</span>}
+        </span>
       </td>
-      <td>{p.state}</td>
-      <td>{p.exitCode ?? (p.failure ? 'failed' : '—')}</td>
-      <td>{formatDateTime(p.startedAt)}</td>
-      <td>{formatDuration((p.endedAt ?? now) - p.startedAt)}</td>
-      <td className="actions">
-        <button onClick={() => openInPane(key)}>Open pane</button>
-        {running && (
-          <>
-            <button onClick={() => act(() => signalProcess(key, 'interrupt'))}>Interrupt</button>
-            <button onClick={() => act(() => signalProcess(key, 'terminate'))}>Terminate</button>
-            <button className="danger" onClick={() => act(() => signalProcess(key, 'kill'))}>
-              Kill
-            </button>
-          </>
-        )}
-        <button onClick={() => act(() => restartProcess(key))}>Restart</button>
-        {!running && <button onClick={() => act(() => forgetProcess(key))}>Remove</button>}
+      <td className="col-state">
+        <span className={`badge state-${p.state}`}>{p.state}</span>
+      </td>
+      <td className="col-exit">{p.exitCode ?? (p.failure ? 'failed' : '—')}</td>
+      <td className="col-started">{formatDateTime(p.startedAt)}</td>
+      <td className="col-duration">{formatDuration((p.endedAt ?? now) - p.startedAt)}</td>
+      <td className="col-actions">
+        <RowActions name={p.title} inline={[openPane, restart]} menu={menu} />
       </td>
     </tr>
   );

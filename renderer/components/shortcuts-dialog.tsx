@@ -1,5 +1,5 @@
 // Lists every keyboard shortcut.
-import { SHORTCUTS } from '../shortcuts';
+import { keysOf, SHORTCUTS } from '../shortcuts';
 import { Modal } from './modal';
 
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
@@ -11,7 +11,7 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
             <tr key={s.id}>
               <td>{s.label}</td>
               <td>
-                <kbd>{s.keys}</kbd>
+                <kbd>{keysOf(s)}</kbd>
               </td>
             </tr>
           ))}

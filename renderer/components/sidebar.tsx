@@ -1,7 +1,12 @@
-// Every environment with its colour, name and live link status; selecting one shows it.
+// Every environment with its colour, name and live link status; selecting one shows it, and its
+// context menu connects, reconnects, edits, duplicates or removes it.
+import { useCallback, useState } from 'react';
+import { Copy, Pencil, Plug, Plus, RefreshCw, Trash2, Unplug } from 'lucide-react';
+import type { EnvironmentView } from '../../shared/ipc';
 import { useEnvironments } from '../stores/environments-store';
 import { useUi } from '../stores/ui-store';
-import { reconnectAll } from '../actions/environment-actions';
+import { addEnvironment, reconnectAll, reconnectNow, setConnected } from '../actions/environment-actions';
+import { contextMenuPoint, PopupMenu, type MenuEntry } from './popup-menu';
 import { StatusIndicator } from './status-indicator';
 
 export function Sidebar() {
@@ -9,6 +14,45 @@ export function Sidebar() {
   const activeEnvId = useUi((s) => s.activeEnvId);
   const selectEnv = useUi((s) => s.selectEnv);
   const openDialog = useUi((s) => s.openDialog);
+  const [menu, setMenu] = useState<{ at: { x: number; y: number }; env: EnvironmentView } | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const ignore = () => undefined;
+  const menuItems = (env: EnvironmentView): MenuEntry[] => [
+    {
+      label: env.enabled ? 'Disconnect' : 'Connect',
+      icon: env.enabled ? Unplug : Plug,
+      onSelect: () => void setConnected(env.id, !env.enabled).catch(ignore),
+    },
+    {
+      label: 'Reconnect now',
+      icon: RefreshCw,
+      disabled: !env.enabled || env.link.kind === 'connected',
+      onSelect: () => void reconnectNow(env.id).catch(ignore),
+    },
+    { label: 'Edit…', icon: Pencil, onSelect: () => openDialog({ kind: 'editEnvironment', id: env.id }) },
+    ...(env.settings.kind !== 'local'
+      ? [
+          {
+            // The copy gets no token: a token is sent only where the user typed it.
+            label: 'Duplicate',
+            icon: Copy,
+            onSelect: () =>
+              void addEnvironment({
+                name: `${env.name} (copy)`,
+                color: env.color,
+                settings: env.settings,
+              }).catch(ignore),
+          },
+          'separator' as const,
+          {
+            label: 'Remove…',
+            icon: Trash2,
+            danger: true,
+            onSelect: () => openDialog({ kind: 'removeEnvironment', id: env.id }),
+          },
+        ]
+      : []),
+  ];
   return (
     <nav className="sidebar" aria-label="Environments">
       <ul>
@@ -22,11 +66,14 @@ export function Sidebar() {
                 aria-current={id === activeEnvId}
                 aria-label={`Environment ${env.name}`}
                 onClick={() => selectEnv(id)}
+                onContextMenu={(e) => {
+                  e.preventDefault();
+                  setMenu({ at: contextMenuPoint(e), env });
+                }}
               >
                 <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
-                <span>
+                <span className="env-card">
                   <span className="env-name">{env.name}</span>
-                  <br />
                   <StatusIndicator env={env} />
                 </span>
               </button>
@@ -34,9 +81,23 @@ export function Sidebar() {
           );
         })}
       </ul>
+      {menu && (
+        <PopupMenu
+          label={`Actions for ${menu.env.name}`}
+          items={menuItems(menu.env)}
+          at={menu.at}
+          onClose={closeMenu}
+        />
+      )}
       <div className="actions">
-        <button onClick={() => openDialog({ kind: 'addEnvironment' })}>Add environment</button>
-        <button onClick={() => void reconnectAll().catch(() => undefined)}>Reconnect all</button>
+        <button onClick={() => openDialog({ kind: 'addEnvironment' })}>
+          <Plus size={14} aria-hidden="true" />
+          Add environment
+        </button>
+        <button onClick={() => void reconnectAll().catch(() => undefined)}>
+          <RefreshCw size={14} aria-hidden="true" />
+          Reconnect all
+        </button>
       </div>
     </nav>
   );

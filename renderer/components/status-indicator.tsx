@@ -1,10 +1,38 @@
 // The link status of one environment: icon + coloured text, named for assistive tech and tests
 // (e.g. "Connection: connected, 3 ms"), never colour alone. Its tooltip also says when the link is
 // unencrypted ws:// over a network.
+import {
+  CircleDashed,
+  CircleDot,
+  CirclePause,
+  CircleX,
+  Circle,
+  Clock,
+  LoaderCircle,
+  RefreshCw,
+  type LucideIcon,
+} from 'lucide-react';
 import type { EnvironmentView } from '../../shared/ipc';
-import { linkStatus } from '../link-status';
+import { linkStatus, type LinkStatus } from '../link-status';
 import { useNow } from '../use-now';
 import { isUnencryptedLink } from './unencrypted-note';
+
+const STATUS_ICONS: Record<LinkStatus['kind'], LucideIcon> = {
+  idle: Circle,
+  connecting: LoaderCircle,
+  connected: CircleDot,
+  degraded: CircleDashed,
+  stalled: CirclePause,
+  reconnecting: RefreshCw,
+  failed: CircleX,
+  expired: Clock,
+  closed: Circle,
+};
+
+export function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
+  const Icon = STATUS_ICONS[kind];
+  return <Icon className="status-icon" size={13} aria-hidden="true" />;
+}
 
 export function StatusIndicator({ env, compact = false }: { env: EnvironmentView; compact?: boolean }) {
   const now = useNow();
@@ -20,10 +48,10 @@ export function StatusIndicator({ env, compact = false }: { env: EnvironmentView
           : status.label
       }
     >
-      <span className="status-icon" aria-hidden="true">
-        {status.icon}
+      <StatusIcon kind={status.kind} />
+      <span className="status-text" aria-hidden="true">
+        {compact ? status.kind : status.text}
       </span>
-      <span aria-hidden="true">{compact ? status.kind : status.text}</span>
     </span>
   );
 }

@@ -1,7 +1,9 @@
 // One terminal pane: header (title, state, size-fixed, actions), a slim reconnect banner, the
 // inline exit line with restart, the search bar, and the xterm view fitted to the pane.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ClipboardPaste, Columns2, Copy, Eraser, Rows2, Search, TextSelect, X } from 'lucide-react';
 import type { EnvironmentView, ProcessView } from '../../shared/ipc';
+import { requestClosePanes } from '../actions/pane-actions';
 import { restartProcess } from '../actions/process-actions';
 import { openShell } from '../actions/process-actions';
 import { errorMessage } from '../../shared/error-message';
@@ -13,6 +15,8 @@ import { useUi } from '../stores/ui-store';
 import { terminalFor } from '../terminal/terminal-registry';
 import type { TerminalStatus } from '../terminal/process-terminal';
 import { useNow } from '../use-now';
+import { contextMenuPoint, PopupMenu, type MenuEntry } from './popup-menu';
+import { StatusIcon } from './status-indicator';
 
 export function TerminalPane(props: {
   env: EnvironmentView;
@@ -27,9 +31,15 @@ export function TerminalPane(props: {
   const [restartError, setRestartError] = useState<string | null>(null);
   const searchOpen = useUi((s) => s.searchPaneId === paneId);
   const toggleSearch = useUi((s) => s.toggleSearch);
-  const { closePane, focusPane } = usePanes.getState();
+  const { focusPane } = usePanes.getState();
   const now = useNow();
   const link = linkStatus(env, now);
+  const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
+  const terminal = () => terminalFor({ envId: env.id, processId }, useSettings.getState().settings);
+  const closeMenu = useCallback(() => {
+    setMenuAt(null);
+    terminalFor({ envId: env.id, processId }, useSettings.getState().settings).focus();
+  }, [env.id, processId]);
 
   useEffect(() => {
     const host = mountRef.current;
@@ -56,6 +66,30 @@ export function TerminalPane(props: {
     process && (process.state === 'exited' || process.state === 'failed' || process.state === 'lost');
   const split = (direction: 'horizontal' | 'vertical') =>
     void openShell(env.id, { splitOf: { paneId, direction } }).catch(() => undefined);
+  const clipboardFailed = (e: unknown) => setRestartError(`Clipboard: ${errorMessage(e)}`);
+  const menuItems = (): MenuEntry[] => [
+    {
+      label: 'Copy',
+      icon: Copy,
+      keys: 'Ctrl+Shift+C',
+      disabled: !terminal().hasSelection(),
+      onSelect: () => void terminal().copySelection().catch(clipboardFailed),
+    },
+    {
+      label: 'Paste',
+      icon: ClipboardPaste,
+      keys: 'Ctrl+Shift+V',
+      onSelect: () => void terminal().pasteFromClipboard().catch(clipboardFailed),
+    },
+    { label: 'Select all', icon: TextSelect, onSelect: () => terminal().selectAll() },
+    { label: 'Clear', icon: Eraser, onSelect: () => terminal().clear() },
+    'separator',
+    { label: 'Search', icon: Search, keys: 'Ctrl+Shift+F', onSelect: () => toggleSearch(paneId) },
+    { label: 'Split right', icon: Columns2, onSelect: () => split('horizontal') },
+    { label: 'Split down', icon: Rows2, onSelect: () => split('vertical') },
+    'separator',
+    { label: 'Close pane', icon: X, onSelect: () => requestClosePanes(env.id, [paneId]) },
+  ];
 
   return (
     <section
@@ -66,8 +100,9 @@ export function TerminalPane(props: {
     >
       <header className="pane-header">
         <span className="pane-title">{title}</span>
-        {process && <span className="badge">{process.state}</span>}
-        {status?.sizeFixed && (
+        {process && <span className={`badge state-${process.state}`}>{process.state}</span>}
+        {/* Only a live process has a size to fix; an ended one has none to change. */}
+        {status?.sizeFixed && process?.state === 'running' && (
           <span className="badge" title="The server cannot resize this terminal">
             size fixed
           </span>
@@ -76,29 +111,41 @@ export function TerminalPane(props: {
         <button
           className="icon"
           aria-label="Search"
+          title="Search (Ctrl+Shift+F)"
           aria-pressed={searchOpen}
           onClick={() => toggleSearch(paneId)}
         >
-          ⌕
+          <Search size={14} aria-hidden="true" />
         </button>
-        <button className="icon" aria-label="Split right" onClick={() => split('horizontal')}>
-          ◫
+        <button
+          className="icon"
+          aria-label="Split right"
+          title="Split right"
+          onClick={() => split('horizontal')}
+        >
+          <Columns2 size={14} aria-hidden="true" />
         </button>
-        <button className="icon" aria-label="Split down" onClick={() => split('vertical')}>
-          ⊟
+        <button className="icon" aria-label="Split down" title="Split down" onClick={() => split('vertical')}>
+          <Rows2 size={14} aria-hidden="true" />
         </button>
-        <button className="icon" aria-label="Close pane" onClick={() => closePane(env.id, paneId)}>
-          ×
+        <button
+          className="icon"
+          aria-label="Close pane"
+          title="Close pane"
+          onClick={() => requestClosePanes(env.id, [paneId])}
+        >
+          <X size={14} aria-hidden="true" />
         </button>
       </header>
       {(link.kind === 'reconnecting' || link.kind === 'connecting' || link.kind === 'stalled') && (
         <div className="banner" role="status">
-          {link.icon} Link {link.text} — typing is kept and delivered once the link is back.
+          <StatusIcon kind={link.kind} /> Link {link.text} — typing is kept and delivered once the link is
+          back.
         </div>
       )}
       {link.kind === 'failed' && (
         <div className="banner bad" role="status">
-          {link.icon} Link {link.text}
+          <StatusIcon kind={link.kind} /> Link {link.text} — the environment view says why.
         </div>
       )}
       {link.kind === 'expired' && (
@@ -112,7 +159,15 @@ export function TerminalPane(props: {
         </div>
       )}
       {searchOpen && <SearchBar envId={env.id} processId={processId} onClose={() => toggleSearch(paneId)} />}
-      <div className="terminal-mount" ref={mountRef} />
+      <div
+        className="terminal-mount"
+        ref={mountRef}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          setMenuAt(contextMenuPoint(e));
+        }}
+      />
+      {menuAt && <PopupMenu label="Terminal" items={menuItems()} at={menuAt} onClose={closeMenu} />}
       {ended && (
         <div className="exit-line" role="status">
           {formatEnding(process)} ·{' '}

@@ -4,6 +4,7 @@
 import { bridgeFromPreload, type PreloadBridge, type TetherBridge } from '../../shared/ipc';
 import { createWebSocketBridge, type WebBridgeStatus } from '../../shared/ipc/web-bridge-client';
 import { webSocketUrlFor } from '../../shared/ipc/web-protocol';
+import type { HostKind } from '../host-kind';
 import { appLinkOpener, browserTabLinkOpener, type LinkOpener } from './link-opener';
 
 export interface ResolvedBridge {
@@ -12,14 +13,20 @@ export interface ResolvedBridge {
   onStatus?: (listener: (status: WebBridgeStatus) => void) => () => void;
   /** How links are opened in this host: the system browser (Electron) or a new tab (web). */
   openLink: LinkOpener;
+  host: HostKind;
 }
 
 export function resolveBridge(): ResolvedBridge {
   const electron = (window as { tether?: PreloadBridge }).tether;
   if (electron) {
     const bridge = bridgeFromPreload(electron);
-    return { bridge, openLink: appLinkOpener(bridge) };
+    return { bridge, openLink: appLinkOpener(bridge), host: 'electron' };
   }
   const bridge = createWebSocketBridge(webSocketUrlFor(window.location));
-  return { bridge, onStatus: (listener) => bridge.onStatus(listener), openLink: browserTabLinkOpener() };
+  return {
+    bridge,
+    onStatus: (listener) => bridge.onStatus(listener),
+    openLink: browserTabLinkOpener(),
+    host: 'web',
+  };
 }

@@ -12,7 +12,10 @@ export interface EnvFiles {
   error: string | null;
   showHidden: boolean;
   sort: { key: SortKey; ascending: boolean };
+  /** The entry the keyboard cursor is on (its file is previewed). */
   selected: string | null;
+  /** Entries picked for a multi-entry action (Shift/Ctrl selection); the cursor's alone by default. */
+  marked: string[];
   preview: { path: string; preview: FilePreview | null; error: string | null } | null;
   /** Children of expanded directories in the tree, by path. */
   tree: Record<string, FileEntry[]>;
@@ -27,6 +30,7 @@ const EMPTY_FILES: EnvFiles = {
   showHidden: false,
   sort: { key: 'name', ascending: true },
   selected: null,
+  marked: [],
   preview: null,
   tree: {},
   expanded: {},
@@ -69,6 +73,12 @@ export function sortEntries(entries: FileEntry[], sort: EnvFiles['sort']): FileE
 /** Joins a POSIX-style directory and a name (remote paths are absolute, '/'-separated). */
 export function joinPath(dir: string, name: string): string {
   return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
+}
+
+/** The folders from the root down to `path` itself: "/a/b" → ["/", "/a", "/a/b"]. */
+export function pathChain(path: string): string[] {
+  const parts = path.split('/').filter(Boolean);
+  return ['/', ...parts.map((_, i) => `/${parts.slice(0, i + 1).join('/')}`)];
 }
 
 export function parentPath(path: string): string {

@@ -10,7 +10,11 @@ type Dialog =
   /** *Show log* of an SSH environment's connects. */
   | { kind: 'connectLog'; id: string }
   | { kind: 'shortcuts' }
+  | { kind: 'commandPalette' }
+  | { kind: 'quickSwitch' }
   | { kind: 'settings' }
+  /** Panes about to close whose processes would keep running unseen: terminate or keep? */
+  | { kind: 'closePanes'; envId: string; paneIds: string[] }
   /** A link clicked in a terminal of `envId`, waiting for the user's say. */
   | { kind: 'openLink'; url: string; envId: string | null };
 

@@ -14,6 +14,7 @@ import { OutputFlow } from './output-flow';
 import { PASTE_CHUNK_CHARS } from './flow-limits';
 import { DARK_THEME, LIGHT_THEME, resolvedTheme, TERMINAL_FONT_FAMILY } from './terminal-theme';
 import { errorMessage } from '../../shared/error-message';
+import { clipboardAction } from './clipboard-keys';
 
 const INTERRUPT = '\x03';
 
@@ -65,6 +66,15 @@ export class ProcessTerminal {
     this.terminal.onData((data) => this.sendInput(data));
     // onBinary hands over one char per byte (0-255), which btoa encodes as-is.
     this.terminal.onBinary((data) => this.write(btoa(data), true));
+    // Copy and paste keys are the terminal's, not the program's (see clipboard-keys).
+    this.terminal.attachCustomKeyEventHandler((event) => {
+      const action = clipboardAction(event);
+      if (!action) return true;
+      event.preventDefault();
+      if (action === 'copy') void this.copySelection();
+      else void this.pasteFromClipboard();
+      return false;
+    });
     this.terminal.onSelectionChange(() => {
       const text = this.terminal.getSelection();
       if (this.copyOnSelect && text) navigator.clipboard?.writeText(text).catch(() => undefined);
@@ -138,6 +148,33 @@ export class ProcessTerminal {
 
   clearSearch(): void {
     this.searchAddon.clearDecorations();
+  }
+
+  hasSelection(): boolean {
+    return this.terminal.hasSelection();
+  }
+
+  /** Copies the selection to the clipboard; false when nothing is selected. */
+  async copySelection(): Promise<boolean> {
+    const text = this.terminal.getSelection();
+    if (!text) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  }
+
+  /** Pastes the clipboard's text as if typed (bracketed when the program asked for it). */
+  async pasteFromClipboard(): Promise<void> {
+    const text = await navigator.clipboard.readText();
+    if (text) this.terminal.paste(text);
+  }
+
+  selectAll(): void {
+    this.terminal.selectAll();
+  }
+
+  /** Clears the scrollback and the screen above the prompt (the program's screen is its own). */
+  clear(): void {
+    this.terminal.clear();
   }
 
   applySettings(settings: Settings): void {

@@ -6,7 +6,9 @@ import { useNotices } from '../stores/notices-store';
 import { usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { useSshPrompts } from '../stores/ssh-prompts-store';
+import { useRecentPaths } from '../stores/recent-paths-store';
 import { DEFAULT_SETTINGS, useSettings } from '../stores/settings-store';
+import { useToasts } from '../stores/toasts-store';
 import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 
@@ -15,10 +17,12 @@ export function resetStores(): void {
   useProcesses.setState({ byKey: {} });
   usePanes.setState({ byEnv: {} });
   useFiles.setState({ byEnv: {} });
+  useRecentPaths.setState({ byEnv: {} });
   useNotices.setState({ list: [] });
   useSshPrompts.setState({ list: [] });
   useTransfers.setState({ byId: {} });
   useConflicts.setState({ pending: null });
+  useToasts.setState({ list: [] });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
   useUi.setState({
     activeEnvId: null,

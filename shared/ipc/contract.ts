@@ -512,6 +512,8 @@ const events = {
   'ssh.promptClosed': z.object({ id: z.string() }),
   /** Live stages of an SSH *Test connection* (by the testId it was started with). */
   'ssh.testProgress': z.object({ testId: z.string(), progress: SshConnectView }),
+  /** The desktop app's native menu chose a command of the renderer's command registry, by id. */
+  'app.menuCommand': z.object({ id: z.string().min(1).max(100) }),
 } as const;
 
 export type Commands = typeof commands;

@@ -113,6 +113,17 @@ describe('web app: Local environment', () => {
     await typeLine(page, 'echo right-$((3+4))', 1);
     await expect.poll(() => countInPane(page, /^right-7$/m, 1), poll).toBe(1);
     await saveScreenshot(page, 'split');
+    // The handle between the two panes resizes them.
+    const handle = page.getByRole('separator', { name: 'Resize panes' });
+    const widthBefore = (await pane(page, 0).boundingBox())!.width;
+    const grip = (await handle.boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x - 150, grip.y + grip.height / 2, { steps: 6 });
+    await page.mouse.up();
+    await expect
+      .poll(async () => (await pane(page, 0).boundingBox())!.width, poll)
+      .toBeLessThan(widthBefore - 100);
     await page.reload();
     await expect.poll(() => countInPane(page, /^right-7$/m, 1), poll).toBe(1);
     await expect.poll(() => countInPane(page, /^after-5$/m, 0), poll).toBe(1);

@@ -12,7 +12,7 @@ import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/web-
 import { openRemoteShell } from './environment-ui';
 import { remoteRig } from './remote-rig';
 import { reportFailure, saveScreenshot } from './screens';
-import { countInPane, paneText, typeLine } from './terminal-text';
+import { countInPane, pane, paneText, typeLine } from './terminal-text';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -100,5 +100,12 @@ describe('web app: output beyond the server’s retention during a cut', () => {
     await expect.poll(() => countInPane(page, /^still-43$/m), poll).toBe(1);
     expect(await countInPane(page, /output lost/)).toBe(1);
     expect(await paneText(page)).toContain(marker);
+
+    // Codex cannot resize a pty: the pane says "size fixed" while its shell runs, not once it ended.
+    const header = pane(page).locator('.pane-header');
+    await expect.poll(() => header.getByText('size fixed').count(), poll).toBe(1);
+    await typeLine(page, 'exit');
+    await expect.poll(() => header.getByText('exited', { exact: true }).count(), poll).toBe(1);
+    expect(await header.getByText('size fixed').count()).toBe(0);
   });
 });

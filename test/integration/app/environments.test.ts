@@ -224,10 +224,12 @@ describe('environments', () => {
       expect(ok.rttMs).toBeTypeOf('number');
       expect(ok.info?.executorVersion).toBeTypeOf('string');
 
-      expect(await test({ kind: 'ws', url: authed.url! }, 'wrong-token')).toMatchObject({
-        ok: false,
-        stage: 'auth',
-      });
+      const wrong = await test({ kind: 'ws', url: authed.url! }, 'wrong-token');
+      expect(wrong).toMatchObject({ ok: false, stage: 'auth' });
+      // Said once, in one sentence each: no "Check the token.. Check the token."
+      expect(wrong.message.match(/check the token/gi)).toHaveLength(1);
+      expect(wrong.message.match(/refused the credentials/gi)).toHaveLength(1);
+      expect(wrong.message).not.toContain('..');
       expect(await test({ kind: 'ws', url: authed.url! })).toMatchObject({ ok: false, stage: 'auth' });
       expect(await test({ kind: 'ws', url: `ws://127.0.0.1:${closedPort}` })).toMatchObject({
         ok: false,

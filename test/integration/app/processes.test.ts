@@ -158,6 +158,11 @@ describe('processes on the Local environment (Tether stdio server)', () => {
     const again = await h.invoke('processes.restart', { envId: 'local', processId: line.processId });
     expect(again.processId).not.toBe(line.processId);
     expect(again).toMatchObject({ argv: line.argv, cwd: '/tmp' });
+    // The restarted process takes the old one's row.
+    const afterRestart = (await h.invoke('processes.list', { envId: 'local' })).map((p) => p.processId);
+    expect(afterRestart).toContain(again.processId);
+    expect(afterRestart).not.toContain(line.processId);
+    expect(h.eventsNamed('processes.removed')).toContainEqual({ envId: 'local', processId: line.processId });
     await waitFor(() => outputText(eventsOf(h, again.processId)).includes('in /tmp'), 'restarted output');
     await waitFor(
       async () =>

@@ -1,0 +1,63 @@
+// The command registry: every command the app offers, with its keyboard shortcut where it has one.
+// The command palette, the app menu and the shortcuts all read this one list, so a command is
+// named, bound and run in one place.
+import { reconnectAll, reconnectNow } from './actions/environment-actions';
+import { runShortcut } from './actions/shortcut-actions';
+import { useEnvironments } from './stores/environments-store';
+import { useUi, type EnvPanel } from './stores/ui-store';
+import { keysOf, SHORTCUTS } from './shortcuts';
+
+export interface AppCommand {
+  id: string;
+  label: string;
+  /** The keys shown beside it, for this host. */
+  keys?: string;
+  run: () => void;
+}
+
+const PANEL_LABELS: Record<EnvPanel, string> = {
+  terminals: 'Terminals',
+  processes: 'Processes',
+  files: 'Files',
+  health: 'Health',
+};
+
+function activeEnvId(): string | null {
+  const id = useUi.getState().activeEnvId;
+  return id && useEnvironments.getState().byId[id] ? id : null;
+}
+
+/** Every command, in the order menus show them. */
+export function appCommands(): AppCommand[] {
+  const ui = useUi.getState();
+  const fromShortcuts = SHORTCUTS.map((s) => ({
+    id: s.id,
+    label: s.label,
+    keys: keysOf(s),
+    run: () => runShortcut(s.id),
+  }));
+  const panels = (Object.keys(PANEL_LABELS) as EnvPanel[]).map((panel) => ({
+    id: `show-${panel}`,
+    label: `Show ${PANEL_LABELS[panel]}`,
+    run: () => {
+      const envId = activeEnvId();
+      if (envId) ui.showPanel(envId, panel);
+    },
+  }));
+  return [
+    ...fromShortcuts,
+    ...panels,
+    { id: 'addEnvironment', label: 'Add environment…', run: () => ui.openDialog({ kind: 'addEnvironment' }) },
+    {
+      id: 'reconnectNow',
+      label: 'Reconnect this environment now',
+      run: () => {
+        const envId = activeEnvId();
+        if (envId) void reconnectNow(envId).catch(() => undefined);
+      },
+    },
+    { id: 'reconnectAll', label: 'Reconnect all', run: () => void reconnectAll().catch(() => undefined) },
+    { id: 'settings', label: 'Settings…', run: () => ui.openDialog({ kind: 'settings' }) },
+    { id: 'shortcuts', label: 'Keyboard shortcuts', run: () => ui.openDialog({ kind: 'shortcuts' }) },
+  ];
+}

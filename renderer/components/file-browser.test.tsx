@@ -1,0 +1,193 @@
+// The file browser as a keyboard user and a new user meet it (issue #14, defects 1, 2 and 15):
+// SVG icons instead of emoji, a tree that shows where you are (also after New folder), and a list
+// driven by arrows, Enter, F2, Delete, type-ahead, Shift/Ctrl selection and whole-cell sort headers.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { FileEntry } from '../../shared/ipc';
+import { makeEnv, type FakeBridge } from '../test/fake-bridge';
+import { withFreshBridge } from '../test/fresh-bridge';
+import { FileBrowser } from './file-browser';
+
+const entry = (dir: string, name: string, kind: FileEntry['kind'] = 'file', size = 1): FileEntry => ({
+  name,
+  path: `${dir === '/' ? '' : dir}/${name}`,
+  kind,
+  size: kind === 'directory' ? null : size,
+  modifiedAtMs: 1_700_000_000_000,
+  hidden: false,
+});
+
+/** A small remote tree: /home/u holds a folder and four files. Fresh per test (New folder adds). */
+let TREE: Record<string, FileEntry[]>;
+const freshTree = (): Record<string, FileEntry[]> => ({
+  '/': [entry('/', 'home', 'directory'), entry('/', 'tmp', 'directory')],
+  '/home': [entry('/home', 'u', 'directory')],
+  '/home/u': [
+    entry('/home/u', 'src', 'directory'),
+    entry('/home/u', 'alpha.txt', 'file', 30),
+    entry('/home/u', 'beta.log', 'file', 10),
+    entry('/home/u', 'bravo.md', 'file', 20),
+    entry('/home/u', 'photo.png', 'file', 40),
+  ],
+});
+
+let bridge: FakeBridge;
+beforeEach(() => {
+  bridge = withFreshBridge();
+  TREE = freshTree();
+  bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+  bridge.handle('files.list', ({ path }) => ({ path, entries: TREE[path] ?? [] }));
+  bridge.handle('files.preview', ({ path }) => ({
+    kind: 'text',
+    text: `text of ${path}`,
+    truncated: false,
+    size: 9,
+  }));
+  bridge.handle('files.delete', () => ({ ok: true }));
+  bridge.handle('files.mkdir', ({ path }) => {
+    TREE['/home/u']!.push(entry('/home/u', path.split('/').pop()!, 'directory'));
+    return { ok: true };
+  });
+});
+afterEach(cleanup);
+
+async function openBrowser() {
+  render(<FileBrowser env={makeEnv()} />);
+  const table = await screen.findByRole('table', { name: 'Folder contents' });
+  await within(table).findByText('alpha.txt');
+  return { table, list: screen.getByRole('region', { name: 'Files' }) };
+}
+
+const cursorName = (table: HTMLElement) => table.querySelector('tr.cursor')?.getAttribute('data-path');
+const markedNames = (table: HTMLElement) =>
+  [...table.querySelectorAll('tr[aria-selected="true"]')].map((r) => r.getAttribute('data-path'));
+
+describe('file icons', () => {
+  it('are SVG icons, never emoji that need a colour-emoji font', async () => {
+    const { table } = await openBrowser();
+    for (const row of within(table).getAllByRole('row').slice(1)) {
+      expect(row.querySelector('svg.file-icon')).not.toBeNull();
+      expect(row.textContent).not.toMatch(/\p{Extended_Pictographic}/u);
+    }
+    expect(screen.getByRole('navigation', { name: 'Folder tree' }).textContent).not.toMatch(/[▸▾]/);
+  });
+});
+
+describe('the folder tree', () => {
+  it('opens down to the current folder and marks it', async () => {
+    await openBrowser();
+    const tree = screen.getByRole('navigation', { name: 'Folder tree' });
+    await within(tree).findByRole('button', { name: 'u' });
+    expect(within(tree).getByRole('button', { name: 'u' }).getAttribute('aria-current')).toBe('true');
+    expect(within(tree).getByRole('button', { name: 'Collapse home' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+    expect(within(tree).getByRole('button', { name: 'tmp' })).toBeTruthy();
+  });
+
+  it('still shows the path after New folder (not a lone "/")', async () => {
+    const user = userEvent.setup();
+    await openBrowser();
+    await user.click(screen.getByRole('button', { name: 'New folder' }));
+    await user.type(screen.getByLabelText('Name'), 'made{enter}');
+    const tree = screen.getByRole('navigation', { name: 'Folder tree' });
+    await within(tree).findByRole('button', { name: 'made' });
+    expect(within(tree).getByRole('button', { name: 'u' }).getAttribute('aria-current')).toBe('true');
+    expect(within(tree).getByRole('button', { name: 'tmp' })).toBeTruthy();
+  });
+});
+
+describe('the file list keyboard', () => {
+  it('moves with arrows, opens with Enter, and goes up with Backspace', async () => {
+    const user = userEvent.setup();
+    const { table, list } = await openBrowser();
+    list.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(cursorName(table)).toBe('/home/u/src');
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(cursorName(table)).toBe('/home/u/beta.log');
+    expect(await screen.findByText('text of /home/u/beta.log')).toBeTruthy();
+    await user.keyboard('{ArrowUp}');
+    expect(cursorName(table)).toBe('/home/u/alpha.txt');
+    await user.keyboard('{Home}{Enter}');
+    await waitFor(() => expect(bridge.callsOf('files.list').at(-1)?.path).toBe('/home/u/src'));
+    await user.keyboard('{Backspace}');
+    await waitFor(() => expect(bridge.callsOf('files.list').at(-1)?.path).toBe('/home/u'));
+  });
+
+  it('jumps by type-ahead, stepping through names that start with a repeated letter', async () => {
+    const user = userEvent.setup();
+    const { table, list } = await openBrowser();
+    list.focus();
+    await user.keyboard('p');
+    expect(cursorName(table)).toBe('/home/u/photo.png');
+    await user.keyboard('b');
+    // "pb" matches nothing new: a fresh search starts only after a pause, so the cursor stays.
+    expect(cursorName(table)).toBe('/home/u/photo.png');
+  });
+
+  it('steps through names with one letter', async () => {
+    const user = userEvent.setup();
+    const { table, list } = await openBrowser();
+    list.focus();
+    await user.keyboard('b');
+    expect(cursorName(table)).toBe('/home/u/beta.log');
+    await user.keyboard('b');
+    expect(cursorName(table)).toBe('/home/u/bravo.md');
+  });
+
+  it('renames with F2 and deletes every Shift-selected entry with Delete, after asking', async () => {
+    const user = userEvent.setup();
+    const { table, list } = await openBrowser();
+    list.focus();
+    await user.keyboard('a');
+    await user.keyboard('{F2}');
+    expect(screen.getByRole('dialog', { name: 'Rename alpha.txt' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    list.focus();
+    await user.keyboard('{Shift>}{ArrowDown}{ArrowDown}{/Shift}');
+    expect(markedNames(table)).toEqual(['/home/u/alpha.txt', '/home/u/beta.log', '/home/u/bravo.md']);
+    await user.keyboard('{Delete}');
+    const dialog = screen.getByRole('dialog', { name: 'Delete 3 items?' });
+    expect(bridge.callsOf('files.delete')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('files.delete').map((c) => c.path)).toEqual([
+        '/home/u/alpha.txt',
+        '/home/u/beta.log',
+        '/home/u/bravo.md',
+      ]),
+    );
+  });
+
+  it('adds and removes single entries with Ctrl+click, and selects all with Ctrl+A', async () => {
+    const user = userEvent.setup();
+    const { table, list } = await openBrowser();
+    const row = (name: string) => table.querySelector(`tr[data-path="/home/u/${name}"]`)!;
+    await user.click(row('alpha.txt').querySelector('td.col-size')!);
+    await user.keyboard('{Control>}');
+    await user.click(row('photo.png').querySelector('td.col-size')!);
+    await user.keyboard('{/Control}');
+    expect(markedNames(table)).toEqual(['/home/u/alpha.txt', '/home/u/photo.png']);
+    list.focus();
+    await user.keyboard('{Control>}a{/Control}');
+    expect(markedNames(table)).toHaveLength(5);
+  });
+});
+
+describe('the sort header', () => {
+  it('sorts on a click anywhere in the header cell, not only on its text', async () => {
+    const { table } = await openBrowser();
+    const names = () => [...table.querySelectorAll('tbody tr')].map((r) => r.getAttribute('data-path'));
+    const sizeHeader = within(table).getByRole('columnheader', { name: 'Size' });
+    fireEvent.click(sizeHeader);
+    expect(names().slice(1)).toEqual([
+      '/home/u/beta.log',
+      '/home/u/bravo.md',
+      '/home/u/alpha.txt',
+      '/home/u/photo.png',
+    ]);
+    expect(sizeHeader.getAttribute('aria-sort')).toBe('ascending');
+  });
+});
