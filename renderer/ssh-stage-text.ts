@@ -1,16 +1,10 @@
 // How an SSH connect's stages read in the UI, once for every place that shows them (the status
 // indicator, the environment view's stage list, the dialog's *Test connection*).
-import type { SshConnectView, SshStage } from '../shared/ipc';
+import { SshStage, type SshConnectView } from '../shared/ipc';
 import { formatBytes } from './format';
 
-export const SSH_STAGES: readonly SshStage[] = [
-  'connecting',
-  'authenticating',
-  'checking',
-  'installing',
-  'starting',
-  'connected',
-];
+/** In order, as the contract lists them. */
+export const SSH_STAGES: readonly SshStage[] = SshStage.options;
 
 const STAGE_LABEL: Record<SshStage, string> = {
   connecting: 'connecting',

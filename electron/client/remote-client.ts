@@ -42,7 +42,7 @@ import {
 } from './link-state';
 import { toPathUri } from './path-uri';
 import { RetainedOutputBudget } from './retained-budget';
-import { ProcessSession, type ProcessSessionOps } from './process-session';
+import { ProcessSession, type ProcessSessionOps, type ProcessSessionOptions } from './process-session';
 import { RemoteFileSystem } from './remote-file-system';
 import { RttProbe } from './rtt-probe';
 import { deadlineError, expiredAt, outageBounds, type OutageBounds } from './recovery-policy';
@@ -210,19 +210,12 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       );
     }
     const params = processStartParams(options, processId, (name) => this.hasCapability(name));
-    const followed = new ProcessSession(this.processOps, {
+    // Routed before the request goes out: output may arrive ahead of the start response.
+    const followed = this.follow({
       processId,
-      retained: {
-        maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
-        maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
-      },
-      budget: this.retainedBudget,
       flowControl: params.outputWindowBytes !== undefined,
       tty: options.tty,
     });
-    // Routed before the request goes out: output may arrive ahead of the start response.
-    this.processes.set(processId, followed);
-    this.connection?.route(processId, followed.accept);
     try {
       const result = await this.callOnce(Method.processStart, params);
       followed.markStarted(result.pid ?? null);
@@ -242,24 +235,32 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     }
   }
 
-  async attachProcess(processId: string, options: AttachProcessOptions = {}): Promise<ProcessHandle> {
-    await this.ready();
-    if (this.processes.has(processId)) {
-      throw new ClientError('invalidArgument', `Process ${processId} is already followed by this client.`);
-    }
+  /** A new ProcessSession with this client's retention bounds, routed from now on. */
+  private follow(options: Omit<ProcessSessionOptions, 'retained' | 'budget'>): ProcessSession {
     const followed = new ProcessSession(this.processOps, {
-      processId,
+      ...options,
       retained: {
         maxEvents: this.options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
         maxBytes: this.options.retainedBytes ?? DEFAULT_RETAINED_BYTES,
       },
       budget: this.retainedBudget,
+    });
+    this.processes.set(options.processId, followed);
+    this.connection?.route(options.processId, followed.accept);
+    return followed;
+  }
+
+  async attachProcess(processId: string, options: AttachProcessOptions = {}): Promise<ProcessHandle> {
+    await this.ready();
+    if (this.processes.has(processId)) {
+      throw new ClientError('invalidArgument', `Process ${processId} is already followed by this client.`);
+    }
+    const followed = this.follow({
+      processId,
       flowControl: options.flowControl ?? false,
       tty: options.tty ?? false,
       afterSeq: options.afterSeq ?? 0,
     });
-    this.processes.set(processId, followed);
-    this.connection?.route(processId, followed.accept);
     // Already started by an earlier client of this session: read back what the server retains.
     followed.markStarted(null);
     followed.resync();

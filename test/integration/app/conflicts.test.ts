@@ -20,6 +20,8 @@ import { remoteAppRig, type RemoteAppRig } from './remote-app-rig';
 const CHUNK = 256 * 1024;
 
 describe.each(['tether', 'codex'] as const)('conflicts on the %s server', (impl) => {
+  // Cases that need a Tether extension are only defined for Tether (not reported as skipped for codex).
+  const itOnTether = impl === 'tether' ? it : () => undefined;
   const rig = remoteAppRig({ impl });
   const home = (): string => rig.server.home;
   const at = (name: string): string => path.join(home(), name);
@@ -111,7 +113,7 @@ describe.each(['tether', 'codex'] as const)('conflicts on the %s server', (impl)
 
   // Codex's fs methods do not show a dangling link at all (getMetadata: not found; readDirectory
   // leaves it out), so only Tether's server can report its name as taken.
-  it.runIf(impl === 'tether')('a dangling symlink counts as taken', async () => {
+  itOnTether('a dangling symlink counts as taken', async () => {
     symlinkSync(at('nowhere'), at('link'));
     await expect(startUpload(rig, at('link'), 1, 'fail')).rejects.toMatchObject({ code: 'conflict' });
   });
