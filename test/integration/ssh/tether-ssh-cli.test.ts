@@ -1,6 +1,10 @@
-// `tether run --ssh` and `tether ssh` from a terminal: the same bootstrap, the process's output and
-// exit code, the host's login shell under a real pty, and a key passphrase asked on the terminal.
+// `tether run --ssh`, `tether ssh` and `tether cp --ssh` from a terminal: the same bootstrap, the
+// process's output and exit code, the host's login shell under a real pty, a folder copied both
+// ways, and a key passphrase asked on the terminal.
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TETHER_BIN } from '../../support/exec-servers';
@@ -33,7 +37,39 @@ function ptyTether(args: string[]): {
   return { output: () => output, write: (s) => term.write(s), exit };
 }
 
-describe('tether ssh / tether run --ssh', () => {
+/** Runs `tether ARGS…` to its end; its exit code and stderr. */
+async function tether(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [TETHER_BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { code, stderr };
+}
+
+describe('tether ssh / tether run --ssh / tether cp --ssh', () => {
+  it('copies a folder to the host and back, byte for byte', async () => {
+    const local = mkdtempSync(path.join(os.tmpdir(), 'tether-cp-ssh-'));
+    const tree = path.join(local, 'tree folder');
+    mkdirSync(path.join(tree, 'sub'), { recursive: true });
+    const payload = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
+    writeFileSync(path.join(tree, 'sub', 'données.bin'), payload);
+    writeFileSync(path.join(tree, 'empty'), '');
+    const sshArgs = ['--ssh', host.alias, '-F', rig.configFile, '-q', '-r'];
+    const up = await tether(['cp', ...sshArgs, tree, 'remote:uploaded']);
+    // The first connect installs the server (said on stderr); no copy failed.
+    expect(up.stderr).not.toContain('tether cp:');
+    expect(up.code).toBe(0);
+    // It landed in the host's home (the server's working folder), not locally.
+    expect(readFileSync(path.join(host.home, 'uploaded', 'sub', 'données.bin')).equals(payload)).toBe(true);
+    expect(readFileSync(path.join(host.home, 'uploaded', 'empty'))).toHaveLength(0);
+    const back = path.join(local, 'back');
+    const down = await tether(['cp', ...sshArgs, 'remote:uploaded', back]);
+    expect(down.code).toBe(0);
+    expect(readFileSync(path.join(back, 'sub', 'données.bin')).equals(payload)).toBe(true);
+    const missing = await tether(['cp', ...sshArgs, 'remote:no-such-thing', path.join(local, 'x')]);
+    expect(missing.code).toBe(1);
+  });
+
   it('runs one command over SSH with its output and exit code', async () => {
     const child = spawn(
       process.execPath,
