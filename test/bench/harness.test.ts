@@ -10,6 +10,7 @@ import type { BenchReport } from './lib/report';
 import type { Measurement } from './lib/results';
 import { SSHD_BINARY } from './lib/sshd';
 import { ALL_CASES } from './cases';
+import { SSH_ENVIRONMENT_ROW } from './cases/ssh';
 import { REPO_ROOT } from '../support/exec-servers';
 
 /** The whole quick run, build of the CLI excluded, stays far below this on a loaded 2-core box. */
@@ -31,6 +32,12 @@ const ENVIRONMENT_SKIPS: Array<{ caseId: string; name: string; applies: () => bo
     name: 'scp',
     applies: () => !existsSync(SSHD_BINARY),
     why: `the scp comparison needs OpenSSH's server (${SSHD_BINARY}), which this machine lacks`,
+  },
+  {
+    caseId: 'ssh',
+    name: SSH_ENVIRONMENT_ROW,
+    applies: () => !existsSync(SSHD_BINARY),
+    why: `SSH environments need OpenSSH's server (${SSHD_BINARY}) to connect to, which this machine lacks`,
   },
 ];
 

@@ -1,6 +1,7 @@
 // Real OpenSSH servers for the SSH tests: `/usr/sbin/sshd -D -e` on 127.0.0.1 with a temp config,
-// host key and authorized key, each "host" with its own HOME (sshd's SetEnv), so ~/.tether lands in
-// a temp dir. A node-less host runs sshd in a mount namespace where /usr/bin/node is whited out.
+// host key and authorized key, each "host" with its own HOME and daemon run dir (sshd's SetEnv), so
+// ~/.tether and the daemon's socket land in a temp dir. A node-less host runs sshd in a mount
+// namespace where /usr/bin/node is whited out.
 // The client side is an ssh config file (passed with -F) naming each host; known_hosts is temp too.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -16,6 +17,7 @@ import {
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { REMOTE_RUN_DIR_ENV } from '../../shared/remote-bundle';
 import { FaultProxy } from './fault-proxy';
 import { pidAlive } from './pids';
 
@@ -187,7 +189,9 @@ export class SshTestRig {
         'PrintMotd no',
         // Every probe, upload and bridge is a session on one connection.
         'MaxSessions 64',
-        `SetEnv HOME=${home}`,
+        // Every host is the same uid here, so each gets its own daemon run dir too: by default all
+        // would share /tmp/tether-<uid>, and one host (or another test run) would reach another's daemon.
+        `SetEnv HOME=${home} ${REMOTE_RUN_DIR_ENV}=${path.join(home, '.tether-run')}`,
         // INFO logs each accepted login, which servedConnections() counts.
         'LogLevel INFO',
         '',

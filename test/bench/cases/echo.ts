@@ -1,132 +1,20 @@
 // Case 2, keystroke echo latency: one byte into a raw-mode tty `cat`, timed until it comes back, many
 // samples. Tether client with Tether's server and with codex's, `ssh -tt` to a throwaway sshd, and
 // node-pty reading the pty directly (the floor). Sides take turns in rounds so noise hits all alike.
-import { spawn } from 'node:child_process';
-import * as pty from 'node-pty';
 import type { BenchCase, BenchContext } from '../lib/bench-case';
-import { withTimeout } from '../lib/child';
-import { PTY_SIZE } from '../lib/direct';
+import {
+  clientTarget,
+  commandTarget,
+  ptyTarget,
+  RAW_CAT,
+  ROUND_SAMPLES,
+  sampleInRounds,
+  type EchoTarget,
+} from '../lib/echo-targets';
 import type { CaseRecorder } from '../lib/results';
-import { openSide, PROCESS_CWD, type Side } from '../lib/sides';
+import { openSide, type Side } from '../lib/sides';
 import { startSshd, type TempSshd } from '../lib/sshd';
-import { elapsedMs, quantile } from '../lib/stats';
-
-/** Puts the pty in raw mode without echo, says it is ready, then echoes bytes back one by one. */
-const RAW_CAT = 'stty raw -echo; printf R; exec cat';
-const READY_MARK = 'R';
-const READY_TIMEOUT_MS = 15_000;
-/** Samples each side takes before handing over to the next. */
-const ROUND_SAMPLES = 50;
-const CHILD_ENV = { PATH: '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
-
-/** A byte pipe to a raw `cat`: write sends keystrokes, the listener receives what came back. */
-interface EchoTarget {
-  name: string;
-  /** Resolves once the ready mark came back (raw mode is on). */
-  ready: Promise<void>;
-  write(byte: string): void;
-  setListener(listener: (data: string) => void): void;
-  close(): Promise<void>;
-}
-
-/** Builds a target around a write function; `deliver` must be called with everything read back. */
-function makeTarget(
-  name: string,
-  write: (byte: string) => void,
-  close: () => Promise<void>,
-): { target: EchoTarget; deliver: (data: string) => void } {
-  let listener: (data: string) => void = () => undefined;
-  let seen: string | null = '';
-  let markSeen: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markSeen = resolve));
-  const deliver = (data: string): void => {
-    if (seen !== null) {
-      seen += data;
-      if (seen.includes(READY_MARK)) {
-        seen = null;
-        markSeen();
-      }
-    }
-    listener(data);
-  };
-  return { target: { name, ready, write, setListener: (l) => (listener = l), close }, deliver };
-}
-
-async function clientTarget(name: string, side: Side): Promise<EchoTarget> {
-  const handle = await side.client.startProcess({
-    argv: ['/bin/sh', '-c', RAW_CAT],
-    cwd: PROCESS_CWD,
-    env: CHILD_ENV,
-    tty: true,
-    size: PTY_SIZE,
-  });
-  const { target, deliver } = makeTarget(
-    name,
-    (byte) => void handle.write(byte),
-    async () => {
-      await handle.terminate();
-      handle.dispose();
-    },
-  );
-  let consumed = 0;
-  const decoder = new TextDecoder();
-  handle.subscribe((event) => {
-    if (event.kind !== 'output') return;
-    consumed += event.data.length;
-    handle.acknowledge(consumed);
-    deliver(decoder.decode(event.data));
-  });
-  return target;
-}
-
-function sshTarget(sshd: TempSshd): EchoTarget {
-  const [command, ...args] = sshd.clientArgv(RAW_CAT);
-  const child = spawn(command!, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-  child.stdin.on('error', () => undefined);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const { target, deliver } = makeTarget(
-    'ssh -tt',
-    (byte) => child.stdin.write(byte),
-    async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  );
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', deliver);
-  return target;
-}
-
-function ptyTarget(): EchoTarget {
-  const term = pty.spawn('/bin/sh', ['-c', RAW_CAT], { ...PTY_SIZE, env: CHILD_ENV });
-  const exited = new Promise<void>((resolve) => term.onExit(() => resolve()));
-  const { target, deliver } = makeTarget(
-    'node-pty direct',
-    (byte) => term.write(byte),
-    async () => {
-      term.kill();
-      await exited;
-    },
-  );
-  term.onData(deliver);
-  return target;
-}
-
-/** One sample: ms from writing `byte` until it came back. */
-function sample(target: EchoTarget, byte: string, timeoutMs: number): Promise<number> {
-  return withTimeout(
-    new Promise<number>((resolve) => {
-      let start = 0n;
-      target.setListener((data) => {
-        if (data.includes(byte)) resolve(elapsedMs(start));
-      });
-      start = process.hrtime.bigint();
-      target.write(byte);
-    }),
-    timeoutMs,
-    `${target.name} echo`,
-  );
-}
+import { quantile } from '../lib/stats';
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
   const { samples, warmupSamples, sampleTimeoutMs } = context.config.echo;
@@ -147,31 +35,18 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       const side = await openSide(impl, transport);
       sides.push(side);
       recorder.command(side.commandLine);
-      targets.push(await clientTarget(`tether client · ${impl} server · ${transport}`, side));
+      targets.push(await clientTarget(`tether client · ${impl} server · ${transport}`, side.client));
     }
     try {
       sshd = await startSshd();
       recorder.command(sshd.clientArgv(RAW_CAT).join(' '));
-      targets.push(sshTarget(sshd));
+      targets.push(commandTarget('ssh -tt', sshd.clientArgv(RAW_CAT)));
     } catch (error) {
       recorder.missing('ssh -tt', 'ms', 'skipped', (error as Error).message);
       context.log(`  ssh skipped: ${(error as Error).message}`);
     }
     targets.push(ptyTarget());
-    for (const target of targets) {
-      await withTimeout(target.ready, READY_TIMEOUT_MS, `${target.name} ready mark`);
-      for (let i = 0; i < warmupSamples; i += 1) await sample(target, 'w', sampleTimeoutMs);
-    }
-    const values = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-    for (let taken = 0; taken < samples; taken += ROUND_SAMPLES) {
-      for (const target of targets) {
-        for (let i = taken; i < Math.min(samples, taken + ROUND_SAMPLES); i += 1) {
-          values
-            .get(target.name)!
-            .push(await sample(target, String.fromCharCode(97 + (i % 26)), sampleTimeoutMs));
-        }
-      }
-    }
+    const values = await sampleInRounds(targets, { samples, warmupSamples, sampleTimeoutMs });
     for (const target of targets) {
       const list = values.get(target.name)!;
       recorder.ok(target.name, 'ms', list, { 'p99 ms': [quantile(list, 0.99)] });

@@ -4,6 +4,7 @@ import { echoCase } from './echo';
 import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
 import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
+import { sshCase } from './ssh';
 import { startsCase } from './starts';
 import { throughputCase } from './throughput';
 import { transferCase } from './transfer';
@@ -16,6 +17,7 @@ export const ALL_CASES: BenchCase[] = [
   pixelsCase,
   footprintCase,
   transferCase,
+  sshCase,
 ];
 
 export const BUDGETS: string[] = [...FOOTPRINT_BUDGETS];

@@ -50,6 +50,19 @@ export interface BenchConfig {
     runs: number;
     runTimeoutMs: number;
   };
+  ssh: {
+    /** Cold connects, each to a fresh host HOME (so each installs the server). */
+    coldRuns: number;
+    warmRuns: number;
+    echoSamples: number;
+    echoWarmupSamples: number;
+    sampleTimeoutMs: number;
+    /** Bytes of `head -c N /dev/zero` per output run. */
+    outputBytes: number;
+    outputRuns: number;
+    runTimeoutMs: number;
+    connectTimeoutMs: number;
+  };
 }
 
 const MiB = 1024 * 1024;
@@ -84,6 +97,17 @@ export const FULL_CONFIG: BenchConfig = {
     runs: 3,
     runTimeoutMs: 300_000,
   },
+  ssh: {
+    coldRuns: 3,
+    warmRuns: 10,
+    echoSamples: 500,
+    echoWarmupSamples: 20,
+    sampleTimeoutMs: 2_000,
+    outputBytes: 64 * MiB,
+    outputRuns: 3,
+    runTimeoutMs: 60_000,
+    connectTimeoutMs: 60_000,
+  },
 };
 
 export const QUICK_CONFIG: BenchConfig = {
@@ -115,5 +139,16 @@ export const QUICK_CONFIG: BenchConfig = {
     smallFileBytes: 4096,
     runs: 1,
     runTimeoutMs: 60_000,
+  },
+  ssh: {
+    coldRuns: 1,
+    warmRuns: 1,
+    echoSamples: 10,
+    echoWarmupSamples: 2,
+    sampleTimeoutMs: 2_000,
+    outputBytes: 256 * 1024,
+    outputRuns: 1,
+    runTimeoutMs: 20_000,
+    connectTimeoutMs: 30_000,
   },
 };
