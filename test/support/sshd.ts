@@ -187,7 +187,9 @@ export class SshTestRig {
         'PrintMotd no',
         // Every probe, upload and bridge is a session on one connection.
         'MaxSessions 64',
-        `SetEnv HOME=${home}`,
+        // Each host its own daemon run dir (else every root "host" here would share /tmp/tether-0,
+        // and a test would reach a daemon another test started, with that test's TTL).
+        `SetEnv HOME=${home} TETHER_RUN_DIR=${path.join(dir, 'run')}`,
         // INFO logs each accepted login, which servedConnections() counts.
         'LogLevel INFO',
         '',
