@@ -106,6 +106,8 @@ interface InFlight<T> {
 interface WriteInFlight extends InFlight<unknown> {
   offset: number;
   data: Uint8Array;
+  /** Its write was answered ok (it may still wait behind an earlier block to be counted). */
+  landed?: boolean;
 }
 
 const NOT_SENT: Promise<Settled<unknown>> = Promise.resolve({ ok: false, error: new Error('not sent') });
@@ -407,9 +409,20 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
     const inFlight: WriteInFlight[] = [];
     let offset = 0;
     let landed = 0;
+    // Blocks count as written in order, as soon as they are answered: progress must not wait until
+    // the window is full again (a slow source, such as the renderer feeding an upload, leaves it idle).
+    const countLanded = (): void => {
+      while (inFlight[0]?.landed) {
+        const head = inFlight.shift()!;
+        window.answered(head.data.byteLength, head.sentAt);
+        resumes.progressed();
+        landed = head.offset + head.data.byteLength;
+        options.onProgress?.(landed);
+      }
+    };
     const send = (block: WriteInFlight): void => {
       block.sentAt = window.now();
-      block.result = settle(
+      const result = settle(
         this.ops.callOnce(Method.fsWriteBlock, {
           handleId: target.handleId!,
           offset: block.offset,
@@ -418,16 +431,19 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
           ),
         }),
       );
+      block.result = result;
+      void result.then((answer) => {
+        if (!answer.ok || block.result !== result) return;
+        block.landed = true;
+        countLanded();
+      });
     };
     const settleOldest = async (): Promise<void> => {
       const head = inFlight[0]!;
       const answer = await head.result;
       if (answer.ok) {
-        inFlight.shift();
-        window.answered(head.data.byteLength, head.sentAt);
-        resumes.progressed();
-        landed = head.offset + head.data.byteLength;
-        options.onProgress?.(landed);
+        head.landed = true;
+        countLanded();
         return;
       }
       if (!handleLost(answer.error)) throw answer.error;

@@ -99,7 +99,9 @@ describe('ConflictDialog', () => {
       return { ok: true, path: '/home/u/b.txt' };
     });
     render(<FileBrowser env={makeEnv()} />);
-    await user.click(await screen.findByRole('button', { name: 'Rename a.txt' }));
+    // Rename sits in the row's "More actions" menu.
+    await user.click(await screen.findByRole('button', { name: 'More actions for a.txt' }));
+    await user.click(await screen.findByRole('menuitem', { name: /Rename/ }));
     const prompt = screen.getByRole('dialog', { name: 'Rename a.txt' });
     await user.clear(within(prompt).getByLabelText('Name'));
     await user.type(within(prompt).getByLabelText('Name'), 'b.txt{Enter}');
