@@ -34,12 +34,12 @@ export interface WebAppOptions {
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-web-e2e-'));
   const home = path.join(dataDir, 'home');
-  mkdirSync(home);
+  // A restart reuses the data dir, and its home with it.
+  mkdirSync(home, { recursive: true });
   for (const [relative, text] of Object.entries(options.homeFiles ?? {})) {
     mkdirSync(path.dirname(path.join(home, relative)), { recursive: true, mode: 0o700 });
     writeFileSync(path.join(home, relative), text, { mode: 0o600 });
   }
-  mkdirSync(home, { recursive: true });
   const child = spawn(
     process.execPath,
     [TETHER_BIN, 'web', ...(options.opener ? [] : ['--no-open']), '--port', '0', '--data-dir', dataDir],
