@@ -10,6 +10,9 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 // harness) run in Node; renderer component tests in jsdom; e2e drives Debian Chromium via Playwright.
 export default defineConfig({
   test: {
+    // Most node suites wait on real time (outages, backoff, sshd, ptys), not on the CPU, and the
+    // default of cores − 1 is a single worker on a 2-core machine, which runs every file in series.
+    maxWorkers: 4,
     projects: [
       {
         // Tests of the exec-server's source run its reader thread built the way dist/ carries it.
