@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     // Most node suites wait on real time (outages, backoff, sshd, ptys), not on the CPU, and the
     // default of cores − 1 is a single worker on a 2-core machine, which runs every file in series.
-    maxWorkers: 4,
+    maxWorkers: 3,
     projects: [
       {
         // Tests of the exec-server's source run its reader thread built the way dist/ carries it.

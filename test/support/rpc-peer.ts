@@ -4,8 +4,9 @@
 import type { ChildProcess } from 'node:child_process';
 import WebSocket from 'ws';
 
-/** Upper bound for any single wait of the peer unless the caller passes its own. */
-const DEFAULT_WAIT_MS = 10_000;
+/** Upper bound for any single wait of the peer unless the caller passes its own: generous, because
+ * several test files share two cores and a loaded Node server can take seconds to answer. */
+const DEFAULT_WAIT_MS = 30_000;
 
 export type RpcId = number | string;
 
