@@ -14,13 +14,14 @@ import {
 } from './limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
 import { releaseMessage } from './message-pool';
+import type { OutboundMessage } from './outbound';
 import { UNGUARDED, type ProcessGroupGuard } from './orphan-watchdog';
 import { uriToPath } from './path-uri';
 import { RpcError } from './rpc-error';
 
 /** Where an attached session's notifications go: the live connection. */
 export interface SessionSink {
-  send(message: string | Buffer): void;
+  send(message: OutboundMessage): void;
   readonly congested: boolean;
   probeAlive(timeoutMs: number): Promise<boolean>;
   evict(reason: string): void;
@@ -95,9 +96,9 @@ export class Session {
     for (const process of this.processes.values()) process.setCongested(congested);
   }
 
-  private readonly emit = (message: string | Buffer): void => {
+  private readonly emit = (message: OutboundMessage): void => {
     if (this.sink) this.sink.send(message);
-    else releaseMessage(message);
+    else if (typeof message === 'string' || Buffer.isBuffer(message)) releaseMessage(message);
   };
 
   async start(params: ProcessStartParams): Promise<ProcessStartResult> {
