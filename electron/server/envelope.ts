@@ -36,6 +36,8 @@ export function decodeDataFrame(frame: Buffer): DecodedMessage {
   const split = splitDataFrame(frame);
   if (!split.ok) return { kind: 'invalid', reason: `malformed data frame: ${split.reason}` };
   const message = decodeText(split.value.headerText);
+  if (message.kind === 'invalid')
+    return { kind: 'invalid', reason: `malformed data frame header: ${message.reason}` };
   if (message.kind !== 'request' && message.kind !== 'notification') return message;
   const params = resolvePayloadRefs(message.params, split.value.payload);
   if (!params.ok) {

@@ -149,11 +149,20 @@ export function payloadRefJson(offset: number, length: number): string {
  * one place where byte fields meet JSON, whether they become base64 or payload references.
  */
 export function stringifyWithBytes(value: unknown, onBytes: (bytes: Uint8Array) => unknown): string {
-  return JSON.stringify(value ?? {}, function (this: unknown, key: string, replaced: unknown) {
+  // A replacer takes JSON.stringify off its fast path; most messages (acks, small results) have no bytes.
+  if (!containsBytes(value)) return JSON.stringify(value ?? {});
+  return JSON.stringify(value, function (this: unknown, key: string, replaced: unknown) {
     // A Buffer's toJSON has already run on `replaced`; the holder still has the original.
     const original = (this as Record<string, unknown>)[key];
     return original instanceof Uint8Array ? onBytes(original) : replaced;
   });
+}
+
+function containsBytes(value: unknown): boolean {
+  if (value instanceof Uint8Array) return true;
+  if (value === null || typeof value !== 'object') return false;
+  const children = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
+  return children.some(containsBytes);
 }
 
 /** Assembles a data frame from header text and the payloads it refers to, in reference order. */
