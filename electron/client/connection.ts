@@ -144,11 +144,6 @@ export class ExecServerConnection {
     return this.transport?.sendDataFrame !== undefined;
   }
 
-  /** Whether binary data frames are in force on this connection. */
-  get usesBinaryFrames(): boolean {
-    return this.binaryFrames;
-  }
-
   /** True while we wait for the peer and it has been silent for longer than STALLED_AFTER_MS. */
   get stalled(): boolean {
     return this.awaitingSince !== null && Date.now() - this.awaitingSince > STALLED_AFTER_MS;

@@ -23,8 +23,7 @@ import {
   OUTBOUND_LOW_WATERMARK_BYTES,
 } from './limits';
 import type { Logger } from './logger';
-import { releaseMessage } from './message-pool';
-import { toWire, type OutboundMessage } from './outbound';
+import { dropOutbound, toWire, type OutboundMessage } from './outbound';
 import { methodFamily, requestHandlers, type RequestContext } from './request-handlers';
 import { RpcError } from './rpc-error';
 import type { Session, SessionRegistry, SessionSink } from './session';
@@ -92,7 +91,7 @@ export class Connection implements SessionSink {
 
   send(message: OutboundMessage): void {
     if (this.closed) {
-      if (typeof message === 'string' || Buffer.isBuffer(message)) releaseMessage(message);
+      dropOutbound(message);
       return;
     }
     const wire = toWire(message, this.binaryFrames);

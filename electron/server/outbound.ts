@@ -4,7 +4,7 @@
 // kept as values until then, since a session's next connection may speak the other form.
 import { Notification, payloadRefJson, writeDataFrame, type OutputStream } from '../../shared/protocol';
 import { encodeResult, encodeResultFrame } from './envelope';
-import { acquireMessageBuffer } from './message-pool';
+import { acquireMessageBuffer, releaseMessage } from './message-pool';
 
 /** One chunk of a process's output, as `process/output` carries it. */
 export interface ProcessOutputMessage {
@@ -33,6 +33,11 @@ export type WireMessage = { text: string | Buffer } | { dataFrame: Buffer };
 const OUTPUT_HEAD = `{"method":"${Notification.processOutput}","params":{"processId":`;
 const OUTPUT_TAIL = '"}}';
 const OUTPUT_FRAME_TAIL = '}}';
+
+/** A message that will not be sent after all: pooled JSON text goes back to the pool. */
+export function dropOutbound(message: OutboundMessage): void {
+  if (typeof message === 'string' || Buffer.isBuffer(message)) releaseMessage(message);
+}
 
 export function toWire(message: OutboundMessage, binaryFrames: boolean): WireMessage {
   if (typeof message === 'string' || Buffer.isBuffer(message)) return { text: message };

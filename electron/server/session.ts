@@ -13,8 +13,7 @@ import {
   READER_READ_AHEAD_FLOW_CONTROLLED_BYTES,
 } from './limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
-import { releaseMessage } from './message-pool';
-import type { OutboundMessage } from './outbound';
+import { dropOutbound, type OutboundMessage } from './outbound';
 import { UNGUARDED, type ProcessGroupGuard } from './orphan-watchdog';
 import { uriToPath } from './path-uri';
 import { RpcError } from './rpc-error';
@@ -98,7 +97,7 @@ export class Session {
 
   private readonly emit = (message: OutboundMessage): void => {
     if (this.sink) this.sink.send(message);
-    else if (typeof message === 'string' || Buffer.isBuffer(message)) releaseMessage(message);
+    else dropOutbound(message);
   };
 
   async start(params: ProcessStartParams): Promise<ProcessStartResult> {
