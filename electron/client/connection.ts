@@ -1,18 +1,26 @@
 // ExecServerConnection: one live JSON-RPC binding over one transport. Owns request ids, pending
 // calls and their timeouts, response validation, notification routing by processId, keepalive
 // pings, liveness (a silent peer is declared dead) and the disconnect latch. Never reconnects.
+// It also holds whether binary data frames were agreed in initialize, which decides how byte
+// fields travel: raw in data frames, or as base64 in JSON text.
 import {
   describeSchemaError,
+  encodeDataFrame,
   ErrorCode,
+  isDataFrame,
+  Method,
   MethodTable,
   Notification,
   ProcessClosedNotification,
   ProcessExitedNotification,
   ProcessOutputNotification,
+  stringifyWithBytes,
   UNDECODABLE_MESSAGE_ID,
+  type InitializeResult,
   type ParamsOf,
   type RequestMethod,
   type ResultOf,
+  type WireBytes,
 } from '../../shared/protocol';
 import type { ZodError } from 'zod';
 import { ClientError, rpcError } from './client-error';
@@ -27,12 +35,12 @@ import {
   UNROUTED_NOTIFICATION_LIMIT,
   UNROUTED_NOTIFICATION_TTL_MS,
 } from './constants';
-import { frameText, parseFrame } from './message-decoder';
+import { frameText, parseDataFrame, parseFrame } from './message-decoder';
 import type { Transport, TransportHandlers, TransportOpener } from './transport';
 
-/** A process notification as it came off the wire (chunk still base64). */
+/** A process notification as it came off the wire (chunk still base64, or raw from a data frame). */
 export type WireProcessEvent =
-  | { kind: 'output'; seq: number; stream: 'stdout' | 'stderr' | 'pty'; chunk: string }
+  | { kind: 'output'; seq: number; stream: 'stdout' | 'stderr' | 'pty'; chunk: WireBytes }
   | { kind: 'exited'; seq: number; exitCode: number }
   | { kind: 'closed'; seq: number };
 
@@ -61,6 +69,10 @@ interface UnroutedEvents {
 
 const RECENTLY_TIMED_OUT_LIMIT = 256;
 
+function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
 function snippet(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
@@ -84,6 +96,8 @@ export class ExecServerConnection {
   lastInboundAt: number = Date.now();
   /** The last malformed thing the peer sent, quoted in handshake errors. */
   lastProtocolError: string | null = null;
+  /** Binary data frames agreed in this connection's initialize (never before its result). */
+  private binaryFrames = false;
 
   private constructor(private readonly events: ConnectionEvents) {
     this.ticker = setInterval(() => this.tick(), LIVENESS_TICK_MS);
@@ -99,7 +113,7 @@ export class ExecServerConnection {
   ): Promise<ExecServerConnection> {
     const connection = new ExecServerConnection(events);
     const handlers: TransportHandlers = {
-      onMessage: (message) => connection.handleMessage(message),
+      onMessage: (message, binary) => connection.handleMessage(message, binary === true),
       onActivity: () => connection.handleActivity(),
       onClose: (error) => connection.shutdown(error),
     };
@@ -123,6 +137,11 @@ export class ExecServerConnection {
 
   get description(): string {
     return this.transport?.description ?? '';
+  }
+
+  /** Whether this link could carry binary data frames, i.e. whether to ask for them. */
+  get canCarryBinaryFrames(): boolean {
+    return this.transport?.sendDataFrame !== undefined;
   }
 
   /** True while we wait for the peer and it has been silent for longer than STALLED_AFTER_MS. */
@@ -210,9 +229,12 @@ export class ExecServerConnection {
     this.shutdown(error);
   }
 
+  /** Byte fields (Uint8Arrays) go raw in a data frame where agreed, else as base64 in JSON. */
   private send(message: object): void {
     if (!this.transport) throw new ClientError('disconnected', 'The connection is not open.');
-    this.transport.send(JSON.stringify(message));
+    const frame = this.binaryFrames ? encodeDataFrame(message) : null;
+    if (frame) this.transport.sendDataFrame!(frame);
+    else this.transport.send(stringifyWithBytes(message, toBase64));
     this.awaitingSince ??= Date.now();
   }
 
@@ -269,13 +291,28 @@ export class ExecServerConnection {
     this.events.onProtocolError?.(message);
   }
 
-  private handleMessage(frame: Buffer | string): void {
+  private handleMessage(frame: Buffer | string, binary: boolean): void {
     let message: unknown;
-    try {
-      message = parseFrame(frame);
-    } catch {
-      this.reportProtocolError(`The server sent something that is not JSON: ${snippet(frameText(frame))}`);
-      return;
+    if (binary && typeof frame !== 'string' && isDataFrame(frame)) {
+      if (!this.binaryFrames) {
+        this.reportProtocolError(
+          'The server sent a binary data frame although this connection did not agree to them in initialize.',
+        );
+        return;
+      }
+      const parsed = parseDataFrame(frame);
+      if (!parsed.ok) {
+        this.reportProtocolError(`The server sent a malformed binary data frame: ${parsed.reason}.`);
+        return;
+      }
+      message = parsed.value;
+    } else {
+      try {
+        message = parseFrame(frame);
+      } catch {
+        this.reportProtocolError(`The server sent something that is not JSON: ${snippet(frameText(frame))}`);
+        return;
+      }
     }
     if (message === null || typeof message !== 'object' || Array.isArray(message)) {
       this.reportProtocolError(
@@ -349,7 +386,13 @@ export class ExecServerConnection {
       );
       return;
     }
+    if (call.method === Method.initialize) this.adoptFrameMode(parsed.data as InitializeResult);
     call.resolve(parsed.data);
+  }
+
+  /** The server agreed to binary data frames: they may follow its initialize result at once. */
+  private adoptFrameMode(result: InitializeResult): void {
+    this.binaryFrames = result.tetherBinaryFrames === true && this.canCarryBinaryFrames;
   }
 
   private handleNotification(method: string, params: unknown): void {

@@ -3,7 +3,10 @@
 // bulk output; so for such frames only the short envelope is parsed and the chunk is sliced from the
 // frame's bytes (base64 is ASCII). A frame not in exactly that shape, or whose chunk holds an escape
 // or a byte outside ASCII, takes the generic path: the result is what JSON.parse of the text gives.
+// Binary data frames (tetherBinaryFrames) carry their bytes raw; byte fields are then Uint8Arrays,
+// and the helpers at the end turn either form into bytes.
 import { isAscii } from 'node:buffer';
+import { resolvePayloadRefs, splitDataFrame, type CodecResult, type WireBytes } from '../../shared/protocol';
 
 const OUTPUT_PREFIX = Buffer.from('{"method":"process/output","params":{');
 const CHUNK_KEY = Buffer.from('"chunk":"');
@@ -48,4 +51,29 @@ function parseOutputFrame(frame: Buffer): unknown {
   }
   (params as { chunk: string }).chunk = frame.toString('latin1', start, end);
   return message;
+}
+
+/** Parses a binary data frame: its JSON header, with payload references replaced by the bytes. */
+export function parseDataFrame(frame: Buffer): CodecResult<unknown> {
+  const split = splitDataFrame(frame);
+  if (!split.ok) return split;
+  let header: unknown;
+  try {
+    header = JSON.parse(split.value.headerText);
+  } catch (error) {
+    return { ok: false, reason: `its header is not JSON (${(error as Error).message})` };
+  }
+  return resolvePayloadRefs(header, split.value.payload);
+}
+
+/** The bytes of a byte field: base64 text from JSON, or raw bytes from a data frame (not copied). */
+export function wireBytesToBuffer(field: WireBytes): Buffer {
+  return typeof field === 'string'
+    ? Buffer.from(field, 'base64')
+    : Buffer.from(field.buffer, field.byteOffset, field.byteLength);
+}
+
+/** How many bytes a byte field holds (for base64, close enough for a bound). */
+export function wireByteLength(field: WireBytes): number {
+  return typeof field === 'string' ? Math.floor((field.length * 3) / 4) : field.byteLength;
 }

@@ -27,6 +27,7 @@ import {
 } from './constants';
 import type { WireProcessEvent } from './connection';
 import { EventLog, type EventLogLimits } from './event-log';
+import { wireBytesToBuffer } from './message-decoder';
 import { ReorderBuffer, type ReorderEntry, type ReorderLimits } from './reorder-buffer';
 import type { RetainedOutputBudget } from './retained-budget';
 
@@ -419,7 +420,7 @@ export class ProcessSession implements ProcessHandle {
           kind: 'output',
           seq: entry.seq,
           stream: entry.stream,
-          data: Buffer.from(entry.chunk, 'base64'),
+          data: wireBytesToBuffer(entry.chunk),
         });
         break;
       case 'exited':

@@ -66,6 +66,11 @@ export interface RemoteClientOptions {
   sessionHoldMarginMs?: number;
   connectTimeoutMs?: number;
   initializeTimeoutMs?: number;
+  /**
+   * Ask for binary data frames (Tether's extension; WebSocket links only) so output and file
+   * blocks travel without base64. Default true; codex's server ignores the request.
+   */
+  binaryFrames?: boolean;
   /** Bounds of each process's retained event log (replayed to late subscribers). */
   retainedEvents?: number;
   retainedBytes?: number;
@@ -428,9 +433,14 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     );
     for (const followed of this.processes.values()) connection.route(followed.processId, followed.accept);
     try {
+      const askBinaryFrames = (this.options.binaryFrames ?? true) && connection.canCarryBinaryFrames;
       const result = await connection.call(
         Method.initialize,
-        { clientName: this.options.clientName ?? CLIENT_NAME, resumeSessionId },
+        {
+          clientName: this.options.clientName ?? CLIENT_NAME,
+          resumeSessionId,
+          ...(askBinaryFrames ? { tetherBinaryFrames: true } : {}),
+        },
         { timeoutMs: remaining(this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS) },
       );
       if (resumeSessionId !== null && result.sessionId !== resumeSessionId) {

@@ -19,6 +19,7 @@ import {
 import type { RemoteFileSystemApi, WriteStreamOptions } from './api';
 import { ClientError, isClientError } from './client-error';
 import { DEFAULT_FS_BLOCK_BYTES, FS_STREAM_MAX_RESUMES } from './constants';
+import { wireBytesToBuffer } from './message-decoder';
 import { fromPathUri, toPathUri } from './path-uri';
 import { TransferWindow } from './transfer-window';
 import { errorMessage } from '../../shared/error-message';
@@ -324,7 +325,7 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
           const answer = await head.result;
           if (!answer.ok) throw answer.error;
           resumes.progressed();
-          const chunk = Buffer.from(answer.value.chunk, 'base64');
+          const chunk = wireBytesToBuffer(answer.value.chunk);
           window.answered(chunk.byteLength, head.sentAt);
           if (chunk.byteLength > 0) {
             await onChunk(chunk, offset);
@@ -426,9 +427,8 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
         this.ops.callOnce(Method.fsWriteBlock, {
           handleId: target.handleId!,
           offset: block.offset,
-          chunk: Buffer.from(block.data.buffer, block.data.byteOffset, block.data.byteLength).toString(
-            'base64',
-          ),
+          // Raw: the connection sends it as base64 or, where negotiated, in a binary data frame.
+          chunk: block.data,
         }),
       );
       block.result = result;

@@ -1,6 +1,7 @@
 // Holds a process's events that arrived ahead of a missing seq, keyed by seq, bounded in count and
 // bytes. The owner (ProcessSession) decides what overflow means; this only keeps the books.
 import type { WireProcessEvent } from './connection';
+import { wireByteLength } from './message-decoder';
 
 /** A buffered entry: a wire event, or a gap (seqs seq..toSeq known to be lost). */
 export type ReorderEntry = WireProcessEvent | { kind: 'gap'; seq: number; toSeq: number };
@@ -11,8 +12,7 @@ export interface ReorderLimits {
 }
 
 function sizeOf(entry: ReorderEntry): number {
-  // Decoded size of a base64 chunk, close enough for a bound.
-  return entry.kind === 'output' ? Math.floor((entry.chunk.length * 3) / 4) : 0;
+  return entry.kind === 'output' ? wireByteLength(entry.chunk) : 0;
 }
 
 export class ReorderBuffer {

@@ -12,8 +12,11 @@ import { openStdioTransport } from './stdio-transport';
 import { openWsTransport } from './ws-transport';
 
 export interface TransportHandlers {
-  /** One message: the frame's bytes (ws) or a line (stdio), not yet decoded. */
-  onMessage(message: Buffer | string): void;
+  /**
+   * One message: the frame's bytes (ws) or a line (stdio), not yet decoded; `binary` when it came
+   * in a binary WebSocket message (which may be a data frame).
+   */
+  onMessage(message: Buffer | string, binary?: boolean): void;
   /** Bytes arrived from the peer (message data, pongs, partial frames). */
   onActivity(): void;
   /** The transport ended; called once, never after close() was called by us. */
@@ -30,6 +33,11 @@ export interface Transport {
   readonly hasPings: boolean;
   /** Queues one message; throws ClientError('disconnected') if the transport is gone. */
   send(text: string): void;
+  /**
+   * Queues one binary data frame, like send. Only transports with binary messages (WebSocket)
+   * have it; the connection asks for `tetherBinaryFrames` only where it is present.
+   */
+  sendDataFrame?(frame: Uint8Array): void;
   /** Sends a transport-level keepalive ping; returns false if the transport has none. */
   ping(): boolean;
   /** Ends the transport (idempotent). onClose is not called afterwards. */

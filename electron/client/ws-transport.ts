@@ -1,4 +1,4 @@
-// WebSocket transport: one text frame per JSON-RPC message, `Authorization: Bearer` auth, never an
+// WebSocket transport: one text frame per JSON-RPC message (binary for Tether's data frames), `Authorization: Bearer` auth, never an
 // Origin header (codex refuses any), no compression, large inbound messages allowed. After inbound
 // data it sends one unsolicited pong per tick so our TCP ACK leaves at once (see docs/client.md).
 // A wss:// link is trusted (CA-verified or pinned, see tls-trust.ts) before the upgrade is sent.
@@ -149,9 +149,10 @@ export async function openWsTransport(
     if (ws.readyState === WebSocket.OPEN) ws.pong();
   };
 
-  ws.on('message', (data: WebSocket.RawData) => {
+  ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
     handlers.onMessage(
       Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data),
+      isBinary,
     );
     if (!pongQueued) {
       pongQueued = true;
@@ -185,6 +186,12 @@ export async function openWsTransport(
         throw new ClientError('disconnected', `The connection to ${spec.url} is not open.`);
       }
       ws.send(text);
+    },
+    sendDataFrame(frame) {
+      if (ws.readyState !== WebSocket.OPEN) {
+        throw new ClientError('disconnected', `The connection to ${spec.url} is not open.`);
+      }
+      ws.send(frame, { binary: true });
     },
     ping() {
       if (ws.readyState === WebSocket.OPEN) ws.ping();

@@ -1,6 +1,7 @@
 // One client connection (a WebSocket or the stdio pair): decodes messages, enforces codex's
 // handshake order and protocol-violation rules, runs requests concurrently (bounded, queued
 // beyond the bound), and is the sink of its session's notifications with outbound backpressure.
+// It also holds whether binary data frames were negotiated, which decides how its messages travel.
 import type { InitializeParams } from '../../shared/protocol';
 import {
   ErrorCode,
@@ -9,11 +10,12 @@ import {
   Notification,
   ProcessAckParams,
   describeSchemaError,
+  isDataFrame,
   isRequestMethod,
   type EnvironmentInfo,
   type RequestMethod,
 } from '../../shared/protocol';
-import { encodeError, encodeResult, type DecodedMessage } from './envelope';
+import { decodeBytes, decodeDataFrame, encodeError, type DecodedMessage } from './envelope';
 import { FileHandles } from './file-handles';
 import {
   ATTACHED_PROBE_TIMEOUT_MS,
@@ -21,7 +23,7 @@ import {
   OUTBOUND_LOW_WATERMARK_BYTES,
 } from './limits';
 import type { Logger } from './logger';
-import { releaseMessage } from './message-pool';
+import { dropOutbound, toWire, type OutboundMessage } from './outbound';
 import { methodFamily, requestHandlers, type RequestContext } from './request-handlers';
 import { RpcError } from './rpc-error';
 import type { Session, SessionRegistry, SessionSink } from './session';
@@ -32,6 +34,11 @@ export interface Transport {
   readonly parseErrorPrefix: string;
   /** One JSON message; Buffers hold UTF-8 JSON text and go back to the message pool once written. */
   send(message: string | Buffer): void;
+  /**
+   * One binary data frame (pooled Buffers go back once written). Only transports that carry
+   * binary messages (WebSocket) have it; without it `tetherBinaryFrames` is never agreed.
+   */
+  sendDataFrame?(frame: Buffer): void;
   /** Outbound bytes queued and not yet handed to the OS. */
   bufferedBytes(): number;
   /** Calls `callback` once when the outbound queue next drains. */
@@ -71,6 +78,8 @@ export class Connection implements SessionSink {
   private readonly queue: PendingRequest[] = [];
   private inFlight = 0;
   private closed = false;
+  /** `tetherBinaryFrames` agreed in initialize: byte fields travel in data frames both ways. */
+  private binaryFrames = false;
   congested = false;
 
   constructor(
@@ -80,12 +89,14 @@ export class Connection implements SessionSink {
     this.files = new FileHandles(deps.maxOpenFiles);
   }
 
-  send(message: string | Buffer): void {
+  send(message: OutboundMessage): void {
     if (this.closed) {
-      releaseMessage(message);
+      dropOutbound(message);
       return;
     }
-    this.transport.send(message);
+    const wire = toWire(message, this.binaryFrames);
+    if ('text' in wire) this.transport.send(wire.text);
+    else this.transport.sendDataFrame!(wire.dataFrame);
     if (!this.congested && this.transport.bufferedBytes() > OUTBOUND_HIGH_WATERMARK_BYTES) {
       // A peer that does not read must not make us buffer without bound: no more process output,
       // no new requests started, and none read, until it has taken most of what is queued.
@@ -110,6 +121,26 @@ export class Connection implements SessionSink {
     });
   }
 
+  /**
+   * One inbound WebSocket message: a binary one may be a data frame (once they are negotiated);
+   * anything else is JSON text, which codex also accepts in binary messages.
+   */
+  handleBytes(bytes: Buffer, binary: boolean): void {
+    if (!binary || !isDataFrame(bytes)) {
+      this.handleMessage(decodeBytes(bytes));
+      return;
+    }
+    if (this.binaryFrames) {
+      this.handleMessage(decodeDataFrame(bytes));
+      return;
+    }
+    this.handleMessage({
+      kind: 'invalid',
+      reason:
+        'binary data frame received, but this connection did not negotiate tetherBinaryFrames in initialize',
+    });
+  }
+
   handleMessage(message: DecodedMessage): void {
     if (this.closed) return;
     try {
@@ -117,7 +148,7 @@ export class Connection implements SessionSink {
         case 'invalid':
           this.send(
             encodeError(
-              UNDECODABLE_ID_JSON,
+              message.idJson ?? UNDECODABLE_ID_JSON,
               ErrorCode.invalidRequest,
               `${this.transport.parseErrorPrefix}: ${message.reason}`,
             ),
@@ -268,7 +299,15 @@ export class Connection implements SessionSink {
     }
     this.state = 'awaitingInitialized';
     this.session = session;
-    this.send(encodeResult(idJson, { sessionId: session.id, environmentInfo: this.deps.environmentInfo }));
+    // The result itself is JSON text; binary frames may follow it at once, in both directions.
+    const binaryFrames = params.tetherBinaryFrames === true && this.transport.sendDataFrame !== undefined;
+    const result = { sessionId: session.id, environmentInfo: this.deps.environmentInfo };
+    this.send({
+      kind: 'result',
+      idJson,
+      result: binaryFrames ? { ...result, tetherBinaryFrames: true } : result,
+    });
+    this.binaryFrames = binaryFrames;
     session.attach(this);
     this.deps.logger.debug(
       `${resumeId ? 'resumed' : 'created'} session ${session.id} for ${params.clientName}`,
@@ -296,7 +335,7 @@ export class Connection implements SessionSink {
     const handler = requestHandlers[request.method] as (params: unknown, ctx: RequestContext) => unknown;
     try {
       const result = await handler(request.params, ctx);
-      this.send(encodeResult(request.idJson, result));
+      this.send({ kind: 'result', idJson: request.idJson, result });
     } catch (error) {
       if (error instanceof RpcError) {
         this.send(encodeError(request.idJson, error.code, error.message, error.data));

@@ -1,6 +1,14 @@
 // Decodes one inbound JSON-RPC message (codex's dialect: no "jsonrpc" needed, i64 or string ids
-// echoed exactly, limits on depth and value count) and encodes outbound ones as JSON text.
+// echoed exactly, limits on depth and value count), from JSON text or from a Tether data frame, and
+// encodes outbound results as JSON text (byte fields as base64) or as a data frame.
 import { isUtf8 } from 'node:buffer';
+import {
+  resolvePayloadRefs,
+  splitDataFrame,
+  stringifyWithBytes,
+  stringifyWithPayloads,
+  writeDataFrame,
+} from '../../shared/protocol';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from './limits';
 
 export type DecodedMessage =
@@ -8,7 +16,8 @@ export type DecodedMessage =
   | { kind: 'request'; idJson: string; method: string; params: unknown }
   | { kind: 'notification'; method: string; params: unknown }
   | { kind: 'response' }
-  | { kind: 'invalid'; reason: string };
+  /** `idJson` is set when the message was a request whose id could still be read. */
+  | { kind: 'invalid'; reason: string; idJson?: string };
 
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
@@ -17,6 +26,27 @@ const I64_MAX = 2n ** 63n - 1n;
 export function decodeBytes(bytes: Buffer): DecodedMessage {
   if (!isUtf8(bytes)) return { kind: 'invalid', reason: 'invalid UTF-8 in message' };
   return decodeText(bytes.toString('utf8'));
+}
+
+/**
+ * Decodes a binary data frame (only once `tetherBinaryFrames` is negotiated): its header goes
+ * through the same checks as JSON text, then its payload references become the bytes they name.
+ */
+export function decodeDataFrame(frame: Buffer): DecodedMessage {
+  const split = splitDataFrame(frame);
+  if (!split.ok) return { kind: 'invalid', reason: `malformed data frame: ${split.reason}` };
+  const message = decodeText(split.value.headerText);
+  if (message.kind === 'invalid')
+    return { kind: 'invalid', reason: `malformed data frame header: ${message.reason}` };
+  if (message.kind !== 'request' && message.kind !== 'notification') return message;
+  const params = resolvePayloadRefs(message.params, split.value.payload);
+  if (!params.ok) {
+    const reason = `malformed data frame: ${params.reason}`;
+    return message.kind === 'request'
+      ? { kind: 'invalid', reason, idJson: message.idJson }
+      : { kind: 'invalid', reason };
+  }
+  return { ...message, params: params.value };
 }
 
 export function decodeText(text: string): DecodedMessage {
@@ -138,8 +168,22 @@ function skipValue(text: string, i: number): number {
   return j;
 }
 
+function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+/** A result as JSON text; its byte fields (Uint8Arrays) become base64, as codex sends them. */
 export function encodeResult(idJson: string, result: unknown): string {
-  return `{"id":${idJson},"result":${JSON.stringify(result ?? {})}}`;
+  return `{"id":${idJson},"result":${stringifyWithBytes(result, toBase64)}}`;
+}
+
+/** A result with byte fields as a data frame, or null when it has none. */
+export function encodeResultFrame(idJson: string, result: unknown): Buffer | null {
+  const { text, payloads } = stringifyWithPayloads(result);
+  if (payloads.length === 0) return null;
+  return writeDataFrame(`{"id":${idJson},"result":${text}}`, payloads, (bytes) =>
+    Buffer.allocUnsafe(bytes),
+  ) as Buffer;
 }
 
 export function encodeError(idJson: string, code: number, message: string, data?: unknown): string {

@@ -63,6 +63,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.processPid]: true,
       ...(options.sessionTtlMs !== undefined ? { [SESSION_LIFETIME_CAPABILITY]: options.sessionTtlMs } : {}),
       [TetherCapability.closeStdin]: true,
+      [TetherCapability.binaryFrames]: true,
       ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };

@@ -2,7 +2,7 @@
 // connection and closed with it, as codex does (a resumed session does not get them back). An open
 // that completes after the connection closed closes its file at once instead of registering it.
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { MAX_FS_BLOCK_BYTES } from '../../shared/protocol';
+import { MAX_FS_BLOCK_BYTES, type WireBytes } from '../../shared/protocol';
 import { decodeBase64Strict } from './base64';
 import { toFsRpcError } from './os-error';
 import { uriToPath } from './path-uri';
@@ -58,7 +58,8 @@ export class FileHandles {
     return handle;
   }
 
-  async readBlock(handleId: string, offset: number, len: number): Promise<{ chunk: string; eof: boolean }> {
+  /** The block's bytes; the connection sends them as base64 or in a data frame. */
+  async readBlock(handleId: string, offset: number, len: number): Promise<{ chunk: Buffer; eof: boolean }> {
     const handle = this.get(handleId);
     if (len < 1 || len > MAX_FS_BLOCK_BYTES) {
       throw RpcError.invalidRequest(`file read block length must be between 1 and ${MAX_FS_BLOCK_BYTES}`);
@@ -66,23 +67,24 @@ export class FileHandles {
     const buffer = Buffer.allocUnsafe(len);
     try {
       const { bytesRead } = await handle.read(buffer, 0, len, offset);
-      return { chunk: buffer.subarray(0, bytesRead).toString('base64'), eof: bytesRead < len };
+      return { chunk: buffer.subarray(0, bytesRead), eof: bytesRead < len };
     } catch (error) {
       throw toFsRpcError(error);
     }
   }
 
-  async writeBlock(handleId: string, offset: number, chunk: string): Promise<void> {
+  /** `chunk` is base64 text, or the raw bytes from a data frame. */
+  async writeBlock(handleId: string, offset: number, chunk: WireBytes): Promise<void> {
     const handle = this.get(handleId);
-    const decoded = decodeBase64Strict(chunk);
-    if (!decoded.ok)
-      throw RpcError.invalidRequest(`fs/writeBlock requires valid base64 chunk: ${decoded.reason}`);
-    const size = decoded.bytes.length;
+    const bytes = typeof chunk === 'string' ? decodeBase64Strict(chunk) : { ok: true as const, bytes: chunk };
+    if (!bytes.ok)
+      throw RpcError.invalidRequest(`fs/writeBlock requires valid base64 chunk: ${bytes.reason}`);
+    const size = bytes.bytes.length;
     if (size < 1 || size > MAX_FS_BLOCK_BYTES) {
       throw RpcError.invalidRequest(`file write block length must be between 1 and ${MAX_FS_BLOCK_BYTES}`);
     }
     try {
-      await handle.write(decoded.bytes, 0, size, offset);
+      await handle.write(bytes.bytes, 0, size, offset);
     } catch (error) {
       throw toFsRpcError(error);
     }

@@ -11,7 +11,7 @@ import {
 } from '../../shared/protocol';
 import type { ChildIo } from './child-spawn';
 import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from './limits';
-import { acquireMessageBuffer } from './message-pool';
+import type { OutboundMessage } from './outbound';
 import { OutputLog } from './output-log';
 import { WriteDedup } from './write-dedup';
 
@@ -25,8 +25,6 @@ export interface ProcessLimits {
 const WINDOW_RETENTION_SLACK_BYTES = 256 * 1024;
 
 // Notifications are spelled out as JSON text, not stringified objects: they are the hot path.
-const OUTPUT_HEAD = `{"method":"${Notification.processOutput}","params":{"processId":`;
-const OUTPUT_TAIL = '"}}';
 const EXITED_HEAD = `{"method":"${Notification.processExited}","params":{"processId":`;
 const CLOSED_HEAD = `{"method":"${Notification.processClosed}","params":{"processId":`;
 
@@ -66,7 +64,7 @@ export class ManagedProcess {
     readonly tty: boolean,
     limits: ProcessLimits,
     private readonly outputWindowBytes: number | null,
-    private readonly emit: (message: string | Buffer) => void,
+    private readonly emit: (message: OutboundMessage) => void,
     private readonly onClosed: (process: ManagedProcess) => void,
   ) {
     this.idJson = JSON.stringify(id);
@@ -125,21 +123,10 @@ export class ManagedProcess {
     this.pendingStream = null;
     const seq = this.nextSeq++;
     this.log.append({ seq, stream, data });
-    this.emit(this.outputNotification(seq, stream, data));
+    // Encoded by the connection it leaves on: base64 JSON, or a binary data frame.
+    this.emit({ kind: 'processOutput', processIdJson: this.idJson, seq, stream, data });
     this.wake();
   };
-
-  /** The `process/output` JSON built straight into one buffer: base64 is most of it. */
-  private outputNotification(seq: number, stream: OutputStream, data: Buffer): Buffer {
-    const head = `${OUTPUT_HEAD}${this.idJson},"seq":${seq},"stream":"${stream}","chunk":"`;
-    const base64 = data.toString('base64');
-    const headBytes = Buffer.byteLength(head);
-    const message = acquireMessageBuffer(headBytes + base64.length + OUTPUT_TAIL.length);
-    message.write(head, 0, 'utf8');
-    message.write(base64, headBytes, 'latin1');
-    message.write(OUTPUT_TAIL, headBytes + base64.length, 'latin1');
-    return message;
-  }
 
   onStreamEnd(): void {
     this.flushOutput();
@@ -183,7 +170,8 @@ export class ManagedProcess {
       if (ready || remaining <= 0 || signal.aborted) {
         const last = chunks[chunks.length - 1];
         return {
-          chunks: chunks.map((c) => ({ seq: c.seq, stream: c.stream, chunk: c.data.toString('base64') })),
+          // Raw bytes: the connection sends them as base64 or in a data frame.
+          chunks: chunks.map((c) => ({ seq: c.seq, stream: c.stream, chunk: c.data })),
           nextSeq: maxBytes !== null && last ? last.seq + 1 : this.nextSeq,
           exited: this.exitCode !== null,
           exitCode: this.exitCode,

@@ -13,14 +13,14 @@ import {
   READER_READ_AHEAD_FLOW_CONTROLLED_BYTES,
 } from './limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
-import { releaseMessage } from './message-pool';
+import { dropOutbound, type OutboundMessage } from './outbound';
 import { UNGUARDED, type ProcessGroupGuard } from './orphan-watchdog';
 import { uriToPath } from './path-uri';
 import { RpcError } from './rpc-error';
 
 /** Where an attached session's notifications go: the live connection. */
 export interface SessionSink {
-  send(message: string | Buffer): void;
+  send(message: OutboundMessage): void;
   readonly congested: boolean;
   probeAlive(timeoutMs: number): Promise<boolean>;
   evict(reason: string): void;
@@ -95,9 +95,9 @@ export class Session {
     for (const process of this.processes.values()) process.setCongested(congested);
   }
 
-  private readonly emit = (message: string | Buffer): void => {
+  private readonly emit = (message: OutboundMessage): void => {
     if (this.sink) this.sink.send(message);
-    else releaseMessage(message);
+    else dropOutbound(message);
   };
 
   async start(params: ProcessStartParams): Promise<ProcessStartResult> {

@@ -7,7 +7,6 @@ import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { checkAuthorization } from './auth';
 import { Connection, type ConnectionDeps, type Transport } from './connection';
-import { decodeBytes } from './envelope';
 import { releaseMessage } from './message-pool';
 import { MAX_INBOUND_FRAME_BYTES, WS_PING_INTERVAL_MS } from './limits';
 import type { AuthConfig, TlsFiles } from './server-options';
@@ -40,18 +39,28 @@ class WsTransport implements Transport {
     this.parseErrorPrefix = `failed to parse websocket JSON-RPC message from exec-server websocket ${socket.remoteAddress}:${socket.remotePort}`;
   }
 
+  /** Messages produced in one event-loop turn leave in one TCP write. */
+  private cork(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.socket.cork();
+    setImmediate(() => {
+      this.corked = false;
+      this.socket.uncork();
+    });
+  }
+
   send(message: string | Buffer): void {
-    // Notifications produced in one event-loop turn leave in one TCP write.
-    if (!this.corked) {
-      this.corked = true;
-      this.socket.cork();
-      setImmediate(() => {
-        this.corked = false;
-        this.socket.uncork();
-      });
-    }
+    this.cork();
     this.ws.send(message, { binary: false }, (error) => {
       if (!error) releaseMessage(message);
+    });
+  }
+
+  sendDataFrame(frame: Buffer): void {
+    this.cork();
+    this.ws.send(frame, { binary: true }, (error) => {
+      if (!error) releaseMessage(frame);
     });
   }
 
@@ -138,7 +147,7 @@ export function startWsListener(
       socket.setNoDelay(true);
       const connection = new Connection(new WsTransport(ws, socket), deps);
       const ping = setInterval(() => ws.ping(), WS_PING_INTERVAL_MS);
-      ws.on('message', (data: Buffer, _isBinary: boolean) => connection.handleMessage(decodeBytes(data)));
+      ws.on('message', (data: Buffer, isBinary: boolean) => connection.handleBytes(data, isBinary));
       ws.on('error', () => ws.terminate());
       ws.on('close', () => {
         clearInterval(ping);

@@ -73,6 +73,12 @@ export const TetherCapability = {
    * at most once per process, so a retry after a reconnect does nothing more.
    */
   closeStdin: 'tetherCloseStdin',
+  /**
+   * Binary data frames on WebSocket connections (shared/protocol/data-frame.ts): asked for with
+   * `tetherBinaryFrames: true` in `initialize`, in force once its result says
+   * `tetherBinaryFrames: true`.
+   */
+  binaryFrames: 'tetherBinaryFrames',
 } as const;
 
 /**

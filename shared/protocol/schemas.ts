@@ -6,6 +6,12 @@ import { z } from 'zod';
 /** Unsigned integer as codex's u64 fields accept it. */
 const u64 = z.number().int().nonnegative();
 const base64 = z.string();
+/**
+ * A byte field that may travel raw: base64 text in JSON, or the bytes themselves once binary data
+ * frames (capability `tetherBinaryFrames`) are negotiated on the connection.
+ */
+const wireBytes = z.union([base64, z.custom<Uint8Array>((value) => value instanceof Uint8Array)]);
+export type WireBytes = z.infer<typeof wireBytes>;
 /** Absolute `file://` URI. Parsed further by whoever resolves it. */
 const PathUri = z.string();
 
@@ -26,6 +32,8 @@ export type RpcErrorObject = z.infer<typeof RpcErrorObject>;
 export const InitializeParams = z.object({
   clientName: z.string(),
   resumeSessionId: z.string().nullish(),
+  /** Tether extension: the client asks for binary data frames on this connection. */
+  tetherBinaryFrames: z.boolean().optional(),
 });
 export type InitializeParams = z.infer<typeof InitializeParams>;
 
@@ -47,6 +55,8 @@ export type EnvironmentInfo = z.infer<typeof EnvironmentInfo>;
 
 export const InitializeResult = z.looseObject({
   sessionId: z.string(),
+  /** Tether extension: true when the server agreed to binary data frames on this connection. */
+  tetherBinaryFrames: z.boolean().optional(),
   environmentInfo: EnvironmentInfo.optional(),
 });
 export type InitializeResult = z.infer<typeof InitializeResult>;
@@ -110,7 +120,7 @@ export const ProcessReadParams = z.object({
 });
 export type ProcessReadParams = z.infer<typeof ProcessReadParams>;
 
-const OutputChunk = z.object({ seq: u64, stream: OutputStream, chunk: base64 });
+const OutputChunk = z.object({ seq: u64, stream: OutputStream, chunk: wireBytes });
 export type OutputChunk = z.infer<typeof OutputChunk>;
 
 export const ProcessReadResult = z.looseObject({
@@ -171,7 +181,7 @@ export const ProcessOutputNotification = z.looseObject({
   processId: z.string(),
   seq: u64,
   stream: OutputStream,
-  chunk: base64,
+  chunk: wireBytes,
 });
 export type ProcessOutputNotification = z.infer<typeof ProcessOutputNotification>;
 
@@ -282,10 +292,10 @@ export const FsOpenResult = z.looseObject({ handleId: z.string() });
 
 export const FsReadBlockParams = z.object({ handleId: z.string(), offset: u64, len: u64 });
 export type FsReadBlockParams = z.infer<typeof FsReadBlockParams>;
-export const FsReadBlockResult = z.looseObject({ chunk: base64, eof: z.boolean() });
+export const FsReadBlockResult = z.looseObject({ chunk: wireBytes, eof: z.boolean() });
 export type FsReadBlockResult = z.infer<typeof FsReadBlockResult>;
 
-export const FsWriteBlockParams = z.object({ handleId: z.string(), offset: u64, chunk: base64 });
+export const FsWriteBlockParams = z.object({ handleId: z.string(), offset: u64, chunk: wireBytes });
 export type FsWriteBlockParams = z.infer<typeof FsWriteBlockParams>;
 
 export const FsHandleParams = z.object({ handleId: z.string() });

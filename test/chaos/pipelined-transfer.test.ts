@@ -27,8 +27,12 @@ function observedFs(client: RemoteExecServerClient) {
     callOnce: async (method, params) => {
       const block = method === Method.fsReadBlock || method === Method.fsWriteBlock;
       if (method === Method.fsWriteBlock) {
-        const { offset, chunk } = params as { offset: number; chunk: string };
-        seen.writes.push({ offset, sha: sha(Buffer.from(chunk, 'base64')) });
+        // The file system hands the connection raw bytes (it sends them as base64 or binary frames).
+        const { offset, chunk } = params as { offset: number; chunk: Uint8Array | string };
+        seen.writes.push({
+          offset,
+          sha: sha(typeof chunk === 'string' ? Buffer.from(chunk, 'base64') : chunk),
+        });
       }
       if (block) seen.maxInFlight = Math.max(seen.maxInFlight, ++seen.inFlight);
       try {

@@ -6,11 +6,13 @@ import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
 import { sshCase } from './ssh';
 import { startsCase } from './starts';
+import { framesCase } from './frames';
 import { throughputCase } from './throughput';
 import { transferCase } from './transfer';
 
 export const ALL_CASES: BenchCase[] = [
   throughputCase,
+  framesCase,
   echoCase,
   reconnectCase,
   startsCase,

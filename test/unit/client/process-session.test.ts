@@ -46,7 +46,7 @@ class ScriptedProcess {
     let total = 0;
     for (const e of this.events) {
       if (e.kind !== 'output' || e.seq <= afterSeq || e.seq <= this.evictedThrough) continue;
-      const size = Buffer.from(e.chunk, 'base64').length;
+      const size = Buffer.from(e.chunk as string, 'base64').length;
       if (chunks.length > 0 && total + size > maxBytes) break;
       chunks.push({ seq: e.seq, stream: e.stream, chunk: e.chunk });
       total += size;

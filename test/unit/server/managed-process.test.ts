@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildIo } from '../../../electron/server/child-spawn';
 import { ManagedProcess } from '../../../electron/server/managed-process';
+import { toWire } from '../../../electron/server/outbound';
 import { Notification } from '../../../shared/protocol';
 
 const limits = { retainedOutputBytes: 1_000_000, retainedOutputChunks: 1000, writeIdWindow: 2 };
@@ -25,7 +26,11 @@ function fakeProcess(options: { window?: number; stdin?: boolean } = {}) {
     false,
     limits,
     options.window ?? null,
-    (message) => sent.push(JSON.parse(message.toString())),
+    (message) => {
+      // What a JSON-mode connection would send.
+      const wire = toWire(message, false);
+      sent.push(JSON.parse('text' in wire ? wire.text.toString() : 'null'));
+    },
     () => {},
   );
   managed.bind(io);
@@ -84,7 +89,7 @@ describe('ManagedProcess', () => {
     const pending = managed.read(0, null, 10_000, never);
     setTimeout(() => managed.onData('stdout', Buffer.from('late')), 20);
     const result = await pending;
-    expect(Buffer.from(result.chunks[0]!.chunk, 'base64').toString()).toBe('late');
+    expect(Buffer.from(result.chunks[0]!.chunk as Uint8Array).toString()).toBe('late');
     managed.onExit(0);
     const afterExit = await managed.read(1, null, 10_000, never);
     expect(afterExit).toMatchObject({ chunks: [], exited: true, closed: false });

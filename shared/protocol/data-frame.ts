@@ -1,0 +1,213 @@
+// Tether's binary data frames (capability `tetherBinaryFrames`): one WebSocket binary message that
+// carries one JSON-RPC message whose byte fields travel raw instead of as base64. Pure codec, used
+// by both the server and the client; which messages use it, and when, is decided by the caller.
+//
+// Layout (all of it one WebSocket message, so it stays ordered with every other message):
+//   byte 0      0xB7, a UTF-8 continuation byte: no JSON text can start with it, so a data frame is
+//               never mistaken for the binary JSON frames codex accepts
+//   byte 1      format version (1)
+//   bytes 2..5  header length H, unsigned 32-bit big-endian
+//   H bytes     the JSON-RPC message as UTF-8 JSON, each byte field replaced by
+//               {"payloadRef":[offset,length]} (offset into the payload section)
+//   the rest    the payload section: the referenced bytes, which together must cover it exactly
+
+export const DATA_FRAME_MAGIC = 0xb7;
+export const DATA_FRAME_VERSION = 1;
+/** Magic, version and header length. */
+export const DATA_FRAME_PREFIX_BYTES = 6;
+/** The member name of a reference to payload bytes in the header. */
+export const PAYLOAD_REF_KEY = 'payloadRef';
+
+export type CodecResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export interface SplitDataFrame {
+  headerText: string;
+  payload: Uint8Array;
+}
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether `frame` claims to be a data frame (it may still be malformed). */
+export function isDataFrame(frame: Uint8Array): boolean {
+  return frame.length > 0 && frame[0] === DATA_FRAME_MAGIC;
+}
+
+/** Separates a data frame into its JSON header text and its payload section. */
+export function splitDataFrame(frame: Uint8Array): CodecResult<SplitDataFrame> {
+  if (!isDataFrame(frame)) return { ok: false, reason: 'not a data frame (wrong first byte)' };
+  if (frame.length < DATA_FRAME_PREFIX_BYTES) {
+    return { ok: false, reason: `truncated data frame: ${frame.length} bytes, the prefix alone is 6` };
+  }
+  if (frame[1] !== DATA_FRAME_VERSION) {
+    return { ok: false, reason: `unsupported data frame version ${frame[1]} (this side speaks 1)` };
+  }
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  const headerBytes = view.getUint32(2, false);
+  const headerEnd = DATA_FRAME_PREFIX_BYTES + headerBytes;
+  if (headerEnd > frame.length) {
+    return {
+      ok: false,
+      reason: `truncated data frame: the header claims ${headerBytes} bytes, ${frame.length - DATA_FRAME_PREFIX_BYTES} follow`,
+    };
+  }
+  let headerText: string;
+  try {
+    headerText = utf8Decoder.decode(frame.subarray(DATA_FRAME_PREFIX_BYTES, headerEnd));
+  } catch {
+    return { ok: false, reason: 'invalid UTF-8 in the data frame header' };
+  }
+  return { ok: true, value: { headerText, payload: frame.subarray(headerEnd) } };
+}
+
+/**
+ * Replaces every `{"payloadRef":[offset,length]}` in `value` (parsed from the header) by a view of
+ * those payload bytes, in place. The references must cover the payload exactly, without overlap:
+ * bytes nobody refers to, or a reference past the end, mean the frame was built wrongly.
+ */
+export function resolvePayloadRefs(value: unknown, payload: Uint8Array): CodecResult<unknown> {
+  const refs: Array<{ offset: number; length: number }> = [];
+  const visit = (node: unknown): CodecResult<unknown> => {
+    if (node === null || typeof node !== 'object') return { ok: true, value: node };
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child = visit(node[i]);
+        if (!child.ok) return child;
+        node[i] = child.value;
+      }
+      return { ok: true, value: node };
+    }
+    const record = node as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(record, PAYLOAD_REF_KEY)) {
+      const ref = parseRef(record, payload.length);
+      if (!ref.ok) return ref;
+      refs.push(ref.value);
+      return { ok: true, value: payload.subarray(ref.value.offset, ref.value.offset + ref.value.length) };
+    }
+    for (const key of Object.keys(record)) {
+      const child = visit(record[key]);
+      if (!child.ok) return child;
+      record[key] = child.value;
+    }
+    return { ok: true, value: record };
+  };
+  const resolved = visit(value);
+  if (!resolved.ok) return resolved;
+  refs.sort((a, b) => a.offset - b.offset);
+  let covered = 0;
+  for (const ref of refs) {
+    if (ref.offset !== covered) {
+      return {
+        ok: false,
+        reason:
+          ref.offset < covered
+            ? `payload references overlap at byte ${ref.offset}`
+            : `payload bytes ${covered}..${ref.offset} are referenced by nothing`,
+      };
+    }
+    covered += ref.length;
+  }
+  if (covered !== payload.length) {
+    return {
+      ok: false,
+      reason: `payload of ${payload.length} bytes, but the header refers to ${covered}`,
+    };
+  }
+  return resolved;
+}
+
+function parseRef(
+  record: Record<string, unknown>,
+  payloadBytes: number,
+): CodecResult<{ offset: number; length: number }> {
+  const ref = record[PAYLOAD_REF_KEY];
+  if (
+    Object.keys(record).length !== 1 ||
+    !Array.isArray(ref) ||
+    ref.length !== 2 ||
+    !ref.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
+  ) {
+    return { ok: false, reason: `malformed payload reference ${JSON.stringify(record)}` };
+  }
+  const [offset, length] = ref as [number, number];
+  if (offset + length > payloadBytes) {
+    return {
+      ok: false,
+      reason: `payload reference [${offset},${length}] is past the end of the ${payloadBytes}-byte payload`,
+    };
+  }
+  return { ok: true, value: { offset, length } };
+}
+
+/** The header text that stands for `length` payload bytes at `offset`. */
+export function payloadRefJson(offset: number, length: number): string {
+  return `{"${PAYLOAD_REF_KEY}":[${offset},${length}]}`;
+}
+
+/**
+ * JSON text of `value` with every Uint8Array in it replaced by what `onBytes` returns for it: the
+ * one place where byte fields meet JSON, whether they become base64 or payload references.
+ */
+export function stringifyWithBytes(value: unknown, onBytes: (bytes: Uint8Array) => unknown): string {
+  // A replacer takes JSON.stringify off its fast path; most messages (acks, small results) have no bytes.
+  if (!containsBytes(value)) return JSON.stringify(value ?? {});
+  return JSON.stringify(value, function (this: unknown, key: string, replaced: unknown) {
+    // A Buffer's toJSON has already run on `replaced`; the holder still has the original.
+    const original = (this as Record<string, unknown>)[key];
+    return original instanceof Uint8Array ? onBytes(original) : replaced;
+  });
+}
+
+function containsBytes(value: unknown): boolean {
+  if (value instanceof Uint8Array) return true;
+  if (value === null || typeof value !== 'object') return false;
+  const children = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
+  return children.some(containsBytes);
+}
+
+/** Assembles a data frame from header text and the payloads it refers to, in reference order. */
+export function writeDataFrame(
+  headerText: string,
+  payloads: readonly Uint8Array[],
+  allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
+): Uint8Array {
+  const header = utf8Encoder.encode(headerText);
+  let total = DATA_FRAME_PREFIX_BYTES + header.length;
+  for (const payload of payloads) total += payload.length;
+  const frame = allocate(total);
+  frame[0] = DATA_FRAME_MAGIC;
+  frame[1] = DATA_FRAME_VERSION;
+  new DataView(frame.buffer, frame.byteOffset, frame.byteLength).setUint32(2, header.length, false);
+  frame.set(header, DATA_FRAME_PREFIX_BYTES);
+  let at = DATA_FRAME_PREFIX_BYTES + header.length;
+  for (const payload of payloads) {
+    frame.set(payload, at);
+    at += payload.length;
+  }
+  return frame;
+}
+
+/** JSON text of `value` with its Uint8Arrays replaced by payload references, and those payloads. */
+export function stringifyWithPayloads(value: unknown): { text: string; payloads: Uint8Array[] } {
+  const payloads: Uint8Array[] = [];
+  let offset = 0;
+  const text = stringifyWithBytes(value, (bytes) => {
+    payloads.push(bytes);
+    const ref = { [PAYLOAD_REF_KEY]: [offset, bytes.length] };
+    offset += bytes.length;
+    return ref;
+  });
+  return { text, payloads };
+}
+
+/**
+ * `message` as a data frame whose Uint8Array fields are payload, or null when it has none (it is
+ * then sent as ordinary JSON text).
+ */
+export function encodeDataFrame(
+  message: unknown,
+  allocate?: (bytes: number) => Uint8Array,
+): Uint8Array | null {
+  const { text, payloads } = stringifyWithPayloads(message);
+  return payloads.length === 0 ? null : writeDataFrame(text, payloads, allocate);
+}

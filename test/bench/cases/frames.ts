@@ -1,0 +1,156 @@
+// Output throughput with binary data frames (issue #13): `tether run -- head -c N /dev/zero` end to
+// end over ws, through Tether's server (binary frames) and through codex's (JSON+base64), against
+// the ceiling of a raw binary WebSocket stream of the same bytes; and a plain codex-protocol client
+// (no Tether capability) through both servers. Every run measures each side once, interleaved.
+import type { BenchCase, BenchContext } from '../lib/bench-case';
+import { firstLine, startTsHelper, withTimeout } from '../lib/child';
+import { writerArgv } from '../lib/payload';
+import { runPlainClient } from '../lib/plain-client';
+import { cpuTimeMs } from '../lib/proc-stats';
+import type { CaseRecorder } from '../lib/results';
+import { PROCESS_CWD } from '../lib/sides';
+import { mbPerSecond } from '../lib/stats';
+import { runTetherCli } from '../lib/tether-run';
+import { readWsFrames } from '../lib/ws-frames';
+import { serverCommand, startServer, type StartedServer } from '../../support/exec-servers';
+
+/** Chunk size of the binary ceiling: the largest chunk a Node pipe read yields, as servers send. */
+const CEILING_FRAME_BYTES = 65_536;
+
+const TETHER_RUN_TETHER = 'tether run → tether · ws · binary frames';
+const TETHER_RUN_CODEX = 'tether run → codex · ws';
+const CEILING = 'raw binary ws stream ceiling';
+const PLAIN_TETHER = 'plain codex client → tether · ws';
+const PLAIN_CODEX = 'plain codex client → codex · ws';
+
+interface Side {
+  name: string;
+  /** The server whose CPU is read around each run, if any. */
+  serverPid: number | null;
+  run(bytes: number, timeoutMs: number): Promise<{ bytes: number; ms: number }>;
+}
+
+async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
+  const { bytes, warmupBytes, runs, runTimeoutMs } = context.config.throughput;
+  const argv = (n: number): string[] => writerArgv('zeros', n, '');
+  recorder.setup(
+    `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 0)} MiB of zeros per run, ${runs} measured run(s) after a ` +
+      'warm-up, the sides interleaved within each run. `tether run` is timed from spawning the CLI to its exit ' +
+      '(its stdout read by the bench); the plain client from process/start to process/closed. ' +
+      `Binary ceiling: Node ws sending ${CEILING_FRAME_BYTES}-byte binary messages, no JSON.`,
+  );
+  recorder.command(`node bin/tether.js run --server URL [--token-file F] -- ${argv(bytes).join(' ')}`);
+
+  const servers: StartedServer[] = [];
+  const helper = startTsHelper('frame-server.ts', [
+    'zeros',
+    String(bytes),
+    String(CEILING_FRAME_BYTES),
+    'binary',
+  ]);
+  try {
+    const tether = await startServer('tether', 'ws');
+    servers.push(tether);
+    const codex = await startServer('codex', 'ws');
+    servers.push(codex);
+    for (const server of servers)
+      recorder.command(
+        `${Object.values(serverCommand(server.impl)).flat().join(' ')} --listen ws://127.0.0.1:0`,
+      );
+    const ceilingUrl = await firstLine(helper);
+    const sides: Side[] = [
+      {
+        name: TETHER_RUN_TETHER,
+        serverPid: tether.child.pid!,
+        run: (n, t) => runTetherCli(tether.url!, tether.tokenFile, argv(n), t),
+      },
+      {
+        name: TETHER_RUN_CODEX,
+        serverPid: codex.child.pid!,
+        run: (n, t) => runTetherCli(codex.url!, undefined, argv(n), t),
+      },
+      // The helper streams the full size each time; the warm-up reads it too.
+      { name: CEILING, serverPid: null, run: () => readWsFrames(ceilingUrl) },
+      {
+        name: PLAIN_TETHER,
+        serverPid: tether.child.pid!,
+        run: (n) => runPlainClient(tether.url!, tether.authHeaders(), argv(n), PROCESS_CWD),
+      },
+      {
+        name: PLAIN_CODEX,
+        serverPid: codex.child.pid!,
+        run: (n) => runPlainClient(codex.url!, {}, argv(n), PROCESS_CWD),
+      },
+    ];
+    const samples = new Map<string, { mbps: number[]; cpuMs: number[]; lost: string[] }>();
+    const failed = new Map<string, string>();
+    for (const side of sides) samples.set(side.name, { mbps: [], cpuMs: [], lost: [] });
+    for (let round = -1; round < runs; round += 1) {
+      for (const side of sides) {
+        if (failed.has(side.name)) continue;
+        const n = round < 0 && side.name !== CEILING ? warmupBytes : bytes;
+        const before = side.serverPid === null ? null : cpuTimeMs(side.serverPid);
+        try {
+          const result = await withTimeout(side.run(n, runTimeoutMs), runTimeoutMs, side.name);
+          if (round < 0) continue;
+          const after = side.serverPid === null ? null : cpuTimeMs(side.serverPid);
+          const entry = samples.get(side.name)!;
+          entry.mbps.push(mbPerSecond(bytes, result.ms));
+          if (before !== null && after !== null) entry.cpuMs.push(after - before);
+          if (result.bytes !== bytes) entry.lost.push(`received ${result.bytes} of ${bytes} bytes`);
+          context.log(`  ${side.name}: ${mbPerSecond(bytes, result.ms).toFixed(1)} MB/s`);
+        } catch (error) {
+          failed.set(side.name, (error as Error).message);
+          context.log(`  ${side.name}: failed: ${(error as Error).message}`);
+        }
+      }
+    }
+    for (const side of sides) {
+      const why = failed.get(side.name);
+      if (why !== undefined) {
+        recorder.missing(side.name, 'MB/s', 'failed', why);
+        continue;
+      }
+      const { mbps, cpuMs, lost } = samples.get(side.name)!;
+      const note = lost.length > 0 ? `output lost: ${lost.join('; ')}` : undefined;
+      recorder.ok(side.name, 'MB/s', mbps, cpuMs.length > 0 ? { 'server CPU ms': cpuMs } : undefined, note);
+      if (note) recorder.note(`${side.name}: ${note}.`);
+    }
+  } finally {
+    for (const server of servers) await server.stop();
+    await helper.stop();
+  }
+
+  const times = (v: number): string => `${v.toFixed(2)}×`;
+  const overCodex = recorder.ratio(
+    'tether run: tether (binary) / codex',
+    TETHER_RUN_TETHER,
+    TETHER_RUN_CODEX,
+  );
+  recorder.goal(
+    'tether run through Tether (binary frames) ≥ 1.3× codex (ws)',
+    overCodex,
+    (v) => v >= 1.3,
+    times,
+  );
+  const ofCeiling = recorder.ratio(
+    'tether run: tether (binary) / raw binary ws ceiling',
+    TETHER_RUN_TETHER,
+    CEILING,
+  );
+  recorder.goal(
+    'tether run through Tether ≥ 0.85× a raw binary ws stream',
+    ofCeiling,
+    (v) => v >= 0.85,
+    times,
+  );
+  const plain = recorder.ratio('plain codex client: tether / codex', PLAIN_TETHER, PLAIN_CODEX);
+  recorder.goal(
+    'a plain codex client is no slower from Tether than from codex (≥ 1.0×)',
+    plain,
+    (v) => v >= 1,
+    times,
+  );
+}
+
+export const framesCase: BenchCase = { id: 'frames', title: 'Output throughput with binary frames', run };
