@@ -214,6 +214,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     const followed = this.follow({
       processId,
       flowControl: params.outputWindowBytes !== undefined,
+      ...(params.outputWindowBytes != null ? { outputWindowBytes: params.outputWindowBytes } : {}),
       tty: options.tty,
     });
     try {
@@ -257,7 +258,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     }
     const followed = this.follow({
       processId,
-      flowControl: options.flowControl ?? false,
+      flowControl: options.flowControl ?? options.outputWindowBytes !== undefined,
+      ...(options.outputWindowBytes !== undefined ? { outputWindowBytes: options.outputWindowBytes } : {}),
       tty: options.tty ?? false,
       afterSeq: options.afterSeq ?? 0,
     });

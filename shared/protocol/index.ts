@@ -5,3 +5,4 @@ export * from './schemas';
 export * from './method-table';
 export * from './validation';
 export * from './terminal-eof';
+export * from './flow-control';
