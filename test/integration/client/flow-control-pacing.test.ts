@@ -3,6 +3,7 @@
 // not one per chunk; a consumer that lets the window fill before it takes anything never has more
 // output outstanding than the window and the server's slack (at most half a window more, at the
 // app's window), and still gets every byte.
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessHandle } from '../../../electron/client/api';
@@ -10,7 +11,7 @@ import { SERVER_OUTPUT_WINDOW_BYTES } from '../../../electron/app/limits';
 import { RemoteExecServerClient } from '../../../electron/client/remote-client';
 import { flowControlledRetentionSlack } from '../../../electron/server/limits';
 import { ackStepBytes, Notification } from '../../../shared/protocol';
-import { startServer } from '../../support/exec-servers';
+import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
 import { WsRelay } from '../../support/ws-relay';
 
 const MiB = 1024 * 1024;
@@ -21,8 +22,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** The consumedBytes of every process/ack the client sent, in order. */
-async function observedLink(): Promise<{ client: RemoteExecServerClient; acks: number[] }> {
+/** A Tether ws server behind a relay that records the consumedBytes of every process/ack, in order. */
+async function observedServer(): Promise<{ server: StartedServer; relay: WsRelay; acks: number[] }> {
   const server = await startServer('tether', 'ws');
   cleanups.push(() => server.stop());
   const acks: number[] = [];
@@ -30,6 +31,12 @@ async function observedLink(): Promise<{ client: RemoteExecServerClient; acks: n
     if (message.method === Notification.processAck) acks.push(message.params!.consumedBytes as number);
   });
   cleanups.push(() => relay.close());
+  return { server, relay, acks };
+}
+
+/** The real client connected through the observed link. */
+async function observedLink(): Promise<{ client: RemoteExecServerClient; acks: number[] }> {
+  const { server, relay, acks } = await observedServer();
   const client = new RemoteExecServerClient({
     transport: server.transportSpec(relay.url),
     clientName: 'flow-control-pacing',
@@ -62,6 +69,32 @@ function closed(handle: ProcessHandle): Promise<void> {
       else if (event.kind === 'gap') reject(new Error(`output lost: seq ${event.fromSeq}–${event.toSeq}`));
       else return;
       clearTimeout(timer);
+    });
+  });
+}
+
+/** `tether run ARGS -- head -c BYTES /dev/zero` to exit: its code, stdout bytes and stderr. */
+function tetherRunZeros(
+  args: string[],
+  bytes: number,
+): Promise<{ code: number | null; stdoutBytes: number; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [TETHER_BIN, 'run', ...args, '--', 'head', '-c', String(bytes), '/dev/zero'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+  let stdoutBytes = 0;
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdoutBytes += d.length));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdoutBytes, stderr });
     });
   });
 }
@@ -115,5 +148,26 @@ describe('flow control pacing (tether server)', () => {
     expect(mostOutstanding).toBeLessThanOrEqual(bound);
     // The app's window: whatever the slack's parts, a slow pane never holds more than 1.5 windows.
     expect(mostOutstanding).toBeLessThanOrEqual(1.5 * window);
+  });
+
+  it('tether run --output-window sets the window, and 0 turns flow control off', async () => {
+    const { server, relay, acks } = await observedServer();
+    const where = ['--server', relay.url, '--token-file', server.tokenFile!];
+    const total = 8 * MiB;
+    const window = MiB;
+
+    const windowed = await tetherRunZeros([...where, '--output-window', String(window)], total);
+    expect(windowed).toMatchObject({ code: 0, stdoutBytes: total });
+    expect(acks.length).toBeGreaterThan(0);
+    expect(acks.length).toBeLessThanOrEqual(total / ackStepBytes(window));
+
+    acks.length = 0;
+    const unwindowed = await tetherRunZeros([...where, '--output-window', '0'], total);
+    expect(unwindowed).toMatchObject({ code: 0, stdoutBytes: total });
+    expect(acks).toEqual([]);
+
+    const refused = await tetherRunZeros([...where, '--output-window', '64M'], total);
+    expect(refused.code).toBe(255);
+    expect(refused.stderr).toContain('--output-window expects a number of bytes');
   });
 });
