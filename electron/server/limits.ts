@@ -80,7 +80,7 @@ export const OUTPUT_COALESCING: OutputCoalescingPolicy = {
  * the reader stops, bounding the memory of a fast producer and how far output runs past a pause.
  */
 export const READER_READ_AHEAD_BYTES = 1024 * 1024;
-/** The least read-ahead of a flow-controlled process: one full chunk and a half, as before. */
+/** The least read-ahead of a flow-controlled process (small windows): a chunk and a half. */
 const MIN_FLOW_CONTROLLED_READ_AHEAD_BYTES = 96 * 1024;
 
 /**

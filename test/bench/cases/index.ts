@@ -4,6 +4,7 @@ import { echoCase } from './echo';
 import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
 import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
+import { runOutputCase } from './run-output';
 import { sshCase } from './ssh';
 import { startsCase } from './starts';
 import { throughputCase } from './throughput';
@@ -11,6 +12,7 @@ import { transferCase } from './transfer';
 
 export const ALL_CASES: BenchCase[] = [
   throughputCase,
+  runOutputCase,
   echoCase,
   reconnectCase,
   startsCase,
