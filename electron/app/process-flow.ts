@@ -82,9 +82,16 @@ export class ProcessFlow implements StreamSource {
   /** Follows a restored process again: its retained output is read back from the server. */
   async reattach(client: ExecServerClientApi, runtime: ProcessRuntime): Promise<void> {
     try {
-      const flowControl = runtime.options.outputWindowBytes !== undefined;
-      const { tty } = runtime.options;
-      runtime.attach(await client.attachProcess(runtime.processId, { afterSeq: 0, flowControl, tty }));
+      const { tty, outputWindowBytes } = runtime.options;
+      const flowControl = outputWindowBytes !== undefined;
+      runtime.attach(
+        await client.attachProcess(runtime.processId, {
+          afterSeq: 0,
+          flowControl,
+          ...(flowControl ? { outputWindowBytes } : {}),
+          tty,
+        }),
+      );
     } catch (error) {
       runtime.lost(`Could not follow this process again after the restart: ${errorMessage(error)}`);
     }

@@ -164,6 +164,11 @@ export interface AttachProcessOptions {
   afterSeq?: number;
   /** The process was started with an output window on a server with flow control. */
   flowControl?: boolean;
+  /**
+   * That window, if known (implies flowControl): acknowledgements then go a few per window. Without
+   * it they go after every small step, which suits any window.
+   */
+  outputWindowBytes?: number;
   /** The process runs under a terminal (closing its stdin then sends the EOF character). */
   tty?: boolean;
 }

@@ -70,7 +70,11 @@ export const DEFAULT_RETAINED_BYTES_TOTAL = 64 * 1_048_576;
 /** `maxBytes` of each catch-up `process/read` after a reconnect or overflow. */
 export const CATCH_UP_READ_MAX_BYTES = 1_048_576;
 
-/** A `process/ack` is sent at the latest once this many new bytes were acknowledged. */
+/**
+ * Ack step for a process whose window is not known here (AckPacer). What stays below it is acked
+ * once the current task is done, so even a smaller window keeps moving. A known window sets its own
+ * step (ackStepBytes).
+ */
 export const ACK_COALESCE_BYTES = 65_536;
 /** Writes queued while one is in flight are merged into one `process/write` of at most this size. */
 export const MAX_WRITE_BATCH_BYTES = 1_048_576;

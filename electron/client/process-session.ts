@@ -18,8 +18,8 @@ import {
 } from '../../shared/protocol';
 import type { ProcessEvent, ProcessHandle } from './api';
 import { ClientError, isUnknownProcessError, toClientError } from './client-error';
+import { AckPacer } from './ack-pacer';
 import {
-  ACK_COALESCE_BYTES,
   CATCH_UP_READ_MAX_BYTES,
   MAX_WRITE_BATCH_BYTES,
   REORDER_MAX_BYTES,
@@ -52,6 +52,8 @@ export interface ProcessSessionOptions {
   reorder?: ReorderLimits;
   /** Output window was requested and the server supports flow control. */
   flowControl: boolean;
+  /** The window requested, when known; it sets how often acknowledgements go (AckPacer). */
+  outputWindowBytes?: number;
   /**
    * Set when following a process an earlier client started (attachProcess): events after this seq
    * are delivered. The bytes that client consumed are unknown here, so acknowledgements cannot be
@@ -116,9 +118,7 @@ export class ProcessSession implements ProcessHandle {
   private writeCounter = 0;
   /** Last byte queued for stdin (the tty EOF fallback needs to know if a line is open). */
   private lastQueuedByte: number | null = null;
-  private ackConsumed = 0;
-  private ackSent = 0;
-  private ackScheduled = false;
+  private readonly acks: AckPacer;
 
   constructor(
     private readonly ops: ProcessSessionOps,
@@ -130,6 +130,7 @@ export class ProcessSession implements ProcessHandle {
       options.reorder ?? { maxEvents: REORDER_MAX_EVENTS, maxBytes: REORDER_MAX_BYTES },
     );
     this.log = new EventLog(options.retained, options.budget ?? null);
+    this.acks = new AckPacer(options.outputWindowBytes ?? null, (consumed) => this.sendAck(consumed));
   }
 
   /** No more events will be delivered. */
@@ -159,10 +160,7 @@ export class ProcessSession implements ProcessHandle {
   /** The link was replaced: fetch what was missed (process/read from the last delivered seq). */
   resync(): void {
     if (this.finished) return;
-    if (this.ackConsumed > 0) {
-      this.ackSent = 0;
-      this.flushAck();
-    }
+    this.acks.resend();
     this.requestCatchUp();
   }
 
@@ -249,13 +247,7 @@ export class ProcessSession implements ProcessHandle {
   }
 
   acknowledge(consumedBytes: number): void {
-    if (!this.options.flowControl || consumedBytes <= this.ackConsumed) return;
-    this.ackConsumed = consumedBytes;
-    if (this.ackConsumed - this.ackSent >= ACK_COALESCE_BYTES) this.flushAck();
-    else if (!this.ackScheduled) {
-      this.ackScheduled = true;
-      setImmediate(() => this.flushAck());
-    }
+    if (this.options.flowControl) this.acks.consumedTo(consumedBytes);
   }
 
   dispose(): void {
@@ -268,11 +260,9 @@ export class ProcessSession implements ProcessHandle {
     this.rejectQueuedWrites(new ClientError('closed', `Process ${this.processId} was disposed.`));
   }
 
-  private flushAck(): void {
-    this.ackScheduled = false;
-    if (this.finished || this.ackConsumed <= this.ackSent) return;
-    this.ackSent = this.ackConsumed;
-    const consumedBytes = this.options.afterSeq === undefined ? this.ackConsumed : ACK_ALL_PRODUCED;
+  private sendAck(consumed: number): void {
+    if (this.finished) return;
+    const consumedBytes = this.options.afterSeq === undefined ? consumed : ACK_ALL_PRODUCED;
     this.ops.notify(Notification.processAck, { processId: this.processId, consumedBytes });
   }
 

@@ -219,6 +219,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     const followed = this.follow({
       processId,
       flowControl: params.outputWindowBytes !== undefined,
+      ...(params.outputWindowBytes != null ? { outputWindowBytes: params.outputWindowBytes } : {}),
       tty: options.tty,
     });
     try {
@@ -262,7 +263,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     }
     const followed = this.follow({
       processId,
-      flowControl: options.flowControl ?? false,
+      flowControl: options.flowControl ?? options.outputWindowBytes !== undefined,
+      ...(options.outputWindowBytes !== undefined ? { outputWindowBytes: options.outputWindowBytes } : {}),
       tty: options.tty ?? false,
       afterSeq: options.afterSeq ?? 0,
     });

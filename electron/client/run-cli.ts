@@ -4,7 +4,7 @@
 // our exit code is the process's. Disconnects are ridden through silently unless --verbose.
 import type { Command } from 'commander';
 import type { ConnectionState, ProcessEvent, TransportSpec } from './api';
-import { SpawnFailureKind, type EnvironmentInfo } from '../../shared/protocol';
+import { MAX_OUTPUT_WINDOW_BYTES, SpawnFailureKind, type EnvironmentInfo } from '../../shared/protocol';
 import { ClientError, isClientError } from './client-error';
 import { fromPathUri } from './path-uri';
 import { RemoteExecServerClient } from './remote-client';
@@ -14,8 +14,12 @@ import { errorMessage } from '../../shared/error-message';
 /** Exit status when Tether itself fails (no connection, lost session), as ssh uses 255. */
 export const RUN_FAILURE_EXIT_CODE = 255;
 const SIGPIPE = 13;
-/** Output window requested from servers that support flow control. */
-const RUN_OUTPUT_WINDOW_BYTES = 4 * 1_048_576;
+/**
+ * Output window requested from servers that support flow control (`--output-window`). Acks go every
+ * quarter window, so three quarters stay in flight while one travels: enough for about 75 MB/s
+ * at 40 ms round trip; a longer, faster link wants a larger window.
+ */
+export const RUN_OUTPUT_WINDOW_BYTES = 4 * 1_048_576;
 
 interface RunOptions {
   server?: string;
@@ -33,6 +37,7 @@ interface RunOptions {
   env: string[];
   verbose?: boolean;
   recoveryDeadline?: string;
+  outputWindow?: string;
 }
 
 /** `data.kind` of a failed process/start, if that is what `error` is. */
@@ -54,6 +59,23 @@ function parseEnv(pairs: string[]): Record<string, string> {
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return env;
+}
+
+/**
+ * `--output-window` as bytes: null turns flow control off, absent means the default. The server
+ * grants at most MAX_OUTPUT_WINDOW_BYTES, so a larger value is refused here rather than cut there.
+ */
+function outputWindow(value: string | undefined): number | null {
+  if (value === undefined) return RUN_OUTPUT_WINDOW_BYTES;
+  const bytes = Number(value);
+  if (bytes === 0) return null;
+  if (!Number.isInteger(bytes) || bytes < 0 || bytes > MAX_OUTPUT_WINDOW_BYTES) {
+    throw new ClientError(
+      'invalidArgument',
+      `--output-window expects a number of bytes from 0 (no flow control) to ${MAX_OUTPUT_WINDOW_BYTES}, got "${value}".`,
+    );
+  }
+  return bytes;
 }
 
 /** Seconds from the command line, as milliseconds; `flag` names it in the error. */
@@ -157,10 +179,12 @@ async function runRemote(program: Program, options: RunOptions): Promise<number>
   let transport: TransportSpec;
   let env: Record<string, string>;
   let deadline: number | undefined;
+  let windowBytes: number | null;
   try {
     transport = transportFrom(options);
     env = parseEnv(options.env);
     deadline = seconds(options.recoveryDeadline, '--recovery-deadline');
+    windowBytes = outputWindow(options.outputWindow);
   } catch (error) {
     say((error as Error).message);
     return RUN_FAILURE_EXIT_CODE;
@@ -197,7 +221,7 @@ async function runRemote(program: Program, options: RunOptions): Promise<number>
       tty: Boolean(options.tty),
       pipeStdin: true,
       size,
-      outputWindowBytes: RUN_OUTPUT_WINDOW_BYTES,
+      ...(windowBytes === null ? {} : { outputWindowBytes: windowBytes }),
     });
 
     let finish: (code: number) => void = () => undefined;
@@ -377,6 +401,10 @@ export function registerRunCommand(program: Command): void {
       .option(
         '--recovery-deadline <seconds>',
         'give up reconnecting after this long (default: keep trying while the server may hold the session)',
+      )
+      .option(
+        '--output-window <bytes>',
+        `output the server may send before this side has written it out (default ${RUN_OUTPUT_WINDOW_BYTES}; 0: no flow control)`,
       )
       .option('--verbose', 'report connection changes on stderr')
       .argument('<argv...>', 'the program and its arguments (after -- if they start with a dash)'),

@@ -34,11 +34,6 @@ export const DEFAULT_MAX_OPEN_FILES = 256;
 /** Requests waiting for a free slot on one connection; beyond it they are refused at once. */
 export const DEFAULT_MAX_QUEUED_REQUESTS = 4096;
 /**
- * Largest flow-control window a client may choose; a larger `outputWindowBytes` is clamped to it.
- * Retention grows to cover the window, so an unbounded window would be unbounded memory.
- */
-export const MAX_OUTPUT_WINDOW_BYTES = 16 * 1024 * 1024;
-/**
  * Largest file `fs/readFile` answers (its reply is the whole file in base64, about 43 MiB here).
  * Larger files are read in blocks with fs/open + fs/readBlock.
  */
@@ -83,10 +78,32 @@ export const OUTPUT_COALESCING: OutputCoalescingPolicy = {
 /**
  * Output the reader thread may hand to the main thread before the main thread took it; beyond it
  * the reader stops, bounding the memory of a fast producer and how far output runs past a pause.
- * Processes with a flow-control window get the small bound, so the window stays close to exact.
  */
 export const READER_READ_AHEAD_BYTES = 1024 * 1024;
-export const READER_READ_AHEAD_FLOW_CONTROLLED_BYTES = 96 * 1024;
+/** The least read-ahead of a flow-controlled process (small windows): a chunk and a half. */
+const MIN_FLOW_CONTROLLED_READ_AHEAD_BYTES = 96 * 1024;
+
+/**
+ * Read-ahead of a process with a flow-control window: a quarter of the window, within the bounds
+ * above. Output past a pause is at most this, so the window stays close to exact. It must still
+ * span several chunks: at 96 KiB the reader stopped about every third 64 KiB chunk and waited for
+ * a 'wake' from the main thread (679 thread round trips per 128 MiB, 26 at 1 MiB), which with the
+ * per-chunk acks cost a quarter of the throughput of a consumer that keeps up (docs/exec-server.md,
+ * flow control).
+ */
+export function flowControlledReadAhead(windowBytes: number): number {
+  return Math.min(READER_READ_AHEAD_BYTES, Math.max(MIN_FLOW_CONTROLLED_READ_AHEAD_BYTES, windowBytes >> 2));
+}
+
+/**
+ * How far a flow-controlled process's unacknowledged output may pass its window, which its
+ * retention covers too, so a detach while the window is full loses nothing: the chunk that filled
+ * the window, and what the reader thread had read by the time it saw the pause (its read-ahead, the
+ * post that went past it, the batch it was filling and the read going into that batch).
+ */
+export function flowControlledRetentionSlack(windowBytes: number): number {
+  return flowControlledReadAhead(windowBytes) + 4 * MAX_OUTPUT_CHUNK_BYTES;
+}
 
 /** Size of a pooled outbound message buffer: the largest coalesced chunk (64 KiB) in base64 plus room. */
 export const MESSAGE_POOL_BUFFER_BYTES = 192 * 1024;

@@ -10,7 +10,7 @@ import {
   type WriteStatus,
 } from '../../shared/protocol';
 import type { ChildIo } from './child-spawn';
-import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from './limits';
+import { flowControlledRetentionSlack, MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from './limits';
 import type { OutboundMessage } from './outbound';
 import { OutputLog } from './output-log';
 import { WriteDedup } from './write-dedup';
@@ -20,9 +20,6 @@ export interface ProcessLimits {
   retainedOutputChunks: number;
   writeIdWindow: number;
 }
-
-/** Extra retention beyond a flow-control window: output read before the pause took effect. */
-const WINDOW_RETENTION_SLACK_BYTES = 256 * 1024;
 
 // Notifications are spelled out as JSON text, not stringified objects: they are the hot path.
 const EXITED_HEAD = `{"method":"${Notification.processExited}","params":{"processId":`;
@@ -69,7 +66,9 @@ export class ManagedProcess {
   ) {
     this.idJson = JSON.stringify(id);
     this.log = new OutputLog(limits.retainedOutputBytes, limits.retainedOutputChunks);
-    if (outputWindowBytes !== null) this.log.ensureCapacity(outputWindowBytes + WINDOW_RETENTION_SLACK_BYTES);
+    if (outputWindowBytes !== null) {
+      this.log.ensureCapacity(outputWindowBytes + flowControlledRetentionSlack(outputWindowBytes));
+    }
     this.dedup = new WriteDedup(limits.writeIdWindow);
   }
 

@@ -1,16 +1,15 @@
 // A logical exec-server session: its process table, the connection it is attached to (if any),
 // and the detach timer that kills everything when no client resumes it in time.
 import { randomUUID } from 'node:crypto';
-import type { ProcessStartParams, ProcessStartResult } from '../../shared/protocol';
+import { grantedOutputWindow, type ProcessStartParams, type ProcessStartResult } from '../../shared/protocol';
 import { spawnChild } from './child-spawn';
 import { buildChildEnv } from './env-policy';
 import {
   ATTACHED_PROBE_TIMEOUT_MS,
   DEFAULT_TTY_COLS,
   DEFAULT_TTY_ROWS,
-  MAX_OUTPUT_WINDOW_BYTES,
+  flowControlledReadAhead,
   READER_READ_AHEAD_BYTES,
-  READER_READ_AHEAD_FLOW_CONTROLLED_BYTES,
 } from './limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
 import { dropOutbound, type OutboundMessage } from './outbound';
@@ -117,14 +116,9 @@ export class Session {
       );
     }
     const env = buildChildEnv(process.env, params.env, params.envPolicy);
-    const window = params.outputWindowBytes ?? null;
-    const managed = new ManagedProcess(
-      id,
-      params.tty,
-      this.config,
-      window === null ? null : Math.min(window, MAX_OUTPUT_WINDOW_BYTES),
-      this.emit,
-      (closed) => this.scheduleReap(closed),
+    const window = params.outputWindowBytes == null ? null : grantedOutputWindow(params.outputWindowBytes);
+    const managed = new ManagedProcess(id, params.tty, this.config, window, this.emit, (closed) =>
+      this.scheduleReap(closed),
     );
     this.starting.add(id);
     try {
@@ -136,10 +130,7 @@ export class Session {
           env,
           tty: params.tty,
           pipeStdin: params.pipeStdin ?? false,
-          readAhead:
-            params.outputWindowBytes == null
-              ? READER_READ_AHEAD_BYTES
-              : READER_READ_AHEAD_FLOW_CONTROLLED_BYTES,
+          readAhead: window === null ? READER_READ_AHEAD_BYTES : flowControlledReadAhead(window),
           size: params.size ?? { cols: DEFAULT_TTY_COLS, rows: DEFAULT_TTY_ROWS },
           searchPath: process.env.PATH ?? '',
         },

@@ -6,3 +6,4 @@ export * from './method-table';
 export * from './validation';
 export * from './terminal-eof';
 export * from './data-frame';
+export * from './flow-control';

@@ -4,6 +4,7 @@ import { echoCase } from './echo';
 import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
 import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
+import { runOutputCase } from './run-output';
 import { sshCase } from './ssh';
 import { startsCase } from './starts';
 import { framesCase } from './frames';
@@ -13,6 +14,7 @@ import { transferCase } from './transfer';
 export const ALL_CASES: BenchCase[] = [
   throughputCase,
   framesCase,
+  runOutputCase,
   echoCase,
   reconnectCase,
   startsCase,

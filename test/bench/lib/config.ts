@@ -12,6 +12,14 @@ export interface BenchConfig {
     /** A single run that takes longer than this is reported as failed. */
     runTimeoutMs: number;
   };
+  /** `tether run` of N zero bytes, with and without flow control and through codex's server. */
+  runOutput: {
+    bytes: number;
+    /** Bytes of one un-measured run per contender first (0: none). */
+    warmupBytes: number;
+    runs: number;
+    runTimeoutMs: number;
+  };
   echo: { samples: number; warmupSamples: number; sampleTimeoutMs: number };
   reconnect: {
     outagesMs: number[];
@@ -70,6 +78,7 @@ const MiB = 1024 * 1024;
 export const FULL_CONFIG: BenchConfig = {
   quick: false,
   throughput: { bytes: 256 * MiB, warmupBytes: 16 * MiB, runs: 3, runTimeoutMs: 60_000 },
+  runOutput: { bytes: 256 * MiB, warmupBytes: 16 * MiB, runs: 5, runTimeoutMs: 120_000 },
   echo: { samples: 1000, warmupSamples: 50, sampleTimeoutMs: 2_000 },
   reconnect: {
     outagesMs: [0, 500, 2000],
@@ -113,6 +122,8 @@ export const FULL_CONFIG: BenchConfig = {
 export const QUICK_CONFIG: BenchConfig = {
   quick: true,
   throughput: { bytes: 256 * 1024, warmupBytes: 64 * 1024, runs: 1, runTimeoutMs: 20_000 },
+  // No warm-up: each run starts a `tether run`, and the quick run only proves the case works.
+  runOutput: { bytes: 1 * MiB, warmupBytes: 0, runs: 1, runTimeoutMs: 30_000 },
   echo: { samples: 20, warmupSamples: 3, sampleTimeoutMs: 2_000 },
   reconnect: {
     outagesMs: [0, 100],
