@@ -61,7 +61,8 @@ const READ_PIECE_BYTES = 1024 * 1024;
 /**
  * The whole file, or null once it proves longer than `maxBytes` (it may grow while being read).
  * The first read is sized from `expectedBytes`: a buffer per read sized for the limit instead made
- * a folder of small files mostly garbage collection.
+ * a folder of small files mostly garbage collection. A read that does not fill its buffer met the
+ * end of a regular file, so a small file takes one read.
  */
 async function readAtMost(file: string, expectedBytes: number, maxBytes: number): Promise<Buffer | null> {
   const handle = await open(file, 'r');
@@ -72,12 +73,11 @@ async function readAtMost(file: string, expectedBytes: number, maxBytes: number)
     for (;;) {
       const piece = Buffer.allocUnsafe(Math.min(want, maxBytes + 1 - total));
       const { bytesRead } = await handle.read(piece, 0, piece.length, null);
-      if (bytesRead === 0) return Buffer.concat(pieces, total);
       pieces.push(piece.subarray(0, bytesRead));
       total += bytesRead;
       if (total > maxBytes) return null;
-      // Short of the buffer means the end is next: one more small read proves it.
-      want = bytesRead < piece.length ? 1 : READ_PIECE_BYTES;
+      if (bytesRead < piece.length) return Buffer.concat(pieces, total);
+      want = READ_PIECE_BYTES;
     }
   } finally {
     await handle.close();
