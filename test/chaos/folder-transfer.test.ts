@@ -21,6 +21,7 @@ const ONE_WAY_DELAY_MS = 20;
 const WHOLE_FILE_CALLS = new Set<string>([Method.fsReadFile, Method.fsWriteFile]);
 const BLOCK_CALLS = new Set<string>([Method.fsReadBlock, Method.fsWriteBlock]);
 const STAGING = /tether-(upload|part)-/;
+const SMALL_FILES = 160;
 
 function sha(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
@@ -44,10 +45,11 @@ function makeProject(root: string): void {
   mkdirSync(path.join(root, 'empty folder'));
   writeFileSync(path.join(root, 'empty.txt'), '');
   for (let i = 0; i < 3; i++) writeFileSync(path.join(root, `big ${i}.bin`), randomBytes(3 * MiB + 1000 * i));
-  for (let i = 0; i < 60; i++) {
+  // Enough small files that, after the first cut, more than a full set of them is still to go.
+  for (let i = 0; i < SMALL_FILES; i++) {
     const dir =
       i % 3 === 0 ? 'src' : i % 3 === 1 ? path.join('src', 'ünï côde') : path.join('src', 'ünï côde', 'deep');
-    writeFileSync(path.join(root, dir, `file ${i}.txt`), randomBytes(1 + ((i * 977) % 20_000)));
+    writeFileSync(path.join(root, dir, `file ${i}.txt`), randomBytes(1 + ((i * 977) % 8_000)));
   }
 }
 
