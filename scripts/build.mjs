@@ -23,6 +23,11 @@ const common = {
   plugins: [esbuildReaderWorker(root)],
 };
 
+// Bundled CommonJS (commander, ws) calls require(): give it one bound to the bundle's location.
+const CLI_REQUIRE_BANNER =
+  "import { createRequire as __tetherCreateRequire } from 'node:module';\n" +
+  'const require = __tetherCreateRequire(import.meta.url);';
+
 const only = process.argv.slice(2);
 const want = (name) => only.length === 0 || only.includes(name);
 
@@ -31,7 +36,19 @@ if (only.length === 0) rmSync(outdir, { recursive: true, force: true });
 const jobs = [];
 if (want('cli')) {
   jobs.push(
-    build({ ...common, entryPoints: ['electron/cli/main.ts'], outfile: 'dist/cli.js', format: 'esm' }),
+    build({
+      ...common,
+      entryPoints: ['electron/cli/main.ts'],
+      outfile: 'dist/cli.js',
+      format: 'esm',
+      // Its JavaScript dependencies inlined: each `tether` command (cp above all) used to spend a
+      // third of a second of CPU resolving and compiling zod's, ws's and commander's many modules
+      // before doing anything. node-pty stays out (native, loaded at run time); ws's optional
+      // native helpers stay out too (ws falls back to JavaScript when they are missing).
+      packages: undefined,
+      external: ['node-pty', 'bufferutil', 'utf-8-validate'],
+      banner: { js: CLI_REQUIRE_BANNER },
+    }),
   );
 }
 if (want('electron') && existsSync(path.join(root, 'electron/main/main.ts'))) {

@@ -18,11 +18,11 @@ import {
 } from '../../shared/protocol';
 import type { RemoteFileSystemApi, WriteStreamOptions } from './api';
 import { ClientError, isClientError } from './client-error';
-import { DEFAULT_FS_BLOCK_BYTES, FS_STREAM_MAX_RESUMES } from './constants';
+import { DEFAULT_FS_BLOCK_BYTES } from './constants';
 import { wireBytesToBuffer } from './message-decoder';
 import { fromPathUri, toPathUri } from './path-uri';
+import { ResumeBudget } from './resume-budget';
 import { TransferWindow } from './transfer-window';
-import { errorMessage } from '../../shared/error-message';
 
 export interface RemoteFileSystemOps {
   callOnce<M extends RequestMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
@@ -45,29 +45,6 @@ function handleLost(error: unknown): boolean {
     error.rpc?.code === ErrorCode.notFound &&
     error.rpc.message.includes('unknown file handle')
   );
-}
-
-/**
- * Reconnects a streamed transfer may ride out in a row without moving forward. Any progress
- * refills it, so a long transfer survives any number of cuts as long as each one is recovered.
- */
-class ResumeBudget {
-  private inARow = 0;
-
-  constructor(private readonly what: string) {}
-
-  progressed(): void {
-    this.inARow = 0;
-  }
-
-  spend(error: unknown): void {
-    if (++this.inARow <= FS_STREAM_MAX_RESUMES) return;
-    const reason = errorMessage(error);
-    throw new ClientError(
-      'disconnected',
-      `${this.what} stopped: ${FS_STREAM_MAX_RESUMES} reconnects in a row made no progress (${reason}).`,
-    );
-  }
 }
 
 /** The file a writeStream writes, and its open handle (null while there is none). */

@@ -39,6 +39,23 @@ async function trustedSocketFor(spec: WsTransportSpec, timeoutMs: number): Promi
   return openTrustedTlsSocket(tlsTargetOf(spec.url, spec.tlsFingerprint), timeoutMs);
 }
 
+/**
+ * RFC 6455 masks client frames so a script's bytes cannot pose as HTTP to a cleartext proxy on the
+ * path. Over TLS, or to this machine itself, no such proxy can read the frames, and ws's masking in
+ * JavaScript (byte by byte, on both ends) costs a quarter of an upload's CPU: there the key is all
+ * zeros, which ws on either end skips. Any other ws:// link keeps random keys.
+ */
+export function framesNeedMasking(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'wss:') return false;
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return !(host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host));
+}
+
+function zeroMask(mask: Buffer): void {
+  mask.fill(0);
+}
+
 async function resolveToken(spec: WsTransportSpec): Promise<string | undefined> {
   if (spec.token !== undefined) return spec.token;
   if (spec.tokenFile === undefined) return undefined;
@@ -87,6 +104,7 @@ export async function openWsTransport(
     followRedirects: false,
     // Text is checked where it is parsed; validating every output frame's UTF-8 first cost CPU.
     skipUTF8Validation: true,
+    ...(framesNeedMasking(spec.url) ? {} : { generateMask: zeroMask }),
   });
 
   await new Promise<void>((resolve, reject) => {

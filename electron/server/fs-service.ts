@@ -53,19 +53,31 @@ function readFileTooLarge(file: string, size: string): RpcError {
   );
 }
 
-/** The whole file, or null once it proves longer than `maxBytes` (it may grow while being read). */
-async function readAtMost(file: string, maxBytes: number): Promise<Buffer | null> {
+/** A read's first buffer beyond the size stat saw, so a file that grew meanwhile is still read whole. */
+const READ_GROWTH_BYTES = 64 * 1024;
+/** Most a single read asks for once the file has outgrown the first buffer. */
+const READ_PIECE_BYTES = 1024 * 1024;
+
+/**
+ * The whole file, or null once it proves longer than `maxBytes` (it may grow while being read).
+ * The first read is sized from `expectedBytes`: a buffer per read sized for the limit instead made
+ * a folder of small files mostly garbage collection. A read that does not fill its buffer met the
+ * end of a regular file, so a small file takes one read.
+ */
+async function readAtMost(file: string, expectedBytes: number, maxBytes: number): Promise<Buffer | null> {
   const handle = await open(file, 'r');
   try {
     const pieces: Buffer[] = [];
     let total = 0;
+    let want = expectedBytes + READ_GROWTH_BYTES;
     for (;;) {
-      const piece = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total));
+      const piece = Buffer.allocUnsafe(Math.min(want, maxBytes + 1 - total));
       const { bytesRead } = await handle.read(piece, 0, piece.length, null);
-      if (bytesRead === 0) return Buffer.concat(pieces, total);
       pieces.push(piece.subarray(0, bytesRead));
       total += bytesRead;
       if (total > maxBytes) return null;
+      if (bytesRead < piece.length) return Buffer.concat(pieces, total);
+      want = READ_PIECE_BYTES;
     }
   } finally {
     await handle.close();
@@ -77,7 +89,7 @@ export async function fsReadFile(uri: string): Promise<{ dataBase64: string }> {
   const info = await osCall(() => stat(file));
   if (!info.isFile()) throw RpcError.invalidRequest(`path \`${file}\` is not a file`);
   if (info.size > MAX_READ_FILE_BYTES) throw readFileTooLarge(file, String(info.size));
-  const data = await osCall(() => readAtMost(file, MAX_READ_FILE_BYTES));
+  const data = await osCall(() => readAtMost(file, info.size, MAX_READ_FILE_BYTES));
   if (data === null) throw readFileTooLarge(file, `over ${MAX_READ_FILE_BYTES}`);
   return { dataBase64: data.toString('base64') };
 }

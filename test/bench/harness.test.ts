@@ -8,10 +8,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchReport } from './lib/report';
 import type { Measurement } from './lib/results';
-import { SSHD_BINARY } from './lib/sshd';
 import { ALL_CASES } from './cases';
 import { SSH_ENVIRONMENT_ROW } from './cases/ssh';
 import { REPO_ROOT } from '../support/exec-servers';
+import { SSHD_BINARY } from '../support/sshd';
 
 /** The whole quick run, build of the CLI excluded, stays far below this on a loaded 2-core box. */
 const QUICK_RUN_TIMEOUT_MS = 230_000;

@@ -12,6 +12,12 @@ export type Direction = 'upstream' | 'downstream' | 'both';
 
 export interface FaultProxyOptions {
   target: { host: string; port: number };
+  /**
+   * Bytes a direction may hold before it stops reading (default PIPE_HIGH_WATER_BYTES). With
+   * latency, this caps a connection at about highWater / one-way delay: a benchmark that plays a
+   * long fast link raises it, so the proxy is not the narrowest window on the path.
+   */
+  pipeHighWaterBytes?: number;
 }
 
 export interface FaultProxyStats {
@@ -54,11 +60,12 @@ class Pipe {
     private readonly shaping: () => Shaping,
     private readonly stalled: () => boolean,
     private readonly onForwarded: (bytes: number) => void,
+    private readonly highWaterBytes: number,
   ) {
     source.on('data', (data: Buffer) => {
       this.queue.push({ data, arrivedAt: performance.now() });
       this.queuedBytes += data.length;
-      if (this.queuedBytes >= PIPE_HIGH_WATER_BYTES) source.pause();
+      if (this.queuedBytes >= this.highWaterBytes) source.pause();
       this.pump();
     });
     source.on('end', () => {
@@ -101,7 +108,7 @@ class Pipe {
         this.queue.shift();
       }
       this.queuedBytes -= chunk.length;
-      if (this.queuedBytes < PIPE_HIGH_WATER_BYTES && this.source.isPaused()) this.source.resume();
+      if (this.queuedBytes < this.highWaterBytes && this.source.isPaused()) this.source.resume();
       this.onForwarded(chunk.length);
       if (!this.sink.write(chunk)) {
         this.waitingForDrain = true;
@@ -151,7 +158,11 @@ class ProxiedConnection {
   constructor(
     readonly client: net.Socket,
     readonly upstream: net.Socket,
-    proxy: { shaping: (d: 'upstream' | 'downstream') => Shaping; stalled: () => boolean },
+    proxy: {
+      shaping: (d: 'upstream' | 'downstream') => Shaping;
+      stalled: () => boolean;
+      highWaterBytes: number;
+    },
     stats: FaultProxyStats,
     private readonly onFinished: (connection: ProxiedConnection) => void,
   ) {
@@ -162,6 +173,7 @@ class ProxiedConnection {
       () => proxy.shaping('upstream'),
       stalled,
       (n) => (stats.bytesUpstream += n),
+      proxy.highWaterBytes,
     );
     this.down = new Pipe(
       upstream,
@@ -169,6 +181,7 @@ class ProxiedConnection {
       () => proxy.shaping('downstream'),
       stalled,
       (n) => (stats.bytesDownstream += n),
+      proxy.highWaterBytes,
     );
     // An error or an abrupt close on one side is passed on abruptly to the other side.
     for (const [socket, other] of [
@@ -238,6 +251,7 @@ export class FaultProxy {
   private constructor(
     private readonly server: net.Server,
     private target: { host: string; port: number },
+    readonly highWaterBytes: number,
   ) {
     this.port = (server.address() as net.AddressInfo).port;
     server.on('connection', (client) => this.accept(client));
@@ -253,13 +267,13 @@ export class FaultProxy {
         resolve();
       });
     });
-    return new FaultProxy(server, options.target);
+    return new FaultProxy(server, options.target, options.pipeHighWaterBytes ?? PIPE_HIGH_WATER_BYTES);
   }
 
   /** Convenience for a proxy in front of a `ws://HOST:PORT` server. */
-  static async forUrl(url: string): Promise<FaultProxy> {
+  static async forUrl(url: string, options: Omit<FaultProxyOptions, 'target'> = {}): Promise<FaultProxy> {
     const parsed = new URL(url);
-    return FaultProxy.start({ target: { host: parsed.hostname, port: Number(parsed.port) } });
+    return FaultProxy.start({ ...options, target: { host: parsed.hostname, port: Number(parsed.port) } });
   }
 
   url(scheme = 'ws'): string {
@@ -348,7 +362,11 @@ export class FaultProxy {
     const connection = new ProxiedConnection(
       client,
       upstream,
-      { shaping: (d) => this.shapingByDirection[d], stalled: () => this.stalledNow },
+      {
+        shaping: (d) => this.shapingByDirection[d],
+        stalled: () => this.stalledNow,
+        highWaterBytes: this.highWaterBytes,
+      },
       this.counters,
       (c) => this.connections.delete(c),
     );

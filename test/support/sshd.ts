@@ -18,10 +18,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { REMOTE_RUN_DIR_ENV } from '../../shared/remote-bundle';
-import { FaultProxy } from './fault-proxy';
+import { FaultProxy, type FaultProxyOptions } from './fault-proxy';
 import { pidAlive } from './pids';
 
-const SSHD = '/usr/sbin/sshd';
+/** OpenSSH's server; without it the SSH tests and the ssh/scp benchmark rows cannot run. */
+export const SSHD_BINARY = '/usr/sbin/sshd';
+const SSHD = SSHD_BINARY;
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -103,6 +105,8 @@ export interface SshdOptions {
   clientLines?: string[];
   /** Put a fault proxy between ssh and this sshd (the client config points at the proxy). */
   proxied?: boolean;
+  /** How the proxy of a `proxied` host is built (e.g. a benchmark's larger pipe buffer). */
+  proxyOptions?: Omit<FaultProxyOptions, 'target'>;
   /**
    * Sign in as a fresh local account with this password (password authentication only). The
    * account is created with useradd and removed again by stop().
@@ -192,6 +196,8 @@ export class SshTestRig {
         // Every host is the same uid here, so each gets its own daemon run dir too: by default all
         // would share /tmp/tether-<uid>, and one host (or another test run) would reach another's daemon.
         `SetEnv HOME=${home} ${REMOTE_RUN_DIR_ENV}=${path.join(home, '.tether-run')}`,
+        // Today's scp speaks SFTP to the server (the transfer benchmark and any scp test need it).
+        'Subsystem sftp internal-sftp',
         // INFO logs each accepted login, which servedConnections() counts.
         'LogLevel INFO',
         '',
@@ -223,7 +229,9 @@ export class SshTestRig {
       stderr += d;
     });
     await waitForPort(port, () => (sshd.exitCode !== null ? `sshd exited: ${stderr}` : null));
-    const proxy = options.proxied ? await FaultProxy.start({ target: { host: '127.0.0.1', port } }) : null;
+    const proxy = options.proxied
+      ? await FaultProxy.start({ ...options.proxyOptions, target: { host: '127.0.0.1', port } })
+      : null;
     const clientPort = proxy?.port ?? port;
 
     appendFileSync(

@@ -180,6 +180,28 @@ describe('FaultProxy', () => {
     expect(sha(probe.received())).toBe(sha(payload));
   });
 
+  it('a proxy built to hold more reads on to its own high-water mark before it stops', async () => {
+    const holdBytes = 3 * PIPE_HIGH_WATER_BYTES;
+    const roomy = await FaultProxy.start({
+      target: { host: '127.0.0.1', port: echo.port },
+      pipeHighWaterBytes: holdBytes,
+    });
+    try {
+      const probe = await connect(roomy.port);
+      probes.push(probe);
+      roomy.stall();
+      const payload = randomBytes(8 * 1024 * 1024);
+      probe.socket.write(payload);
+      await waitFor(() => roomy.stats().heldBytes >= holdBytes, 'the roomier pipe to fill up');
+      expect(roomy.stats().heldBytes).toBeLessThanOrEqual(holdBytes + 64 * 1024);
+      roomy.restore();
+      await waitFor(() => probe.received().length >= payload.length, 'the whole payload', 20_000);
+      expect(sha(probe.received())).toBe(sha(payload));
+    } finally {
+      await roomy.close();
+    }
+  });
+
   it('latency delays each direction and keeps order', async () => {
     const probe = await open();
     proxy.setLatency(150);

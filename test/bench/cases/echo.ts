@@ -1,6 +1,7 @@
 // Case 2, keystroke echo latency: one byte into a raw-mode tty `cat`, timed until it comes back, many
 // samples. Tether client with Tether's server and with codex's, `ssh -tt` to a throwaway sshd, and
 // node-pty reading the pty directly (the floor). Sides take turns in rounds so noise hits all alike.
+import { existsSync } from 'node:fs';
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import {
   clientTarget,
@@ -13,8 +14,8 @@ import {
 } from '../lib/echo-targets';
 import type { CaseRecorder } from '../lib/results';
 import { openSide, type Side } from '../lib/sides';
-import { startSshd, type TempSshd } from '../lib/sshd';
 import { quantile } from '../lib/stats';
+import { SSHD_BINARY, SshTestRig } from '../../support/sshd';
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
   const { samples, warmupSamples, sampleTimeoutMs } = context.config.echo;
@@ -25,7 +26,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
   );
   const targets: EchoTarget[] = [];
   const sides: Side[] = [];
-  let sshd: TempSshd | null = null;
+  let rig: SshTestRig | null = null;
   try {
     for (const [impl, transport] of [
       ['tether', 'ws'],
@@ -38,9 +39,14 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       targets.push(await clientTarget(`tether client · ${impl} server · ${transport}`, side.client));
     }
     try {
-      sshd = await startSshd();
-      recorder.command(sshd.clientArgv(RAW_CAT).join(' '));
-      targets.push(commandTarget('ssh -tt', sshd.clientArgv(RAW_CAT)));
+      if (!existsSync(SSHD_BINARY))
+        throw new Error(`${SSHD_BINARY} is missing (apt-get install openssh-server)`);
+      rig = new SshTestRig();
+      const host = await rig.startHost({ alias: 'bench-echo' });
+      rig.trustHost(host);
+      const argv = ['ssh', ...rig.sshOptions, '-tt', host.alias, RAW_CAT];
+      recorder.command(argv.join(' '));
+      targets.push(commandTarget('ssh -tt', argv));
     } catch (error) {
       recorder.missing('ssh -tt', 'ms', 'skipped', (error as Error).message);
       context.log(`  ssh skipped: ${(error as Error).message}`);
@@ -57,7 +63,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
   } finally {
     for (const target of targets) await target.close();
     for (const side of sides) await side.stop();
-    await sshd?.stop();
+    await rig?.close();
   }
 
   const p99 = (name: string): number | null => recorder.get(name)?.extra?.['p99 ms'] ?? null;

@@ -8,13 +8,12 @@ import path from 'node:path';
 import type { ExecServerClientApi } from '../../../electron/client/api';
 import { RemoteExecServerClient } from '../../../electron/client/remote-client';
 import type { SshHooks, SshStage } from '../../../electron/client/ssh/ssh-hooks';
-import { SshTestRig, type SshdHost } from '../../support/sshd';
+import { SSHD_BINARY, SshTestRig, type SshdHost } from '../../support/sshd';
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import { startHelper, withTimeout } from '../lib/child';
 import { clientTarget, commandTarget, RAW_CAT, sampleInRounds, type EchoTarget } from '../lib/echo-targets';
 import type { CaseRecorder } from '../lib/results';
 import { collectUntilClosed, PROCESS_CWD } from '../lib/sides';
-import { SSHD_BINARY } from '../lib/sshd';
 import { elapsedMs, mbPerSecond, quantile } from '../lib/stats';
 
 /** The row recorded (and excused by the harness) when this machine has no sshd. */

@@ -1,19 +1,33 @@
-// Case: file transfers. `tether cp` through Tether's ws server against `scp` to a throwaway sshd,
-// both through the same delaying proxy, at each RTT: one big file up and down, and (at the first
-// RTT, the plain link in a full run) a folder of many small files up. Each run spawns the command and times it to exit.
-import { spawn } from 'node:child_process';
+// Case: file transfers. `tether cp` through Tether's ws server against `scp` to a throwaway sshd
+// (test/support/sshd.ts), each through its own delaying proxy with the same RTT: one big file up
+// and down, and (at the first RTT, the plain link in a full run) a folder of many small files up
+// and down. Each run spawns the command and times it to exit, start-up and connection included.
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import { withTimeout } from '../lib/child';
 import type { CaseRecorder } from '../lib/results';
-import { startSshd, type TempSshd } from '../lib/sshd';
 import { elapsedMs, mbPerSecond } from '../lib/stats';
 import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
+import { SSHD_BINARY, SshTestRig } from '../../support/sshd';
 
 const WRITE_CHUNK = 16 * 1024 * 1024;
+/**
+ * What each proxy direction may hold. The default (1 MiB) caps a 20 ms one-way delay at about
+ * 50 MB/s, scp's own window at 40 ms RTT: the proxy would be the narrowest window on the path and
+ * hide the difference being measured. This plays a long link that is not itself the limit.
+ */
+const PROXY_HOLD_BYTES = 256 * 1024 * 1024;
+const SCP_HOST = 'bench-scp';
+
+/** `ssh -V` prints its version on stderr. */
+function sshVersion(): string {
+  const result = spawnSync('ssh', ['-V'], { encoding: 'utf8' });
+  return (result.stderr || result.stdout || 'unknown').trim();
+}
 
 /** Runs argv to exit and resolves with its wall time in ms; a non-zero exit is a failure. */
 function timed(argv: string[]): Promise<number> {
@@ -96,34 +110,48 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
   const { bytes, rttsMs, smallFiles, smallFileBytes, runs } = context.config.transfer;
   recorder.setup(
     `${bytes / 1_048_576} MiB of random bytes each way and a folder of ${smallFiles} × ${smallFileBytes} B ` +
-      `files, ${runs} interleaved run(s) each, through one delaying proxy (RTT ${rttsMs.join(', ')} ms); ` +
+      `files each way, ${runs} interleaved run(s) each, each tool through its own delaying proxy ` +
+      `(RTT ${rttsMs.join(', ')} ms, up to ${PROXY_HOLD_BYTES / 1_048_576} MiB held per direction); ` +
       'wall time of the whole command, start-up and connection included.',
   );
-  let sshd: TempSshd;
-  try {
-    sshd = await startSshd();
-  } catch (error) {
-    recorder.missing('scp', 'MB/s', 'skipped', (error as Error).message);
+  if (!existsSync(SSHD_BINARY)) {
+    recorder.missing('scp', 'MB/s', 'skipped', `${SSHD_BINARY} is missing (apt-get install openssh-server)`);
     return;
   }
+  const rig = new SshTestRig();
   let server: StartedServer | undefined;
-  const proxies: FaultProxy[] = [];
+  let tetherProxy: FaultProxy | undefined;
   const root = path.join(context.workDir, 'transfer');
   const local = path.join(root, 'local');
   const remote = path.join(root, 'remote');
   mkdirSync(local, { recursive: true });
   mkdirSync(remote, { recursive: true });
   try {
+    const host = await rig.startHost({
+      alias: SCP_HOST,
+      proxied: true,
+      proxyOptions: { pipeHighWaterBytes: PROXY_HOLD_BYTES },
+    });
+    rig.trustHost(host);
+    const sshProxy = host.proxy!;
     server = await startServer('tether', 'ws');
-    recorder.command(`tether exec-server --listen ws://127.0.0.1:0 (behind the proxy); ${sshd.version}`);
+    tetherProxy = await FaultProxy.forUrl(server.url!, { pipeHighWaterBytes: PROXY_HOLD_BYTES });
+    recorder.command(
+      `tether exec-server --listen ws://127.0.0.1:0 (behind the proxy); scp ${rig.sshOptions.join(' ')} ` +
+        `to ${SSHD_BINARY} (${sshVersion()})`,
+    );
     const big = path.join(local, 'big.bin');
     writeRandomFile(big, bytes);
     const folder = path.join(local, 'small');
-    mkdirSync(folder);
-    for (let i = 0; i < smallFiles; i++)
-      writeFileSync(path.join(folder, `f${i}`), randomBytes(smallFileBytes));
+    const remoteFolder = path.join(remote, 'small');
+    for (const dir of [folder, remoteFolder]) {
+      mkdirSync(dir);
+      for (let i = 0; i < smallFiles; i++)
+        writeFileSync(path.join(dir, `f${i}`), randomBytes(smallFileBytes));
+    }
     writeRandomFile(path.join(remote, 'big.bin'), bytes);
-    const tetherCp = (proxy: FaultProxy, ...args: string[]): string[] => [
+    const proxy = tetherProxy;
+    const tetherCp = (...args: string[]): string[] => [
       process.execPath,
       TETHER_BIN,
       'cp',
@@ -134,12 +162,10 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       server!.tokenFile!,
       ...args,
     ];
+    const scp = (...args: string[]): string[] => ['scp', '-q', ...rig.sshOptions, ...args];
+    const onScpHost = (remotePath: string): string => `${SCP_HOST}:${remotePath}`;
     for (const rtt of rttsMs) {
-      const tetherProxy = await FaultProxy.forUrl(server.url!);
-      const sshProxy = await FaultProxy.start({ target: { host: '127.0.0.1', port: sshd.port } });
-      proxies.push(tetherProxy, sshProxy);
-      for (const proxy of [tetherProxy, sshProxy]) proxy.setLatency(rtt / 2);
-      const scp = (...args: string[]): string[] => sshd.scpArgv(sshProxy.port, args);
+      for (const p of [tetherProxy, sshProxy]) p.setLatency(rtt / 2);
       const at = `${rtt} ms RTT`;
       context.log(`transfer at ${at}`);
       await measure(
@@ -148,27 +174,23 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
         [
           {
             name: `tether cp · upload · ${at}`,
-            argv: () => tetherCp(tetherProxy, big, `remote:${path.join(remote, 'up-tether.bin')}`),
+            argv: () => tetherCp(big, `remote:${path.join(remote, 'up-tether.bin')}`),
             result: { path: path.join(remote, 'up-tether.bin'), bytes },
           },
           {
             name: `scp · upload · ${at}`,
-            argv: () => scp(big, sshd.remote(path.join(remote, 'up-scp.bin'))),
+            argv: () => scp(big, onScpHost(path.join(remote, 'up-scp.bin'))),
             result: { path: path.join(remote, 'up-scp.bin'), bytes },
           },
           {
             name: `tether cp · download · ${at}`,
             argv: () =>
-              tetherCp(
-                tetherProxy,
-                `remote:${path.join(remote, 'big.bin')}`,
-                path.join(local, 'down-tether.bin'),
-              ),
+              tetherCp(`remote:${path.join(remote, 'big.bin')}`, path.join(local, 'down-tether.bin')),
             result: { path: path.join(local, 'down-tether.bin'), bytes },
           },
           {
             name: `scp · download · ${at}`,
-            argv: () => scp(sshd.remote(path.join(remote, 'big.bin')), path.join(local, 'down-scp.bin')),
+            argv: () => scp(onScpHost(path.join(remote, 'big.bin')), path.join(local, 'down-scp.bin')),
             result: { path: path.join(local, 'down-scp.bin'), bytes },
           },
         ],
@@ -186,36 +208,49 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
         );
       }
       if (rtt !== rttsMs[0]) continue;
+      const many = `${smallFiles} files`;
       await measure(
         context,
         recorder,
         [
           {
-            name: `tether cp -r · ${smallFiles} files up · ${at}`,
-            argv: () => tetherCp(tetherProxy, '-r', folder, `remote:${path.join(remote, 'small-tether')}`),
+            name: `tether cp -r · ${many} up · ${at}`,
+            argv: () => tetherCp('-r', folder, `remote:${path.join(remote, 'small-tether')}`),
             result: { path: path.join(remote, 'small-tether'), bytes: null },
           },
           {
-            name: `scp -r · ${smallFiles} files up · ${at}`,
-            argv: () => scp('-r', folder, sshd.remote(path.join(remote, 'small-scp'))),
+            name: `scp -r · ${many} up · ${at}`,
+            argv: () => scp('-r', folder, onScpHost(path.join(remote, 'small-scp'))),
             result: { path: path.join(remote, 'small-scp'), bytes: null },
+          },
+          {
+            name: `tether cp -r · ${many} down · ${at}`,
+            argv: () => tetherCp('-r', `remote:${remoteFolder}`, path.join(local, 'small-tether')),
+            result: { path: path.join(local, 'small-tether'), bytes: null },
+          },
+          {
+            name: `scp -r · ${many} down · ${at}`,
+            argv: () => scp('-r', onScpHost(remoteFolder), path.join(local, 'small-scp')),
+            result: { path: path.join(local, 'small-scp'), bytes: null },
           },
         ],
         'files/s',
         smallFiles,
       );
-      compare(
-        recorder,
-        `${smallFiles} small files up · ${at}`,
-        `tether cp -r · ${smallFiles} files up · ${at}`,
-        `scp -r · ${smallFiles} files up · ${at}`,
-        1,
-      );
+      for (const direction of ['up', 'down']) {
+        compare(
+          recorder,
+          `${smallFiles} small files ${direction} · ${at}`,
+          `tether cp -r · ${many} ${direction} · ${at}`,
+          `scp -r · ${many} ${direction} · ${at}`,
+          1,
+        );
+      }
     }
   } finally {
-    for (const proxy of proxies) await proxy.close();
+    await tetherProxy?.close();
     await server?.stop();
-    await sshd.stop();
+    await rig.close();
     rmSync(root, { recursive: true, force: true });
   }
 }

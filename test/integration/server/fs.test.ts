@@ -63,6 +63,18 @@ describe('fs methods', () => {
     expect(listing.map((e) => e.fileName).sort()).toEqual(['a.txt', 'd']);
   });
 
+  it('reads whole files of every size byte-exact, from empty to past one read buffer', async () => {
+    for (const size of [0, 1, 4096, 64 * 1024 + 1, 1024 * 1024 + 3, 3 * 1024 * 1024 + 17]) {
+      const data = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) data[i] = (i * 7 + size) & 0xff;
+      writeFileSync(path.join(dir, `sized-${size}`), data);
+      const { dataBase64 } = (await c.call('fs/readFile', { path: uri(`sized-${size}`) })) as {
+        dataBase64: string;
+      };
+      expect(Buffer.from(dataBase64, 'base64').equals(data), `a file of ${size} bytes`).toBe(true);
+    }
+  });
+
   it('copies, renames, removes and canonicalizes with codex defaults', async () => {
     mkdirSync(path.join(dir, 'tree', 'sub'), { recursive: true });
     writeFileSync(path.join(dir, 'tree', 'sub', 'f'), 'x');
