@@ -27,30 +27,42 @@ export function EditorArea({ envId }: { envId: string }) {
   return (
     <section className="editor-area" aria-label="Editor" onKeyDown={onKeyDown}>
       <div className="editor-tabs" role="tablist" aria-label="Open files">
+        {/* Only tabs inside the tablist: the × is for the mouse; Delete and the pane's Close button close too. */}
         {tabs.map((tab) => (
-          <div key={tab.id} className={`editor-tab${tab.id === activeId ? ' active' : ''}`}>
-            <button
-              role="tab"
-              aria-selected={tab.id === activeId}
-              title={tab.path}
-              onClick={() => activate(envId, tab.id)}
-              onAuxClick={(e) => e.button === 1 && requestClose(tab.id)}
+          <button
+            key={tab.id}
+            role="tab"
+            className={`editor-tab${tab.id === activeId ? ' active' : ''}`}
+            aria-selected={tab.id === activeId}
+            aria-keyshortcuts="Delete"
+            title={tab.path}
+            onClick={() => activate(envId, tab.id)}
+            onAuxClick={(e) => e.button === 1 && requestClose(tab.id)}
+            onKeyDown={(e) => {
+              if (e.key === 'Delete') {
+                e.preventDefault();
+                requestClose(tab.id);
+              }
+            }}
+          >
+            <span className="entry-text">{tab.name}</span>
+            {tab.dirty && (
+              <span className="editor-dirty" aria-label="unsaved changes" title="Unsaved changes">
+                ●
+              </span>
+            )}
+            <span
+              className="editor-close"
+              aria-hidden="true"
+              title="Close"
+              onClick={(e) => {
+                e.stopPropagation();
+                requestClose(tab.id);
+              }}
             >
-              <span className="entry-text">{tab.name}</span>
-              {tab.dirty && (
-                <span className="editor-dirty" aria-label="unsaved changes" title="Unsaved changes">
-                  ●
-                </span>
-              )}
-            </button>
-            <button
-              className="icon editor-close"
-              aria-label={`Close ${tab.name}`}
-              onClick={() => requestClose(tab.id)}
-            >
-              <X size={13} aria-hidden="true" />
-            </button>
-          </div>
+              <X size={13} />
+            </span>
+          </button>
         ))}
       </div>
       {active && <EditorPane key={active.id} tab={active} />}

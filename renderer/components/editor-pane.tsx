@@ -2,8 +2,8 @@
 // shown, a conflict or deletion found on save, and the CodeMirror view of its document.
 import { useEffect, useRef } from 'react';
 import { EditorView } from 'codemirror';
-import { Download, Save } from 'lucide-react';
-import { saveEditor } from '../actions/editor-actions';
+import { Download, Save, X } from 'lucide-react';
+import { requestClose, saveEditor } from '../actions/editor-actions';
 import { downloadFile } from '../actions/transfer-actions';
 import { attachView, commit, documentState } from '../editor/editor-documents';
 import { separatorName } from '../editor/line-endings';
@@ -33,6 +33,14 @@ export function EditorPane({ tab }: { tab: EditorTab }) {
             <span className="label">Save</span>
           </button>
         )}
+        <button
+          className="icon"
+          aria-label={`Close ${tab.name}`}
+          title="Close"
+          onClick={() => requestClose(tab.id)}
+        >
+          <X size={15} aria-hidden="true" />
+        </button>
       </div>
       {content.kind === 'loading' && <p className="muted editor-message">Opening {tab.name}…</p>}
       {content.kind === 'failed' && <ErrorLine message={`Could not open ${tab.name}: ${content.error}`} />}
