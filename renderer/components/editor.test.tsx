@@ -11,6 +11,11 @@ import { EditorView } from 'codemirror';
 import type { EditorFile, EditVersion, FileEntry } from '../../shared/ipc';
 import { IpcError } from '../../shared/ipc';
 import { openEditor } from '../actions/editor-actions';
+import { appCommands } from '../commands';
+import { guardUnsavedEdits } from '../editor/unsaved-guard';
+import { setHostKind } from '../host-kind';
+import { useFiles } from '../stores/files-store';
+import { useUi } from '../stores/ui-store';
 import { useEditors } from '../stores/editors-store';
 import { useEnvironments } from '../stores/environments-store';
 import { decodeBase64 } from '../terminal/base64';
@@ -290,5 +295,58 @@ describe('opening from the file browser', () => {
     fireEvent.contextMenu(within(table).getByText('b.txt'));
     expect(screen.getByRole('menuitem', { name: /Edit/ })).toBeTruthy();
     expect(useEditors.getState().tabs.map((t) => t.name)).toEqual(['notes.txt', 'b.txt']);
+  });
+});
+
+describe('unsaved edits outside the editor', () => {
+  afterEach(() => setHostKind('electron'));
+
+  it('a browser tab asks before it unloads while a file has unsaved changes', async () => {
+    setHostKind('web');
+    const off = guardUnsavedEdits();
+    const unload = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    try {
+      const { view } = await openInArea();
+      expect(unload()).toBe(false);
+      type(view, 0, 'x');
+      expect(unload()).toBe(true);
+    } finally {
+      off();
+    }
+  });
+
+  it('the palette edits the selected file and saves the open one', async () => {
+    render(<EditorArea envId={ENV} />);
+    useUi.getState().selectEnv(ENV);
+    useFiles.getState().patch(ENV, {
+      path: '/home/u',
+      entries: [
+        {
+          name: 'notes.txt',
+          path: '/home/u/notes.txt',
+          kind: 'file',
+          size: 10,
+          modifiedAtMs: null,
+          hidden: false,
+        },
+      ],
+      selected: '/home/u/notes.txt',
+    });
+    const run = (id: string) =>
+      act(() =>
+        appCommands()
+          .find((c) => c.id === id)!
+          .run(),
+      );
+    run('editFile');
+    expect(await screen.findByRole('tab', { name: /notes\.txt/ })).toBeTruthy();
+    expect(useUi.getState().panelByEnv[ENV]).toBe('files');
+    type(viewOf(), 0, 'x');
+    run('saveFile');
+    await waitFor(() => expect(bridge.callsOf('editor.save')).toHaveLength(1));
   });
 });
