@@ -58,8 +58,12 @@ describe('web app: the editor', () => {
     await expect.poll(() => diff.textContent(), poll).toContain('− first line, edited elsewhere');
     expect(await diff.textContent()).toContain('+ second line!');
     expect(onDisk()).toBe('# Notes\r\nfirst line, edited elsewhere\r\n');
-    await saveScreenshot(page, 'editor-conflict');
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    // Both schemes: the editor and the diff take their colours from the app's palette.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await saveScreenshot(page, `editor-conflict-${colorScheme}`);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    }
     await conflict.getByRole('button', { name: 'Overwrite with mine' }).click();
     await expect.poll(onDisk, poll).toBe('# Notes\r\nfirst line\r\nsecond line!');
     await expect.poll(() => conflict.count(), poll).toBe(0);
