@@ -46,7 +46,17 @@ export async function openEditor(envId: string, path: string): Promise<void> {
     savedAt: null,
   });
   try {
-    load(id, await invoke('editor.open', { envId, path }));
+    const file = await invoke('editor.open', { envId, path });
+    // A symlink opens its target: a tab that already edits that file is the one to show.
+    const twin = useEditors
+      .getState()
+      .tabs.find((t) => t.id !== id && t.envId === envId && t.path === file.path);
+    if (twin) {
+      closeEditor(id);
+      useEditors.getState().activate(envId, twin.id);
+      return;
+    }
+    load(id, file);
   } catch (error) {
     useEditors.getState().patch(id, { content: { kind: 'failed', error: errorMessage(error) } });
   }

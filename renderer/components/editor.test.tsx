@@ -292,6 +292,11 @@ describe('opening from the file browser', () => {
     );
     expect(screen.getAllByRole('tab')).toHaveLength(2);
     expect(bridge.callsOf('editor.open')).toHaveLength(2);
+    // A link to a file that is open already shows that file's tab.
+    files['/home/u/link.txt'] = text('/home/u/b.txt', 'b\n');
+    await act(() => openEditor(ENV, '/home/u/link.txt'));
+    expect(screen.getAllByRole('tab')).toHaveLength(2);
+    expect(screen.getByRole('tab', { name: /b\.txt/ }).getAttribute('aria-selected')).toBe('true');
     fireEvent.contextMenu(within(table).getByText('b.txt'));
     expect(screen.getByRole('menuitem', { name: /Edit/ })).toBeTruthy();
     expect(useEditors.getState().tabs.map((t) => t.name)).toEqual(['notes.txt', 'b.txt']);
