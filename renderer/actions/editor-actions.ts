@@ -10,7 +10,6 @@ import {
 } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { change, documentState, dropDocument, markSaved, putDocument } from '../editor/editor-documents';
-import { createDocument, languageFor, languageSlot } from '../editor/editor-setup';
 import { lineEndingsOf } from '../editor/line-endings';
 import { formatBytes } from '../format';
 import { invoke } from '../ipc/ipc-client';
@@ -56,14 +55,17 @@ export async function openEditor(envId: string, path: string): Promise<void> {
       useEditors.getState().activate(envId, twin.id);
       return;
     }
-    load(id, file);
+    await load(id, file);
   } catch (error) {
     useEditors.getState().patch(id, { content: { kind: 'failed', error: errorMessage(error) } });
   }
 }
 
+/** CodeMirror and the editor's setup: a chunk of its own, loaded when the first file opens. */
+const editorSetup = () => import('../editor/editor-setup');
+
 /** Puts a file as read from the server into tab `id`: a new document, or none for binary files. */
-function load(id: string, file: EditorFile): void {
+async function load(id: string, file: EditorFile): Promise<void> {
   const patch = useEditors.getState().patch;
   const content: EditorContent =
     file.kind === 'text'
@@ -72,9 +74,10 @@ function load(id: string, file: EditorFile): void {
         ? { kind: 'preview', size: file.size, reason: file.reason }
         : { kind: 'binary', size: file.size, reason: file.reason };
   if (file.kind !== 'binary') {
-    putDocument(id, createDocument(file.text, { readOnly: file.kind === 'preview' }));
-    void languageFor(baseName(file.path)).then((language) => {
-      if (language) change(id, { effects: languageSlot.reconfigure(language) });
+    const setup = await editorSetup();
+    putDocument(id, setup.createDocument(file.text, { readOnly: file.kind === 'preview' }));
+    void setup.languageFor(baseName(file.path)).then((language) => {
+      if (language) change(id, setup.languageChange(language));
     });
   } else dropDocument(id);
   patch(id, { path: file.path, name: baseName(file.path), content, conflict: null, deleted: false });
@@ -170,7 +173,7 @@ export async function takeTheirs(id: string): Promise<void> {
   if (!tab || !theirs) return;
   if (theirs.kind !== 'text' || !state) {
     // Not editable any more (binary now, or too large): show it as it is.
-    load(id, theirs);
+    await load(id, theirs);
     return;
   }
   change(id, { changes: { from: 0, to: state.doc.length, insert: theirs.text } });

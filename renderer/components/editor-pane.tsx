@@ -1,7 +1,6 @@
 // One open file in the editor: its path and save state, Save, the reason a file is read-only or not
 // shown, a conflict or deletion found on save, and the CodeMirror view of its document.
 import { useEffect, useRef } from 'react';
-import { EditorView } from 'codemirror';
 import { Download, Save, X } from 'lucide-react';
 import { requestClose, saveEditor } from '../actions/editor-actions';
 import { downloadFile } from '../actions/transfer-actions';
@@ -96,21 +95,21 @@ function SaveState({ tab }: { tab: EditorTab }) {
 function CodeMirrorHost({ id }: { id: string }) {
   const parent = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const state = documentState(id);
-    if (!parent.current || !state) return;
-    const view = new EditorView({
-      state,
-      parent: parent.current,
-      dispatchTransactions: (transactions, v) => {
-        v.update(transactions);
-        commit(id, v.state);
-      },
+    let view: { focus(): void; destroy(): void } | null = null;
+    let gone = false;
+    // Loaded already: the document was made with it.
+    void import('../editor/editor-setup').then(({ mountView }) => {
+      const state = documentState(id);
+      if (gone || !parent.current || !state) return;
+      const mounted = mountView(state, parent.current, (next) => commit(id, next));
+      attachView(id, mounted);
+      mounted.focus();
+      view = mounted;
     });
-    attachView(id, view);
-    view.focus();
     return () => {
-      attachView(id, null);
-      view.destroy();
+      gone = true;
+      if (view) attachView(id, null);
+      view?.destroy();
     };
   }, [id]);
   return <div ref={parent} className="editor-host" />;

@@ -57,7 +57,8 @@ async function openInArea(path = '/home/u/notes.txt') {
   render(<EditorArea envId={ENV} />);
   await act(() => openEditor(ENV, path));
   const tab = await screen.findByRole('tab', { name: new RegExp(path.split('/').pop()!) });
-  return { tab, view: viewOf() };
+  // CodeMirror comes in a chunk of its own; the view mounts once it is there.
+  return { tab, view: await waitFor(viewOf) };
 }
 
 function viewOf(): EditorView {
@@ -249,7 +250,7 @@ describe('files the editor will not edit', () => {
     render(<EditorArea envId={ENV} />);
     await act(() => openEditor(ENV, '/home/u/big.log'));
     expect((await screen.findByRole('note')).textContent).toContain('Read-only');
-    const view = viewOf();
+    const view = await waitFor(viewOf);
     expect(view.state.readOnly).toBe(true);
     expect(view.state.doc.toString()).toBe('start of it');
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
@@ -350,7 +351,7 @@ describe('unsaved edits outside the editor', () => {
     run('editFile');
     expect(await screen.findByRole('tab', { name: /notes\.txt/ })).toBeTruthy();
     expect(useUi.getState().panelByEnv[ENV]).toBe('files');
-    type(viewOf(), 0, 'x');
+    type(await waitFor(viewOf), 0, 'x');
     run('saveFile');
     await waitFor(() => expect(bridge.callsOf('editor.save')).toHaveLength(1));
   });

@@ -1,6 +1,7 @@
 // How every editor document is set up: CodeMirror's basic setup (line numbers, history, search,
 // bracket matching…), a theme and highlight style drawn from the app's CSS palette so the editor
 // follows light and dark, read-only for previews, and the language for the file name, loaded lazily.
+// The one module that imports CodeMirror itself: the app loads it (and CodeMirror) on first use.
 import { basicSetup, EditorView } from 'codemirror';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import {
@@ -13,7 +14,7 @@ import { languages } from '@codemirror/language-data';
 import { tags as t } from '@lezer/highlight';
 
 /** Where a document's language goes once it has loaded. */
-export const languageSlot = new Compartment();
+const languageSlot = new Compartment();
 
 const theme = EditorView.theme({
   '&': { height: '100%', color: 'var(--text)', backgroundColor: 'var(--term-bg)', fontSize: '12px' },
@@ -62,6 +63,27 @@ export function createDocument(text: string, options: { readOnly: boolean }): Ed
       EditorView.contentAttributes.of({ 'aria-label': 'File contents' }),
     ] satisfies Extension[],
   });
+}
+
+/** A view of `state` in `parent`; every change it makes is handed to `changed`. */
+export function mountView(
+  state: EditorState,
+  parent: HTMLElement,
+  changed: (state: EditorState) => void,
+): EditorView {
+  return new EditorView({
+    state,
+    parent,
+    dispatchTransactions: (transactions, view) => {
+      view.update(transactions);
+      changed(view.state);
+    },
+  });
+}
+
+/** Reconfigures a document's language slot (for change()). */
+export function languageChange(language: LanguageSupport) {
+  return { effects: languageSlot.reconfigure(language) };
 }
 
 /** The language CodeMirror knows for this file name (by extension or exact name), or null. */
