@@ -21,6 +21,7 @@ import {
   type EditorSaveMode,
   type EditVersion,
 } from '../../../shared/ipc';
+import { waitFor } from './app-harness';
 import { remoteAppRig, type RemoteAppRig } from './remote-app-rig';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -147,6 +148,31 @@ describe.each(['tether', 'codex'] as const)('the editor on the %s server', (impl
     if (big.kind !== 'preview') throw new Error('not a preview');
     expect(big.text.length).toBe(256 * 1024);
     expect(big.reason).toContain('2 MiB');
+  });
+
+  it('a save made while the link is down waits for it and lands once, byte-exact', async () => {
+    writeFileSync(at('offline.txt'), 'before\n');
+    const opened = textOf(await open(rig, at('offline.txt')));
+    rig.proxy.refuseNew(true);
+    expect(rig.proxy.cutAll(), 'the live connection is cut').toBe(1);
+    const linkOf = async () =>
+      (await rig.h.invoke('environments.list', {})).find((e) => e.id === rig.envId)?.link.kind;
+    await waitFor(async () => (await linkOf()) === 'reconnecting', 'link reconnecting');
+    const mine = Buffer.from('written during the outage ✓\n');
+    const refusedBefore = rig.proxy.stats().refused;
+    let settled = false;
+    const saving = save(rig, at('offline.txt'), mine, 'ifUnchanged', opened.version).finally(() => {
+      settled = true;
+    });
+    // The client tries to reconnect while the save waits; the save neither fails nor lands meanwhile.
+    await waitFor(() => rig.proxy.stats().refused > refusedBefore, 'a reconnect attempt during the save');
+    expect(settled).toBe(false);
+    expect(readFileSync(at('offline.txt'), 'utf8')).toBe('before\n');
+    rig.proxy.refuseNew(false);
+    rig.proxy.restore();
+    expect(await saving).toMatchObject({ kind: 'saved', version: { size: mine.length } });
+    expect(readFileSync(at('offline.txt')).equals(mine)).toBe(true);
+    expect(staged()).toEqual([]);
   });
 
   it('edits the target of a symlink and keeps the link', async () => {
