@@ -1,9 +1,11 @@
 // The command registry: every command the app offers, with its keyboard shortcut where it has one.
 // The command palette, the app menu and the shortcuts all read this one list, so a command is
 // named, bound and run in one place.
+import { activeEditorId, openEditor, saveEditor } from './actions/editor-actions';
 import { reconnectAll, reconnectNow } from './actions/environment-actions';
 import { runShortcut } from './actions/shortcut-actions';
 import { useEnvironments } from './stores/environments-store';
+import { filesOf, useFiles } from './stores/files-store';
 import { useUi, type EnvPanel } from './stores/ui-store';
 import { keysOf, SHORTCUTS } from './shortcuts';
 
@@ -54,6 +56,29 @@ export function appCommands(): AppCommand[] {
       run: () => {
         const envId = activeEnvId();
         if (envId) void reconnectNow(envId).catch(() => undefined);
+      },
+    },
+    {
+      id: 'editFile',
+      label: 'Edit the selected file',
+      run: () => {
+        const envId = activeEnvId();
+        if (!envId) return;
+        const files = filesOf(useFiles.getState().byEnv, envId);
+        const entry = files.entries.find((e) => e.path === files.selected);
+        if (!entry || entry.kind === 'directory') return;
+        ui.showPanel(envId, 'files');
+        void openEditor(envId, entry.path);
+      },
+    },
+    {
+      id: 'saveFile',
+      label: 'Save the file in the editor',
+      keys: 'Ctrl+S',
+      run: () => {
+        const envId = activeEnvId();
+        const id = envId ? activeEditorId(envId) : null;
+        if (id) void saveEditor(id);
       },
     },
     { id: 'reconnectAll', label: 'Reconnect all', run: () => void reconnectAll().catch(() => undefined) },

@@ -13,6 +13,7 @@ import { environmentHandlers } from './environment-handlers';
 import { EnvironmentRegistry } from './environment-registry';
 import { EnvironmentRuntime, type ClientFactory } from './environment-runtime';
 import { EnvironmentTokens } from './environment-tokens';
+import { editorHandlers } from './editor-handlers';
 import { fileHandlers } from './file-handlers';
 import type { HostServices } from './host-services';
 import { SHUTDOWN_CLEANUP_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './limits';
@@ -106,6 +107,7 @@ export class AppService {
       ...sshHandlers({ envs, prompts: this.prompts, sshConfig: this.sshConfig }),
       ...processHandlers({ envs, flow }),
       ...fileHandlers(envs),
+      ...editorHandlers(envs, (work) => this.transfers.trackCleanup(work)),
       ...layoutHandlers(new LayoutStore(options.dataDir)),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),
       ...appHandlers({

@@ -100,7 +100,7 @@ function classify(data: Uint8Array, size: number): FilePreview {
   return { kind: 'text', text, truncated: data.byteLength < size, size };
 }
 
-async function readHead(
+export async function readHead(
   fs: RemoteFileSystemApi,
   path: string,
   size: number,

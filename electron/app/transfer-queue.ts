@@ -129,6 +129,11 @@ export class TransferQueue {
     while (this.windingDown.size > 0) await Promise.allSettled([...this.windingDown]);
   }
 
+  /** Work begun outside the queue (an editor save's cleanup) that shutdown must wait for too. */
+  trackCleanup(work: Promise<unknown>): void {
+    this.track(work);
+  }
+
   clearFinished(): void {
     for (const [id, entry] of this.entries) {
       if (entry.view.state !== 'queued' && entry.view.state !== 'running') this.entries.delete(id);

@@ -15,6 +15,7 @@ import { useSshPrompts } from '../stores/ssh-prompts-store';
 import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
+import { guardUnsavedEdits } from '../editor/unsaved-guard';
 import { forgetEnvironment, forwardNetworkSignals } from './environment-actions';
 import { syncLayout } from './layout-sync';
 import { environmentChanged, processChanged, transferChanged } from './notify';
@@ -26,6 +27,7 @@ let hostHadLayout = false;
 
 export async function startApp(): Promise<() => void> {
   const offs = [
+    guardUnsavedEdits(),
     onEvent('environments.changed', (env) => {
       const before = useEnvironments.getState().byId[env.id];
       useEnvironments.getState().upsert(env);

@@ -17,6 +17,7 @@ import {
   ChevronUp,
   Copy,
   Download,
+  FilePen,
   FolderOpen,
   FolderPlus,
   Pencil,
@@ -41,14 +42,17 @@ import {
   toggleHidden,
   toggleTreeNode,
 } from '../actions/file-actions';
+import { openEditor } from '../actions/editor-actions';
 import { openShell } from '../actions/process-actions';
 import { downloadFile, uploadFiles } from '../actions/transfer-actions';
 import { errorMessage } from '../../shared/error-message';
 import { formatBytes, formatDateTime } from '../format';
 import { filesOf, sortEntries, useFiles, type SortKey } from '../stores/files-store';
+import { useEditors } from '../stores/editors-store';
 import { useUi } from '../stores/ui-store';
 import { ConfirmDialog } from './confirm-dialog';
 import { ConflictPrompt } from './conflict-dialog';
+import { EditorArea } from './editor-area';
 import { FilePreviewView } from './file-preview';
 import { Modal } from './modal';
 import { TransferQueue } from './transfer-queue';
@@ -64,6 +68,7 @@ type Prompt =
 export function FileBrowser({ env }: { env: EnvironmentView }) {
   const files = useFiles((s) => filesOf(s.byEnv, env.id));
   const focusRequest = useUi((s) => s.fileFocusRequest);
+  const editing = useEditors((s) => s.tabs.some((t) => t.envId === env.id));
   const [pathText, setPathText] = useState(files.path ?? '');
   const [prompt, setPrompt] = useState<Prompt | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -101,6 +106,11 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
     if (entry.kind === 'directory') void navigate(env.id, entry.path);
     else void selectEntry(env.id, entry.path, true);
   };
+  /** Enter and double-click: a folder opens, a file opens in the editor. */
+  const activate = (entry: FileEntry) => {
+    if (entry.kind === 'directory') void navigate(env.id, entry.path);
+    else void openEditor(env.id, entry.path);
+  };
   /** The entries an action applies to: the marked ones when `entry` is among them, else `entry`. */
   const targetsOf = (entry: FileEntry) =>
     marked.has(entry.path) && marked.size > 1 ? entries.filter((e) => marked.has(e.path)) : [entry];
@@ -112,6 +122,12 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
     { label: entry.kind === 'directory' ? 'Open' : 'Preview', icon: FolderOpen, onSelect: () => open(entry) },
     ...(entry.kind !== 'directory'
       ? [
+          {
+            label: 'Edit',
+            icon: FilePen,
+            keys: 'Enter',
+            onSelect: () => void openEditor(env.id, entry.path),
+          },
           {
             label: 'Download',
             icon: Download,
@@ -189,7 +205,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
       moveCursor(e.key === 'Home' ? 0 : entries.length - 1, e.shiftKey);
     } else if (e.key === 'Enter' && current) {
       handled();
-      open(current);
+      activate(current);
     } else if (e.key === 'Backspace' || (e.altKey && e.key === 'ArrowUp')) {
       handled();
       void goUp(env.id);
@@ -353,7 +369,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
                   aria-selected={marked.has(entry.path)}
                   className={entry.path === files.selected ? 'cursor' : undefined}
                   onClick={(e) => onRowClick(e, entry)}
-                  onDoubleClick={() => entry.kind === 'directory' && void navigate(env.id, entry.path)}
+                  onDoubleClick={() => activate(entry)}
                   onContextMenu={(e) => {
                     e.preventDefault();
                     if (!marked.has(entry.path))
@@ -403,7 +419,8 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
             <p className="muted">Empty folder. Drop files here to upload.</p>
           )}
         </div>
-        {selected && selected.kind !== 'directory' && files.preview && (
+        {editing && <EditorArea envId={env.id} />}
+        {!editing && selected && selected.kind !== 'directory' && files.preview && (
           <FilePreviewView name={selected.name} state={files.preview} />
         )}
       </div>

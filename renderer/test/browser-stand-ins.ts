@@ -20,3 +20,11 @@ globalThis.ResizeObserver ??= class {
 };
 
 Element.prototype.scrollIntoView ??= function scrollIntoView(): void {};
+
+// CodeMirror measures text through ranges; jsdom has no layout, so there is nothing to measure.
+Range.prototype.getClientRects ??= function getClientRects(): DOMRectList {
+  return Object.assign([], { item: () => null }) as unknown as DOMRectList;
+};
+Range.prototype.getBoundingClientRect ??= function getBoundingClientRect(): DOMRect {
+  return new DOMRect();
+};

@@ -1,5 +1,6 @@
 // Puts every renderer store back to its empty state between tests.
 import { useConflicts } from '../stores/conflicts-store';
+import { useEditors } from '../stores/editors-store';
 import { useEnvironments } from '../stores/environments-store';
 import { useFiles } from '../stores/files-store';
 import { useNotices } from '../stores/notices-store';
@@ -17,6 +18,7 @@ export function resetStores(): void {
   useProcesses.setState({ byKey: {} });
   usePanes.setState({ byEnv: {} });
   useFiles.setState({ byEnv: {} });
+  useEditors.setState({ tabs: [], activeByEnv: {} });
   useRecentPaths.setState({ byEnv: {} });
   useNotices.setState({ list: [] });
   useSshPrompts.setState({ list: [] });

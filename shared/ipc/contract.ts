@@ -257,6 +257,64 @@ export type FilePreview = z.infer<typeof FilePreview>;
 export const IfExists = z.enum(['fail', 'replace', 'keepBoth']);
 export type IfExists = z.infer<typeof IfExists>;
 
+/**
+ * The editor's limits, shared by both sides. A file up to EDITOR_OPEN_LIMIT_BYTES opens for editing;
+ * a larger one only as a read-only preview of its start. A save carries the whole file as base64 in
+ * one command, and the web host takes messages up to 4 MiB, so a save is capped below that.
+ */
+export const EDITOR_OPEN_LIMIT_BYTES = 2 * 1_048_576;
+export const EDITOR_SAVE_LIMIT_BYTES = Math.floor(2.5 * 1_048_576);
+
+/** What the editor remembers of a file as it read or wrote it, to notice a change on the server. */
+export const EditVersion = z.object({
+  size: z.number().int().min(0),
+  modifiedAtMs: z.number().nullable(),
+  /** SHA-256 of the file's bytes, hex: what decides whether the file changed. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type EditVersion = z.infer<typeof EditVersion>;
+
+/**
+ * A file opened for the editor: editable UTF-8 text (a byte-order mark kept aside), the read-only
+ * start of a file too large to edit, or a file that is not text at all — each with the reason.
+ */
+export const EditorFile = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('text'),
+    /** The file that is edited and saved: the opened path with symlinks resolved. */
+    path: z.string(),
+    text: z.string(),
+    bom: z.boolean(),
+    version: EditVersion,
+  }),
+  z.object({
+    kind: z.literal('preview'),
+    path: z.string(),
+    text: z.string(),
+    size: z.number(),
+    reason: z.string(),
+  }),
+  z.object({ kind: z.literal('binary'), path: z.string(), size: z.number(), reason: z.string() }),
+]);
+export type EditorFile = z.infer<typeof EditorFile>;
+
+/**
+ * How a save treats the file on the server: write only if it is still what was opened
+ * (`ifUnchanged`), replace whatever is there (`overwrite`), write it again after it was deleted
+ * without replacing one that reappeared (`recreate`), or write a numbered copy beside it (`copy`).
+ */
+export const EditorSaveMode = z.enum(['ifUnchanged', 'overwrite', 'recreate', 'copy']);
+export type EditorSaveMode = z.infer<typeof EditorSaveMode>;
+
+export const EditorSaveResult = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('saved'), path: z.string(), version: EditVersion }),
+  /** The file changed on the server since it was opened: nothing was written; `theirs` is it now. */
+  z.object({ kind: z.literal('conflict'), theirs: EditorFile }),
+  /** The file is gone from the server: nothing was written. */
+  z.object({ kind: z.literal('deleted') }),
+]);
+export type EditorSaveResult = z.infer<typeof EditorSaveResult>;
+
 export const TransferView = z.object({
   id: z.string(),
   envId: EnvironmentId,
@@ -430,6 +488,21 @@ export const commands = {
     z.object({ names: z.array(z.string()) }),
   ),
   'files.delete': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
+
+  /** Reads a file for the editor (text, a read-only preview, or the reason it cannot be edited). */
+  'editor.open': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), EditorFile),
+  /** Writes the editor's bytes, staged and renamed into place; `mode` says what may be replaced. */
+  'editor.save': command(
+    z.object({
+      envId: EnvironmentId,
+      path: z.string().min(1),
+      dataBase64: z.string().max(Math.ceil(EDITOR_SAVE_LIMIT_BYTES / 3) * 4),
+      mode: EditorSaveMode,
+      /** What was opened (or last saved); required for `ifUnchanged`. */
+      base: EditVersion.nullable().default(null),
+    }),
+    EditorSaveResult,
+  ),
 
   /** Starts an upload; the renderer then sends chunks in order with `transfers.uploadChunk`. */
   'transfers.startUpload': command(
