@@ -13,6 +13,8 @@ const BROWSER_RESERVED = [
   'Ctrl+Shift+Tab',
   'Ctrl+PageUp',
   'Ctrl+PageDown',
+  'Ctrl+Shift+PageUp',
+  'Ctrl+Shift+PageDown',
   'Ctrl+Shift+Q',
 ];
 
@@ -41,5 +43,13 @@ describe('shortcuts', () => {
       false,
     );
     expect(comboMatches('F1', keydown('F1'))).toBe(true);
+  });
+
+  it('name arrow keys as the user reads them (Alt+Left is the ArrowLeft key)', () => {
+    expect(matchShortcut(keydown('ArrowLeft', { altKey: true }), 'web')).toBe('focusPaneLeft');
+    expect(matchShortcut(keydown('ArrowDown', { altKey: true }), 'electron')).toBe('focusPaneDown');
+    expect(matchShortcut(keydown('ArrowLeft', { altKey: true, shiftKey: true }), 'web')).toBeNull();
+    expect(matchShortcut(keydown('PageUp', { altKey: true, shiftKey: true }), 'web')).toBe('moveTabLeft');
+    expect(matchShortcut(keydown('Enter', { ctrlKey: true, shiftKey: true }), 'web')).toBe('maximizePane');
   });
 });

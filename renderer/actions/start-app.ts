@@ -17,6 +17,7 @@ import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
 import { forgetEnvironment, forwardNetworkSignals } from './environment-actions';
 import { syncLayout } from './layout-sync';
+import { noteOutput, noteProcessChange, trackActivity } from './activity-tracking';
 import { environmentChanged, processChanged, transferChanged } from './notify';
 import { isBeingReplaced, openShell } from './process-actions';
 
@@ -37,6 +38,7 @@ export async function startApp(): Promise<() => void> {
       const before = useProcesses.getState().byKey[processKeyString(view)];
       useProcesses.getState().upsert(view);
       processChanged(before, view);
+      noteProcessChange(before, view);
     }),
     onEvent('processes.removed', (key) => {
       useProcesses.getState().remove(key);
@@ -49,7 +51,10 @@ export async function startApp(): Promise<() => void> {
       );
       usePanes.getState().prune(key.envId, live);
     }),
-    onEvent('processes.events', routeEvents),
+    onEvent('processes.events', (batches) => {
+      noteOutput(batches);
+      routeEvents(batches);
+    }),
     onEvent('transfers.changed', (t) => {
       const before = useTransfers.getState().byId[t.id];
       useTransfers.getState().upsert(t);
@@ -71,6 +76,7 @@ export async function startApp(): Promise<() => void> {
     forwardNetworkSignals(window),
   ];
   offs.push(
+    trackActivity(),
     usePanes.subscribe((state) => {
       const shown = new Set<string>();
       for (const [envId, env] of Object.entries(state.byEnv)) {

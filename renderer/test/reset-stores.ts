@@ -1,4 +1,6 @@
 // Puts every renderer store back to its empty state between tests.
+import { useActivity } from '../stores/activity-store';
+import { useProgramTitles } from '../stores/program-titles-store';
 import { useConflicts } from '../stores/conflicts-store';
 import { useEnvironments } from '../stores/environments-store';
 import { useFiles } from '../stores/files-store';
@@ -23,6 +25,8 @@ export function resetStores(): void {
   useTransfers.setState({ byId: {} });
   useConflicts.setState({ pending: null });
   useToasts.setState({ list: [] });
+  useActivity.setState({ unseenByKey: {} });
+  useProgramTitles.setState({ byKey: {} });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
   useUi.setState({
     activeEnvId: null,
@@ -30,6 +34,7 @@ export function resetStores(): void {
     dialog: null,
     searchPaneId: null,
     fileFocusRequest: 0,
+    renamingTabId: null,
   });
   localStorage.clear();
 }
