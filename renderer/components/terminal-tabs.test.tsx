@@ -3,7 +3,16 @@
 // maximize/restore, and the sidebar's marker of an environment whose link is in trouble.
 import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import {
+  act,
+  cleanup,
+  createEvent,
+  fireEvent,
+  render,
+  screen,
+  waitFor,
+  within,
+} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { startApp } from '../actions/start-app';
 import { envPanes, leaves, usePanes } from '../stores/panes-store';
@@ -157,6 +166,40 @@ describe('arranging tabs and panes', () => {
     expect(strip().getAllByRole('tab')[0]!.textContent).toContain('1: top');
     await user.keyboard('{Control>}{Shift>}{PageDown}{/Shift}{/Control}');
     expect(order()).toEqual(['p1', 'p2']);
+  });
+
+  it('drops a dragged tab before or after the tab it is dropped on', () => {
+    usePanes.getState().openTab('env-1', 'p3');
+    render(<App />);
+    const order = () => tabs().map((t) => leaves(t.root)[0]!.processId);
+    const data = new Map<string, string>();
+    const dataTransfer = {
+      setData: (type: string, value: string) => data.set(type, value),
+      get types() {
+        return [...data.keys()];
+      },
+      effectAllowed: 'all',
+      dropEffect: 'none',
+    };
+    /** Drags tab `from` onto tab `onto`, left of its middle ('before') or right of it. */
+    const drag = (from: number, onto: number, side: 'before' | 'after') => {
+      const all = strip().getAllByRole('tab');
+      // jsdom lays nothing out (every box is 0 wide at 0), and its drag events carry no
+      // pointer: x −1 is left of a middle, x 1 right of it.
+      const at = (event: Event) =>
+        Object.defineProperty(event, 'clientX', { value: side === 'before' ? -1 : 1 });
+      fireEvent.dragStart(all[from]!, { dataTransfer });
+      fireEvent(all[onto]!, at(createEvent.dragOver(all[onto]!, { dataTransfer })));
+      fireEvent(all[onto]!, at(createEvent.drop(all[onto]!, { dataTransfer })));
+      fireEvent.dragEnd(all[from]!, { dataTransfer });
+      data.clear();
+    };
+    drag(0, 1, 'after');
+    expect(order()).toEqual(['p2', 'p1', 'p3']);
+    drag(2, 0, 'before');
+    expect(order()).toEqual(['p3', 'p2', 'p1']);
+    drag(0, 1, 'before'); // onto its own place: nothing moves
+    expect(order()).toEqual(['p3', 'p2', 'p1']);
   });
 
   it('maximizes a pane from its header and restores it with the same button, the shortcut or Escape', async () => {
