@@ -29,10 +29,15 @@ const ACTIVITY_LABELS: Record<UnseenActivity, string> = {
   exited: 'process ended',
 };
 
+/** The process whose titles name `tab`: the one in its focused pane. */
+export function titleProcessKey(envId: string, tab: Tab): string {
+  const focused = leaves(tab.root).find((l) => l.id === tab.focusedPaneId) ?? leaves(tab.root)[0];
+  return focused ? processKeyString({ envId, processId: focused.processId }) : '';
+}
+
 /** The tab's title as shown, from the pane it has focused. */
 export function useTabTitle(envId: string, tab: Tab): string {
-  const focused = leaves(tab.root).find((l) => l.id === tab.focusedPaneId) ?? leaves(tab.root)[0];
-  const key = focused ? processKeyString({ envId, processId: focused.processId }) : '';
+  const key = titleProcessKey(envId, tab);
   const commandTitle = useProcesses((s) => s.byKey[key]?.title);
   const programTitle = useProgramTitles((s) => s.byKey[key]);
   return tabTitle({ name: tab.name, programTitle, commandTitle });
