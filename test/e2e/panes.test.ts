@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { addEnvironment } from './environment-ui';
-import { seriousAxeViolations } from './page-audit';
+import { clippedRowActions, seriousAxeViolations } from './page-audit';
 import { reportFailure, saveScreenshot } from './screens';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
 import { startWebApp, type WebApp } from './web-app';
@@ -125,6 +125,12 @@ describe('web app: panes and tabs', () => {
       expect(page.url()).toBe(appPage);
       await saveScreenshot(page, 'panes-2x2');
       expect(await seriousAxeViolations(page), 'panes 2×2').toEqual([]);
+      // At the smallest window, every header control of the four panes is still in view.
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await expect.poll(() => clippedRowActions(page, '.pane-header button'), poll).toEqual([]);
+      expect(await page.locator('.pane-header button').count()).toBe(4 * 5);
+      await saveScreenshot(page, 'panes-2x2-1024x700');
+      await page.setViewportSize({ width: 1440, height: 900 });
 
       // Maximize the top-left pane while the bottom-right one keeps printing: the others keep
       // running (their output marks the tab), and come back with all of it on restore.
