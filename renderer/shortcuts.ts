@@ -73,6 +73,12 @@ export function keysOf(shortcut: Shortcut, host = hostKind()): string {
   return shortcut.alsoKeys ? `${main} / ${shortcut.alsoKeys}` : main;
 }
 
+/** The keys of the shortcut `id` as shown in this host, e.g. for a button's tooltip. */
+export function keysOfId(id: ShortcutId): string {
+  const shortcut = SHORTCUTS.find((s) => s.id === id);
+  return shortcut ? keysOf(shortcut) : '';
+}
+
 /** Whether a keydown is the combination `combo` ("Ctrl+Shift+T": modifiers, then one key). */
 export function comboMatches(combo: string, e: KeyboardEvent): boolean {
   const parts = combo.split('+');

@@ -24,7 +24,7 @@ import { formatEnding } from '../format';
 import { usePanes } from '../stores/panes-store';
 import { processKeyString } from '../stores/process-key';
 import { useProgramTitles } from '../stores/program-titles-store';
-import { keysOf, SHORTCUTS } from '../shortcuts';
+import { keysOfId } from '../shortcuts';
 import { tabTitle } from '../tab-title';
 import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
@@ -84,8 +84,7 @@ export function TerminalPane(props: {
   }, [focused, env.id, processId]);
 
   const title = tabTitle({ programTitle, commandTitle: process?.title ?? processId });
-  const maximizeShortcut = SHORTCUTS.find((s) => s.id === 'maximizePane');
-  const maximizeKeys = maximizeShortcut ? keysOf(maximizeShortcut) : undefined;
+  const maximizeKeys = keysOfId('maximizePane');
   const maximizeLabel = maximized ? 'Restore panes' : 'Maximize pane';
   const ended =
     process && (process.state === 'exited' || process.state === 'failed' || process.state === 'lost');
@@ -117,7 +116,7 @@ export function TerminalPane(props: {
           {
             label: maximizeLabel,
             icon: maximized ? Minimize2 : Maximize2,
-            ...(maximizeKeys ? { keys: maximizeKeys } : {}),
+            keys: maximizeKeys,
             onSelect: () => toggleMaximize(env.id, paneId),
           },
         ]
@@ -183,7 +182,7 @@ export function TerminalPane(props: {
             className="icon"
             aria-label={maximizeLabel}
             aria-pressed={maximized}
-            title={maximizeKeys ? `${maximizeLabel} (${maximizeKeys})` : maximizeLabel}
+            title={`${maximizeLabel} (${maximizeKeys})`}
             onClick={() => toggleMaximize(env.id, paneId)}
           >
             {maximized ? (

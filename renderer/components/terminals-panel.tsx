@@ -6,7 +6,7 @@ import { requestCloseTab } from '../actions/pane-actions';
 import { openShell } from '../actions/process-actions';
 import { envPanes, usePanes } from '../stores/panes-store';
 import { useUi } from '../stores/ui-store';
-import { keysOf, SHORTCUTS } from '../shortcuts';
+import { keysOfId } from '../shortcuts';
 import { PaneLayout } from './pane-layout';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from './popup-menu';
 import { TerminalTab, type DropSide, type TabDragHandlers } from './terminal-tab';
@@ -15,11 +15,6 @@ import { errorMessage } from '../../shared/error-message';
 
 /** The drag's data type: a tab of this window, not a file dropped from the desktop. */
 const TAB_DRAG_TYPE = 'application/x-tether-tab';
-
-function maximizeKeys(): string {
-  const shortcut = SHORTCUTS.find((s) => s.id === 'maximizePane');
-  return shortcut ? keysOf(shortcut) : '';
-}
 
 export function TerminalsPanel({ env }: { env: EnvironmentView }) {
   const panes = usePanes((s) => envPanes(s.byEnv, env.id));
@@ -90,7 +85,7 @@ export function TerminalsPanel({ env }: { env: EnvironmentView }) {
             {
               label: maximized ? 'Restore panes' : 'Maximize focused pane',
               icon: maximized ? Minimize2 : Maximize2,
-              keys: maximizeKeys(),
+              keys: keysOfId('maximizePane'),
               onSelect: () => {
                 activateTab(env.id, tabId);
                 if (maximized) restorePanes(env.id, tabId);
@@ -128,7 +123,7 @@ export function TerminalsPanel({ env }: { env: EnvironmentView }) {
         <button
           className="icon"
           aria-label="New terminal"
-          title="New terminal (Ctrl+Shift+T)"
+          title={`New terminal (${keysOfId('newTerminal')})`}
           onClick={newTerminal}
         >
           <Plus size={15} aria-hidden="true" />
