@@ -6,6 +6,7 @@ import { reconnectAll, reconnectNow } from './actions/environment-actions';
 import { runShortcut } from './actions/shortcut-actions';
 import { useEnvironments } from './stores/environments-store';
 import { filesOf, useFiles } from './stores/files-store';
+import { envPanes, usePanes } from './stores/panes-store';
 import { useUi, type EnvPanel } from './stores/ui-store';
 import { keysOf, SHORTCUTS } from './shortcuts';
 
@@ -79,6 +80,18 @@ export function appCommands(): AppCommand[] {
         const envId = activeEnvId();
         const id = envId ? activeEditorId(envId) : null;
         if (id) void saveEditor(id);
+      },
+    },
+    {
+      id: 'renameTab',
+      label: 'Rename terminal tab',
+      keys: 'F2 (on the tab)',
+      run: () => {
+        const envId = activeEnvId();
+        const tabId = envId ? envPanes(usePanes.getState().byEnv, envId).activeTabId : null;
+        if (!envId || !tabId) return;
+        ui.showPanel(envId, 'terminals');
+        ui.setRenamingTab(tabId);
       },
     },
     { id: 'reconnectAll', label: 'Reconnect all', run: () => void reconnectAll().catch(() => undefined) },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { comboMatches, keysOf, matchShortcut, SHORTCUTS } from './shortcuts';
+import { comboMatches, keysOf, keysOfId, matchShortcut, SHORTCUTS } from './shortcuts';
+import { hostKind, setHostKind } from './host-kind';
 
 /** Keys Chromium keeps for itself: a page never sees them (they open, close or switch tabs). */
 const BROWSER_RESERVED = [
@@ -13,6 +14,8 @@ const BROWSER_RESERVED = [
   'Ctrl+Shift+Tab',
   'Ctrl+PageUp',
   'Ctrl+PageDown',
+  'Ctrl+Shift+PageUp',
+  'Ctrl+Shift+PageDown',
   'Ctrl+Shift+Q',
 ];
 
@@ -41,5 +44,26 @@ describe('shortcuts', () => {
       false,
     );
     expect(comboMatches('F1', keydown('F1'))).toBe(true);
+  });
+
+  it('name arrow keys as the user reads them (Alt+Left is the ArrowLeft key)', () => {
+    expect(matchShortcut(keydown('ArrowLeft', { altKey: true }), 'web')).toBe('focusPaneLeft');
+    expect(matchShortcut(keydown('ArrowDown', { altKey: true }), 'electron')).toBe('focusPaneDown');
+    expect(matchShortcut(keydown('ArrowLeft', { altKey: true, shiftKey: true }), 'web')).toBeNull();
+    expect(matchShortcut(keydown('PageUp', { altKey: true, shiftKey: true }), 'web')).toBe('moveTabLeft');
+    expect(matchShortcut(keydown('Enter', { ctrlKey: true, shiftKey: true }), 'web')).toBe('maximizePane');
+  });
+
+  it('show, by id, the keys that work in this host (tooltips say Alt+Shift+T in web mode)', () => {
+    const before = hostKind();
+    try {
+      setHostKind('web');
+      expect(keysOfId('newTerminal')).toBe('Alt+Shift+T');
+      expect(keysOfId('maximizePane')).toBe('Ctrl+Shift+Enter');
+      setHostKind('electron');
+      expect(keysOfId('newTerminal')).toBe('Ctrl+Shift+T');
+    } finally {
+      setHostKind(before);
+    }
   });
 });

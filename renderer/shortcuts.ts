@@ -13,7 +13,14 @@ export type ShortcutId =
   | 'focusFiles'
   | 'search'
   | 'commandPalette'
-  | 'quickSwitch';
+  | 'quickSwitch'
+  | 'focusPaneLeft'
+  | 'focusPaneRight'
+  | 'focusPaneUp'
+  | 'focusPaneDown'
+  | 'maximizePane'
+  | 'moveTabLeft'
+  | 'moveTabRight';
 
 export interface Shortcut {
   id: ShortcutId;
@@ -37,7 +44,23 @@ export const SHORTCUTS: Shortcut[] = [
   { id: 'search', label: 'Search in terminal', keys: 'Ctrl+Shift+F' },
   { id: 'commandPalette', label: 'Command palette', keys: 'Ctrl+Shift+P', alsoKeys: 'F1' },
   { id: 'quickSwitch', label: 'Go to environment, terminal or folder', keys: 'Ctrl+P' },
+  { id: 'focusPaneLeft', label: 'Focus pane to the left', keys: 'Alt+Left' },
+  { id: 'focusPaneRight', label: 'Focus pane to the right', keys: 'Alt+Right' },
+  { id: 'focusPaneUp', label: 'Focus pane above', keys: 'Alt+Up' },
+  { id: 'focusPaneDown', label: 'Focus pane below', keys: 'Alt+Down' },
+  { id: 'maximizePane', label: 'Maximize or restore pane', keys: 'Ctrl+Shift+Enter' },
+  // Chromium moves its own tabs with Ctrl+Shift+PageUp/PageDown.
+  { id: 'moveTabLeft', label: 'Move tab left', keys: 'Ctrl+Shift+PageUp', webKeys: 'Alt+Shift+PageUp' },
+  { id: 'moveTabRight', label: 'Move tab right', keys: 'Ctrl+Shift+PageDown', webKeys: 'Alt+Shift+PageDown' },
 ];
+
+/** Short key names shown to the user (and Electron's), for what KeyboardEvent.key calls them. */
+const KEY_NAMES: Record<string, string> = {
+  left: 'arrowleft',
+  right: 'arrowright',
+  up: 'arrowup',
+  down: 'arrowdown',
+};
 
 /** The main keys of `shortcut` in this host (or in `host`). */
 function mainKeys(shortcut: Shortcut, host: HostKind): string {
@@ -50,10 +73,17 @@ export function keysOf(shortcut: Shortcut, host = hostKind()): string {
   return shortcut.alsoKeys ? `${main} / ${shortcut.alsoKeys}` : main;
 }
 
+/** The keys of the shortcut `id` as shown in this host, e.g. for a button's tooltip. */
+export function keysOfId(id: ShortcutId): string {
+  const shortcut = SHORTCUTS.find((s) => s.id === id);
+  return shortcut ? keysOf(shortcut) : '';
+}
+
 /** Whether a keydown is the combination `combo` ("Ctrl+Shift+T": modifiers, then one key). */
 export function comboMatches(combo: string, e: KeyboardEvent): boolean {
   const parts = combo.split('+');
-  const key = parts.pop()!.toLowerCase();
+  const name = parts.pop()!.toLowerCase();
+  const key = KEY_NAMES[name] ?? name;
   const mods = new Set(parts.map((p) => p.toLowerCase()));
   // Cmd stands in for Ctrl on macOS.
   if (mods.has('ctrl') !== (e.ctrlKey || e.metaKey)) return false;

@@ -1,11 +1,13 @@
-// Closing panes and tabs. A pane whose process still runs (and shows in no other pane) is not
-// closed silently: the user chooses to terminate it or to keep it running in the background.
+// Closing panes and tabs (a pane whose process still runs, and shows in no other pane, is not
+// closed silently: the user chooses to terminate it or to keep it running in the background), and
+// moving between panes by where they are on screen.
 import { processKeyString } from '../stores/process-key';
 import { envPanes, leaves, usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
 import { useUi } from '../stores/ui-store';
 import type { ProcessView } from '../../shared/ipc';
 import { signalProcess } from './process-actions';
+import { neighbourInDirection, type FocusDirection, type PaneRect } from '../pane-geometry';
 
 function isRunning(p: ProcessView | undefined): p is ProcessView {
   return !!p && (p.state === 'running' || p.state === 'starting');
@@ -54,4 +56,26 @@ export async function terminateAndClosePanes(envId: string, paneIds: string[]): 
   const left = processesLeftWithoutPane(envId, paneIds);
   await Promise.all(left.map((p) => signalProcess({ envId, processId: p.processId }, 'terminate')));
   closePanes(envId, paneIds);
+}
+
+/** Attribute every rendered pane carries, so focus moves can find the panes on screen. */
+export const PANE_ID_ATTRIBUTE = 'data-pane-id';
+
+function paneRectsOnScreen(): PaneRect[] {
+  return Array.from(document.querySelectorAll<HTMLElement>(`[${PANE_ID_ATTRIBUTE}]`)).map((el) => {
+    const r = el.getBoundingClientRect();
+    return {
+      id: el.getAttribute(PANE_ID_ATTRIBUTE) ?? '',
+      left: r.left,
+      top: r.top,
+      right: r.right,
+      bottom: r.bottom,
+    };
+  });
+}
+
+/** Moves keyboard focus from the focused pane to the one next to it in `direction`, if any. */
+export function focusNeighbourPane(envId: string, fromPaneId: string, direction: FocusDirection): void {
+  const next = neighbourInDirection(paneRectsOnScreen(), fromPaneId, direction);
+  if (next) usePanes.getState().focusPane(envId, next);
 }

@@ -1,9 +1,17 @@
 // Runs a keyboard shortcut (or its menu item) against the active environment and pane.
 import { useEnvironments } from '../stores/environments-store';
 import { envPanes, leaves, usePanes } from '../stores/panes-store';
-import { useUi } from '../stores/ui-store';
+import { panelOf, useUi } from '../stores/ui-store';
 import type { ShortcutId } from '../shortcuts';
-import { requestClosePanes } from './pane-actions';
+import { focusNeighbourPane, requestClosePanes } from './pane-actions';
+import type { FocusDirection } from '../pane-geometry';
+
+const FOCUS_DIRECTIONS: Partial<Record<ShortcutId, FocusDirection>> = {
+  focusPaneLeft: 'left',
+  focusPaneRight: 'right',
+  focusPaneUp: 'up',
+  focusPaneDown: 'down',
+};
 import { openShell } from './process-actions';
 
 function focusedPane(envId: string): string | null {
@@ -23,6 +31,12 @@ export function runShortcut(id: ShortcutId): void {
   if (!envId || !useEnvironments.getState().byId[envId]) return;
   const panes = usePanes.getState();
   const pane = focusedPane(envId);
+  const direction = FOCUS_DIRECTIONS[id];
+  if (direction) {
+    // Only the Terminals panel has panes to move between.
+    if (pane && panelOf(ui.panelByEnv, envId) === 'terminals') focusNeighbourPane(envId, pane, direction);
+    return;
+  }
   switch (id) {
     case 'newTerminal':
       void openShell(envId).catch(() => undefined);
@@ -46,6 +60,20 @@ export function runShortcut(id: ShortcutId): void {
       ui.showPanel(envId, 'files');
       ui.requestFileFocus();
       break;
+    case 'maximizePane':
+      if (pane) {
+        ui.showPanel(envId, 'terminals');
+        panes.toggleMaximize(envId, pane);
+      }
+      break;
+    case 'moveTabLeft':
+    case 'moveTabRight': {
+      const env = envPanes(panes.byEnv, envId);
+      const index = env.tabs.findIndex((t) => t.id === env.activeTabId);
+      if (index >= 0)
+        panes.moveTab(envId, env.activeTabId as string, index + (id === 'moveTabRight' ? 1 : -1));
+      break;
+    }
     case 'search':
       if (pane) {
         ui.showPanel(envId, 'terminals');

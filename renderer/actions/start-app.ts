@@ -18,6 +18,7 @@ import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/termina
 import { guardUnsavedEdits } from '../editor/unsaved-guard';
 import { forgetEnvironment, forwardNetworkSignals } from './environment-actions';
 import { syncLayout } from './layout-sync';
+import { noteOutput, noteProcessChange, trackActivity } from './activity-tracking';
 import { environmentChanged, processChanged, transferChanged } from './notify';
 import { isBeingReplaced, openShell } from './process-actions';
 
@@ -39,6 +40,7 @@ export async function startApp(): Promise<() => void> {
       const before = useProcesses.getState().byKey[processKeyString(view)];
       useProcesses.getState().upsert(view);
       processChanged(before, view);
+      noteProcessChange(before, view);
     }),
     onEvent('processes.removed', (key) => {
       useProcesses.getState().remove(key);
@@ -51,7 +53,10 @@ export async function startApp(): Promise<() => void> {
       );
       usePanes.getState().prune(key.envId, live);
     }),
-    onEvent('processes.events', routeEvents),
+    onEvent('processes.events', (batches) => {
+      noteOutput(batches);
+      routeEvents(batches);
+    }),
     onEvent('transfers.changed', (t) => {
       const before = useTransfers.getState().byId[t.id];
       useTransfers.getState().upsert(t);
@@ -73,6 +78,7 @@ export async function startApp(): Promise<() => void> {
     forwardNetworkSignals(window),
   ];
   offs.push(
+    trackActivity(),
     usePanes.subscribe((state) => {
       const shown = new Set<string>();
       for (const [envId, env] of Object.entries(state.byEnv)) {

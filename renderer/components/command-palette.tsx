@@ -6,10 +6,12 @@ import type { ReactNode } from 'react';
 import { navigate } from '../actions/file-actions';
 import { appCommands } from '../commands';
 import { useEnvironments } from '../stores/environments-store';
-import { envPanes, leaves, usePanes } from '../stores/panes-store';
-import { processKeyString } from '../stores/process-key';
+import { envPanes, usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
+import { useProgramTitles } from '../stores/program-titles-store';
 import { useRecentPaths } from '../stores/recent-paths-store';
+import { tabTitle } from '../tab-title';
+import { titleProcessKey } from './terminal-tab';
 import { useUi } from '../stores/ui-store';
 
 function Palette(props: { label: string; placeholder: string; onClose: () => void; children: ReactNode }) {
@@ -60,6 +62,7 @@ export function QuickSwitch({ onClose }: { onClose: () => void }) {
   const { byId, order } = useEnvironments();
   const panesByEnv = usePanes((s) => s.byEnv);
   const processes = useProcesses((s) => s.byKey);
+  const programTitles = useProgramTitles((s) => s.byKey);
   const recent = useRecentPaths((s) => s.byEnv);
   const ui = useUi.getState();
   const run = (fn: () => void) => {
@@ -84,10 +87,12 @@ export function QuickSwitch({ onClose }: { onClose: () => void }) {
       <Command.Group heading="Terminals">
         {envs.flatMap((env) =>
           envPanes(panesByEnv, env.id).tabs.map((tab, index) => {
-            const first = leaves(tab.root)[0];
-            const title =
-              (first && processes[processKeyString({ envId: env.id, processId: first.processId })]?.title) ||
-              'terminal';
+            const key = titleProcessKey(env.id, tab);
+            const title = tabTitle({
+              name: tab.name,
+              programTitle: programTitles[key],
+              commandTitle: processes[key]?.title,
+            });
             return (
               <Command.Item
                 key={tab.id}

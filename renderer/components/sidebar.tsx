@@ -7,11 +7,13 @@ import { useEnvironments } from '../stores/environments-store';
 import { useUi } from '../stores/ui-store';
 import { addEnvironment, reconnectAll, reconnectNow, setConnected } from '../actions/environment-actions';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from './popup-menu';
-import { StatusIndicator } from './status-indicator';
+import { linkAlert, LinkAlertDot, StatusIndicator } from './status-indicator';
+import { useNow } from '../use-now';
 
 export function Sidebar() {
   const { byId, order } = useEnvironments();
   const activeEnvId = useUi((s) => s.activeEnvId);
+  const now = useNow();
   const selectEnv = useUi((s) => s.selectEnv);
   const openDialog = useUi((s) => s.openDialog);
   const [menu, setMenu] = useState<{ at: { x: number; y: number }; env: EnvironmentView } | null>(null);
@@ -65,13 +67,18 @@ export function Sidebar() {
                 className="env-item"
                 aria-current={id === activeEnvId}
                 aria-label={`Environment ${env.name}`}
+                // The name stays the environment's; the marker (when shown) describes it.
+                aria-describedby={linkAlert(env, now) ? `link-alert-${id}` : undefined}
                 onClick={() => selectEnv(id)}
                 onContextMenu={(e) => {
                   e.preventDefault();
                   setMenu({ at: contextMenuPoint(e), env });
                 }}
               >
-                <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
+                <span className="env-mark">
+                  <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
+                  <LinkAlertDot env={env} id={`link-alert-${id}`} />
+                </span>
                 <span className="env-card">
                   <span className="env-name">{env.name}</span>
                   <StatusIndicator env={env} />

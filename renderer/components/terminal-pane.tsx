@@ -1,15 +1,31 @@
-// One terminal pane: header (title, state, size-fixed, actions), a slim reconnect banner, the
-// inline exit line with restart, the search bar, and the xterm view fitted to the pane.
+// One terminal pane: header (title, state, size-fixed, actions, maximize/restore), a slim
+// reconnect banner, the inline exit line with restart, the search bar, and the xterm view fitted
+// to the pane.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ClipboardPaste, Columns2, Copy, Eraser, Rows2, Search, TextSelect, X } from 'lucide-react';
+import {
+  ClipboardPaste,
+  Columns2,
+  Copy,
+  Eraser,
+  Maximize2,
+  Minimize2,
+  Rows2,
+  Search,
+  TextSelect,
+  X,
+} from 'lucide-react';
 import type { EnvironmentView, ProcessView } from '../../shared/ipc';
-import { requestClosePanes } from '../actions/pane-actions';
+import { PANE_ID_ATTRIBUTE, requestClosePanes } from '../actions/pane-actions';
 import { restartProcess } from '../actions/process-actions';
 import { openShell } from '../actions/process-actions';
 import { errorMessage } from '../../shared/error-message';
 import { linkStatus } from '../link-status';
 import { formatEnding } from '../format';
 import { usePanes } from '../stores/panes-store';
+import { processKeyString } from '../stores/process-key';
+import { useProgramTitles } from '../stores/program-titles-store';
+import { keysOfId } from '../shortcuts';
+import { tabTitle } from '../tab-title';
 import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
 import { terminalFor } from '../terminal/terminal-registry';
@@ -24,14 +40,20 @@ export function TerminalPane(props: {
   process: ProcessView | undefined;
   processId: string;
   focused: boolean;
+  /** How many panes of the tab this one, maximized, hides (0 when not maximized). */
+  hiddenPanes: number;
+  /** The tab has other panes, so this one can be maximized. */
+  canMaximize: boolean;
 }) {
-  const { env, paneId, process, processId, focused } = props;
+  const { env, paneId, process, processId, focused, hiddenPanes, canMaximize } = props;
+  const maximized = hiddenPanes > 0;
   const mountRef = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<TerminalStatus | null>(null);
   const [restartError, setRestartError] = useState<string | null>(null);
   const searchOpen = useUi((s) => s.searchPaneId === paneId);
   const toggleSearch = useUi((s) => s.toggleSearch);
-  const { focusPane } = usePanes.getState();
+  const { focusPane, toggleMaximize } = usePanes.getState();
+  const programTitle = useProgramTitles((s) => s.byKey[processKeyString({ envId: env.id, processId })]);
   const now = useNow();
   const link = linkStatus(env, now);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
@@ -61,7 +83,9 @@ export function TerminalPane(props: {
     if (focused) terminalFor({ envId: env.id, processId }, useSettings.getState().settings).focus();
   }, [focused, env.id, processId]);
 
-  const title = process?.title ?? processId;
+  const title = tabTitle({ programTitle, commandTitle: process?.title ?? processId });
+  const maximizeKeys = keysOfId('maximizePane');
+  const maximizeLabel = maximized ? 'Restore panes' : 'Maximize pane';
   const ended =
     process && (process.state === 'exited' || process.state === 'failed' || process.state === 'lost');
   const split = (direction: 'horizontal' | 'vertical') =>
@@ -87,24 +111,49 @@ export function TerminalPane(props: {
     { label: 'Search', icon: Search, keys: 'Ctrl+Shift+F', onSelect: () => toggleSearch(paneId) },
     { label: 'Split right', icon: Columns2, onSelect: () => split('horizontal') },
     { label: 'Split down', icon: Rows2, onSelect: () => split('vertical') },
+    ...(canMaximize
+      ? [
+          {
+            label: maximizeLabel,
+            icon: maximized ? Minimize2 : Maximize2,
+            keys: maximizeKeys,
+            onSelect: () => toggleMaximize(env.id, paneId),
+          },
+        ]
+      : []),
     'separator',
     { label: 'Close pane', icon: X, onSelect: () => requestClosePanes(env.id, [paneId]) },
   ];
 
   return (
     <section
-      className={`pane${focused ? ' focused' : ''}`}
+      className={`pane${focused ? ' focused' : ''}${maximized ? ' maximized' : ''}`}
       aria-label={`Terminal ${title}`}
+      {...{ [PANE_ID_ATTRIBUTE]: paneId }}
       onMouseDown={() => focusPane(env.id, paneId)}
       onFocus={() => focusPane(env.id, paneId)}
+      onKeyDown={(e) => {
+        // Escape restores from the header's controls; inside the terminal it belongs to the program.
+        if (e.key === 'Escape' && maximized && !mountRef.current?.contains(e.target as Node)) {
+          e.preventDefault();
+          toggleMaximize(env.id, paneId);
+        }
+      }}
     >
       <header className="pane-header">
-        <span className="pane-title">{title}</span>
+        <span className="pane-title" title={title}>
+          {title}
+        </span>
         {process && <span className={`badge state-${process.state}`}>{process.state}</span>}
         {/* Only a live process has a size to fix; an ended one has none to change. */}
         {status?.sizeFixed && process?.state === 'running' && (
           <span className="badge" title="The server cannot resize this terminal">
             size fixed
+          </span>
+        )}
+        {maximized && (
+          <span className="badge" title="The other panes keep running; restore to see them">
+            {hiddenPanes} more hidden
           </span>
         )}
         <span className="spacer" />
@@ -128,6 +177,21 @@ export function TerminalPane(props: {
         <button className="icon" aria-label="Split down" title="Split down" onClick={() => split('vertical')}>
           <Rows2 size={14} aria-hidden="true" />
         </button>
+        {canMaximize && (
+          <button
+            className="icon"
+            aria-label={maximizeLabel}
+            aria-pressed={maximized}
+            title={`${maximizeLabel} (${maximizeKeys})`}
+            onClick={() => toggleMaximize(env.id, paneId)}
+          >
+            {maximized ? (
+              <Minimize2 size={14} aria-hidden="true" />
+            ) : (
+              <Maximize2 size={14} aria-hidden="true" />
+            )}
+          </button>
+        )}
         <button
           className="icon"
           aria-label="Close pane"

@@ -1,82 +1,129 @@
-// The terminal tabs of one environment and the active tab's pane layout.
+// The terminal tabs of one environment and the active tab's pane layout. Tabs reorder by drag and
+// drop here (the strip knows every tab's place); each tab draws itself (terminal-tab.tsx).
 import type { EnvironmentView } from '../../shared/ipc';
-import { Plus, X } from 'lucide-react';
+import { Maximize2, Minimize2, Pencil, PencilOff, Plus, X } from 'lucide-react';
 import { requestCloseTab } from '../actions/pane-actions';
 import { openShell } from '../actions/process-actions';
-import { envPanes, leaves, usePanes } from '../stores/panes-store';
-import { useProcesses } from '../stores/processes-store';
-import { processKeyString } from '../stores/process-key';
+import { envPanes, usePanes } from '../stores/panes-store';
+import { useUi } from '../stores/ui-store';
+import { keysOfId } from '../shortcuts';
 import { PaneLayout } from './pane-layout';
-import { contextMenuPoint, PopupMenu } from './popup-menu';
-import { useCallback, useState } from 'react';
+import { contextMenuPoint, PopupMenu, type MenuEntry } from './popup-menu';
+import { TerminalTab, type DropSide, type TabDragHandlers } from './terminal-tab';
+import { useCallback, useState, type DragEvent } from 'react';
 import { errorMessage } from '../../shared/error-message';
+
+/** The drag's data type: a tab of this window, not a file dropped from the desktop. */
+const TAB_DRAG_TYPE = 'application/x-tether-tab';
 
 export function TerminalsPanel({ env }: { env: EnvironmentView }) {
   const panes = usePanes((s) => envPanes(s.byEnv, env.id));
-  const byKey = useProcesses((s) => s.byKey);
-  const { activateTab } = usePanes.getState();
+  const { activateTab, moveTab, renameTab, toggleMaximize, restorePanes } = usePanes.getState();
+  const setRenaming = useUi((s) => s.setRenamingTab);
   const [error, setError] = useState<string | null>(null);
   const [tabMenu, setTabMenu] = useState<{ at: { x: number; y: number }; tabId: string } | null>(null);
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [drop, setDrop] = useState<{ tabId: string; side: DropSide } | null>(null);
   const closeTabMenu = useCallback(() => setTabMenu(null), []);
   const active = panes.tabs.find((t) => t.id === panes.activeTabId);
   const newTerminal = () => {
     setError(null);
     openShell(env.id).catch((e: unknown) => setError(errorMessage(e)));
   };
+
+  const sideOf = (e: DragEvent): DropSide => {
+    const r = e.currentTarget.getBoundingClientRect();
+    return e.clientX < r.left + r.width / 2 ? 'before' : 'after';
+  };
+  const drag: TabDragHandlers = {
+    onDragStart: (tabId, e) => {
+      e.dataTransfer.setData(TAB_DRAG_TYPE, tabId);
+      e.dataTransfer.effectAllowed = 'move';
+      setDragging(tabId);
+    },
+    onDragOver: (tabId, e) => {
+      if (!dragging || !e.dataTransfer.types.includes(TAB_DRAG_TYPE)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'move';
+      const side = sideOf(e);
+      if (drop?.tabId !== tabId || drop.side !== side) setDrop({ tabId, side });
+    },
+    onDrop: (tabId, e) => {
+      if (!dragging || !e.dataTransfer.types.includes(TAB_DRAG_TYPE)) return;
+      e.preventDefault();
+      const from = panes.tabs.findIndex((t) => t.id === dragging);
+      const target = panes.tabs.findIndex((t) => t.id === tabId);
+      // The gap the tab is dropped into, counted before the tab leaves its own place.
+      const gap = target + (sideOf(e) === 'after' ? 1 : 0);
+      if (from >= 0 && target >= 0) moveTab(env.id, dragging, from < gap ? gap - 1 : gap);
+      setDragging(null);
+      setDrop(null);
+    },
+    onDragEnd: () => {
+      setDragging(null);
+      setDrop(null);
+    },
+  };
+
+  const tabMenuItems = (tabId: string): MenuEntry[] => {
+    const tab = panes.tabs.find((t) => t.id === tabId);
+    const maximized = tab?.maximizedPaneId !== undefined;
+    return [
+      { label: 'New terminal', icon: Plus, onSelect: newTerminal },
+      { label: 'Rename…', icon: Pencil, keys: 'F2', onSelect: () => setRenaming(tabId) },
+      ...(tab?.name !== undefined
+        ? [
+            {
+              label: "Use the program's title",
+              icon: PencilOff,
+              onSelect: () => renameTab(env.id, tabId, null),
+            },
+          ]
+        : []),
+      ...(tab && (maximized || tab.root.type === 'split')
+        ? [
+            {
+              label: maximized ? 'Restore panes' : 'Maximize focused pane',
+              icon: maximized ? Minimize2 : Maximize2,
+              keys: keysOfId('maximizePane'),
+              onSelect: () => {
+                activateTab(env.id, tabId);
+                if (maximized) restorePanes(env.id, tabId);
+                else toggleMaximize(env.id, tab.focusedPaneId);
+              },
+            },
+          ]
+        : []),
+      'separator',
+      { label: 'Close tab', icon: X, keys: 'Delete', onSelect: () => requestCloseTab(env.id, tabId) },
+    ];
+  };
+
   return (
     <div className="panel">
       <div className="tabs">
         {/* Only tabs inside the tablist; closing is the tab's own Delete key, × and context menu. */}
         <div className="tab-list" role="tablist" aria-label="Terminal tabs">
-          {panes.tabs.map((tab, index) => {
-            const first = leaves(tab.root)[0];
-            const title = first
-              ? (byKey[processKeyString({ envId: env.id, processId: first.processId })]?.title ?? 'terminal')
-              : 'terminal';
-            const count = leaves(tab.root).length;
-            return (
-              <button
-                key={tab.id}
-                role="tab"
-                className="term-tab"
-                aria-selected={tab.id === panes.activeTabId}
-                aria-keyshortcuts="Delete"
-                onClick={() => activateTab(env.id, tab.id)}
-                onAuxClick={(e) => e.button === 1 && requestCloseTab(env.id, tab.id)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Delete') {
-                    e.preventDefault();
-                    requestCloseTab(env.id, tab.id);
-                  }
-                }}
-                onContextMenu={(e) => {
-                  e.preventDefault();
-                  setTabMenu({ at: contextMenuPoint(e), tabId: tab.id });
-                }}
-              >
-                <span className="tab-title">
-                  {index + 1}: {title}
-                  {count > 1 ? ` (${count})` : ''}
-                </span>
-                <span
-                  className="close"
-                  aria-hidden="true"
-                  title="Close tab"
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    requestCloseTab(env.id, tab.id);
-                  }}
-                >
-                  <X size={13} />
-                </span>
-              </button>
-            );
-          })}
+          {panes.tabs.map((tab, index) => (
+            <TerminalTab
+              key={tab.id}
+              envId={env.id}
+              tab={tab}
+              index={index}
+              active={tab.id === panes.activeTabId}
+              dropSide={drop?.tabId === tab.id && dragging !== tab.id ? drop.side : null}
+              drag={drag}
+              onContextMenu={(e) => {
+                e.preventDefault();
+                setTabMenu({ at: contextMenuPoint(e), tabId: tab.id });
+              }}
+            />
+          ))}
         </div>
         <button
           className="icon"
           aria-label="New terminal"
-          title="New terminal (Ctrl+Shift+T)"
+          title={`New terminal (${keysOfId('newTerminal')})`}
           onClick={newTerminal}
         >
           <Plus size={15} aria-hidden="true" />
@@ -88,24 +135,11 @@ export function TerminalsPanel({ env }: { env: EnvironmentView }) {
         )}
       </div>
       {tabMenu && (
-        <PopupMenu
-          label="Tab"
-          at={tabMenu.at}
-          onClose={closeTabMenu}
-          items={[
-            { label: 'New terminal', icon: Plus, onSelect: newTerminal },
-            {
-              label: 'Close tab',
-              icon: X,
-              keys: 'Delete',
-              onSelect: () => requestCloseTab(env.id, tabMenu.tabId),
-            },
-          ]}
-        />
+        <PopupMenu label="Tab" at={tabMenu.at} onClose={closeTabMenu} items={tabMenuItems(tabMenu.tabId)} />
       )}
       <div className="pane-area" role="tabpanel">
         {active ? (
-          <PaneLayout key={active.id} env={env} node={active.root} focusedPaneId={active.focusedPaneId} />
+          <PaneLayout key={active.id} env={env} tab={active} />
         ) : (
           <div className="empty">
             <span>No terminal open in {env.name}.</span>

@@ -3,6 +3,7 @@
 // restarted app reopens every pane on the same process.
 import { create } from 'zustand';
 import type { EnvPanes, PaneNode, TerminalTab } from '../../shared/ipc';
+import { sanitizeTitle } from '../tab-title';
 
 export type { EnvPanes, PaneNode } from '../../shared/ipc';
 export type SplitDirection = 'horizontal' | 'vertical';
@@ -15,6 +16,14 @@ interface PanesState {
   activateTab: (envId: string, tabId: string) => void;
   cycleTab: (envId: string, step: 1 | -1) => void;
   focusPane: (envId: string, paneId: string) => void;
+  /** Names the tab (null or blank: back to the program's title). */
+  renameTab: (envId: string, tabId: string, name: string | null) => void;
+  /** Moves the tab to `toIndex` in the strip (clamped). */
+  moveTab: (envId: string, tabId: string, toIndex: number) => void;
+  /** Shows only `paneId` in its tab, or every pane again if it already was the one shown. */
+  toggleMaximize: (envId: string, paneId: string) => void;
+  /** Shows every pane of the tab again. */
+  restorePanes: (envId: string, tabId: string) => void;
   replaceProcess: (envId: string, fromProcessId: string, toProcessId: string) => void;
   /** Drops panes whose process the AppService no longer knows (e.g. after an app restart). */
   prune: (envId: string, liveProcessIds: Set<string>) => void;
@@ -62,10 +71,13 @@ function rebuildTabs(
     const root = mapTree(tab.root, fn);
     if (!root) continue;
     const ids = leaves(root).map((l) => l.id);
+    const { maximizedPaneId, ...rest } = tab;
     tabs.push({
-      ...tab,
+      ...rest,
       root,
       focusedPaneId: ids.includes(tab.focusedPaneId) ? tab.focusedPaneId : (ids[0] as string),
+      // Maximizing a tab's only pane, or one that closed, shows nothing more: drop it.
+      ...(maximizedPaneId && ids.length > 1 && ids.includes(maximizedPaneId) ? { maximizedPaneId } : {}),
     });
   }
   const oldIndex = env.tabs.findIndex((t) => t.id === env.activeTabId);
@@ -74,6 +86,11 @@ function rebuildTabs(
     ? env.activeTabId
     : (tabs[Math.min(Math.max(oldIndex, 0), tabs.length - 1)]?.id ?? null);
   return { tabs, activeTabId };
+}
+
+function withoutMaximized(tab: TerminalTab): TerminalTab {
+  const { maximizedPaneId: _shown, ...rest } = tab;
+  return rest;
 }
 
 export const usePanes = create<PanesState>()((set) => ({
@@ -98,7 +115,10 @@ export const usePanes = create<PanesState>()((set) => ({
         return {
           ...next,
           tabs: next.tabs.map((t) =>
-            leaves(t.root).some((l) => l.id === fresh.id) ? { ...t, focusedPaneId: fresh.id } : t,
+            // A new pane is meant to be seen: a maximized tab shows all its panes again.
+            leaves(t.root).some((l) => l.id === fresh.id)
+              ? { ...withoutMaximized(t), focusedPaneId: fresh.id }
+              : t,
           ),
         };
       }),
@@ -119,9 +139,57 @@ export const usePanes = create<PanesState>()((set) => ({
     set((s) =>
       updateEnv(s, envId, (env) => ({
         ...env,
-        tabs: env.tabs.map((t) =>
-          leaves(t.root).some((l) => l.id === paneId) ? { ...t, focusedPaneId: paneId } : t,
-        ),
+        tabs: env.tabs.map((t) => {
+          if (!leaves(t.root).some((l) => l.id === paneId)) return t;
+          // Focusing a pane the maximized one hides brings the others back.
+          const shown = t.maximizedPaneId === undefined || t.maximizedPaneId === paneId;
+          return { ...(shown ? t : withoutMaximized(t)), focusedPaneId: paneId };
+        }),
+      })),
+    ),
+  renameTab: (envId, tabId, name) =>
+    set((s) =>
+      updateEnv(s, envId, (env) => ({
+        ...env,
+        tabs: env.tabs.map((t) => {
+          if (t.id !== tabId) return t;
+          const { name: _old, ...rest } = t;
+          const clean = name === null ? '' : sanitizeTitle(name);
+          return clean ? { ...rest, name: clean } : rest;
+        }),
+      })),
+    ),
+  moveTab: (envId, tabId, toIndex) =>
+    set((s) =>
+      updateEnv(s, envId, (env) => {
+        const from = env.tabs.findIndex((t) => t.id === tabId);
+        if (from < 0) return env;
+        const to = Math.min(Math.max(toIndex, 0), env.tabs.length - 1);
+        if (to === from) return env;
+        const tabs = [...env.tabs];
+        const [moved] = tabs.splice(from, 1);
+        tabs.splice(to, 0, moved as TerminalTab);
+        return { ...env, tabs };
+      }),
+    ),
+  toggleMaximize: (envId, paneId) =>
+    set((s) =>
+      updateEnv(s, envId, (env) => ({
+        ...env,
+        tabs: env.tabs.map((t) => {
+          if (t.maximizedPaneId === paneId) return withoutMaximized(t);
+          const ids = leaves(t.root).map((l) => l.id);
+          return ids.includes(paneId) && ids.length > 1
+            ? { ...t, maximizedPaneId: paneId, focusedPaneId: paneId }
+            : t;
+        }),
+      })),
+    ),
+  restorePanes: (envId, tabId) =>
+    set((s) =>
+      updateEnv(s, envId, (env) => ({
+        ...env,
+        tabs: env.tabs.map((t) => (t.id === tabId ? withoutMaximized(t) : t)),
       })),
     ),
   replaceProcess: (envId, fromProcessId, toProcessId) =>

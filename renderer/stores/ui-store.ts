@@ -1,4 +1,5 @@
-// Which environment and which panel the user is looking at, and which dialog is open.
+// Which environment and which panel the user is looking at, which dialog is open, and which tab
+// is being renamed.
 import { create } from 'zustand';
 
 export type EnvPanel = 'terminals' | 'processes' | 'files' | 'health';
@@ -26,11 +27,14 @@ interface UiState {
   searchPaneId: string | null;
   /** Bumped to ask the file browser to take keyboard focus. */
   fileFocusRequest: number;
+  /** The tab whose name is being edited in the tab strip. */
+  renamingTabId: string | null;
   selectEnv: (id: string | null) => void;
   showPanel: (envId: string, panel: EnvPanel) => void;
   openDialog: (dialog: Dialog | null) => void;
   toggleSearch: (paneId: string | null) => void;
   requestFileFocus: () => void;
+  setRenamingTab: (tabId: string | null) => void;
 }
 
 export const useUi = create<UiState>((set) => ({
@@ -39,11 +43,13 @@ export const useUi = create<UiState>((set) => ({
   dialog: null,
   searchPaneId: null,
   fileFocusRequest: 0,
+  renamingTabId: null,
   selectEnv: (id) => set({ activeEnvId: id }),
   showPanel: (envId, panel) => set((s) => ({ panelByEnv: { ...s.panelByEnv, [envId]: panel } })),
   openDialog: (dialog) => set({ dialog }),
   toggleSearch: (paneId) => set((s) => ({ searchPaneId: s.searchPaneId === paneId ? null : paneId })),
   requestFileFocus: () => set((s) => ({ fileFocusRequest: s.fileFocusRequest + 1 })),
+  setRenamingTab: (tabId) => set({ renamingTabId: tabId }),
 }));
 
 export function panelOf(panelByEnv: Record<string, EnvPanel>, envId: string): EnvPanel {

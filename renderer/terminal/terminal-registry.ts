@@ -1,9 +1,12 @@
 // Owns every live ProcessTerminal, keyed by process, and routes ordered output batches to them.
 // Output for a process no pane shows is acknowledged at once (it stays retained by the AppService
-// and is replayed when a pane opens), so background processes never wait on the screen.
+// and is replayed when a pane opens), so background processes never wait on the screen. The title
+// a program sets in its terminal goes to the program-titles store.
 import type { EventPayload, ProcessKey, Settings } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
 import { processKeyString } from '../stores/process-key';
+import { useProgramTitles } from '../stores/program-titles-store';
+import { sanitizeTitle } from '../tab-title';
 import { outputBytes } from './output-flow';
 import { ProcessTerminal } from './process-terminal';
 
@@ -14,6 +17,10 @@ export function terminalFor(key: ProcessKey, settings: Settings): ProcessTermina
   let terminal = terminals.get(id);
   if (!terminal) {
     terminal = new ProcessTerminal({ envId: key.envId, processId: key.processId }, settings);
+    // OSC 0/2 titles name the tab; the program chooses them, so they are cleaned first.
+    terminal.terminal.onTitleChange((title) =>
+      useProgramTitles.getState().setTitle(id, sanitizeTitle(title)),
+    );
     terminals.set(id, terminal);
   }
   return terminal;
@@ -41,6 +48,7 @@ export function retainOnly(shown: Set<string>): void {
     if (!shown.has(id)) {
       terminal.dispose();
       terminals.delete(id);
+      useProgramTitles.getState().forget(id);
     }
   }
 }

@@ -1,4 +1,6 @@
 // Puts every renderer store back to its empty state between tests.
+import { useActivity } from '../stores/activity-store';
+import { useProgramTitles } from '../stores/program-titles-store';
 import { useConflicts } from '../stores/conflicts-store';
 import { useEditors } from '../stores/editors-store';
 import { useEnvironments } from '../stores/environments-store';
@@ -25,6 +27,8 @@ export function resetStores(): void {
   useTransfers.setState({ byId: {} });
   useConflicts.setState({ pending: null });
   useToasts.setState({ list: [] });
+  useActivity.setState({ unseenByKey: {} });
+  useProgramTitles.setState({ byKey: {} });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
   useUi.setState({
     activeEnvId: null,
@@ -32,6 +36,7 @@ export function resetStores(): void {
     dialog: null,
     searchPaneId: null,
     fileFocusRequest: 0,
+    renamingTabId: null,
   });
   localStorage.clear();
 }

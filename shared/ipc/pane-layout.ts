@@ -1,12 +1,15 @@
 // The terminal layout the renderer shows (tabs and split panes per environment, each pane naming
 // the process it shows), as the app host keeps it across restarts. The renderer owns it while it
 // runs; the host only stores the last one it was sent. Bounded so a stored layout stays small.
+// Fields added later are optional, so a layout.json written by an older Tether still loads.
 import { z } from 'zod';
 
 const MAX_TABS_PER_ENVIRONMENT = 100;
 const MAX_ENVIRONMENTS = 200;
 /** Splits nested deeper than this are refused (a tab holds at most 2^depth panes). */
 export const MAX_PANE_DEPTH = 8;
+/** A tab name the user typed, or a title a program set, is cut to this many characters. */
+export const MAX_TAB_TITLE_CHARS = 120;
 
 const Id = z.string().min(1).max(200);
 
@@ -34,6 +37,10 @@ export const TerminalTab = z.object({
   id: Id,
   root: PaneNode.refine((root) => depthOf(root) <= MAX_PANE_DEPTH, 'panes are split too deeply'),
   focusedPaneId: Id,
+  /** The name the user gave the tab; it wins over the program's title until cleared. */
+  name: z.string().min(1).max(MAX_TAB_TITLE_CHARS).optional(),
+  /** The one pane shown while the tab is maximized; the others keep running, hidden. */
+  maximizedPaneId: Id.optional(),
 });
 export type TerminalTab = z.infer<typeof TerminalTab>;
 

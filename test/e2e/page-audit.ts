@@ -43,9 +43,12 @@ export async function seriousAxeViolations(page: Page): Promise<AxeFinding[]> {
   return findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 }
 
-/** Row action buttons that are not wholly visible: past the window's edge or under a container's. */
-export async function clippedRowActions(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+/**
+ * Row action buttons (or the buttons `selector` picks, e.g. a pane header's) that are not wholly
+ * visible: past the window's edge or under a container's.
+ */
+export async function clippedRowActions(page: Page, selector = '.row-actions button'): Promise<string[]> {
+  return page.evaluate((selector) => {
     type Rect = { left: number; right: number; top: number; bottom: number };
     type El = {
       getBoundingClientRect: () => Rect;
@@ -59,7 +62,7 @@ export async function clippedRowActions(page: Page): Promise<string[]> {
       getComputedStyle: (el: El) => { overflowX: string; overflowY: string };
     };
     const clipped: string[] = [];
-    for (const button of dom.document.querySelectorAll('.row-actions button')) {
+    for (const button of dom.document.querySelectorAll(selector)) {
       const rect = button.getBoundingClientRect();
       const name = button.getAttribute('aria-label') ?? '?';
       let box = { left: 0, top: 0, right: dom.innerWidth, bottom: dom.innerHeight };
@@ -80,5 +83,5 @@ export async function clippedRowActions(page: Page): Promise<string[]> {
       if (rect.left < box.left - 0.5 || rect.right > box.right + 0.5) clipped.push(name);
     }
     return clipped;
-  });
+  }, selector);
 }
