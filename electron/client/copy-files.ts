@@ -4,10 +4,11 @@
 // are renamed into place when complete; remote ones are staged and placed (placeStaged).
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RemoteFileSystemApi } from './api';
 import { ClientError } from './client-error';
+import { walkLocalFolder, walkRemoteFolder, type FolderTree } from './folder-walk';
 
 /** Files of a folder copied at the same time. */
 export const COPY_FILE_CONCURRENCY = 8;
@@ -51,10 +52,11 @@ export async function upload(job: CopyJob, source: string, destination: string):
     );
   }
   if (!job.recursive) throw new ClientError('invalidArgument', `${source} is a folder; copy it with -r.`);
-  const files: FileCopy[] = [];
-  const folders: string[] = [target];
-  await walkLocal(source, target, '', files, folders, job.progress);
-  for (const folder of folders) await job.fs.createDirectory(folder, { recursive: true });
+  const tree = await walkLocalFolder(source);
+  const files = copiesOf(tree, source, target, { from: path.join, to: path.posix.join }, job.progress);
+  for (const folder of ['', ...tree.folders]) {
+    await job.fs.createDirectory(path.posix.join(target, folder), { recursive: true });
+  }
   return runAll(job, files, uploadOne);
 }
 
@@ -71,10 +73,9 @@ export async function download(job: CopyJob, source: string, destination: string
     );
   }
   if (!job.recursive) throw new ClientError('invalidArgument', `${source} is a folder; copy it with -r.`);
-  const files: FileCopy[] = [];
-  const folders: string[] = [target];
-  await walkRemote(job.fs, source, target, '', files, folders, job.progress);
-  for (const folder of folders) await mkdir(folder, { recursive: true });
+  const tree = await walkRemoteFolder(job.fs, source, 'follow');
+  const files = copiesOf(tree, source, target, { from: path.posix.join, to: path.join }, job.progress);
+  for (const folder of ['', ...tree.folders]) await mkdir(path.join(target, folder), { recursive: true });
   return runAll(job, files, downloadOne);
 }
 
@@ -83,58 +84,21 @@ async function isRemoteDirectory(fs: RemoteFileSystemApi, remotePath: string): P
   return (await fs.getMetadata(remotePath)).isDirectory;
 }
 
-/** Lists a local folder tree: files to copy, folders to create (symlinks followed, like scp -r). */
-async function walkLocal(
-  dir: string,
-  remoteDir: string,
-  prefix: string,
-  files: FileCopy[],
-  folders: string[],
+/** The files of `tree` as copies from under `fromRoot` to under `toRoot`; what it skipped is reported. */
+function copiesOf(
+  tree: FolderTree,
+  fromRoot: string,
+  toRoot: string,
+  join: { from: (root: string, rel: string) => string; to: (root: string, rel: string) => string },
   progress: CopyProgress,
-): Promise<void> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const from = path.join(dir, entry.name);
-    const to = path.posix.join(remoteDir, entry.name);
-    const name = prefix + entry.name;
-    const info = await stat(from).catch(() => null);
-    if (!info) {
-      progress.failed(name, 'a link that points nowhere');
-      continue;
-    }
-    if (info.isDirectory()) {
-      folders.push(to);
-      await walkLocal(from, to, `${name}/`, files, folders, progress);
-    } else if (info.isFile()) {
-      files.push({ from, to, name, size: info.size });
-    } else {
-      progress.failed(name, 'not a regular file');
-    }
-  }
-}
-
-async function walkRemote(
-  fs: RemoteFileSystemApi,
-  dir: string,
-  localDir: string,
-  prefix: string,
-  files: FileCopy[],
-  folders: string[],
-  progress: CopyProgress,
-): Promise<void> {
-  for (const entry of await fs.readDirectory(dir)) {
-    const from = path.posix.join(dir, entry.fileName);
-    const to = path.join(localDir, entry.fileName);
-    const name = prefix + entry.fileName;
-    if (entry.isDirectory) {
-      folders.push(to);
-      await walkRemote(fs, from, to, `${name}/`, files, folders, progress);
-    } else if (entry.isFile) {
-      const meta = await fs.getMetadata(from);
-      files.push({ from, to, name, size: meta.size });
-    } else {
-      progress.failed(name, 'not a regular file');
-    }
-  }
+): FileCopy[] {
+  for (const { path: name, reason } of tree.skipped) progress.failed(name, reason);
+  return tree.files.map(({ path: name, size }) => ({
+    from: join.from(fromRoot, name),
+    to: join.to(toRoot, name),
+    name,
+    size,
+  }));
 }
 
 /** Runs the copies several at a time; a failed file is reported, the rest go on. */
