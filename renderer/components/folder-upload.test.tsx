@@ -111,6 +111,46 @@ describe('folder upload', () => {
     expect(plans()[0]!.skipped).toEqual([{ path: 'a.txt', reason: 'kept the existing file' }]);
   });
 
+  it('a folder download asks about taken local names with "apply to all", then confirms the answers', async () => {
+    const user = userEvent.setup();
+    bridge.handle('files.list', ({ path }) => ({
+      path,
+      entries: [
+        {
+          name: 'proj',
+          path: '/home/u/proj',
+          kind: 'directory',
+          size: null,
+          modifiedAtMs: null,
+          hidden: false,
+        },
+      ],
+    }));
+    bridge.handle('transfers.startFolderDownload', () => ({
+      transfer: null,
+      url: null,
+      taken: ['a.txt', 'sub/b.txt', 'sub/c.txt'],
+      planId: 'plan-1',
+    }));
+    bridge.handle('transfers.confirmFolderDownload', () => ({
+      transfer: { ...folderView([]), direction: 'download' },
+      url: null,
+    }));
+    render(<FileBrowser env={makeEnv()} />);
+    await user.click(await screen.findByRole('button', { name: 'Download proj' }));
+    const first = await screen.findByRole('dialog', { name: 'a.txt already exists' });
+    await user.click(within(first).getByRole('button', { name: 'Replace' }));
+    const second = await screen.findByRole('dialog', { name: 'sub/b.txt already exists' });
+    await user.click(within(second).getByLabelText('Do this for the other 1 conflict'));
+    await user.click(within(second).getByRole('button', { name: 'Skip' }));
+    await waitFor(() => expect(bridge.callsOf('transfers.confirmFolderDownload')).toHaveLength(1));
+    expect(bridge.callsOf('transfers.confirmFolderDownload')[0]).toEqual({
+      planId: 'plan-1',
+      answers: { 'a.txt': 'replace', 'sub/b.txt': 'skip', 'sub/c.txt': 'skip' },
+    });
+    expect(useTransfers.getState().byId['f1']?.direction).toBe('download');
+  });
+
   it('shows a folder row with its file count that opens into per-file progress and notes', async () => {
     const user = userEvent.setup();
     useTransfers.getState().upsert(
