@@ -3,6 +3,7 @@
 // relative to the walked folder, "/"-separated. Shared by `tether cp -r` and the app's folder jobs.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { FsDirectoryEntry, FsMetadata } from '../../shared/protocol';
 import type { RemoteFileSystemApi } from './api';
 
 export interface FolderTree {
@@ -18,6 +19,9 @@ export interface FolderTree {
  * out with a note (the app: a link may lead anywhere, and following it blindly copies that).
  */
 export type SymlinkPolicy = 'follow' | 'report';
+
+/** Metadata requests of one folder's entries in flight at once. */
+const METADATA_CONCURRENCY = 16;
 
 export const SYMLINK_SKIPPED = 'a symbolic link (left out: links are not followed)';
 const DANGLING_LINK = 'a link that points nowhere';
@@ -54,22 +58,40 @@ export async function walkRemoteFolder(
 ): Promise<FolderTree> {
   const tree = emptyTree();
   const visit = async (dir: string, prefix: string): Promise<void> => {
-    for (const entry of await fs.readDirectory(dir)) {
+    const entries = await fs.readDirectory(dir);
+    // readDirectory reports a link as what it points to; only the metadata tells it is a link.
+    const needsMeta = (e: FsDirectoryEntry): boolean => e.isFile || symlinks === 'report';
+    // Asked several at a time: a folder of many small files is not one round trip per entry.
+    const metas = await mapBounded(entries, METADATA_CONCURRENCY, async (e): Promise<FsMetadata | null> =>
+      needsMeta(e) ? fs.getMetadata(path.posix.join(dir, e.fileName)).catch(() => null) : null,
+    );
+    for (const [i, entry] of entries.entries()) {
       const name = prefix + entry.fileName;
-      const from = path.posix.join(dir, entry.fileName);
-      // readDirectory reports a link as what it points to; only the metadata tells it is a link.
-      const needsMeta = entry.isFile || symlinks === 'report';
-      const meta = needsMeta ? await fs.getMetadata(from).catch(() => null) : null;
-      if (needsMeta && !meta) tree.skipped.push({ path: name, reason: DANGLING_LINK });
+      const meta = metas[i] ?? null;
+      if (needsMeta(entry) && !meta) tree.skipped.push({ path: name, reason: DANGLING_LINK });
       else if (meta?.isSymlink && symlinks === 'report')
         tree.skipped.push({ path: name, reason: SYMLINK_SKIPPED });
       else if (entry.isDirectory) {
         tree.folders.push(name);
-        await visit(from, `${name}/`);
+        await visit(path.posix.join(dir, entry.fileName), `${name}/`);
       } else if (entry.isFile) tree.files.push({ path: name, size: meta!.size });
       else tree.skipped.push({ path: name, reason: NOT_REGULAR });
     }
   };
   await visit(root, '');
   return tree;
+}
+
+/** `work` over `items`, at most `limit` at a time, results in the items' order. */
+async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
