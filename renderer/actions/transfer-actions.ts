@@ -91,6 +91,18 @@ export async function uploadFolder(envId: string, dir: string, folder: LocalFold
   const transfer = await invoke('transfers.startFolderUpload', { envId, remotePath, plan });
   useTransfers.getState().upsert(transfer);
   void settled(transfer.id).then(() => refreshIfShowing(envId, dir));
+  // Again, with the files that did not arrive; those that did are not sent twice.
+  retries.set(transfer.id, () => {
+    const arrived = new Set(
+      (useTransfers.getState().byId[transfer.id]?.files ?? [])
+        .filter((f) => f.state === 'done')
+        .map((f) => f.path),
+    );
+    const left = folder.files.filter(
+      (f) => !arrived.has(f.path) && !plan.skipped.some((s) => s.path === f.path),
+    );
+    return uploadFolder(envId, dir, { ...folder, files: left });
+  });
   for (const [index, file] of sent.entries()) {
     try {
       await sendChunks(transfer.id, index, file);
@@ -177,5 +189,25 @@ export function cancelTransfer(id: string): Promise<unknown> {
 
 export async function clearFinished(): Promise<void> {
   await invoke('transfers.clearFinished', {});
-  useTransfers.getState().setAll(await invoke('transfers.list', {}));
+  const left = await invoke('transfers.list', {});
+  for (const id of retries.keys()) if (!left.some((t) => t.id === id)) retries.delete(id);
+  useTransfers.getState().setAll(left);
+}
+
+/**
+ * How to start a folder upload of this page again, by transfer id: the page still holds the
+ * folder's files (a reload forgets them, and the row then offers no Retry).
+ */
+const retries = new Map<string, () => Promise<void>>();
+
+export function canRetry(id: string): boolean {
+  return retries.has(id);
+}
+
+/** Starts a failed or cancelled folder upload again with the files that did not arrive. */
+export async function retryTransfer(id: string): Promise<void> {
+  const retry = retries.get(id);
+  if (!retry) return;
+  retries.delete(id);
+  await retry();
 }

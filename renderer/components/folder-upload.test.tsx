@@ -2,7 +2,7 @@
 // upload whose taken names are asked about once with "apply to all", whose files are sent in plan
 // order, and whose queue row opens into its files with their own progress and notes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TransferView } from '../../shared/ipc';
 import { useTransfers } from '../stores/transfers-store';
@@ -149,6 +149,28 @@ describe('folder upload', () => {
       answers: { 'a.txt': 'replace', 'sub/b.txt': 'skip', 'sub/c.txt': 'skip' },
     });
     expect(useTransfers.getState().byId['f1']?.direction).toBe('download');
+  });
+
+  it('Retry starts a failed folder upload again with only the files that did not arrive', async () => {
+    const user = userEvent.setup();
+    await chooseFolder(['x.txt', 'y.txt', 'z.txt']);
+    await waitFor(() => expect(bridge.callsOf('transfers.uploadChunk')).toHaveLength(3));
+    act(() =>
+      useTransfers.getState().upsert({
+        ...folderView([
+          { path: 'x.txt', totalBytes: 5, doneBytes: 5, state: 'done', note: null },
+          { path: 'y.txt', totalBytes: 5, doneBytes: 0, state: 'failed', note: 'disk full' },
+          { path: 'z.txt', totalBytes: 5, doneBytes: 0, state: 'cancelled', note: null },
+        ]),
+        envId: makeEnv().id,
+        state: 'failed',
+        error: '1 of 3 files did not arrive',
+      }),
+    );
+    const row = await screen.findByRole('row', { name: 'upload proj' });
+    await user.click(within(row).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(plans()).toHaveLength(2));
+    expect(plans()[1]!.files.map((f) => f.path)).toEqual(['y.txt', 'z.txt']);
   });
 
   it('shows a folder row with its file count that opens into per-file progress and notes', async () => {

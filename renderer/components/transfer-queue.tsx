@@ -2,7 +2,7 @@
 // shows how many of its files are done and opens into the list of its files, each with its own.
 import { Fragment, useState } from 'react';
 import type { TransferFileView, TransferView } from '../../shared/ipc';
-import { cancelTransfer, clearFinished } from '../actions/transfer-actions';
+import { canRetry, cancelTransfer, clearFinished, retryTransfer } from '../actions/transfer-actions';
 import { formatBytes, formatRate } from '../format';
 import { useEnvironments } from '../stores/environments-store';
 import { useTransfers } from '../stores/transfers-store';
@@ -76,6 +76,9 @@ function TransferRow({ t, waiting }: { t: TransferView; waiting: boolean }) {
         </td>
         <td>
           {active && <button onClick={() => void cancelTransfer(t.id).catch(() => undefined)}>Cancel</button>}
+          {(t.state === 'failed' || t.state === 'cancelled') && canRetry(t.id) && (
+            <button onClick={() => void retryTransfer(t.id).catch(() => undefined)}>Retry</button>
+          )}
         </td>
       </tr>
       {files && open && (
