@@ -53,6 +53,8 @@ describe('web app: folders', () => {
   it('uploads a chosen folder with per-file progress, lists it, and downloads it back as a zip', async () => {
     const { page } = browser;
     onTestFailed(() => reportFailure(page, 'folders', app));
+    // Playwright's own waits (30 s by default) get the same generous bound on a loaded machine.
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
     const source = path.join(scratch, 'local', 'my folder ✓');
     for (const [name, data] of Object.entries(FILES)) {
       mkdirSync(path.dirname(path.join(source, name)), { recursive: true });
@@ -61,6 +63,9 @@ describe('web app: folders', () => {
     const remote = path.join(scratch, 'remote');
     mkdirSync(remote);
     await page.goto(app.url);
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Connection: connected/ }).count(), poll)
+      .toBeGreaterThan(0);
     await openEmptyFolder(page, remote, UI_TIMEOUT_MS);
 
     await page.getByLabel('Choose a folder to upload').setInputFiles(source);
