@@ -1,13 +1,20 @@
 // transfers.* of the contract: queueing uploads (upload-job.ts, fed chunk by chunk through an
-// UploadBuffer) and downloads (download-job.ts), listing, cancelling and clearing them.
+// UploadBuffer) and downloads (download-job.ts), of files and of folders (folder-upload-job.ts,
+// folder-download-job.ts), listing, cancelling and clearing them.
 import type { NamespaceHandlers } from './command-handlers';
 import { prepareDownload } from './download-job';
+import {
+  PendingFolderDownloads,
+  prepareFolderDownload,
+  type PendingFolderDownload,
+} from './folder-download-job';
+import { folderUploadFiles, folderUploadJob } from './folder-upload-job';
 import type { EnvironmentRegistry } from './environment-registry';
 import { resolveTarget } from './existing-target';
 import { baseName } from './file-service';
 import type { DownloadHost } from './host-services';
-import { UPLOAD_BUFFER_LIMIT_BYTES } from './limits';
-import type { TransferQueue } from './transfer-queue';
+import { DOWNLOAD_URL_TTL_MS, UPLOAD_BUFFER_LIMIT_BYTES } from './limits';
+import { singleUpload, type TransferQueue } from './transfer-queue';
 import { UploadBuffer } from './upload-buffer';
 import { runUpload } from './upload-job';
 
@@ -20,6 +27,18 @@ export interface TransferHandlerDeps {
 }
 
 export function transferHandlers({ envs, transfers, downloads }: TransferHandlerDeps): TransferHandlers {
+  const pendingFolders = new PendingFolderDownloads(DOWNLOAD_URL_TTL_MS);
+  /** Queues an answered folder download. */
+  const queueFolderDownload = (
+    { envId, remotePath, prepared }: PendingFolderDownload,
+    answers: Parameters<NonNullable<PendingFolderDownload['prepared']['start']>>[0],
+  ) => {
+    const init = { envId, direction: 'download' as const, remotePath, name: prepared.name };
+    if (!prepared.start) return transfers.addCancelled({ ...init, totalBytes: prepared.totalBytes });
+    const { files, job } = prepared.start(answers);
+    const totalBytes = files.reduce((sum, f) => sum + f.totalBytes, 0);
+    return transfers.add({ ...init, totalBytes, files }, job);
+  };
   return {
     'transfers.startUpload': async ({ envId, remotePath: requested, totalBytes, ifExists }) => {
       const client = await envs.connectedClient(envId);
@@ -28,7 +47,7 @@ export function transferHandlers({ envs, transfers, downloads }: TransferHandler
       return transfers.add(
         { envId, direction: 'upload', remotePath, name: baseName(remotePath), totalBytes },
         {
-          upload: buffer,
+          upload: singleUpload(buffer),
           run: (signal, progress, cleanup) =>
             runUpload({
               client,
@@ -43,8 +62,17 @@ export function transferHandlers({ envs, transfers, downloads }: TransferHandler
         },
       );
     },
-    'transfers.uploadChunk': async ({ id, offset, dataBase64, last }) => {
-      await transfers.upload(id).push(offset, Buffer.from(dataBase64, 'base64'), last);
+    'transfers.startFolderUpload': async ({ envId, remotePath, plan }) => {
+      const client = await envs.connectedClient(envId);
+      const files = folderUploadFiles(plan);
+      const totalBytes = plan.files.reduce((sum, f) => sum + f.size, 0);
+      return transfers.add(
+        { envId, direction: 'upload', remotePath, name: baseName(remotePath), totalBytes, files },
+        folderUploadJob(client, remotePath, plan, UPLOAD_BUFFER_LIMIT_BYTES),
+      );
+    },
+    'transfers.uploadChunk': async ({ id, file, offset, dataBase64, last }) => {
+      await transfers.upload(id, file).push(offset, Buffer.from(dataBase64, 'base64'), last);
       return { ok: true };
     },
     'transfers.startDownload': async ({ envId, remotePath }) => {
@@ -58,6 +86,18 @@ export function transferHandlers({ envs, transfers, downloads }: TransferHandler
       };
       if (!download.job) return { transfer: transfers.addCancelled(init), url: null };
       return { transfer: transfers.add(init, download.job), url: download.url };
+    },
+    'transfers.startFolderDownload': async ({ envId, remotePath }) => {
+      const prepared = await prepareFolderDownload(await envs.connectedFs(envId), remotePath, downloads);
+      const pending = { envId, remotePath, prepared };
+      if (prepared.taken.length > 0) {
+        return { transfer: null, url: null, taken: prepared.taken, planId: pendingFolders.add(pending) };
+      }
+      return { transfer: queueFolderDownload(pending, {}), url: prepared.url, taken: [], planId: null };
+    },
+    'transfers.confirmFolderDownload': ({ planId, answers }) => {
+      const pending = pendingFolders.take(planId);
+      return { transfer: queueFolderDownload(pending, answers), url: pending.prepared.url };
     },
     'transfers.list': () => transfers.list(),
     'transfers.cancel': ({ id }) => {

@@ -1,9 +1,10 @@
 // Uploads and downloads: a queue with limited concurrency, each transfer streaming in blocks through
 // the client's fs handles, with progress, rate, cancel and clear failures. Owns every TransferView
-// and sends transfers.changed (progress throttled, state changes at once). It also knows what is
-// still winding down, so shutdown can let cancelled transfers clean up before the links close.
+// (a folder's per-file views too) and sends transfers.changed (progress throttled, state changes at
+// once). It also knows what is still winding down, so shutdown can let cancelled transfers clean up
+// before the links close.
 import { randomUUID } from 'node:crypto';
-import type { TransferView } from '../../shared/ipc';
+import type { TransferFileView, TransferView } from '../../shared/ipc';
 import { AppError, notFound } from './app-error';
 import { TRANSFER_CONCURRENCY, TRANSFER_PROGRESS_THROTTLE_MS, TRANSFER_RATE_WINDOW_MS } from './limits';
 import type { UploadBuffer } from './upload-buffer';
@@ -12,10 +13,41 @@ import { errorMessage } from '../../shared/error-message';
 /** Hands the queue work that outlives a job's run (e.g. removing what a failed upload wrote). */
 export type TrackCleanup = (work: Promise<unknown>) => void;
 
+/** What a folder job says about one of its files (by index); the queue sums the bytes. */
+export type FileReport = (
+  index: number,
+  change: Partial<Pick<TransferFileView, 'doneBytes' | 'state' | 'note'>>,
+) => void;
+
+/** Where the renderer's chunks of an upload go: file 0 of a single upload, file n of a folder. */
+export interface UploadInput {
+  buffer(file: number): UploadBuffer;
+  fail(error: Error): void;
+}
+
 export interface TransferJob {
-  /** Runs the transfer; reports progress as cumulative bytes. Must honour the signal. */
-  run(signal: AbortSignal, progress: (doneBytes: number) => void, cleanup: TrackCleanup): Promise<void>;
-  upload?: UploadBuffer;
+  /**
+   * Runs the transfer; reports progress as cumulative bytes (a folder job reports per file through
+   * `files` instead). Must honour the signal.
+   */
+  run(
+    signal: AbortSignal,
+    progress: (doneBytes: number) => void,
+    cleanup: TrackCleanup,
+    files: FileReport,
+  ): Promise<void>;
+  upload?: UploadInput;
+}
+
+/** The UploadInput of a single-file upload. */
+export function singleUpload(buffer: UploadBuffer): UploadInput {
+  return {
+    buffer: (file) => {
+      if (file !== 0) throw new AppError('invalidInput', 'A single-file upload has only file 0.');
+      return buffer;
+    },
+    fail: (error) => buffer.fail(error),
+  };
 }
 
 interface Entry {
@@ -39,7 +71,7 @@ export class TransferQueue {
   ) {}
 
   add(
-    init: Pick<TransferView, 'envId' | 'direction' | 'remotePath' | 'name' | 'totalBytes'>,
+    init: Pick<TransferView, 'envId' | 'direction' | 'remotePath' | 'name' | 'totalBytes' | 'files'>,
     job: TransferJob,
   ): TransferView {
     const view: TransferView = {
@@ -60,9 +92,9 @@ export class TransferQueue {
       lastEmitAt: 0,
       timer: null,
     });
-    this.changed({ ...view });
+    this.changed(snapshot(view));
     this.pump();
-    return { ...this.entries.get(view.id)!.view };
+    return snapshot(this.entries.get(view.id)!.view);
   }
 
   /** A transfer that ended before it began (e.g. the save dialog was closed). */
@@ -94,16 +126,16 @@ export class TransferQueue {
   }
 
   list(): TransferView[] {
-    return [...this.entries.values()].map((e) => ({ ...e.view }));
+    return [...this.entries.values()].map((e) => snapshot(e.view));
   }
 
-  upload(id: string): UploadBuffer {
+  upload(id: string, file: number): UploadBuffer {
     const entry = this.entries.get(id);
     if (!entry?.job.upload) throw notFound(`Upload ${id}`);
     if (entry.view.state === 'cancelled' || entry.view.state === 'failed') {
       throw new AppError('conflict', `This upload was ${entry.view.state}; start it again.`);
     }
-    return entry.job.upload;
+    return entry.job.upload.buffer(file);
   }
 
   cancel(id: string): void {
@@ -152,12 +184,13 @@ export class TransferQueue {
   private async start(entry: Entry): Promise<void> {
     entry.view = { ...entry.view, state: 'running', startedAt: Date.now() };
     entry.samples = [[Date.now(), 0]];
-    this.changed({ ...entry.view });
+    this.changed(snapshot(entry.view));
     try {
       await entry.job.run(
         entry.abort.signal,
         (done) => this.progress(entry, done),
         (work) => this.track(work),
+        (index, change) => this.fileChanged(entry, index, change),
       );
       if (entry.view.state === 'running') {
         entry.view.doneBytes = entry.view.totalBytes ?? entry.view.doneBytes;
@@ -201,8 +234,23 @@ export class TransferQueue {
     }
   }
 
+  /** A folder job's news about one file: its bytes count towards the folder's, throttled alike. */
+  private fileChanged(entry: Entry, index: number, change: Parameters<FileReport>[1]): void {
+    const file = entry.view.files?.[index];
+    if (!file || entry.view.state !== 'running') return;
+    const before = file.doneBytes;
+    Object.assign(file, change);
+    this.progress(entry, entry.view.doneBytes + file.doneBytes - before);
+  }
+
   private finish(entry: Entry, state: 'done' | 'failed' | 'cancelled', error: string | null): void {
     entry.view = { ...entry.view, state, error, endedAt: Date.now(), rate: 0 };
+    // A folder that stops takes its unfinished files with it.
+    if (state === 'cancelled') {
+      for (const file of entry.view.files ?? []) {
+        if (file.state === 'queued' || file.state === 'running') file.state = 'cancelled';
+      }
+    }
     this.emit(entry);
   }
 
@@ -210,8 +258,13 @@ export class TransferQueue {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = null;
     entry.lastEmitAt = Date.now();
-    this.changed({ ...entry.view });
+    this.changed(snapshot(entry.view));
   }
+}
+
+/** A copy of `view` that later changes to it (its files' progress) cannot reach. */
+function snapshot(view: TransferView): TransferView {
+  return view.files ? { ...view, files: view.files.map((f) => ({ ...f })) } : { ...view };
 }
 
 function describe(view: TransferView, error: unknown): string {

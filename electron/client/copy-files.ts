@@ -5,10 +5,12 @@
 // when complete; remote ones are staged and placed (placeStaged).
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RemoteFileSystemApi } from './api';
 import { ClientError, isClientError } from './client-error';
+import { walkLocalFolder, walkRemoteFolder, type FolderTree } from './folder-walk';
+import { inParallel } from './in-parallel';
 import { resendingAfterDrops } from './resume-budget';
 
 /** Small files (and remote listings, metadata and folders) in flight at once. */
@@ -66,10 +68,10 @@ export async function upload(job: CopyJob, source: string, destination: string):
     );
   }
   if (!job.recursive) throw new ClientError('invalidArgument', `${source} is a folder; copy it with -r.`);
-  const files: FileCopy[] = [];
-  const folders: string[] = [target];
-  await walkLocal(source, target, '', files, folders, job.progress);
+  const tree = await walkLocalFolder(source);
+  const files = copiesOf(tree, source, target, { from: path.join, to: path.posix.join }, job.progress);
   // mkdir -p of every folder at once: each creates whatever parents the others have not yet.
+  const folders = ['', ...tree.folders].map((folder) => path.posix.join(target, folder));
   await inParallel(folders, FILES_IN_FLIGHT, (folder) =>
     resendingAfterDrops(`Creating ${folder}`, () => job.fs.createDirectory(folder, { recursive: true })),
   );
@@ -86,8 +88,9 @@ export async function download(job: CopyJob, source: string, destination: string
     return copyAll(job, [{ from: source, to: target, name, size: meta.size }], DOWNLOADS);
   }
   if (!job.recursive) throw new ClientError('invalidArgument', `${source} is a folder; copy it with -r.`);
-  const { files, folders } = await walkRemote(job, source, target);
-  for (const folder of folders) await mkdir(folder, { recursive: true });
+  const tree = await walkRemoteFolder(job.fs, source, 'follow');
+  const files = copiesOf(tree, source, target, { from: path.posix.join, to: path.join }, job.progress);
+  for (const folder of ['', ...tree.folders]) await mkdir(path.join(target, folder), { recursive: true });
   return copyAll(job, files, DOWNLOADS);
 }
 
@@ -96,99 +99,21 @@ async function isRemoteDirectory(fs: RemoteFileSystemApi, remotePath: string): P
   return (await fs.getMetadata(remotePath)).isDirectory;
 }
 
-/**
- * Runs `task` for each item, at most `limit` at once, in the items' order. Once one fails no
- * new ones start; the first failure is thrown after the running ones have ended.
- */
-async function inParallel<T>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<unknown>,
-): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && failure === null) {
-      const item = items[next++]!;
-      try {
-        await task(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure !== null) throw (failure as { error: unknown }).error;
-}
-
-/** Lists a local folder tree: files to copy, folders to create (symlinks followed, like scp -r). */
-async function walkLocal(
-  dir: string,
-  remoteDir: string,
-  prefix: string,
-  files: FileCopy[],
-  folders: string[],
+/** The files of `tree` as copies from under `fromRoot` to under `toRoot`; what it skipped is reported. */
+function copiesOf(
+  tree: FolderTree,
+  fromRoot: string,
+  toRoot: string,
+  join: { from: (root: string, rel: string) => string; to: (root: string, rel: string) => string },
   progress: CopyProgress,
-): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const infos = await Promise.all(entries.map((entry) => stat(path.join(dir, entry.name)).catch(() => null)));
-  for (const [i, entry] of entries.entries()) {
-    const from = path.join(dir, entry.name);
-    const to = path.posix.join(remoteDir, entry.name);
-    const name = prefix + entry.name;
-    const info = infos[i];
-    if (!info) {
-      progress.failed(name, 'a link that points nowhere');
-    } else if (info.isDirectory()) {
-      folders.push(to);
-      await walkLocal(from, to, `${name}/`, files, folders, progress);
-    } else if (info.isFile()) {
-      files.push({ from, to, name, size: info.size });
-    } else {
-      progress.failed(name, 'not a regular file');
-    }
-  }
-}
-
-/**
- * Lists a remote folder tree level by level: each level's folders are listed at once, then the
- * metadata of every file found is asked for at once (the listing has no sizes).
- */
-async function walkRemote(
-  job: CopyJob,
-  root: string,
-  localRoot: string,
-): Promise<{ files: FileCopy[]; folders: string[] }> {
-  const files: FileCopy[] = [];
-  const folders = [localRoot];
-  let level = [{ from: root, to: localRoot, prefix: '' }];
-  while (level.length > 0) {
-    const found: Array<{ from: string; to: string; name: string }> = [];
-    const below: typeof level = [];
-    await inParallel(level, FILES_IN_FLIGHT, async (dir) => {
-      const entries = await resendingAfterDrops(`Listing ${dir.from}`, () => job.fs.readDirectory(dir.from));
-      for (const entry of entries) {
-        const from = path.posix.join(dir.from, entry.fileName);
-        const to = path.join(dir.to, entry.fileName);
-        const name = dir.prefix + entry.fileName;
-        if (entry.isDirectory) {
-          folders.push(to);
-          below.push({ from, to, prefix: `${name}/` });
-        } else if (entry.isFile) {
-          found.push({ from, to, name });
-        } else {
-          job.progress.failed(name, 'not a regular file');
-        }
-      }
-    });
-    await inParallel(found, FILES_IN_FLIGHT, async (file) => {
-      const meta = await resendingAfterDrops(`Reading ${file.from}`, () => job.fs.getMetadata(file.from));
-      files.push({ ...file, size: meta.size });
-    });
-    level = below;
-  }
-  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { files, folders };
+): FileCopy[] {
+  for (const { path: name, reason } of tree.skipped) progress.failed(name, reason);
+  return tree.files.map(({ path: name, size }) => ({
+    from: join.from(fromRoot, name),
+    to: join.to(toRoot, name),
+    name,
+    size,
+  }));
 }
 
 /**

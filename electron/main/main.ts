@@ -9,6 +9,7 @@ import { AppService } from '../app/app-service';
 import { remoteClientFactory } from '../app/client-factory';
 import { fileDownloadTarget } from '../app/file-download-target';
 import { FileSecretStore } from '../app/file-secret-store';
+import { localFolderTarget } from '../app/folder-download-target';
 import { findPackageRoot, localServerCommand } from '../app/local-server';
 import { installMenu } from './app-menu';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveRenderer } from './app-protocol';
@@ -69,6 +70,21 @@ async function start(): Promise<void> {
             : await dialog.showSaveDialog(options);
           if (choice.canceled || !choice.filePath) return null;
           return { url: null, target: fileDownloadTarget(choice.filePath) };
+        },
+        // The tree goes into a folder named after the remote one, inside the folder picked here.
+        beginFolder: async ({ name }) => {
+          const options = {
+            title: `Download the folder ${name} into…`,
+            buttonLabel: 'Download here',
+            defaultPath: app.getPath('downloads'),
+            properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'>,
+          };
+          const choice = mainWindow
+            ? await dialog.showOpenDialog(mainWindow, options)
+            : await dialog.showOpenDialog(options);
+          const parent = choice.filePaths[0];
+          if (choice.canceled || !parent) return null;
+          return { url: null, target: Promise.resolve(localFolderTarget(path.join(parent, name))) };
         },
       },
     },

@@ -1,9 +1,16 @@
 // Downloads in web mode: each download gets a one-time URL on the web host; when the browser opens
 // it, the response becomes the transfer's destination and the file streams straight into it. The URL
 // carries no credential: it lives under the launch's path scope, where the browser sends its cookie.
+// A folder streams the same way, as a zip.
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { DownloadHost, DownloadRequest, DownloadTarget } from '../app/host-services';
+import type {
+  DownloadHost,
+  DownloadRequest,
+  DownloadTarget,
+  FolderDownloadTarget,
+} from '../app/host-services';
+import { zipFolderTarget } from '../app/zip-download-target';
 import { AppError } from '../app/app-error';
 import { DOWNLOAD_URL_TTL_MS } from '../app/limits';
 import { WEB_DOWNLOAD_NAME } from '../../shared/ipc';
@@ -22,6 +29,18 @@ export class WebDownloads implements DownloadHost {
   constructor(private readonly scope: string) {}
 
   async begin(request: DownloadRequest): Promise<{ url: string; target: Promise<DownloadTarget> }> {
+    return this.offer(request);
+  }
+
+  /** A folder comes as `<name>.zip`, streamed as it is read from the server. */
+  async beginFolder(
+    request: DownloadRequest,
+  ): Promise<{ url: string; target: Promise<FolderDownloadTarget> }> {
+    const { url, target } = this.offer({ ...request, name: `${request.name}.zip`, size: null });
+    return { url, target: Promise.resolve(zipFolderTarget(request.name, target)) };
+  }
+
+  private offer(request: DownloadRequest): { url: string; target: Promise<DownloadTarget> } {
     const id = randomBytes(18).toString('base64url');
     const target = new Promise<DownloadTarget>((resolve, reject) => {
       const timer = setTimeout(() => {

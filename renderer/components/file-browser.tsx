@@ -1,6 +1,6 @@
 // The file browser of one environment: a lazy directory tree, a sortable list (name, size,
-// modified), a path bar you can type into, hidden toggle, preview, file operations, uploads by
-// button or drag-and-drop, downloads, and the transfer queue.
+// modified), a path bar you can type into, hidden toggle, preview, file operations, uploads of files
+// and folders by button or drag-and-drop, downloads of both, and the transfer queue.
 import {
   useCallback,
   useEffect,
@@ -24,6 +24,7 @@ import {
   RotateCw,
   SquareTerminal,
   Trash2,
+  FolderUp,
   Upload,
 } from 'lucide-react';
 import type { EnvironmentView, FileEntry } from '../../shared/ipc';
@@ -44,7 +45,8 @@ import {
 } from '../actions/file-actions';
 import { openEditor } from '../actions/editor-actions';
 import { openShell } from '../actions/process-actions';
-import { downloadFile, uploadFiles } from '../actions/transfer-actions';
+import { foldersOfPicked, readDrop, type LocalFolder } from '../actions/local-folders';
+import { downloadFile, downloadFolder, uploadFiles, uploadFolder } from '../actions/transfer-actions';
 import { errorMessage } from '../../shared/error-message';
 import { formatBytes, formatDateTime } from '../format';
 import { filesOf, sortEntries, useFiles, type SortKey } from '../stores/files-store';
@@ -74,6 +76,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
   const [dragging, setDragging] = useState(false);
   const [opError, setOpError] = useState<string | null>(null);
   const uploadInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   /** Where a Shift selection starts (the last entry clicked or moved to without Shift). */
   const anchor = useRef<string | null>(null);
@@ -114,6 +117,12 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
   /** The entries an action applies to: the marked ones when `entry` is among them, else `entry`. */
   const targetsOf = (entry: FileEntry) =>
     marked.has(entry.path) && marked.size > 1 ? entries.filter((e) => marked.has(e.path)) : [entry];
+  const download = (entry: FileEntry) =>
+    act(() =>
+      entry.kind === 'directory'
+        ? downloadFolder(env.id, entry.path)
+        : downloadFile(env.id, entry.path, entry.name),
+    );
   const copyPath = (entry: FileEntry) =>
     act(async () => {
       await navigator.clipboard.writeText(entry.path);
@@ -128,13 +137,9 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
             keys: 'Enter',
             onSelect: () => void openEditor(env.id, entry.path),
           },
-          {
-            label: 'Download',
-            icon: Download,
-            onSelect: () => act(() => downloadFile(env.id, entry.path, entry.name)),
-          },
         ]
       : []),
+    { label: 'Download', icon: Download, onSelect: () => download(entry) },
     { label: 'Rename', icon: Pencil, keys: 'F2', onSelect: () => setPrompt({ kind: 'rename', entry }) },
     { label: 'Copy path', icon: Copy, onSelect: () => copyPath(entry) },
     ...(entry.kind === 'directory'
@@ -234,15 +239,22 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
       if (next !== null) moveCursor(next, false);
     }
   };
-  const upload = (list: FileList | File[]) => {
+  const upload = (list: FileList | File[], folders: LocalFolder[] = []) => {
     if (!files.path) return;
     const dir = files.path;
-    act(() => uploadFiles(env.id, dir, [...list]));
+    act(async () => {
+      if (list.length > 0) await uploadFiles(env.id, dir, [...list]);
+      for (const folder of folders) await uploadFolder(env.id, dir, folder);
+    });
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (e.dataTransfer.files.length > 0) upload(e.dataTransfer.files);
+    const dropped = readDrop(e.dataTransfer);
+    act(async () => {
+      const { files: plain, folders } = await dropped;
+      upload(plain, folders);
+    });
   };
   // The whole header cell sorts (its button fills it, and a click beside the text reaches the cell).
   const sortHeader = (key: SortKey, label: string, className: string) => (
@@ -311,6 +323,24 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
           aria-label="Choose files to upload"
           onChange={(e) => {
             if (e.target.files) upload(e.target.files);
+            e.target.value = '';
+          }}
+        />
+        <button onClick={() => folderInput.current?.click()} disabled={!files.path}>
+          <FolderUp size={15} aria-hidden="true" />
+          <span className="label">Upload folder…</span>
+        </button>
+        <input
+          // webkitdirectory is not in React's input props; in Electron it opens the system's folder picker.
+          ref={(input) => {
+            folderInput.current = input;
+            input?.setAttribute('webkitdirectory', '');
+          }}
+          type="file"
+          hidden
+          aria-label="Choose a folder to upload"
+          onChange={(e) => {
+            if (e.target.files) upload([], foldersOfPicked(e.target.files));
             e.target.value = '';
           }}
         />
@@ -397,17 +427,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
                   <td className="col-actions">
                     <RowActions
                       name={entry.name}
-                      inline={
-                        entry.kind !== 'directory'
-                          ? [
-                              {
-                                label: 'Download',
-                                icon: Download,
-                                onSelect: () => act(() => downloadFile(env.id, entry.path, entry.name)),
-                              },
-                            ]
-                          : []
-                      }
+                      inline={[{ label: 'Download', icon: Download, onSelect: () => download(entry) }]}
                       menu={menuFor(entry)}
                     />
                   </td>

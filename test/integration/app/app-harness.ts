@@ -12,7 +12,9 @@ import type { BackoffSchedule } from '../../../electron/client/backoff';
 import { dispatch } from '../../../electron/app/dispatcher';
 import { fileDownloadTarget } from '../../../electron/app/file-download-target';
 import { FileSecretStore } from '../../../electron/app/file-secret-store';
+import { localFolderTarget } from '../../../electron/app/folder-download-target';
 import { localServerCommand } from '../../../electron/app/local-server';
+import type { DownloadHost } from '../../../electron/app/host-services';
 import type { RendererLink } from '../../../electron/app/renderer-link';
 import type { SecretStore } from '../../../electron/app/secret-store';
 import type { SshConfigLocation } from '../../../electron/app/ssh-hosts';
@@ -48,6 +50,8 @@ export async function createHarness(
     sshConfig?: SshConfigLocation;
     /** The reconnect backoff of every environment's client (default: the client's own). */
     backoff?: BackoffSchedule;
+    /** Where downloads go (default: `<dataDir>/downloaded-<name>`, a file or a folder). */
+    downloads?: DownloadHost;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
@@ -62,10 +66,14 @@ export async function createHarness(
     }),
     host: {
       openExternal: options.openExternal ?? (async () => undefined),
-      downloads: {
+      downloads: options.downloads ?? {
         begin: async ({ name }) => ({
           url: null,
           target: fileDownloadTarget(path.join(dataDir, `downloaded-${name}`)),
+        }),
+        beginFolder: async ({ name }) => ({
+          url: null,
+          target: Promise.resolve(localFolderTarget(path.join(dataDir, `downloaded-${name}`))),
         }),
       },
     },

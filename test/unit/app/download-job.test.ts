@@ -25,7 +25,10 @@ function oneBlockFile(duringLastBlock: () => void): RemoteFileSystemApi {
 }
 
 function diskHost(destination: string): DownloadHost {
-  return { begin: async () => ({ url: null, target: fileDownloadTarget(destination) }) };
+  return {
+    begin: async () => ({ url: null, target: fileDownloadTarget(destination) }),
+    beginFolder: async () => null,
+  };
 }
 
 let dir = '';
@@ -46,6 +49,7 @@ describe('download job', () => {
         cancel.signal,
         () => undefined,
         () => undefined,
+        () => undefined,
       ),
     ).rejects.toThrow();
     await expect.poll(async () => readdir(dir)).toEqual([]);
@@ -61,6 +65,7 @@ describe('download job', () => {
     );
     await prepared.job!.run(
       new AbortController().signal,
+      () => undefined,
       () => undefined,
       () => undefined,
     );
