@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { checkSshOption, MAX_SSH_OPTIONS, parseSshTarget } from '../ssh-target';
 import { PaneLayout } from './pane-layout';
+import { TERMINAL_SETTINGS_SHAPE } from './terminal-settings';
 
 // ── Shared shapes ───────────────────────────────────────────────────────────────────────────
 
@@ -281,6 +282,7 @@ export const Settings = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   /** Hosts (`URL.host`) whose links in terminal output open without asking: "always allow this host". */
   trustedLinkHosts: z.array(z.string().min(1).max(300)).max(1_000),
+  ...TERMINAL_SETTINGS_SHAPE,
 });
 export type Settings = z.infer<typeof Settings>;
 
