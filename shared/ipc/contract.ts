@@ -91,6 +91,8 @@ export const LinkState = z.object({
   code: z.string().optional(),
   /** Failed because the session is gone: when it ended; its processes ended with it. */
   expiredAt: z.number().optional(),
+  /** Failed, but the first connect is retried by itself (the server may not be up yet): when next. */
+  retryAt: z.number().optional(),
 });
 export type LinkState = z.infer<typeof LinkState>;
 
