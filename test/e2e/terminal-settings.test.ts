@@ -1,7 +1,8 @@
 // Terminal settings in the web app through Chromium (issue #14): font size, line height, cursor
 // style and colour scheme changed in the Settings dialog change an already open terminal with
 // output at once (same xterm, scrollback kept); the right-click setting switches between the menu
-// and paste; the bell flashes the pane on `printf '\a'`. Saves the dialog's screenshots and audits it.
+// and paste; the bell flashes the pane on `printf '\a'`. Saves the dialog's screenshots (the user
+// guide's docs/images/settings-*.png are copies) and audits it with axe-core.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
@@ -39,6 +40,7 @@ function terminalLook(page: Page) {
       const cursor = xterm.querySelector('.xterm-cursor');
       return {
         rowHeight: row.getBoundingClientRect().height,
+        rows: rows.children.length,
         fontSize: getComputedStyle(rows).fontSize,
         colour: getComputedStyle(rows).color,
         frame: getComputedStyle(xterm.closest('.terminal-mount')!).backgroundColor,
@@ -117,6 +119,8 @@ describe('web app: terminal settings apply live', () => {
       expect(after.tag).toBe('the-same-terminal');
       // 20/13 of the font at 1.5 times the line: rows at least twice as tall as before.
       expect(after.rowHeight).toBeGreaterThan(before.rowHeight * 2);
+      // Refitted to the pane: fewer, taller rows (the shell was told the new size), none cut off.
+      expect(after.rows).toBeLessThan(before.rows);
       expect(after.cursor).toContain('xterm-cursor-bar');
       expect(after.colour).toBe('rgb(147, 161, 161)');
       expect(after.frame).toBe('rgb(0, 43, 54)');
