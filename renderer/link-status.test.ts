@@ -33,6 +33,13 @@ describe('linkStatus', () => {
     expect(linkStatus(env, now).text).toBe('failed: token rejected');
     expect(linkStatus(env, now).detail).toBe('token rejected');
   });
+  it('says a failed first connect is retried by itself, counting down to the retry', () => {
+    const link = { kind: 'failed', since: 0, reason: 'connection refused', retryAt: now + 4_200 } as const;
+    expect(linkStatus(makeEnv({ link }), now).text).toBe('failed: connection refused · retrying in 5 s');
+    expect(linkStatus(makeEnv({ link: { ...link, retryAt: now + 200 } }), now).text).toBe(
+      'failed: connection refused · retrying',
+    );
+  });
   it('keeps a long failure to its first sentence on one line, and the whole of it as the detail', () => {
     const reason =
       'The server no longer holds session 5b0e6f1c-0a57-4c59-9a39-0e0f3c9d1b11. Its processes are gone.\n' +

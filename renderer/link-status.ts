@@ -102,6 +102,12 @@ export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
         : link.reason
           ? `failed: ${shortReason(link.reason)}`
           : 'failed';
+      // A first connect that failed is retried by itself (the server may not be up yet).
+      if (link.retryAt !== undefined)
+        text +=
+          link.retryAt - now >= COUNTDOWN_FROM_MS
+            ? ` · retrying in ${Math.ceil((link.retryAt - now) / 1000)} s`
+            : ' · retrying';
       break;
     case 'idle':
       text = 'disconnected';

@@ -4,7 +4,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { EnvironmentId, EnvironmentSettings, Settings } from '../../shared/ipc';
+import {
+  DEFAULT_TERMINAL_SETTINGS,
+  EnvironmentId,
+  EnvironmentSettings,
+  Settings,
+  TERMINAL_SETTINGS_WITH_DEFAULTS,
+} from '../../shared/ipc';
 import { writeFileAtomic } from './atomic-file';
 
 export const CONFIG_FILE_NAME = 'environments.json';
@@ -24,7 +30,10 @@ const ConfigFile = z.object({
   version: z.literal(CONFIG_VERSION),
   environments: z.array(StoredEnvironment),
   // A file written before a setting existed still loads, with that setting at its default.
-  settings: Settings.extend({ trustedLinkHosts: Settings.shape.trustedLinkHosts.default([]) }),
+  settings: Settings.extend({
+    trustedLinkHosts: Settings.shape.trustedLinkHosts.default([]),
+    ...TERMINAL_SETTINGS_WITH_DEFAULTS,
+  }),
 });
 export type AppConfig = z.infer<typeof ConfigFile>;
 
@@ -34,6 +43,7 @@ export const DEFAULT_SETTINGS: Settings = {
   fontSize: 13,
   theme: 'system',
   trustedLinkHosts: [],
+  ...DEFAULT_TERMINAL_SETTINGS,
 };
 
 function defaultLocalEnvironment(): StoredEnvironment {

@@ -65,11 +65,14 @@ export class EnvironmentRegistry {
    * A sign the network may be back (wake from sleep, screen unlock, online, window focus): every
    * reconnecting client makes its next attempt now instead of at its backoff step. Unlike
    * reconnectAll, a failed or expired environment is left as it is: starting a new session is the
-   * user's call, so a focus click never replaces what the expired state is showing.
+   * user's call, so a focus click never replaces what the expired state is showing. The exception
+   * is a first connect that failed (nothing to replace), which FirstConnectRetry retries anyway.
    */
   networkMayBeBack(): void {
     for (const env of this.byId.values()) {
       if (env.stored.enabled && env.currentClient?.state.kind === 'reconnecting') env.reconnectNow();
+      // A first connect that failed has no session to replace: its planned retry runs now.
+      else if (env.stored.enabled) env.networkMayBeBack();
     }
   }
 }

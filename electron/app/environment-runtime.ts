@@ -10,6 +10,7 @@ import type { StoredEnvironment } from './config-store';
 import { HEALTH_SAMPLES_TO_UI, HEALTH_THROTTLE_MS } from './limits';
 import type { ProcessRuntime } from './process-runtime';
 import { SshConnectProgress } from './ssh-connect-progress';
+import { FirstConnectRetry } from './first-connect-retry';
 import type { SshPromptBroker } from './ssh-prompts';
 
 /**
@@ -45,6 +46,11 @@ export class EnvironmentRuntime {
   private throttleTimer: NodeJS.Timeout | null = null;
   /** Created with the first SSH connect; kept across reconnects so *Show log* spans them. */
   private ssh: SshConnectProgress | null = null;
+  /** A WebSocket environment whose first connect failed retries by itself (see FirstConnectRetry). */
+  private readonly firstConnectRetry = new FirstConnectRetry(
+    () => this.stored.settings.kind === 'ws',
+    () => this.reconnectNow(),
+  );
   /**
    * The server session to resume instead of opening a new one, set before the first connect after
    * an app restart and handed to the client it creates.
@@ -128,6 +134,7 @@ export class EnvironmentRuntime {
         ...(resumeSessionId ? { resumeSessionId } : {}),
       });
       this.client = client;
+      this.firstConnectRetry.reset();
       this.unlisten = [
         client.onStateChange((state) => this.onState(state)),
         client.onHealthChange((health) => {
@@ -145,11 +152,17 @@ export class EnvironmentRuntime {
     if (this.client) this.client.reconnectNow();
   }
 
+  /** The network may be back: a failed first connect waiting for its retry tries now. */
+  networkMayBeBack(): void {
+    this.firstConnectRetry.networkMayBeBack();
+  }
+
   async disconnect(): Promise<void> {
     const client = this.client;
     if (!client) return;
     // Nobody waits for an answer to a connect that is being abandoned.
     this.deps.prompts.cancelAsker(this.id);
+    this.firstConnectRetry.cancel();
     await client.close().catch(() => undefined);
     for (const stop of this.unlisten) stop();
     this.unlisten = [];
@@ -176,12 +189,15 @@ export class EnvironmentRuntime {
   }
 
   dispose(): void {
+    this.firstConnectRetry.cancel();
     if (this.throttleTimer) clearTimeout(this.throttleTimer);
     this.throttleTimer = null;
   }
 
   private onState(state: ConnectionState): void {
-    this.link = linkState(state);
+    this.firstConnectRetry.linkChanged(state);
+    const retryAt = this.firstConnectRetry.retryAt;
+    this.link = { ...linkState(state), ...(retryAt !== null ? { retryAt } : {}) };
     this.ssh?.linkChanged(state);
     this.emitNow();
     this.deps.linkChanged?.(this, state);

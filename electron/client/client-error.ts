@@ -20,6 +20,11 @@ export function isClientError(error: unknown, ...codes: ClientErrorCode[]): erro
   return error instanceof ClientError && (codes.length === 0 || codes.includes(error.code));
 }
 
+/** Codes of failures that may pass by themselves (the network, the server not up yet, a timeout). */
+export function isTransientCode(code: ClientErrorCode): boolean {
+  return code === 'disconnected' || code === 'transport' || code === 'timeout';
+}
+
 /** Wraps anything thrown into a ClientError, keeping ClientErrors as they are. */
 export function toClientError(error: unknown, code: ClientErrorCode = 'transport'): ClientError {
   if (error instanceof ClientError) return error;

@@ -22,7 +22,7 @@ import type {
   TransportSpec,
 } from './api';
 import { BackoffWait, backoffDelay, DEFAULT_BACKOFF, type BackoffSchedule } from './backoff';
-import { ClientError, isClientError, toClientError } from './client-error';
+import { ClientError, isClientError, isTransientCode, toClientError } from './client-error';
 import { ExecServerConnection } from './connection';
 import {
   CLIENT_NAME,
@@ -91,7 +91,7 @@ export interface RemoteClientOptions {
 
 /** Errors after which another reconnect attempt can still succeed. */
 function isRetryable(error: ClientError): boolean {
-  if (error.code === 'disconnected' || error.code === 'transport' || error.code === 'timeout') return true;
+  if (isTransientCode(error.code)) return true;
   return error.code === 'rpc' && error.rpc?.code === ErrorCode.alreadyAttached;
 }
 

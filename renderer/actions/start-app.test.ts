@@ -10,6 +10,7 @@ import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
 import { resetStores } from '../test/reset-stores';
 import { encodeBase64 } from '../terminal/base64';
 import { startApp } from './start-app';
+import { DEFAULT_SETTINGS } from '../stores/settings-store';
 
 let bridge: FakeBridge;
 let stop: (() => void) | null = null;
@@ -24,13 +25,7 @@ beforeEach(() => {
   resetStores();
   bridge = new FakeBridge()
     .handle('environments.list', () => [local])
-    .handle('settings.get', () => ({
-      scrollback: 5000,
-      copyOnSelect: false,
-      fontSize: 13,
-      theme: 'system',
-      trustedLinkHosts: [],
-    }))
+    .handle('settings.get', () => ({ ...DEFAULT_SETTINGS, scrollback: 5000, theme: 'system' }))
     .handle('transfers.list', () => [])
     .handle('processes.list', () => [])
     .handle('processes.start', (input) => makeProcess({ envId: input.envId, processId: 'shell-1' }))

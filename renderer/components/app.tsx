@@ -1,6 +1,6 @@
 // The window: header with the menu, the environments sidebar, the selected environment, the status
 // bar, the open dialog, global keyboard shortcuts and the theme.
-import { useEffect } from 'react';
+import { useEffect, type CSSProperties } from 'react';
 import { runShortcut } from '../actions/shortcut-actions';
 import { matchShortcut } from '../shortcuts';
 import { useEnvironments } from '../stores/environments-store';
@@ -61,7 +61,8 @@ export function App({ startError }: { startError?: string | null }) {
         <AppMenu />
       </header>
       <Sidebar />
-      <main className="main">
+      {/* The selected environment's colour, for what shows where it is (its terminal tabs). */}
+      <main className="main" style={env ? ({ '--env-color': env.color } as CSSProperties) : undefined}>
         {startError ? (
           <div className="empty" role="alert">
             Could not reach the Tether app: {startError}

@@ -1,6 +1,7 @@
 // Link protection for links programs print: the dialog asks first, Cancel opens nothing, Open opens
 // once, and "always allow" skips the dialog for that host and only that host. Links reach it the
 // way a click in a terminal does (xterm's web-links addon and its OSC 8 link handler).
+import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,4 +1,5 @@
-// The bottom bar: the active environment's link at a glance (status, RTT p50/p95, buffered output).
+// The bottom bar: the active environment (its colour and name) and its link at a glance (status,
+// RTT p50/p95, buffered output).
 import { useEnvironments } from '../stores/environments-store';
 import { useUi } from '../stores/ui-store';
 import { formatBytes, formatMs } from '../format';
@@ -11,7 +12,10 @@ export function StatusBar() {
     <footer className="status-bar" aria-label="Status bar">
       {env ? (
         <>
-          <span>{env.name}</span>
+          <span className="status-env">
+            <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
+            {env.name}
+          </span>
           <StatusIndicator env={env} />
           {env.health && (
             <span>

@@ -13,6 +13,7 @@ import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withTwoEnvironments } from '../test/two-environments';
 import { App } from './app';
 import { fireEvent } from '@testing-library/react';
+import { DEFAULT_SETTINGS } from '../stores/settings-store';
 
 let bridge: FakeBridge;
 let stop: (() => void) | null = null;
@@ -21,13 +22,7 @@ beforeEach(async () => {
   bridge = withTwoEnvironments();
   bridge
     .handle('environments.list', () => [makeEnv()])
-    .handle('settings.get', () => ({
-      scrollback: 5000,
-      copyOnSelect: false,
-      fontSize: 13,
-      theme: 'light',
-      trustedLinkHosts: [],
-    }))
+    .handle('settings.get', () => ({ ...DEFAULT_SETTINGS, scrollback: 5000, theme: 'light' }))
     .handle('transfers.list', () => [])
     .handle('app.notices', () => [])
     .handle('processes.list', () => [makeProcess({ processId: 'shell', title: 'bash' })])

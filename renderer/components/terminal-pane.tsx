@@ -29,6 +29,7 @@ import { tabTitle } from '../tab-title';
 import { useSettings } from '../stores/settings-store';
 import { useUi } from '../stores/ui-store';
 import { terminalFor } from '../terminal/terminal-registry';
+import { rightClickAction } from '../terminal/right-click';
 import type { TerminalStatus } from '../terminal/process-terminal';
 import { useNow } from '../use-now';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from './popup-menu';
@@ -228,7 +229,10 @@ export function TerminalPane(props: {
         ref={mountRef}
         onContextMenu={(e) => {
           e.preventDefault();
-          setMenuAt(contextMenuPoint(e));
+          // 'select-word' needs nothing here: xterm selected the word (an option) before the menu opens.
+          if (rightClickAction(useSettings.getState().settings.rightClick, e) === 'paste')
+            void terminal().pasteFromClipboard().catch(clipboardFailed);
+          else setMenuAt(contextMenuPoint(e));
         }}
       />
       {menuAt && <PopupMenu label="Terminal" items={menuItems()} at={menuAt} onClose={closeMenu} />}

@@ -1,7 +1,7 @@
-// User settings (scrollback, copy-on-select, font size, theme, trusted link hosts), mirrored from
-// the AppService.
+// User settings (theme, trusted link hosts, and the terminal's: font, cursor, scheme, bell, …),
+// mirrored from the AppService.
 import { create } from 'zustand';
-import type { Settings } from '../../shared/ipc';
+import { DEFAULT_TERMINAL_SETTINGS, type Settings } from '../../shared/ipc';
 
 export const DEFAULT_SETTINGS: Settings = {
   scrollback: 10_000,
@@ -9,6 +9,7 @@ export const DEFAULT_SETTINGS: Settings = {
   fontSize: 13,
   theme: 'system',
   trustedLinkHosts: [],
+  ...DEFAULT_TERMINAL_SETTINGS,
 };
 
 interface SettingsState {

@@ -12,7 +12,8 @@ import { requestOpenLink } from '../actions/link-actions';
 import { hardwareWebglAvailable } from './gpu-probe';
 import { OutputFlow } from './output-flow';
 import { PASTE_CHUNK_CHARS } from './flow-limits';
-import { DARK_THEME, LIGHT_THEME, resolvedTheme, TERMINAL_FONT_FAMILY } from './terminal-theme';
+import { terminalOptions } from './terminal-options';
+import { TerminalBell } from './bell';
 import { errorMessage } from '../../shared/error-message';
 import { clipboardAction } from './clipboard-keys';
 
@@ -41,6 +42,8 @@ export class ProcessTerminal {
   private status: TerminalStatus = { sizeFixed: false, renderer: 'dom', inputError: null };
   private readonly statusListeners = new Set<(s: TerminalStatus) => void>();
   private copyOnSelect: boolean;
+  private bellSetting: Settings['bell'];
+  private readonly bell: TerminalBell;
 
   constructor(
     readonly key: ProcessKey,
@@ -49,13 +52,11 @@ export class ProcessTerminal {
     this.element = document.createElement('div');
     this.element.className = 'terminal-host';
     this.copyOnSelect = settings.copyOnSelect;
+    this.bellSetting = settings.bell;
+    this.bell = new TerminalBell(key, this.element);
     this.terminal = new Terminal({
-      scrollback: settings.scrollback,
-      fontSize: settings.fontSize,
-      fontFamily: TERMINAL_FONT_FAMILY,
-      theme: resolvedTheme(settings.theme) === 'dark' ? DARK_THEME : LIGHT_THEME,
+      ...terminalOptions(settings),
       allowProposedApi: true,
-      cursorBlink: true,
       // OSC 8 hyperlinks (text that can hide its target) ask like any other link; xterm offers
       // only http(s) ones as links.
       linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
@@ -64,6 +65,7 @@ export class ProcessTerminal {
     this.terminal.loadAddon(this.searchAddon);
     this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
     this.terminal.onData((data) => this.sendInput(data));
+    this.terminal.onBell(() => this.bell.ring(this.bellSetting));
     // onBinary hands over one char per byte (0-255), which btoa encodes as-is.
     this.terminal.onBinary((data) => this.write(btoa(data), true));
     // Copy and paste keys are the terminal's, not the program's (see clipboard-keys).
@@ -91,6 +93,7 @@ export class ProcessTerminal {
   /** Shows the terminal inside `host`; the first attach opens xterm and starts the replay. */
   attach(host: HTMLElement): void {
     host.appendChild(this.element);
+    this.paintFrame();
     if (!this.opened) {
       this.opened = true;
       this.terminal.open(this.element);
@@ -177,11 +180,21 @@ export class ProcessTerminal {
     this.terminal.clear();
   }
 
+  /**
+   * Applies changed settings to the live terminal (same buffer, same process): xterm re-measures
+   * its cells, and a new font or spacing refits the pane to the rows and columns that now fit.
+   */
   applySettings(settings: Settings): void {
     this.copyOnSelect = settings.copyOnSelect;
-    this.terminal.options.scrollback = settings.scrollback;
-    this.terminal.options.fontSize = settings.fontSize;
-    this.terminal.options.theme = resolvedTheme(settings.theme) === 'dark' ? DARK_THEME : LIGHT_THEME;
+    this.bellSetting = settings.bell;
+    const next = terminalOptions(settings);
+    const options = this.terminal.options as Record<string, unknown>;
+    // Assigning an option, even an equal one, can make xterm redo work (a theme re-creates its
+    // colour tables), so only what changed is set.
+    for (const [name, value] of Object.entries(next)) {
+      if (JSON.stringify(options[name]) !== JSON.stringify(value)) options[name] = value;
+    }
+    this.paintFrame();
     this.fit();
   }
 
@@ -264,6 +277,12 @@ export class ProcessTerminal {
       this.webgl = null;
       this.setStatus({ renderer: 'dom' });
     }
+  }
+
+  /** The margin around the cells (the host) takes the scheme's background, so the pane is one colour. */
+  private paintFrame(): void {
+    const host = this.element.parentElement;
+    if (host) host.style.backgroundColor = this.terminal.options.theme?.background ?? '';
   }
 
   private setStatus(patch: Partial<TerminalStatus>): void {

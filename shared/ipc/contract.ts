@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { checkSshOption, MAX_SSH_OPTIONS, parseSshTarget } from '../ssh-target';
 import { PaneLayout } from './pane-layout';
+import { TERMINAL_SETTINGS_SHAPE } from './terminal-settings';
 
 // ── Shared shapes ───────────────────────────────────────────────────────────────────────────
 
@@ -90,6 +91,8 @@ export const LinkState = z.object({
   code: z.string().optional(),
   /** Failed because the session is gone: when it ended; its processes ended with it. */
   expiredAt: z.number().optional(),
+  /** Failed, but the first connect is retried by itself (the server may not be up yet): when next. */
+  retryAt: z.number().optional(),
 });
 export type LinkState = z.infer<typeof LinkState>;
 
@@ -380,6 +383,7 @@ export const Settings = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   /** Hosts (`URL.host`) whose links in terminal output open without asking: "always allow this host". */
   trustedLinkHosts: z.array(z.string().min(1).max(300)).max(1_000),
+  ...TERMINAL_SETTINGS_SHAPE,
 });
 export type Settings = z.infer<typeof Settings>;
 

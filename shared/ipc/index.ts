@@ -2,5 +2,6 @@
 // host's WebSocket.
 export * from './contract';
 export * from './pane-layout';
+export * from './terminal-settings';
 export * from './channels';
 export * from './web-protocol';

@@ -14,7 +14,7 @@ import { elapsedMs, mbPerSecond } from '../lib/stats';
 import { startWebApp } from '../lib/web-app';
 import { startXtermPage, type CeilingTerminal } from '../lib/xterm-page';
 import { DEFAULT_SETTINGS } from '../../../electron/app/config-store';
-import { TERMINAL_FONT_FAMILY } from '../../../renderer/terminal/terminal-theme';
+import { FALLBACK_FONT_FAMILY } from '../../../renderer/terminal/terminal-options';
 
 /**
  * The prompt the bench sets, typed as printf octal escapes so the typed command itself never matches
@@ -123,7 +123,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     const terminal: CeilingTerminal = {
       ...watch.size,
       fontSize: DEFAULT_SETTINGS.fontSize,
-      fontFamily: TERMINAL_FONT_FAMILY,
+      fontFamily: FALLBACK_FONT_FAMILY,
       scrollback: DEFAULT_SETTINGS.scrollback,
       webgl: appRenderer === 'webgl',
     };

@@ -2,8 +2,27 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG_FILE_NAME, ConfigStore, LOCAL_ENVIRONMENT_ID } from '../../../electron/app/config-store';
+import {
+  CONFIG_FILE_NAME,
+  ConfigStore,
+  DEFAULT_SETTINGS,
+  LOCAL_ENVIRONMENT_ID,
+} from '../../../electron/app/config-store';
 import { FileSecretStore } from '../../../electron/app/file-secret-store';
+import {
+  ANSI_COLOUR_NAMES,
+  DEFAULT_TERMINAL_SETTINGS,
+  Settings,
+  type SchemeColours,
+} from '../../../shared/ipc';
+
+/** A valid custom scheme: every colour grey. */
+const SOME_COLOURS = Object.fromEntries(
+  ['background', 'foreground', 'cursor', 'selectionBackground', ...ANSI_COLOUR_NAMES].map((k) => [
+    k,
+    '#808080',
+  ]),
+) as SchemeColours;
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -65,7 +84,68 @@ describe('ConfigStore', () => {
     );
     const loaded = await new ConfigStore(dir).load();
     expect(loaded.problem).toBeNull();
-    expect(loaded.config.settings).toEqual({ ...settings, trustedLinkHosts: [] });
+    expect(loaded.config.settings).toEqual({
+      ...settings,
+      trustedLinkHosts: [],
+      ...DEFAULT_TERMINAL_SETTINGS,
+    });
+  });
+
+  it('loads a file written before the terminal settings existed, with their defaults, and keeps the rest', async () => {
+    const dir = tempDir();
+    const settings = {
+      scrollback: 2000,
+      copyOnSelect: true,
+      fontSize: 14,
+      theme: 'dark',
+      trustedLinkHosts: ['a.example'],
+    };
+    writeFileSync(
+      path.join(dir, CONFIG_FILE_NAME),
+      JSON.stringify({ version: 1, environments: [], settings }),
+    );
+    const loaded = await new ConfigStore(dir).load();
+    expect(loaded.problem).toBeNull();
+    expect(loaded.config.settings).toEqual({
+      ...settings,
+      fontFamily: '',
+      lineHeight: 1,
+      letterSpacing: 0,
+      cursorStyle: 'block',
+      cursorBlink: true,
+      scheme: 'follow-theme',
+      lightScheme: 'tether-light',
+      darkScheme: 'tether-dark',
+      customScheme: null,
+      bell: 'visual',
+      rightClick: 'menu',
+    });
+    // Every default passes the contract, so the first settings.update after the upgrade is valid.
+    expect(Settings.safeParse(DEFAULT_SETTINGS).success).toBe(true);
+  });
+
+  it('keeps the terminal settings and a custom scheme across a save and a load', async () => {
+    const dir = tempDir();
+    const store = new ConfigStore(dir);
+    const { config } = await store.load();
+    const customScheme = { ...SOME_COLOURS, red: '#123456' };
+    const settings: Settings = {
+      ...config.settings,
+      fontFamily: 'Fira Code, JetBrains Mono',
+      lineHeight: 1.25,
+      cursorStyle: 'bar',
+      scheme: 'custom',
+      customScheme,
+      bell: 'notify',
+      rightClick: 'paste',
+    };
+    await store.save({ ...config, settings });
+    expect((await new ConfigStore(dir).load()).config.settings).toEqual(settings);
+  });
+
+  it('refuses a custom colour that is not #rrggbb rather than drawing with it', () => {
+    expect(Settings.shape.customScheme.safeParse({ ...SOME_COLOURS, red: 'red; x' }).success).toBe(false);
+    expect(Settings.shape.fontFamily.safeParse('Fira"; }').success).toBe(false);
   });
 
   it('treats a file from a newer version as unreadable rather than guessing', async () => {
