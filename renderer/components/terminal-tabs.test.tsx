@@ -21,6 +21,7 @@ import { useUi } from '../stores/ui-store';
 import { useActivity } from '../stores/activity-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withTwoEnvironments } from '../test/two-environments';
+import { DEFAULT_SETTINGS } from '../stores/settings-store';
 import { App } from './app';
 
 let bridge: FakeBridge;
@@ -33,13 +34,7 @@ beforeEach(async () => {
   bridge = withTwoEnvironments();
   bridge
     .handle('environments.list', () => [makeEnv()])
-    .handle('settings.get', () => ({
-      scrollback: 5000,
-      copyOnSelect: false,
-      fontSize: 13,
-      theme: 'light',
-      trustedLinkHosts: [],
-    }))
+    .handle('settings.get', () => ({ ...DEFAULT_SETTINGS, scrollback: 5000, theme: 'light' }))
     .handle('transfers.list', () => [])
     .handle('app.notices', () => [])
     .handle('processes.list', () => [
