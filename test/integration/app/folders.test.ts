@@ -69,7 +69,16 @@ async function planOf(root: string, ifExists: Record<string, IfExists> = {}): Pr
 }
 
 /** Sends the files of `plan` from `root` in order, as the renderer does; a refused file is left. */
-async function sendFiles(h: Harness, id: string, root: string, plan: FolderUploadPlan): Promise<void> {
+/** Called after each chunk the renderer's part has sent that is not a file's last. */
+type AfterChunk = (file: FolderUploadPlan['files'][number], sentBytes: number) => Promise<void>;
+
+async function sendFiles(
+  h: Harness,
+  id: string,
+  root: string,
+  plan: FolderUploadPlan,
+  afterChunk?: AfterChunk,
+): Promise<void> {
   for (const [index, file] of plan.files.entries()) {
     const data = readFileSync(path.join(root, file.path));
     try {
@@ -83,6 +92,7 @@ async function sendFiles(h: Harness, id: string, root: string, plan: FolderUploa
           dataBase64: data.subarray(offset, end).toString('base64'),
           last: end >= data.length,
         });
+        if (end < data.length) await afterChunk?.(file, end);
         offset = end;
       } while (offset < data.length);
     } catch (error) {
@@ -115,10 +125,11 @@ async function uploadFolder(
   localRoot: string,
   remotePath: string,
   plan?: FolderUploadPlan,
+  afterChunk?: AfterChunk,
 ) {
   const thePlan = plan ?? (await planOf(localRoot));
   const started = await h.invoke('transfers.startFolderUpload', { envId, remotePath, plan: thePlan });
-  await sendFiles(h, started.id, localRoot, thePlan);
+  await sendFiles(h, started.id, localRoot, thePlan, afterChunk);
   return ended(h, started.id);
 }
 
@@ -142,17 +153,20 @@ function roundTripSuite(label: string, impl: 'tether' | 'codex') {
     it('uploads a tree byte-exactly with per-file progress, and downloads it back with links reported', async () => {
       const source = path.join(local, 'my folder ✓');
       const remote = path.join(rig.server.home, 'my folder ✓');
-      const done = await uploadFolder(rig.h, rig.envId, source, remote);
+      // Per-file progress: while the big file is half sent, the queue shows it part-way.
+      const partWay = (t: TransferView): boolean =>
+        t.files?.some((f) => f.path.endsWith('.bin') && f.doneBytes > 0 && f.doneBytes < f.totalBytes) ??
+        false;
+      let sawPartWay = false;
+      const done = await uploadFolder(rig.h, rig.envId, source, remote, undefined, async (file) => {
+        if (!file.path.endsWith('.bin') || sawPartWay) return;
+        await waitFor(() => rig.h.eventsNamed('transfers.changed').some(partWay), 'the big file part-way');
+        sawPartWay = true;
+      });
       expect(done).toMatchObject({ state: 'done', error: null, name: 'my folder ✓' });
       expect(snapshotTree(remote)).toEqual(snapshotTree(source));
       expect(leftovers(remote)).toEqual([]);
-      const views = rig.h.eventsNamed('transfers.changed').filter((t) => t.id === done.id);
-      // Per-file progress: the big file was seen part-way while the folder ran.
-      expect(
-        views.some((t) =>
-          t.files?.some((f) => f.path.endsWith('.bin') && f.doneBytes > 0 && f.doneBytes < f.totalBytes),
-        ),
-      ).toBe(true);
+      expect(sawPartWay).toBe(true);
       expect(done.files?.every((f) => f.state === 'done')).toBe(true);
       expect(done.doneBytes).toBe(done.totalBytes);
 
