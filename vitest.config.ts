@@ -31,7 +31,9 @@ export default defineConfig({
           name: 'renderer',
           environment: 'jsdom',
           include: ['renderer/**/*.test.{ts,tsx}'],
-          testTimeout: 30_000,
+          // jsdom renders whole app trees with xterm in them: with files in parallel on two cores a
+          // slow test takes tens of seconds. A bound, not a timing.
+          testTimeout: 120_000,
         },
       },
       {

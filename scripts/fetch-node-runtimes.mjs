@@ -74,7 +74,7 @@ async function fetchArch(arch, known) {
   if (!xzEntry && hasXz) {
     process.stderr.write(`compressing ${name} bin/node with xz (once) ...\n`);
     const xz = path.join(dir, `node-v${NODE_RUNTIME_VERSION}-linux-${arch}.node.xz`);
-    execFileSync('sh', ['-c', 'tar -xzOf "$1" package/bin/node | xz -T0 -6 > "$2.partial"', 'sh', tgz, xz], {
+    execFileSync('sh', ['-c', 'tar -xzOf "$1" package/bin/node | xz -T0 -3 > "$2.partial"', 'sh', tgz, xz], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     renameSync(`${xz}.partial`, xz);

@@ -201,6 +201,8 @@ describe('web app: look and feel of every main view', () => {
       );
       await mount.click({ button: 'right' });
       await page.getByRole('menuitem', { name: 'Paste' }).click();
+      // Pasting reads the clipboard first: Enter before the echoed text would run an empty line.
+      await expect.poll(() => countInPane(page, /echo pasted-\$\(\(3\*3\)\)/), poll).toBe(1);
       await page.keyboard.press('Enter');
       await expect.poll(() => countInPane(page, /^pasted-9$/m), poll).toBe(1);
     },
