@@ -1,6 +1,6 @@
-// The command registry: every command the app offers, with its keyboard shortcut where it has one.
-// The command palette, the app menu and the shortcuts all read this one list, so a command is
-// named, bound and run in one place.
+// The command registry: what every command of the shared catalog does (and the generated "Show
+// panel" ones). The command palette and the native menu's items run commands from here; names and
+// keys come from the catalog (shared/command-catalog.ts), so they are written once.
 import { activeEditorId, openEditor, saveEditor } from './actions/editor-actions';
 import { reconnectAll, reconnectNow } from './actions/environment-actions';
 import { runShortcut } from './actions/shortcut-actions';
@@ -8,6 +8,7 @@ import { useEnvironments } from './stores/environments-store';
 import { filesOf, useFiles } from './stores/files-store';
 import { envPanes, usePanes } from './stores/panes-store';
 import { useUi, type EnvPanel } from './stores/ui-store';
+import { catalogCommand, type CommandId } from '../shared/command-catalog';
 import { keysOf, SHORTCUTS } from './shortcuts';
 
 export interface AppCommand {
@@ -30,7 +31,13 @@ function activeEnvId(): string | null {
   return id && useEnvironments.getState().byId[id] ? id : null;
 }
 
-/** Every command, in the order menus show them. */
+/** A catalog command without a global binding: its label and any key hint come from the catalog. */
+function named(id: CommandId, run: () => void): AppCommand {
+  const { label, keysHint } = catalogCommand(id);
+  return { id, label, ...(keysHint ? { keys: keysHint } : {}), run };
+}
+
+/** Every command, in the order the palette shows them. */
 export function appCommands(): AppCommand[] {
   const ui = useUi.getState();
   const fromShortcuts = SHORTCUTS.map((s) => ({
@@ -50,52 +57,34 @@ export function appCommands(): AppCommand[] {
   return [
     ...fromShortcuts,
     ...panels,
-    { id: 'addEnvironment', label: 'Add environment…', run: () => ui.openDialog({ kind: 'addEnvironment' }) },
-    {
-      id: 'reconnectNow',
-      label: 'Reconnect this environment now',
-      run: () => {
-        const envId = activeEnvId();
-        if (envId) void reconnectNow(envId).catch(() => undefined);
-      },
-    },
-    {
-      id: 'editFile',
-      label: 'Edit the selected file',
-      run: () => {
-        const envId = activeEnvId();
-        if (!envId) return;
-        const files = filesOf(useFiles.getState().byEnv, envId);
-        const entry = files.entries.find((e) => e.path === files.selected);
-        if (!entry || entry.kind === 'directory') return;
-        ui.showPanel(envId, 'files');
-        void openEditor(envId, entry.path);
-      },
-    },
-    {
-      id: 'saveFile',
-      label: 'Save the file in the editor',
-      keys: 'Ctrl+S',
-      run: () => {
-        const envId = activeEnvId();
-        const id = envId ? activeEditorId(envId) : null;
-        if (id) void saveEditor(id);
-      },
-    },
-    {
-      id: 'renameTab',
-      label: 'Rename terminal tab',
-      keys: 'F2 (on the tab)',
-      run: () => {
-        const envId = activeEnvId();
-        const tabId = envId ? envPanes(usePanes.getState().byEnv, envId).activeTabId : null;
-        if (!envId || !tabId) return;
-        ui.showPanel(envId, 'terminals');
-        ui.setRenamingTab(tabId);
-      },
-    },
-    { id: 'reconnectAll', label: 'Reconnect all', run: () => void reconnectAll().catch(() => undefined) },
-    { id: 'settings', label: 'Settings…', run: () => ui.openDialog({ kind: 'settings' }) },
-    { id: 'shortcuts', label: 'Keyboard shortcuts', run: () => ui.openDialog({ kind: 'shortcuts' }) },
+    named('addEnvironment', () => ui.openDialog({ kind: 'addEnvironment' })),
+    named('reconnectNow', () => {
+      const envId = activeEnvId();
+      if (envId) void reconnectNow(envId).catch(() => undefined);
+    }),
+    named('editFile', () => {
+      const envId = activeEnvId();
+      if (!envId) return;
+      const files = filesOf(useFiles.getState().byEnv, envId);
+      const entry = files.entries.find((e) => e.path === files.selected);
+      if (!entry || entry.kind === 'directory') return;
+      ui.showPanel(envId, 'files');
+      void openEditor(envId, entry.path);
+    }),
+    named('saveFile', () => {
+      const envId = activeEnvId();
+      const id = envId ? activeEditorId(envId) : null;
+      if (id) void saveEditor(id);
+    }),
+    named('renameTab', () => {
+      const envId = activeEnvId();
+      const tabId = envId ? envPanes(usePanes.getState().byEnv, envId).activeTabId : null;
+      if (!envId || !tabId) return;
+      ui.showPanel(envId, 'terminals');
+      ui.setRenamingTab(tabId);
+    }),
+    named('reconnectAll', () => void reconnectAll().catch(() => undefined)),
+    named('settings', () => ui.openDialog({ kind: 'settings' })),
+    named('shortcuts', () => ui.openDialog({ kind: 'shortcuts' })),
   ];
 }

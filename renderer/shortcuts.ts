@@ -1,58 +1,24 @@
-// The keyboard shortcuts: one table drives the key handler, the menu, the command palette and the
-// help dialog. In web mode the browser keeps some keys for itself (Ctrl+Shift+T/W, Ctrl+PgUp/PgDn
-// reach no page), so those shortcuts have a web binding, and every list shows the one that works.
+// The keyboard shortcuts, taken from the shared command catalog: they drive the key handler, the
+// command palette and the help dialog. In web mode the browser keeps some keys for itself
+// (Ctrl+Shift+T/W, Ctrl+PgUp/PgDn reach no page), so those shortcuts have a web binding, and every
+// list shows the one that works.
+import { COMMAND_CATALOG, type CatalogCommand, type ShortcutId } from '../shared/command-catalog';
 import { hostKind, type HostKind } from './host-kind';
 
-export type ShortcutId =
-  | 'newTerminal'
-  | 'closePane'
-  | 'nextTab'
-  | 'previousTab'
-  | 'splitRight'
-  | 'splitDown'
-  | 'focusFiles'
-  | 'search'
-  | 'commandPalette'
-  | 'quickSwitch'
-  | 'focusPaneLeft'
-  | 'focusPaneRight'
-  | 'focusPaneUp'
-  | 'focusPaneDown'
-  | 'maximizePane'
-  | 'moveTabLeft'
-  | 'moveTabRight';
+export type { ShortcutId };
 
-export interface Shortcut {
+export interface Shortcut extends CatalogCommand {
   id: ShortcutId;
-  label: string;
   /** The binding in the desktop app, e.g. "Ctrl+Shift+T". */
   keys: string;
-  /** The binding in a browser tab, where the browser takes `keys`. */
-  webKeys?: string;
-  /** A second binding that works in both hosts (F1 for the command palette). */
-  alsoKeys?: string;
 }
 
-export const SHORTCUTS: Shortcut[] = [
-  { id: 'newTerminal', label: 'New terminal', keys: 'Ctrl+Shift+T', webKeys: 'Alt+Shift+T' },
-  { id: 'closePane', label: 'Close pane', keys: 'Ctrl+Shift+W', webKeys: 'Alt+Shift+W' },
-  { id: 'nextTab', label: 'Next tab', keys: 'Ctrl+PageDown', webKeys: 'Alt+PageDown' },
-  { id: 'previousTab', label: 'Previous tab', keys: 'Ctrl+PageUp', webKeys: 'Alt+PageUp' },
-  { id: 'splitRight', label: 'Split right', keys: 'Ctrl+Shift+D' },
-  { id: 'splitDown', label: 'Split down', keys: 'Ctrl+Shift+S' },
-  { id: 'focusFiles', label: 'Focus file browser', keys: 'Ctrl+Shift+E' },
-  { id: 'search', label: 'Search in terminal', keys: 'Ctrl+Shift+F' },
-  { id: 'commandPalette', label: 'Command palette', keys: 'Ctrl+Shift+P', alsoKeys: 'F1' },
-  { id: 'quickSwitch', label: 'Go to environment, terminal or folder', keys: 'Ctrl+P' },
-  { id: 'focusPaneLeft', label: 'Focus pane to the left', keys: 'Alt+Left' },
-  { id: 'focusPaneRight', label: 'Focus pane to the right', keys: 'Alt+Right' },
-  { id: 'focusPaneUp', label: 'Focus pane above', keys: 'Alt+Up' },
-  { id: 'focusPaneDown', label: 'Focus pane below', keys: 'Alt+Down' },
-  { id: 'maximizePane', label: 'Maximize or restore pane', keys: 'Ctrl+Shift+Enter' },
-  // Chromium moves its own tabs with Ctrl+Shift+PageUp/PageDown.
-  { id: 'moveTabLeft', label: 'Move tab left', keys: 'Ctrl+Shift+PageUp', webKeys: 'Alt+Shift+PageUp' },
-  { id: 'moveTabRight', label: 'Move tab right', keys: 'Ctrl+Shift+PageDown', webKeys: 'Alt+Shift+PageDown' },
-];
+function isShortcut(command: CatalogCommand): command is Shortcut {
+  return command.keys !== undefined;
+}
+
+/** The catalog's commands with a global binding, in its order. */
+export const SHORTCUTS: Shortcut[] = COMMAND_CATALOG.filter(isShortcut);
 
 /** Short key names shown to the user (and Electron's), for what KeyboardEvent.key calls them. */
 const KEY_NAMES: Record<string, string> = {

@@ -1,4 +1,5 @@
-// The app-wide commands of the contract: settings.*, app.* (notices) and shell.openExternal.
+// The app-wide commands of the contract: settings.*, app.* (notices, unsaved edits) and
+// shell.openExternal.
 import type { NamespaceHandlers } from './command-handlers';
 import { AppError } from './app-error';
 import { errorMessage } from '../../shared/error-message';
@@ -8,6 +9,7 @@ import type { HostServices } from './host-services';
 import type { NoticeBoard } from './notice-board';
 import type { RendererFanout } from './renderer-fanout';
 import type { SecretProtection } from './secret-store';
+import type { UnsavedEdits } from './unsaved-edits';
 
 export type AppHandlers = NamespaceHandlers<'settings' | 'app' | 'shell'>;
 
@@ -17,6 +19,7 @@ export interface AppHandlerDeps {
   renderers: RendererFanout;
   host: HostServices;
   tokenProtection: SecretProtection;
+  unsavedEdits: UnsavedEdits;
 }
 
 export function appHandlers({
@@ -25,6 +28,7 @@ export function appHandlers({
   renderers,
   host,
   tokenProtection,
+  unsavedEdits,
 }: AppHandlerDeps): AppHandlers {
   return {
     'settings.get': () => config.settings,
@@ -43,6 +47,10 @@ export function appHandlers({
       encrypted: tokenProtection.encrypted,
       description: tokenProtection.description,
     }),
+    'app.reportUnsavedEdits': ({ files }, link) => {
+      unsavedEdits.report(link.id, files);
+      return { ok: true };
+    },
 
     'shell.openExternal': async ({ url }) => {
       let link: URL;

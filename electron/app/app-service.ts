@@ -24,6 +24,7 @@ import { NoticeBoard } from './notice-board';
 import { ProcessFlow } from './process-flow';
 import { processHandlers } from './process-handlers';
 import { quitWarning, type QuitWarning } from './quit-warning';
+import { UnsavedEdits } from './unsaved-edits';
 import { RendererFanout } from './renderer-fanout';
 import { SavedSessions } from './saved-sessions';
 import { SessionKeeper } from './session-keeper';
@@ -54,6 +55,7 @@ export class AppService {
   private readonly envs = new EnvironmentRegistry();
   private readonly renderers = new RendererFanout();
   private readonly flow = new ProcessFlow(this.envs, this.renderers, () => this.keeper.changed());
+  private readonly unsavedEdits = new UnsavedEdits();
   private readonly notices = new NoticeBoard((notice) => this.renderers.broadcast('app.notice', notice));
   private readonly keeper: SessionKeeper;
   private readonly transfers = new TransferQueue((view) =>
@@ -116,6 +118,7 @@ export class AppService {
         renderers,
         host: options.host,
         tokenProtection: options.secrets.protection,
+        unsavedEdits: this.unsavedEdits,
       }),
     };
   }
@@ -156,14 +159,18 @@ export class AppService {
 
   detach(link: RendererLink): void {
     this.renderers.detach(link);
+    this.unsavedEdits.forget(link.id);
     this.flow.consumedByAll();
     // The last window or tab closed: nobody is left to answer ssh, so its questions are cancelled.
     if (this.renderers.count === 0) this.prompts.cancelAll();
   }
 
-  /** What quitting now would end (running processes whose server stops with the app), or null. */
+  /**
+   * What quitting now would lose (running processes whose server stops with the app, unsaved editor
+   * changes), or null.
+   */
   quitWarning(): QuitWarning | null {
-    return quitWarning(this.envs, (settings) => this.specOf(settings));
+    return quitWarning(this.envs, (settings) => this.specOf(settings), this.unsavedEdits.files());
   }
 
   /** The native menu chose command `id`: the renderers run it (they own the command registry). */

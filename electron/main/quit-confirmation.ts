@@ -1,6 +1,6 @@
 // Asks before the app quits while processes that end with it are running (the Local environment's;
-// remote ones are saved and come back). Asked once per quit: closing the last window and the quit
-// that follows it share the answer.
+// remote ones are saved and come back) or editors hold unsaved changes. Asked once per quit: closing
+// the last window and the quit that follows it share the answer.
 import { dialog, type BrowserWindow } from 'electron';
 import type { QuitWarning } from '../app/quit-warning';
 

@@ -16,6 +16,7 @@ import { useTransfers } from '../stores/transfers-store';
 import { useUi } from '../stores/ui-store';
 import { applySettingsToAll, retainOnly, routeEvents } from '../terminal/terminal-registry';
 import { guardUnsavedEdits } from '../editor/unsaved-guard';
+import { reportUnsavedEdits, resendUnsavedEdits } from '../editor/unsaved-report';
 import { forgetEnvironment, forwardNetworkSignals } from './environment-actions';
 import { syncLayout } from './layout-sync';
 import { noteOutput, noteProcessChange, trackActivity } from './activity-tracking';
@@ -29,6 +30,7 @@ let hostHadLayout = false;
 export async function startApp(): Promise<() => void> {
   const offs = [
     guardUnsavedEdits(),
+    reportUnsavedEdits(),
     onEvent('environments.changed', (env) => {
       const before = useEnvironments.getState().byId[env.id];
       useEnvironments.getState().upsert(env);
@@ -109,6 +111,7 @@ export async function loadAll(): Promise<void> {
   useEnvironments.getState().setAll(envs);
   void loadNotices();
   void loadSshPrompts();
+  resendUnsavedEdits();
   if (useUi.getState().activeEnvId === null) useUi.getState().selectEnv(envs[0]?.id ?? null);
   await Promise.all(envs.map((env) => loadProcesses(env.id)));
   openFirstShell(envs);

@@ -14,6 +14,7 @@ import { withTwoEnvironments } from '../test/two-environments';
 import { App } from './app';
 import { fireEvent } from '@testing-library/react';
 import { DEFAULT_SETTINGS } from '../stores/settings-store';
+import { setHostKind } from '../host-kind';
 
 let bridge: FakeBridge;
 let stop: (() => void) | null = null;
@@ -134,9 +135,9 @@ describe('the terminal context menu', () => {
       'Select all',
       'Clear',
       'SearchCtrl+Shift+F',
-      'Split right',
-      'Split down',
-      'Close pane',
+      'Split rightCtrl+Shift+D',
+      'Split downCtrl+Shift+S',
+      'Close paneCtrl+Shift+W',
     ]);
     // Nothing selected yet: Copy is there but disabled.
     expect(within(menu).getByRole('menuitem', { name: 'Copy' }).hasAttribute('disabled')).toBe(true);
@@ -172,5 +173,25 @@ describe('the terminal context menu', () => {
     expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Select all' }));
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('shows the keys of this host in its items and the header tooltips (a browser tab has its own)', () => {
+    setHostKind('web');
+    try {
+      render(<App />);
+      expect(screen.getByRole('button', { name: 'Search' }).getAttribute('title')).toBe(
+        'Search (Ctrl+Shift+F)',
+      );
+      expect(screen.getByRole('button', { name: 'Close pane' }).getAttribute('title')).toBe(
+        'Close pane (Alt+Shift+W)',
+      );
+      fireEvent.contextMenu(document.querySelector('.terminal-mount')!, { clientX: 40, clientY: 40 });
+      const items = within(screen.getByRole('menu', { name: 'Terminal' }))
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent);
+      expect(items).toContain('Close paneAlt+Shift+W');
+    } finally {
+      setHostKind('electron');
+    }
   });
 });

@@ -109,9 +109,14 @@ export function TerminalPane(props: {
     { label: 'Select all', icon: TextSelect, onSelect: () => terminal().selectAll() },
     { label: 'Clear', icon: Eraser, onSelect: () => terminal().clear() },
     'separator',
-    { label: 'Search', icon: Search, keys: 'Ctrl+Shift+F', onSelect: () => toggleSearch(paneId) },
-    { label: 'Split right', icon: Columns2, onSelect: () => split('horizontal') },
-    { label: 'Split down', icon: Rows2, onSelect: () => split('vertical') },
+    { label: 'Search', icon: Search, keys: keysOfId('search'), onSelect: () => toggleSearch(paneId) },
+    {
+      label: 'Split right',
+      icon: Columns2,
+      keys: keysOfId('splitRight'),
+      onSelect: () => split('horizontal'),
+    },
+    { label: 'Split down', icon: Rows2, keys: keysOfId('splitDown'), onSelect: () => split('vertical') },
     ...(canMaximize
       ? [
           {
@@ -123,7 +128,12 @@ export function TerminalPane(props: {
         ]
       : []),
     'separator',
-    { label: 'Close pane', icon: X, onSelect: () => requestClosePanes(env.id, [paneId]) },
+    {
+      label: 'Close pane',
+      icon: X,
+      keys: keysOfId('closePane'),
+      onSelect: () => requestClosePanes(env.id, [paneId]),
+    },
   ];
 
   return (
@@ -161,7 +171,7 @@ export function TerminalPane(props: {
         <button
           className="icon"
           aria-label="Search"
-          title="Search (Ctrl+Shift+F)"
+          title={`Search (${keysOfId('search')})`}
           aria-pressed={searchOpen}
           onClick={() => toggleSearch(paneId)}
         >
@@ -170,12 +180,17 @@ export function TerminalPane(props: {
         <button
           className="icon"
           aria-label="Split right"
-          title="Split right"
+          title={`Split right (${keysOfId('splitRight')})`}
           onClick={() => split('horizontal')}
         >
           <Columns2 size={14} aria-hidden="true" />
         </button>
-        <button className="icon" aria-label="Split down" title="Split down" onClick={() => split('vertical')}>
+        <button
+          className="icon"
+          aria-label="Split down"
+          title={`Split down (${keysOfId('splitDown')})`}
+          onClick={() => split('vertical')}
+        >
           <Rows2 size={14} aria-hidden="true" />
         </button>
         {canMaximize && (
@@ -196,7 +211,7 @@ export function TerminalPane(props: {
         <button
           className="icon"
           aria-label="Close pane"
-          title="Close pane"
+          title={`Close pane (${keysOfId('closePane')})`}
           onClick={() => requestClosePanes(env.id, [paneId])}
         >
           <X size={14} aria-hidden="true" />

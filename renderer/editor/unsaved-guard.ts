@@ -1,6 +1,7 @@
 // In a browser tab, reloading or closing the page would drop every unsaved edit: while any editor
 // tab has unsaved changes the browser asks first. (The desktop app's window does not ask: Electron
-// would block the close silently, with no question shown.)
+// would block the close silently, with no question shown: its quit warning names the unsaved files
+// instead, from what editor/unsaved-report.ts tells the AppService.)
 import { hostKind } from '../host-kind';
 import { useEditors } from '../stores/editors-store';
 

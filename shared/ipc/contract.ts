@@ -429,6 +429,8 @@ export type TokenStorageView = z.infer<typeof TokenStorageView>;
 
 const Empty = z.object({}).strict();
 const Ok = z.object({ ok: z.literal(true) });
+/** The most unsaved files one renderer reports (far more editor tabs than anyone keeps open). */
+export const UNSAVED_EDITS_MAX = 1000;
 
 // ── Commands ────────────────────────────────────────────────────────────────────────────────
 
@@ -631,6 +633,14 @@ export const commands = {
   'app.dismissNotice': command(z.object({ id: z.string() }), Ok),
   /** Whether stored tokens are really encrypted (not on Linux without a keyring, nor in web mode). */
   'app.tokenStorage': command(Empty, TokenStorageView),
+  /**
+   * The names of the files with unsaved changes in this renderer's editors (each report replaces the
+   * last; an empty list clears it), so the desktop app's quit warning can name them.
+   */
+  'app.reportUnsavedEdits': command(
+    z.object({ files: z.array(z.string().min(1).max(1000)).max(UNSAVED_EDITS_MAX) }),
+    Ok,
+  ),
 
   /**
    * Opens an http(s) URL in the system browser, without a shell; anything else is refused. A web-mode
