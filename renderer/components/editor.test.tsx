@@ -9,7 +9,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { EditorView } from 'codemirror';
 import type { EditorFile, EditVersion, FileEntry } from '../../shared/ipc';
-import { IpcError } from '../../shared/ipc';
+import { EDITOR_SAVE_CHUNK_BYTES, IpcError } from '../../shared/ipc';
 import { openEditor } from '../actions/editor-actions';
 import { appCommands } from '../commands';
 import { guardUnsavedEdits } from '../editor/unsaved-guard';
@@ -75,7 +75,7 @@ function type(view: EditorView, at: number, insert: string) {
 
 const savedBytes = () =>
   new TextDecoder('utf-8', { ignoreBOM: true }).decode(
-    decodeBase64(bridge.callsOf('editor.save').at(-1)!.dataBase64),
+    decodeBase64(bridge.callsOf('editor.save').at(-1)!.dataBase64 ?? ''),
   );
 
 describe('the dirty marker', () => {
@@ -245,7 +245,7 @@ describe('files the editor will not edit', () => {
       path: '/home/u/big.log',
       text: 'start of it',
       size: 9_000_000,
-      reason: "It is larger than the editor's limit of 2 MiB.",
+      reason: "It is larger than the editor's limit of 5 MiB.",
     };
     render(<EditorArea envId={ENV} />);
     await act(() => openEditor(ENV, '/home/u/big.log'));
@@ -301,6 +301,27 @@ describe('opening from the file browser', () => {
     fireEvent.contextMenu(within(table).getByText('b.txt'));
     expect(screen.getByRole('menuitem', { name: /Edit/ })).toBeTruthy();
     expect(useEditors.getState().tabs.map((t) => t.name)).toEqual(['notes.txt', 'b.txt']);
+  });
+});
+
+describe('saving a large file', () => {
+  it('sends it in chunks in order, then saves them as one', async () => {
+    const body = 'x'.repeat(EDITOR_SAVE_CHUNK_BYTES * 2 + 1000);
+    files['/home/u/big.txt'] = text('/home/u/big.txt', body);
+    bridge.handle('editor.beginSave', () => ({ saveId: 'save-1' }));
+    bridge.handle('editor.saveChunk', () => ({ ok: true }));
+    const { view } = await openInArea('/home/u/big.txt');
+    type(view, 0, 'é');
+    fireEvent.keyDown(view.contentDOM, { key: 's', ctrlKey: true });
+    await waitFor(() => expect(bridge.callsOf('editor.save')).toHaveLength(1));
+    const expected = new TextEncoder().encode(`é${body}`);
+    expect(bridge.callsOf('editor.beginSave')).toEqual([{ envId: ENV, totalBytes: expected.byteLength }]);
+    const chunks = bridge.callsOf('editor.saveChunk');
+    expect(chunks.map((c) => c.offset)).toEqual([0, 1, 2].map((i) => i * EDITOR_SAVE_CHUNK_BYTES));
+    const sent = Buffer.concat(chunks.map((c) => decodeBase64(c.dataBase64)));
+    expect(sent.equals(expected)).toBe(true);
+    expect(bridge.callsOf('editor.save')[0]).toMatchObject({ saveId: 'save-1', path: '/home/u/big.txt' });
+    expect(bridge.callsOf('editor.save')[0]!.dataBase64 ?? '').toBe('');
   });
 });
 
