@@ -220,6 +220,11 @@ export function closeEditor(id: string): void {
   useEditors.getState().remove(id);
 }
 
+/** Closes every editor tab of `envId` without asking (its environment is gone). */
+export function closeEditorsOf(envId: string): void {
+  for (const tab of useEditors.getState().tabs) if (tab.envId === envId) closeEditor(tab.id);
+}
+
 export function cancelClose(id: string): void {
   useEditors.getState().patch(id, { closing: false });
 }

@@ -61,6 +61,17 @@ async function openInArea(path = '/home/u/notes.txt') {
   return { tab, view: await waitFor(viewOf) };
 }
 
+function fileEntry(name: string): FileEntry {
+  return {
+    name,
+    path: `/home/u/${name}`,
+    kind: 'file',
+    size: 10,
+    modifiedAtMs: 1_700_000_000_000,
+    hidden: false,
+  };
+}
+
 function viewOf(): EditorView {
   const content = document.querySelector('.cm-content');
   if (!content) throw new Error('no editor on screen');
@@ -301,6 +312,40 @@ describe('opening from the file browser', () => {
     fireEvent.contextMenu(within(table).getByText('b.txt'));
     expect(screen.getByRole('menuitem', { name: /Edit/ })).toBeTruthy();
     expect(useEditors.getState().tabs.map((t) => t.name)).toEqual(['notes.txt', 'b.txt']);
+  });
+});
+
+describe('the preview behind the editor', () => {
+  beforeEach(() => {
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({
+      path,
+      entries: path === '/home/u' ? ['notes.txt', 'b.txt'].map(fileEntry) : [],
+    }));
+    bridge.handle('files.preview', ({ path }) => ({
+      kind: 'text',
+      text: `preview of ${path}`,
+      truncated: false,
+      size: 1,
+    }));
+    files['/home/u/b.txt'] = text('/home/u/b.txt', 'b\n');
+  });
+
+  it('is not read while editor tabs cover it, and is once the last tab closes', async () => {
+    const user = userEvent.setup();
+    render(<FileBrowser env={makeEnv({ id: ENV })} />);
+    const table = await screen.findByRole('table', { name: 'Folder contents' });
+    await user.dblClick(await within(table).findByText('b.txt'));
+    await screen.findByRole('tab', { name: /b\.txt/ });
+    const previewsBefore = bridge.callsOf('files.preview').length;
+    await user.click(within(table).getByText('notes.txt'));
+    expect(useFiles.getState().byEnv[ENV]?.selected).toBe('/home/u/notes.txt');
+    expect(bridge.callsOf('files.preview')).toHaveLength(previewsBefore);
+
+    await user.click(screen.getByRole('button', { name: 'Close b.txt' }));
+    const preview = await screen.findByRole('complementary', { name: 'Preview of notes.txt' });
+    await within(preview).findByText('preview of /home/u/notes.txt');
+    expect(bridge.callsOf('files.preview').at(-1)).toMatchObject({ path: '/home/u/notes.txt' });
   });
 });
 
