@@ -16,7 +16,7 @@ import { freeName } from './existing-target';
 import { readHead } from './file-service';
 import { PREVIEW_TEXT_LIMIT_BYTES } from './limits';
 import type { TrackCleanup } from './transfer-queue';
-import { runUpload } from './upload-job';
+import { runStagedUpload } from './upload-job';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 /** NUL bytes in this much of the start mark a file as binary (as git and grep decide). */
@@ -81,37 +81,72 @@ export async function saveEdited(
         return { kind: 'conflict', theirs };
       }
     case 'ifUnchanged': {
-      if (!request.base) throw new AppError('invalidInput', 'A save that checks for changes needs a base.');
-      const theirs = await currentFile(client.fs, path);
-      if (!theirs) return { kind: 'deleted' };
-      const mine = sha256(data);
-      const current = theirs.kind === 'text' ? theirs.version : null;
-      if (current?.sha256 === mine) return { kind: 'saved', path, version: current };
-      if (current?.sha256 !== request.base.sha256) return { kind: 'conflict', theirs };
-      // What is there is what was opened. A write landing between this check and the rename is
-      // not caught: the protocol has no compare-and-swap.
-      return write(client, path, data, true, cleanup);
+      const { base } = request;
+      if (!base) throw new AppError('invalidInput', 'A save that checks for changes needs a base.');
+      // Staged first, checked last: the file on the server is compared with what was opened right
+      // before the rename, so a change made while a large save was uploading is still caught. A write
+      // landing between the check and the rename is not: the protocol has no compare-and-swap.
+      return stageThen(client, path, data, cleanup, async (staged) => {
+        const theirs = await currentFile(client.fs, path);
+        const current = theirs?.kind === 'text' ? theirs.version : null;
+        const mine = sha256(data);
+        const settled: EditorSaveResult | null = !theirs
+          ? { kind: 'deleted' }
+          : current?.sha256 === mine
+            ? { kind: 'saved', path, version: current }
+            : current?.sha256 !== base.sha256
+              ? { kind: 'conflict', theirs }
+              : null;
+        if (settled) {
+          // Not put in place: what was staged goes now (a failure here is cleaned up as any other).
+          await client.fs.remove(staged, { recursive: false, force: true });
+          return settled;
+        }
+        return placed(client, staged, path, data, true);
+      });
     }
   }
 }
 
-async function write(
+function write(
   client: ExecServerClientApi,
   path: string,
   data: Uint8Array,
   overwrite: boolean,
   cleanup: TrackCleanup,
 ): Promise<EditorSaveResult> {
-  await runUpload({
+  return stageThen(client, path, data, cleanup, (staged) => placed(client, staged, path, data, overwrite));
+}
+
+/** Uploads `data` to a staging file beside `path`, then lets `finish` place it (see runStagedUpload). */
+function stageThen(
+  client: ExecServerClientApi,
+  path: string,
+  data: Uint8Array,
+  cleanup: TrackCleanup,
+  finish: (staged: string) => Promise<EditorSaveResult>,
+): Promise<EditorSaveResult> {
+  const run = {
     client,
     remotePath: path,
     totalBytes: data.byteLength,
-    overwrite,
+    overwrite: false,
     source: once(data),
     signal: new AbortController().signal,
     progress: () => undefined,
     cleanup,
-  });
+  };
+  return runStagedUpload(run, finish);
+}
+
+async function placed(
+  client: ExecServerClientApi,
+  staged: string,
+  path: string,
+  data: Uint8Array,
+  overwrite: boolean,
+): Promise<EditorSaveResult> {
+  await client.fs.placeStaged(staged, path, { overwrite });
   const meta = await client.fs.getMetadata(path);
   return { kind: 'saved', path, version: versionOf(data, meta.modifiedAtMs) };
 }

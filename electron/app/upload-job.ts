@@ -24,8 +24,19 @@ export interface UploadRun {
 }
 
 export async function runUpload(run: UploadRun): Promise<void> {
-  const { client, remotePath } = run;
-  const staged = stagingPath(remotePath);
+  await runStagedUpload(run, (staged) =>
+    run.client.fs.placeStaged(staged, run.remotePath, { overwrite: run.overwrite }),
+  );
+}
+
+/**
+ * Writes the run's bytes to a staging file beside remotePath and hands its path to `finish`, which
+ * puts it in place (or decides not to, and removes it). Should writing or `finish` fail, the staging
+ * file is removed. The editor's save checks the server's file in `finish`, right before the rename.
+ */
+export async function runStagedUpload<T>(run: UploadRun, finish: (staged: string) => Promise<T>): Promise<T> {
+  const { client } = run;
+  const staged = stagingPath(run.remotePath);
   try {
     if (run.totalBytes === 0) {
       for await (const _ of run.source) break;
@@ -35,7 +46,7 @@ export async function runUpload(run: UploadRun): Promise<void> {
     }
     // A cancel that landed while the last block was in flight must not put the file in place.
     run.signal.throwIfAborted();
-    await client.fs.placeStaged(staged, remotePath, { overwrite: run.overwrite });
+    return await finish(staged);
   } catch (error) {
     // Not awaited: with the link down the removal waits for it, and the failure is known now.
     run.cleanup(client.fs.remove(staged, { recursive: false, force: true }));

@@ -2,11 +2,13 @@
 // still has what was opened), settle a conflict (overwrite, take theirs, save a copy), recreate a
 // deleted file, and close a tab, asking first when it has unsaved changes.
 import {
+  EDITOR_SAVE_CHUNK_BYTES,
   EDITOR_SAVE_LIMIT_BYTES,
   IpcError,
   type EditorFile,
   type EditorSaveMode,
   type EditorSaveResult,
+  type EditVersion,
 } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { change, documentState, dropDocument, markSaved, putDocument } from '../editor/editor-documents';
@@ -108,13 +110,7 @@ export async function saveEditor(
   patch(id, { save: { kind: 'saving' } });
   let result: EditorSaveResult;
   try {
-    result = await invoke('editor.save', {
-      envId: tab.envId,
-      path: tab.path,
-      dataBase64: encodeBase64(bytes),
-      mode,
-      base: content.version,
-    });
+    result = await sendSave(tab.envId, tab.path, bytes, mode, content.version);
   } catch (error) {
     const linkDown =
       (error instanceof IpcError && error.code === 'disconnected') ||
@@ -145,6 +141,25 @@ export async function saveEditor(
     patch(id, { save: { kind: 'idle' }, deleted: true, conflict: null });
   }
   return result.kind;
+}
+
+/** editor.save with `bytes`: inline when they fit one message's chunk, else sent in chunks first. */
+async function sendSave(
+  envId: string,
+  path: string,
+  bytes: Uint8Array,
+  mode: EditorSaveMode,
+  base: EditVersion,
+): Promise<EditorSaveResult> {
+  if (bytes.byteLength <= EDITOR_SAVE_CHUNK_BYTES) {
+    return invoke('editor.save', { envId, path, dataBase64: encodeBase64(bytes), mode, base });
+  }
+  const { saveId } = await invoke('editor.beginSave', { envId, totalBytes: bytes.byteLength });
+  for (let offset = 0; offset < bytes.byteLength; offset += EDITOR_SAVE_CHUNK_BYTES) {
+    const chunk = bytes.subarray(offset, offset + EDITOR_SAVE_CHUNK_BYTES);
+    await invoke('editor.saveChunk', { saveId, offset, dataBase64: encodeBase64(chunk) });
+  }
+  return invoke('editor.save', { envId, path, mode, base, saveId });
 }
 
 /** Saves tabs whose link dropped once it is back; one watcher per tab. */
@@ -203,6 +218,11 @@ export function closeEditor(id: string): void {
   stopWaiting(id);
   dropDocument(id);
   useEditors.getState().remove(id);
+}
+
+/** Closes every editor tab of `envId` without asking (its environment is gone). */
+export function closeEditorsOf(envId: string): void {
+  for (const tab of useEditors.getState().tabs) if (tab.envId === envId) closeEditor(tab.id);
 }
 
 export function cancelClose(id: string): void {

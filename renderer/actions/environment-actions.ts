@@ -1,6 +1,7 @@
 // What the user can do with environments: add, edit, remove, test, reconnect, connect/disconnect.
 import type { EnvironmentDraft, CommandInput } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
+import { closeEditorsOf } from './editor-actions';
 import { useEnvironments } from '../stores/environments-store';
 import { usePanes } from '../stores/panes-store';
 import { useProcesses } from '../stores/processes-store';
@@ -27,6 +28,7 @@ export function forgetEnvironment(id: string): void {
   useEnvironments.getState().remove(id);
   useProcesses.getState().removeEnv(id);
   usePanes.getState().removeEnv(id);
+  closeEditorsOf(id);
   const ui = useUi.getState();
   if (ui.activeEnvId === id) ui.selectEnv(useEnvironments.getState().order[0] ?? null);
 }

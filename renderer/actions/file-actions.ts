@@ -1,5 +1,6 @@
 // What the user can do in the file browser: navigate, expand the tree, preview, and change files.
 import { invoke } from '../ipc/ipc-client';
+import { hasEditors, useEditors } from '../stores/editors-store';
 import { useRecentPaths } from '../stores/recent-paths-store';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from '../stores/files-store';
@@ -101,16 +102,24 @@ export async function toggleTreeNode(envId: string, path: string): Promise<void>
   if (!f.tree[path]) await loadTreeNode(envId, path);
 }
 
-/** Moves the cursor to `path` (previewing a file) and marks `marked`, by default the entry alone. */
+/**
+ * Moves the cursor to `path` and marks `marked`, by default the entry alone. A file is previewed,
+ * unless the environment's editor covers the preview: then nobody would see it, so it is not read.
+ */
 export async function selectEntry(
   envId: string,
   path: string,
   isFile: boolean,
   marked: string[] = [path],
 ): Promise<void> {
+  useFiles.getState().patch(envId, { selected: path, marked, preview: null });
+  if (isFile && !hasEditors(useEditors.getState(), envId)) await previewFile(envId, path);
+}
+
+/** Reads the preview of the file at `path`, shown while it is still the one under the cursor. */
+export async function previewFile(envId: string, path: string): Promise<void> {
   const patch = useFiles.getState().patch;
-  patch(envId, { selected: path, marked, preview: isFile ? { path, preview: null, error: null } : null });
-  if (!isFile) return;
+  patch(envId, { preview: { path, preview: null, error: null } });
   try {
     const preview = await invoke('files.preview', { envId, path });
     patch(envId, (f) => (f.selected === path ? { preview: { path, preview, error: null } } : {}));

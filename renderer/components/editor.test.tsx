@@ -9,7 +9,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { EditorView } from 'codemirror';
 import type { EditorFile, EditVersion, FileEntry } from '../../shared/ipc';
-import { IpcError } from '../../shared/ipc';
+import { EDITOR_SAVE_CHUNK_BYTES, IpcError } from '../../shared/ipc';
 import { openEditor } from '../actions/editor-actions';
 import { appCommands } from '../commands';
 import { guardUnsavedEdits } from '../editor/unsaved-guard';
@@ -61,6 +61,17 @@ async function openInArea(path = '/home/u/notes.txt') {
   return { tab, view: await waitFor(viewOf) };
 }
 
+function fileEntry(name: string): FileEntry {
+  return {
+    name,
+    path: `/home/u/${name}`,
+    kind: 'file',
+    size: 10,
+    modifiedAtMs: 1_700_000_000_000,
+    hidden: false,
+  };
+}
+
 function viewOf(): EditorView {
   const content = document.querySelector('.cm-content');
   if (!content) throw new Error('no editor on screen');
@@ -75,7 +86,7 @@ function type(view: EditorView, at: number, insert: string) {
 
 const savedBytes = () =>
   new TextDecoder('utf-8', { ignoreBOM: true }).decode(
-    decodeBase64(bridge.callsOf('editor.save').at(-1)!.dataBase64),
+    decodeBase64(bridge.callsOf('editor.save').at(-1)!.dataBase64 ?? ''),
   );
 
 describe('the dirty marker', () => {
@@ -245,7 +256,7 @@ describe('files the editor will not edit', () => {
       path: '/home/u/big.log',
       text: 'start of it',
       size: 9_000_000,
-      reason: "It is larger than the editor's limit of 2 MiB.",
+      reason: "It is larger than the editor's limit of 5 MiB.",
     };
     render(<EditorArea envId={ENV} />);
     await act(() => openEditor(ENV, '/home/u/big.log'));
@@ -301,6 +312,61 @@ describe('opening from the file browser', () => {
     fireEvent.contextMenu(within(table).getByText('b.txt'));
     expect(screen.getByRole('menuitem', { name: /Edit/ })).toBeTruthy();
     expect(useEditors.getState().tabs.map((t) => t.name)).toEqual(['notes.txt', 'b.txt']);
+  });
+});
+
+describe('the preview behind the editor', () => {
+  beforeEach(() => {
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({
+      path,
+      entries: path === '/home/u' ? ['notes.txt', 'b.txt'].map(fileEntry) : [],
+    }));
+    bridge.handle('files.preview', ({ path }) => ({
+      kind: 'text',
+      text: `preview of ${path}`,
+      truncated: false,
+      size: 1,
+    }));
+    files['/home/u/b.txt'] = text('/home/u/b.txt', 'b\n');
+  });
+
+  it('is not read while editor tabs cover it, and is once the last tab closes', async () => {
+    const user = userEvent.setup();
+    render(<FileBrowser env={makeEnv({ id: ENV })} />);
+    const table = await screen.findByRole('table', { name: 'Folder contents' });
+    await user.dblClick(await within(table).findByText('b.txt'));
+    await screen.findByRole('tab', { name: /b\.txt/ });
+    const previewsBefore = bridge.callsOf('files.preview').length;
+    await user.click(within(table).getByText('notes.txt'));
+    expect(useFiles.getState().byEnv[ENV]?.selected).toBe('/home/u/notes.txt');
+    expect(bridge.callsOf('files.preview')).toHaveLength(previewsBefore);
+
+    await user.click(screen.getByRole('button', { name: 'Close b.txt' }));
+    const preview = await screen.findByRole('complementary', { name: 'Preview of notes.txt' });
+    await within(preview).findByText('preview of /home/u/notes.txt');
+    expect(bridge.callsOf('files.preview').at(-1)).toMatchObject({ path: '/home/u/notes.txt' });
+  });
+});
+
+describe('saving a large file', () => {
+  it('sends it in chunks in order, then saves them as one', async () => {
+    const body = 'x'.repeat(EDITOR_SAVE_CHUNK_BYTES * 2 + 1000);
+    files['/home/u/big.txt'] = text('/home/u/big.txt', body);
+    bridge.handle('editor.beginSave', () => ({ saveId: 'save-1' }));
+    bridge.handle('editor.saveChunk', () => ({ ok: true }));
+    const { view } = await openInArea('/home/u/big.txt');
+    type(view, 0, 'é');
+    fireEvent.keyDown(view.contentDOM, { key: 's', ctrlKey: true });
+    await waitFor(() => expect(bridge.callsOf('editor.save')).toHaveLength(1));
+    const expected = new TextEncoder().encode(`é${body}`);
+    expect(bridge.callsOf('editor.beginSave')).toEqual([{ envId: ENV, totalBytes: expected.byteLength }]);
+    const chunks = bridge.callsOf('editor.saveChunk');
+    expect(chunks.map((c) => c.offset)).toEqual([0, 1, 2].map((i) => i * EDITOR_SAVE_CHUNK_BYTES));
+    const sent = Buffer.concat(chunks.map((c) => decodeBase64(c.dataBase64)));
+    expect(sent.equals(expected)).toBe(true);
+    expect(bridge.callsOf('editor.save')[0]).toMatchObject({ saveId: 'save-1', path: '/home/u/big.txt' });
+    expect(bridge.callsOf('editor.save')[0]!.dataBase64 ?? '').toBe('');
   });
 });
 

@@ -38,6 +38,7 @@ import {
   openHome,
   refresh,
   renameEntry,
+  previewFile,
   selectEntry,
   sortBy,
   toggleHidden,
@@ -50,7 +51,7 @@ import { downloadFile, downloadFolder, uploadFiles, uploadFolder } from '../acti
 import { errorMessage } from '../../shared/error-message';
 import { formatBytes, formatDateTime } from '../format';
 import { filesOf, sortEntries, useFiles, type SortKey } from '../stores/files-store';
-import { useEditors } from '../stores/editors-store';
+import { hasEditors, useEditors } from '../stores/editors-store';
 import { useUi } from '../stores/ui-store';
 import { ConfirmDialog } from './confirm-dialog';
 import { ConflictPrompt } from './conflict-dialog';
@@ -70,7 +71,7 @@ type Prompt =
 export function FileBrowser({ env }: { env: EnvironmentView }) {
   const files = useFiles((s) => filesOf(s.byEnv, env.id));
   const focusRequest = useUi((s) => s.fileFocusRequest);
-  const editing = useEditors((s) => s.tabs.some((t) => t.envId === env.id));
+  const editing = useEditors((s) => hasEditors(s, env.id));
   const [pathText, setPathText] = useState(files.path ?? '');
   const [prompt, setPrompt] = useState<Prompt | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -100,6 +101,13 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
 
   const entries = sortEntries(files.entries, files.sort);
   const selected = entries.find((e) => e.path === files.selected) ?? null;
+  // The file under the cursor was not previewed while the editor covered it: once the last editor
+  // tab closes, its preview is read.
+  const unpreviewed =
+    !editing && selected && selected.kind !== 'directory' && !files.preview ? selected.path : null;
+  useEffect(() => {
+    if (unpreviewed) void previewFile(env.id, unpreviewed);
+  }, [env.id, unpreviewed]);
   const marked = new Set(files.marked);
   const act = (fn: () => Promise<unknown>) => {
     setOpError(null);

@@ -76,6 +76,11 @@ export const useEditors = create<EditorsState>((set) => ({
   activate: (envId, id) => set((s) => ({ activeByEnv: { ...s.activeByEnv, [envId]: id } })),
 }));
 
+/** Whether `envId` has editor tabs open: then its editor covers the file preview. */
+export function hasEditors(state: Pick<EditorsState, 'tabs'>, envId: string): boolean {
+  return state.tabs.some((t) => t.envId === envId);
+}
+
 export function editorTab(id: string): EditorTab | undefined {
   return useEditors.getState().tabs.find((t) => t.id === id);
 }

@@ -262,11 +262,15 @@ export type IfExists = z.infer<typeof IfExists>;
 
 /**
  * The editor's limits, shared by both sides. A file up to EDITOR_OPEN_LIMIT_BYTES opens for editing;
- * a larger one only as a read-only preview of its start. A save carries the whole file as base64 in
- * one command, and the web host takes messages up to 4 MiB, so a save is capped below that.
+ * a larger one only as a read-only preview of its start. A save may be a little larger than what was
+ * opened (typing adds). The web host takes messages up to 4 MiB, so a save larger than one
+ * EDITOR_SAVE_CHUNK_BYTES travels in chunks (editor.beginSave, editor.saveChunk, then editor.save).
  */
-export const EDITOR_OPEN_LIMIT_BYTES = 2 * 1_048_576;
-export const EDITOR_SAVE_LIMIT_BYTES = Math.floor(2.5 * 1_048_576);
+export const EDITOR_OPEN_LIMIT_BYTES = 5 * 1_048_576;
+export const EDITOR_SAVE_LIMIT_BYTES = Math.floor(5.5 * 1_048_576);
+export const EDITOR_SAVE_CHUNK_BYTES = 512 * 1024;
+/** The base64 length of one chunk: the most one editor.save or editor.saveChunk carries inline. */
+const EDITOR_CHUNK_BASE64_CHARS = Math.ceil(EDITOR_SAVE_CHUNK_BYTES / 3) * 4;
 
 /** What the editor remembers of a file as it read or wrote it, to notice a change on the server. */
 export const EditVersion = z.object({
@@ -543,12 +547,29 @@ export const commands = {
     z.object({
       envId: EnvironmentId,
       path: z.string().min(1),
-      dataBase64: z.string().max(Math.ceil(EDITOR_SAVE_LIMIT_BYTES / 3) * 4),
+      /** The whole file, when it fits one chunk; empty when the bytes came with editor.saveChunk. */
+      dataBase64: z.string().max(EDITOR_CHUNK_BASE64_CHARS).default(''),
       mode: EditorSaveMode,
       /** What was opened (or last saved); required for `ifUnchanged`. */
       base: EditVersion.nullable().default(null),
+      /** The chunked save (editor.beginSave) whose bytes this saves, all of them sent. */
+      saveId: z.string().nullable().default(null),
     }),
     EditorSaveResult,
+  ),
+  /** Starts gathering a save too large for one message; its bytes follow with editor.saveChunk. */
+  'editor.beginSave': command(
+    z.object({ envId: EnvironmentId, totalBytes: z.number().int().min(0).max(EDITOR_SAVE_LIMIT_BYTES) }),
+    z.object({ saveId: z.string() }),
+  ),
+  /** The next bytes of a chunked save, in order; they reach the server only with editor.save. */
+  'editor.saveChunk': command(
+    z.object({
+      saveId: z.string(),
+      offset: z.number().int().min(0),
+      dataBase64: z.string().max(EDITOR_CHUNK_BASE64_CHARS),
+    }),
+    Ok,
   ),
 
   /** Starts an upload; the renderer then sends chunks in order with `transfers.uploadChunk`. */

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   EDITOR_OPEN_LIMIT_BYTES,
+  EDITOR_SAVE_CHUNK_BYTES,
   type EditorFile,
   type EditorSaveMode,
   type EditVersion,
@@ -147,7 +148,7 @@ describe.each(['tether', 'codex'] as const)('the editor on the %s server', (impl
     expect(big).toMatchObject({ kind: 'preview', size: EDITOR_OPEN_LIMIT_BYTES + 1 });
     if (big.kind !== 'preview') throw new Error('not a preview');
     expect(big.text.length).toBe(256 * 1024);
-    expect(big.reason).toContain('2 MiB');
+    expect(big.reason).toContain('5 MiB');
   });
 
   it('a save made while the link is down waits for it and lands once, byte-exact', async () => {
@@ -173,6 +174,57 @@ describe.each(['tether', 'codex'] as const)('the editor on the %s server', (impl
     expect(await saving).toMatchObject({ kind: 'saved', version: { size: mine.length } });
     expect(readFileSync(at('offline.txt')).equals(mine)).toBe(true);
     expect(staged()).toEqual([]);
+  });
+
+  it('a 4.5 MiB file opens, is edited and saved in chunks, byte-exact', async () => {
+    const original = bigText(4.5 * 1_048_576);
+    writeFileSync(at('big.txt'), original);
+    const opened = textOf(await open(rig, at('big.txt')));
+    expect(Buffer.from(opened.text).equals(original)).toBe(true);
+    const mine = Buffer.from(`${opened.text.slice(0, 1000)}edited ✓\n${opened.text.slice(1000)}`);
+    const saved = await saveInChunks(rig, at('big.txt'), mine, 'ifUnchanged', opened.version);
+    expect(saved).toMatchObject({ kind: 'saved', version: { size: mine.length } });
+    expect(readFileSync(at('big.txt')).equals(mine)).toBe(true);
+    expect(staged()).toEqual([]);
+  });
+
+  it('a chunked save cut in the middle of its upload lands once, byte-exact', async () => {
+    const original = bigText(4.5 * 1_048_576);
+    writeFileSync(at('cut.txt'), original);
+    const opened = textOf(await open(rig, at('cut.txt')));
+    const mine = Buffer.from(opened.text.replaceAll('line', 'LINE'));
+    // Slow enough upstream that the cut falls while the staged file is being written.
+    rig.proxy.throttle(2_000_000, 'upstream');
+    const before = rig.proxy.stats().bytesUpstream;
+    const saving = saveInChunks(rig, at('cut.txt'), mine, 'ifUnchanged', opened.version);
+    await waitFor(() => rig.proxy.stats().bytesUpstream - before > 1_048_576, 'a part of the save sent');
+    expect(rig.proxy.cutAll(), 'the live connection is cut').toBe(1);
+    expect(readFileSync(at('cut.txt')).equals(original), 'the original untouched meanwhile').toBe(true);
+    rig.proxy.restore();
+    expect(await saving).toMatchObject({ kind: 'saved', version: { size: mine.length } });
+    expect(readFileSync(at('cut.txt')).equals(mine)).toBe(true);
+    await waitFor(() => staged().length === 0, 'no staging file left');
+  });
+
+  it('a big file changed on the server while its save uploads is not written over', async () => {
+    writeFileSync(at('race.txt'), bigText(4.5 * 1_048_576));
+    const opened = textOf(await open(rig, at('race.txt')));
+    rig.proxy.throttle(2_000_000, 'upstream');
+    const saving = saveInChunks(
+      rig,
+      at('race.txt'),
+      Buffer.from(`${opened.text}mine\n`),
+      'ifUnchanged',
+      opened.version,
+    );
+    // Someone writes the file while the save is staging: the check right before the rename sees it.
+    await waitFor(() => staged().length === 1, 'the save staging');
+    writeFileSync(at('race.txt'), 'theirs\n');
+    const result = await saving;
+    rig.proxy.restore();
+    expect(result).toMatchObject({ kind: 'conflict', theirs: { kind: 'text', text: 'theirs\n' } });
+    expect(readFileSync(at('race.txt'), 'utf8')).toBe('theirs\n');
+    await waitFor(() => staged().length === 0, 'the staged save removed');
   });
 
   it('edits the target of a symlink and keeps the link', async () => {
@@ -204,6 +256,35 @@ function save(
     mode,
     base,
   });
+}
+
+/** The renderer's way for a save past one chunk: editor.beginSave, the chunks in order, editor.save. */
+async function saveInChunks(
+  rig: RemoteAppRig,
+  remotePath: string,
+  data: Buffer,
+  mode: EditorSaveMode,
+  base: EditVersion | null,
+) {
+  const { saveId } = await rig.h.invoke('editor.beginSave', { envId: rig.envId, totalBytes: data.length });
+  for (let offset = 0; offset < data.length; offset += EDITOR_SAVE_CHUNK_BYTES) {
+    const dataBase64 = data.subarray(offset, offset + EDITOR_SAVE_CHUNK_BYTES).toString('base64');
+    await rig.h.invoke('editor.saveChunk', { saveId, offset, dataBase64 });
+  }
+  return rig.h.invoke('editor.save', { envId: rig.envId, path: remotePath, mode, base, saveId });
+}
+
+/** Numbered lines of UTF-8 text, `bytes` long (ASCII padding at the end), so a byte out of place shows. */
+function bigText(bytes: number): Buffer {
+  const lines: string[] = [];
+  let length = 0;
+  for (let i = 0; ; i++) {
+    const line = `line ${i} of a large file, Grüße ✓\n`;
+    if (length + Buffer.byteLength(line) > bytes) break;
+    lines.push(line);
+    length += Buffer.byteLength(line);
+  }
+  return Buffer.from(lines.join('') + '.'.repeat(bytes - length));
 }
 
 function textOf(file: EditorFile): Extract<EditorFile, { kind: 'text' }> {
