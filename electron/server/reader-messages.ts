@@ -45,3 +45,6 @@ export type FromReaderMessage =
   | { op: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }
   | { op: 'spawned'; id: number; pid: number }
   | { op: 'spawnFailed'; id: number; code: string | undefined; message: string };
+
+/** What one postMessage from the reader carries: its messages of one event-loop turn, in order. */
+export type FromReaderBatch = FromReaderMessage[];

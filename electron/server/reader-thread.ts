@@ -15,6 +15,7 @@ import type { OutputStream } from '../../shared/protocol';
 import readerWorkerSource from 'virtual:tether-reader-worker';
 import { dropQueuedInput, spawnTerminal } from './node-pty-internals';
 import type {
+  FromReaderBatch,
   FromReaderMessage,
   OpenEntryMessage,
   OpenPtyMessage,
@@ -97,7 +98,9 @@ class ReaderThread {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(readerWorkerSource, { eval: true });
-    worker.on('message', (message: FromReaderMessage) => this.receive(worker, message));
+    worker.on('message', (batch: FromReaderBatch) => {
+      for (const message of batch) this.receive(worker, message);
+    });
     // A crash in the reader must not take the server down; 'exit' then ends what it was reading,
     // and the next process starts a fresh reader.
     worker.on('error', (error) => {

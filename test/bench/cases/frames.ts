@@ -1,7 +1,9 @@
 // Output throughput with binary data frames (issue #13): `tether run -- head -c N /dev/zero` end to
 // end over ws, through Tether's server (binary frames) and through codex's (JSON+base64), against
-// the ceiling of a raw binary WebSocket stream of the same bytes; and a plain codex-protocol client
-// (no Tether capability) through both servers. Every run measures each side once, interleaved.
+// the ceiling of a raw binary WebSocket stream of the same bytes along the same path (the same
+// program's pipe reads relayed by one process to a client process that writes them to its stdout;
+// raw-relay-server.ts); and a plain codex-protocol client (no Tether capability) through both
+// servers. Every run measures each side once, interleaved.
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import { firstLine, startTsHelper, withTimeout } from '../lib/child';
 import { writerArgv } from '../lib/payload';
@@ -10,12 +12,8 @@ import { cpuTimeMs } from '../lib/proc-stats';
 import type { CaseRecorder } from '../lib/results';
 import { PROCESS_CWD } from '../lib/sides';
 import { mbPerSecond } from '../lib/stats';
-import { runTetherCli } from '../lib/tether-run';
-import { readWsFrames } from '../lib/ws-frames';
+import { runRawRelayClient, runTetherCli } from '../lib/tether-run';
 import { serverCommand, startServer, type StartedServer } from '../../support/exec-servers';
-
-/** Chunk size of the binary ceiling: the largest chunk a Node pipe read yields, as servers send. */
-const CEILING_FRAME_BYTES = 65_536;
 
 const TETHER_RUN_TETHER = 'tether run → tether · ws · binary frames';
 const TETHER_RUN_CODEX = 'tether run → codex · ws';
@@ -37,17 +35,14 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 0)} MiB of zeros per run, ${runs} measured run(s) after a ` +
       'warm-up, the sides interleaved within each run. `tether run` is timed from spawning the CLI to its exit ' +
       '(its stdout read by the bench); the plain client from process/start to process/closed. ' +
-      `Binary ceiling: Node ws sending ${CEILING_FRAME_BYTES}-byte binary messages, no JSON.`,
+      'Binary ceiling: the same program, each read of its stdout pipe (up to 64 KiB) relayed as one binary ' +
+      'Node ws message to a client process that writes it to its stdout, timed like `tether run`; no JSON, ' +
+      'no protocol.',
   );
   recorder.command(`node bin/tether.js run --server URL [--token-file F] -- ${argv(bytes).join(' ')}`);
 
   const servers: StartedServer[] = [];
-  const helper = startTsHelper('frame-server.ts', [
-    'zeros',
-    String(bytes),
-    String(CEILING_FRAME_BYTES),
-    'binary',
-  ]);
+  const helper = startTsHelper('raw-relay-server.ts', []);
   try {
     const tether = await startServer('tether', 'ws');
     servers.push(tether);
@@ -69,8 +64,11 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
         serverPid: codex.child.pid!,
         run: (n, t) => runTetherCli(codex.url!, undefined, argv(n), t),
       },
-      // The helper streams the full size each time; the warm-up reads it too.
-      { name: CEILING, serverPid: null, run: () => readWsFrames(ceilingUrl) },
+      {
+        name: CEILING,
+        serverPid: helper.child.pid!,
+        run: (n, t) => runRawRelayClient(ceilingUrl, argv(n), t),
+      },
       {
         name: PLAIN_TETHER,
         serverPid: tether.child.pid!,
@@ -88,7 +86,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     for (let round = -1; round < runs; round += 1) {
       for (const side of sides) {
         if (failed.has(side.name)) continue;
-        const n = round < 0 && side.name !== CEILING ? warmupBytes : bytes;
+        const n = round < 0 ? warmupBytes : bytes;
         const before = side.serverPid === null ? null : cpuTimeMs(side.serverPid);
         try {
           const result = await withTimeout(side.run(n, runTimeoutMs), runTimeoutMs, side.name);

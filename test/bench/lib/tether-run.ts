@@ -1,8 +1,13 @@
 // `tether run --server URL -- ARGV` as a user runs it: the CLI as its own process, its stdout read
 // and counted here, timed from spawn to exit (Node start-up included, the same for every server).
+// The raw binary ws ceiling's client (raw-relay-client.mjs) is timed the same way.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TETHER_BIN } from '../../support/exec-servers';
 import { elapsedMs } from './stats';
+
+const RAW_RELAY_CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'raw-relay-client.mjs');
 
 export function runTetherCli(
   url: string,
@@ -10,7 +15,6 @@ export function runTetherCli(
   argv: string[],
   timeoutMs: number,
 ): Promise<{ bytes: number; ms: number }> {
-  const start = process.hrtime.bigint();
   const args = [
     TETHER_BIN,
     'run',
@@ -20,6 +24,20 @@ export function runTetherCli(
     '--',
     ...argv,
   ];
+  return runNodeCountingStdout(args, timeoutMs);
+}
+
+/** The ceiling's client against raw-relay-server.ts at `url`, running `argv` there. */
+export function runRawRelayClient(
+  url: string,
+  argv: string[],
+  timeoutMs: number,
+): Promise<{ bytes: number; ms: number }> {
+  return runNodeCountingStdout([RAW_RELAY_CLIENT, url, '--', ...argv], timeoutMs);
+}
+
+function runNodeCountingStdout(args: string[], timeoutMs: number): Promise<{ bytes: number; ms: number }> {
+  const start = process.hrtime.bigint();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let bytes = 0;
   let stderr = '';
@@ -33,7 +51,7 @@ export function runTetherCli(
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve({ bytes, ms: elapsedMs(start) });
-      else reject(new Error(`tether run exited with ${code ?? signal}: ${stderr.trim()}`));
+      else reject(new Error(`${path.basename(args[0]!)} exited with ${code ?? signal}: ${stderr.trim()}`));
     });
   });
 }

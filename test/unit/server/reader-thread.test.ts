@@ -1,5 +1,6 @@
-// The reader thread against real processes: pipe output in order with exit and stream ends, spawn
-// failures, a pty's full output before its exit, and the read-ahead bound while paused.
+// The reader thread against real processes: pipe output in order with exit and stream ends (also
+// when several reads travel in one message), spawn failures, a pty's full output before its exit,
+// and the read-ahead bound while paused.
 import { describe, expect, it } from 'vitest';
 import type { OutputStream } from '../../../shared/protocol';
 import { PipeSpawnError, spawnReadPipes, spawnReadPty } from '../../../electron/server/reader-thread';
@@ -66,6 +67,19 @@ describe('reader thread', () => {
     const { exit } = await c.done();
     expect(exit).toEqual({ code: 0, signal: null });
     expect(c.bytes('stdout')).toBe(total);
+  });
+
+  it('keeps a fast pipe output in order and whole across the reads the thread posts together', async () => {
+    const c = collector();
+    // About 3.4 MB of distinct lines: a full pipe read every time, so one turn of the reader's event
+    // loop takes several of them and they reach this thread in one message.
+    const lines = 500_000;
+    await spawnReadPipes(pipeSpec(['-c', `seq 1 ${lines}`]), c.events);
+    const { exit } = await c.done();
+    expect(exit).toEqual({ code: 0, signal: null });
+    const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\n`).join('');
+    expect(c.bytes('stdout')).toBe(expected.length);
+    expect(c.text('stdout') === expected).toBe(true);
   });
 
   it('delivers all of a pty program output before node-pty reports the exit', async () => {
