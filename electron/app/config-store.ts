@@ -11,6 +11,7 @@ import {
   Settings,
   TERMINAL_SETTINGS_WITH_DEFAULTS,
 } from '../../shared/ipc';
+import { LOCAL_ENVIRONMENT_COLOUR } from '../../shared/environment-colours';
 import { writeFileAtomic } from './atomic-file';
 
 export const CONFIG_FILE_NAME = 'environments.json';
@@ -50,7 +51,7 @@ function defaultLocalEnvironment(): StoredEnvironment {
   return {
     id: LOCAL_ENVIRONMENT_ID,
     name: 'Local',
-    color: '#2f81f7',
+    color: LOCAL_ENVIRONMENT_COLOUR,
     settings: { kind: 'local' },
     enabled: true,
   };

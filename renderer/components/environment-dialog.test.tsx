@@ -42,14 +42,14 @@ describe('a new environment', () => {
     useEnvironments
       .getState()
       .setAll([
-        makeEnv({ id: 'local', name: 'Local', color: '#3b82f6', settings: { kind: 'local' } }),
+        makeEnv({ id: 'local', name: 'Local', color: '#2f81f7', settings: { kind: 'local' } }),
         makeEnv({ id: 'env-2', name: 'Pi', color: '#10b981' }),
       ]);
     // Several times: a random pick would collide sooner or later.
     for (let i = 0; i < 10; i += 1) {
       render(<EnvironmentDialog onClose={() => undefined} />);
       const colour = (screen.getByLabelText('Colour') as HTMLInputElement).value.toLowerCase();
-      expect(['#3b82f6', '#10b981']).not.toContain(colour);
+      expect(['#2f81f7', '#3b82f6', '#10b981']).not.toContain(colour);
       cleanup();
     }
   });

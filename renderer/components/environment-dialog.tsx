@@ -21,6 +21,7 @@ import { Modal } from './modal';
 import { TrustCertificatePrompt, type RefusedCertificate } from './trust-certificate-prompt';
 import { UnencryptedNote } from './unencrypted-note';
 import { ErrorLine } from './error-line';
+import { freeEnvironmentColour } from '../../shared/environment-colours';
 import { sshFormFromSettings, sshSettingsFromForm, type SshFormErrors } from '../ssh-form';
 import { SshConnectStages } from './ssh-connect-stages';
 import { SshFields } from './ssh-fields';
@@ -38,13 +39,6 @@ const STAGE_TEXT: Record<TestConnectionResult['stage'], string> = {
   spawn: 'starting the command',
   ok: 'all stages passed',
 };
-
-const PALETTE = ['#3b82f6', '#10b981', '#f59e0b', '#ef4444', '#8b5cf6', '#ec4899', '#14b8a6'];
-
-/** A new environment's colour: the first of the palette no environment has yet (Local included). */
-function freeColor(taken: string[]): string {
-  return PALETTE.find((c) => !taken.includes(c)) ?? PALETTE[taken.length % PALETTE.length]!;
-}
 
 interface FormErrors {
   name?: string;
@@ -65,7 +59,7 @@ export function EnvironmentDialog({
   const [color, setColor] = useState(
     () =>
       existing?.color ??
-      freeColor(Object.values(useEnvironments.getState().byId).map((e) => e.color.toLowerCase())),
+      freeEnvironmentColour(Object.values(useEnvironments.getState().byId).map((e) => e.color.toLowerCase())),
   );
   const [kind, setKind] = useState<Kind>(initialKind);
   const [url, setUrl] = useState(existing?.settings.kind === 'ws' ? existing.settings.url : '');
