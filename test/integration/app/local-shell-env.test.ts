@@ -32,18 +32,14 @@ describe('processes of the Local environment started as in Electron', () => {
 
   it('a command under pipes does not inherit ELECTRON_RUN_AS_NODE, though its server has it', async () => {
     // The parent of a pipe child is the server process itself.
-    const script = `tr '\\0' '\\n' < /proc/$PPID/environ | grep -c '^${LAUNCH_VAR}=1$'; echo ---; env`;
+    const script = `tr '\\0' '\\n' < /proc/$PPID/environ | grep -c '^${LAUNCH_VAR}=1$'; echo ---; env; echo end-$((6*7))`;
     const view = await h.invoke('processes.start', {
       envId: 'local',
       argv: ['sh', '-c', script],
       tty: false,
     });
-    await waitFor(
-      async () =>
-        (await h.invoke('processes.list', { envId: 'local' })).find((p) => p.processId === view.processId)
-          ?.state === 'exited',
-      'the command exited',
-    );
+    // The exit can be reported before the last output has reached the app: wait for the output's end.
+    await waitFor(() => outputOf(h, view.processId).includes('end-42'), 'the command printed its env');
     const [serverCount, childEnv] = outputOf(h, view.processId).split('---\n');
     expect(serverCount?.trim()).toBe('1');
     expect(childEnv).toMatch(/^PATH=/m);
