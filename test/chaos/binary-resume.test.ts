@@ -34,7 +34,8 @@ it('resumes byte-exact once after a cut in the middle of binary output, replay i
   const stream = lineStream({ bursts: 60, linesPerBurst: 2_000, pauseMs: 40, exitCode: 0 });
   const { followed } = await startFollowed(client, server, { argv: stream.argv });
   await until(() => tap.messages.filter(isOutputFrame).length >= 5, 'binary output before the cut');
-  expect(tap.cutAll()).toBe(1);
+  // Held long enough for several bursts to land in the gap, so the resume has something to replay.
+  expect(tap.cutAll({ holdNewLinksMs: 500 })).toBe(1);
 
   expect(await within(followed.finished, STREAM_DONE_MS, 'the process closing')).toBe('closed');
   expect(followed.problems).toEqual([]);

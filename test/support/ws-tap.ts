@@ -31,6 +31,8 @@ export class WsTap {
   readonly messages: TappedMessage[] = [];
   private readonly pairs = new Set<{ client: WebSocket; upstream: WebSocket }>();
   private links = 0;
+  /** New links are accepted only from this time on (Date.now() ms): an outage of a chosen length. */
+  private holdUntil = 0;
 
   private constructor(
     private readonly server: WebSocketServer,
@@ -39,15 +41,21 @@ export class WsTap {
 
   /** Starts a tap in front of the exec-server at `upstreamUrl`; auth headers pass through. */
   static async start(upstreamUrl: string): Promise<WsTap> {
+    // eslint-disable-next-line prefer-const -- assigned once the server listens; read by verifyClient later
+    let tap: WsTap;
     const server = new WebSocketServer({
       host: '127.0.0.1',
       port: 0,
       perMessageDeflate: false,
       maxPayload: 0,
+      // The upgrade waits out a hold, so no message can arrive before the relay listens.
+      verifyClient: (_info, accept) => {
+        setTimeout(() => accept(true), Math.max(0, tap.holdUntil - Date.now()));
+      },
     });
     await new Promise<void>((resolve) => server.once('listening', resolve));
     const { port } = server.address() as { port: number };
-    const tap = new WsTap(server, `ws://127.0.0.1:${port}`);
+    tap = new WsTap(server, `ws://127.0.0.1:${port}`);
     server.on('connection', (client, request) =>
       tap.relay(client, upstreamUrl, request.headers.authorization),
     );
@@ -100,8 +108,12 @@ export class WsTap {
     }
   }
 
-  /** Drops every relayed link abruptly; returns how many there were. */
-  cutAll(): number {
+  /**
+   * Drops every relayed link abruptly; returns how many there were. With `holdNewLinksMs`, new links
+   * wait that long to be accepted, so the process goes on printing into a gap the client must replay.
+   */
+  cutAll(options: { holdNewLinksMs?: number } = {}): number {
+    this.holdUntil = Date.now() + (options.holdNewLinksMs ?? 0);
     const count = this.pairs.size;
     for (const { client, upstream } of [...this.pairs]) {
       client.terminate();
