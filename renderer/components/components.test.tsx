@@ -315,6 +315,19 @@ describe('FileBrowser', () => {
     expect(joined).toEqual(bytes);
   });
 
+  it('loads the folder again when the first load fails right at connect', async () => {
+    let calls = 0;
+    bridge.handle('files.home', () => {
+      calls += 1;
+      if (calls === 1) throw new Error('the link is not ready');
+      return { home: '/home/u', cwd: '/home/u' };
+    });
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [entry('later.txt', 'file', 1)] }));
+    render(<FileBrowser env={makeEnv()} />);
+    expect(await screen.findByText('later.txt', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(calls).toBe(2);
+  });
+
   it('asks before deleting', async () => {
     const user = userEvent.setup();
     bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));

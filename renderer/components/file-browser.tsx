@@ -68,6 +68,9 @@ import { nextTypeAhead, TYPE_AHEAD_RESET_MS } from '../type-ahead';
 type Prompt =
   { kind: 'mkdir' } | { kind: 'rename'; entry: FileEntry } | { kind: 'delete'; entries: FileEntry[] };
 
+const FIRST_LOAD_RETRIES = 5;
+const FIRST_LOAD_RETRY_MS = 2_000;
+
 export function FileBrowser({ env }: { env: EnvironmentView }) {
   const files = useFiles((s) => filesOf(s.byEnv, env.id));
   const focusRequest = useUi((s) => s.fileFocusRequest);
@@ -91,9 +94,22 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
     listRef.current?.focus();
   }, []);
 
+  // The first load can fail right at connect; it is tried again a few times, or the list stays empty.
+  const [homeAttempt, setHomeAttempt] = useState(0);
   useEffect(() => {
-    if (files.path === null && connected) void openHome(env.id);
-  }, [env.id, files.path, connected]);
+    if (files.path !== null || !connected) return;
+    let cancelled = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    void openHome(env.id).then(() => {
+      if (cancelled || homeAttempt >= FIRST_LOAD_RETRIES) return;
+      if (filesOf(useFiles.getState().byEnv, env.id).path !== null) return;
+      retry = setTimeout(() => setHomeAttempt((n) => n + 1), FIRST_LOAD_RETRY_MS);
+    });
+    return () => {
+      cancelled = true;
+      clearTimeout(retry);
+    };
+  }, [env.id, files.path, connected, homeAttempt]);
   useEffect(() => setPathText(files.path ?? ''), [files.path]);
   useEffect(() => {
     if (focusRequest > 0) listRef.current?.focus();
