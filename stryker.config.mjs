@@ -9,23 +9,23 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: [
     // Ordering and retention of process events (client, server, app).
-    'electron/client/reorder-buffer.ts',
-    'electron/client/event-log.ts',
-    'electron/server/output-log.ts',
-    'electron/server/write-dedup.ts',
-    'electron/app/process-log.ts',
+    'electron/client/processes/reorder-buffer.ts',
+    'electron/client/processes/event-log.ts',
+    'electron/server/processes/output-log.ts',
+    'electron/server/processes/write-dedup.ts',
+    'electron/app/processes/process-log.ts',
     // Reconnect pacing and link health.
-    'electron/client/backoff.ts',
-    'electron/client/health-monitor.ts',
+    'electron/client/link/backoff.ts',
+    'electron/client/link/health-monitor.ts',
     // Decoders of what arrives on the wire.
-    'electron/client/message-decoder.ts',
-    'electron/server/envelope.ts',
-    'electron/server/base64.ts',
-    'electron/server/jwt.ts',
-    'renderer/terminal/base64.ts',
+    'electron/client/link/message-decoder.ts',
+    'electron/server/rpc/envelope.ts',
+    'electron/server/rpc/base64.ts',
+    'electron/server/listeners/jwt.ts',
+    'renderer/terminals/xterm/base64.ts',
     // Flow windows: upload backpressure and the terminal's watermarks and acknowledgements.
-    'electron/app/upload-buffer.ts',
-    'renderer/terminal/output-flow.ts',
+    'electron/app/files/upload-buffer.ts',
+    'renderer/terminals/xterm/output-flow.ts',
   ],
   // Only what the unit tests need is copied into the sandbox.
   ignorePatterns: [

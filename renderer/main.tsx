@@ -3,14 +3,14 @@
 import { createRoot } from 'react-dom/client';
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
-import { App } from './components/app';
+import { App } from './app/app';
 import { resolveBridge } from './ipc/resolve-bridge';
 import { setBridge } from './ipc/ipc-client';
 import { errorMessage } from '../shared/error-message';
-import { loadAll, startApp } from './actions/start-app';
-import { catchUpAll } from './terminal/terminal-registry';
-import { setLinkOpener } from './actions/link-actions';
-import { setHostKind } from './host-kind';
+import { loadAll, startApp } from './app/start-app';
+import { catchUpAll } from './terminals/xterm/terminal-registry';
+import { setLinkOpener } from './environments/link-actions';
+import { setHostKind } from './ipc/host-kind';
 
 const { bridge, onStatus, openLink, host } = resolveBridge();
 setHostKind(host);

@@ -19,7 +19,7 @@ const common = {
   packages: 'external',
   logLevel: 'warning',
   absWorkingDir: root,
-  // The exec-server carries its reader thread's code inlined (see electron/server/reader-thread.ts).
+  // The exec-server carries its reader thread's code inlined (see electron/server/reader/reader-thread.ts).
   plugins: [esbuildReaderWorker(root)],
 };
 

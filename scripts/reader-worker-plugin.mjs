@@ -1,11 +1,11 @@
-// Bundles the exec-server's reader thread (electron/server/reader-worker.ts) on its own, as one
+// Bundles the exec-server's reader thread (electron/server/reader/reader-worker.ts) on its own, as one
 // CommonJS script, and serves it to the server as the string module `virtual:tether-reader-worker`:
 // to esbuild for dist/ (scripts/build.mjs) and to Vite for the tests of the source (vitest.config.ts).
 import { build } from 'esbuild';
 import path from 'node:path';
 
 export const READER_WORKER_MODULE = 'virtual:tether-reader-worker';
-const ENTRY = 'electron/server/reader-worker.ts';
+const ENTRY = 'electron/server/reader/reader-worker.ts';
 // Vite's convention for a resolved virtual module: the NUL keeps other plugins off it.
 const RESOLVED_VITE_ID = `\0${READER_WORKER_MODULE}`;
 

@@ -20,7 +20,7 @@ const REQUIRE_BANNER =
   'const require = __tetherCreateRequire(import.meta.url);';
 
 /**
- * node-pty is loaded at run time from ./node-pty (electron/server/node-pty-module.ts); a static
+ * node-pty is loaded at run time from ./node-pty (electron/server/reader/node-pty-module.ts); a static
  * import of it would resolve through node_modules, so one is a build error. ws's optional native
  * helpers are left out: ws falls back to JavaScript, and nothing is looked up on the host.
  */
@@ -85,7 +85,7 @@ export async function buildRemoteBundle(root, outdir = path.join(root, 'dist', '
   mkdirSync(outdir, { recursive: true });
   await build({
     absWorkingDir: root,
-    entryPoints: ['electron/server/remote-main.ts'],
+    entryPoints: ['electron/server/daemon/remote-main.ts'],
     outfile: path.join(outdir, ENTRY),
     bundle: true,
     platform: 'node',

@@ -6,8 +6,8 @@
 //   tether web           serve the app to a browser (electron/web)
 import { Command } from 'commander';
 import { registerExecServerCommand } from '../server/cli';
-import { registerCpCommand } from '../client/cp-cli';
-import { registerRunCommand, registerSshCommand } from '../client/run-cli';
+import { registerCpCommand } from '../client/cli/cp-cli';
+import { registerRunCommand, registerSshCommand } from '../client/cli/run-cli';
 import { registerWebCommand } from '../web/cli';
 import { TETHER_VERSION } from '../../shared/version';
 

@@ -4,8 +4,8 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { commandChannel, commandNames, eventChannel, type IpcErrorPayload } from '../../shared/ipc';
 import type { AppService } from '../app/app-service';
-import { dispatch, type InvokeResult } from '../app/dispatcher';
-import type { RendererLink } from '../app/renderer-link';
+import { dispatch, type InvokeResult } from '../app/handlers/dispatcher';
+import type { RendererLink } from '../app/processes/renderer-link';
 
 export function hostWindow(service: AppService, window: BrowserWindow, appOrigin: string): () => void {
   const contents = window.webContents;

@@ -6,11 +6,11 @@ import { app, BrowserWindow, dialog, net, powerMonitor, session } from 'electron
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppService } from '../app/app-service';
-import { remoteClientFactory } from '../app/client-factory';
-import { fileDownloadTarget } from '../app/file-download-target';
-import { FileSecretStore } from '../app/file-secret-store';
-import { localFolderTarget } from '../app/folder-download-target';
-import { findPackageRoot, localServerCommand } from '../app/local-server';
+import { remoteClientFactory } from '../app/environments/client-factory';
+import { fileDownloadTarget } from '../app/files/file-download-target';
+import { FileSecretStore } from '../app/persistence/file-secret-store';
+import { localFolderTarget } from '../app/files/folder-download-target';
+import { findPackageRoot, localServerCommand } from '../app/environments/local-server';
 import { installMenu } from './app-menu';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveRenderer } from './app-protocol';
 import { hostWindow } from './electron-host';

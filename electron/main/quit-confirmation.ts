@@ -2,7 +2,7 @@
 // remote ones are saved and come back) or editors hold unsaved changes. Asked once per quit: closing
 // the last window and the quit that follows it share the answer.
 import { dialog, type BrowserWindow } from 'electron';
-import type { QuitWarning } from '../app/quit-warning';
+import type { QuitWarning } from '../app/environments/quit-warning';
 
 /** The dialog's buttons, in order: the answer is an index into them. */
 const BUTTONS = ['Quit', 'Cancel'];

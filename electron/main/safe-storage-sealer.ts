@@ -3,8 +3,8 @@
 // "basic_text" store (a fixed, public key), which is obfuscation, not encryption.
 import { safeStorage } from 'electron';
 import { AppError } from '../app/app-error';
-import type { SecretSealer } from '../app/file-secret-store';
-import type { SecretProtection } from '../app/secret-store';
+import type { SecretSealer } from '../app/persistence/file-secret-store';
+import type { SecretProtection } from '../app/persistence/secret-store';
 
 /** The part of Electron's safeStorage this module uses (a parameter, so the choice can be tested). */
 export type SafeStorageApi = Pick<

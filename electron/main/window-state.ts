@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { BrowserWindow, Rectangle } from 'electron';
 import { screen } from 'electron';
-import { writeFileAtomic } from '../app/atomic-file';
+import { writeFileAtomic } from '../app/persistence/atomic-file';
 
 const WindowState = z.object({
   x: z.number().int(),

@@ -19,8 +19,8 @@ import {
   MAX_IN_FLIGHT_REQUESTS,
 } from './limits';
 import { LOG_LEVELS, type LogLevel } from './logger';
-import type { JwtConfig } from './jwt';
-import type { SessionConfig } from './session';
+import type { JwtConfig } from './listeners/jwt';
+import type { SessionConfig } from './processes/session';
 
 export class StartupError extends Error {
   readonly code = 'EXEC_SERVER_STARTUP';
@@ -33,7 +33,7 @@ export class StartupError extends Error {
 export type ListenTarget =
   | { kind: 'stdio' }
   | { kind: 'ws'; host: string; port: number; secure: boolean }
-  /** `unix:PATH`: a socket whose directory must be private to us (electron/server/private-dir.ts). */
+  /** `unix:PATH`: a socket whose directory must be private to us (electron/server/daemon/private-dir.ts). */
   | { kind: 'unix'; path: string };
 
 /** The certificate chain and private key a `wss://` listener serves (PEM, as read at startup). */

@@ -2,18 +2,18 @@
 // watchdog), starts the chosen listener, and owns shutdown (SIGTERM/SIGINT, SIGHUP unless told to
 // ignore it, stdin EOF in stdio mode, idle exit): stop listening, kill every process group of
 // every session, drop connections, exit.
-import { buildEnvironmentInfo } from './environment-info';
-import type { ConnectionDeps } from './connection';
+import { buildEnvironmentInfo } from './rpc/environment-info';
+import type { ConnectionDeps } from './rpc/connection';
 import { SHUTDOWN_GRACE_MS } from './limits';
-import { IdleExit } from './idle-exit';
+import { IdleExit } from './daemon/idle-exit';
 import { createLogger } from './logger';
-import { checkNodePtyInternals } from './node-pty-internals';
-import { OrphanWatchdog } from './orphan-watchdog';
+import { checkNodePtyInternals } from './reader/node-pty-internals';
+import { OrphanWatchdog } from './processes/orphan-watchdog';
 import type { ServerOptions } from './server-options';
-import { SessionRegistry } from './session';
-import { startStdioListener } from './stdio-listener';
-import { startUnixListener } from './unix-listener';
-import { startWsListener } from './ws-listener';
+import { SessionRegistry } from './processes/session';
+import { startStdioListener } from './listeners/stdio-listener';
+import { startUnixListener } from './listeners/unix-listener';
+import { startWsListener } from './listeners/ws-listener';
 
 export async function runExecServer(options: ServerOptions): Promise<void> {
   // Before serving anyone: a node-pty other than the pinned one fails here, not at the first pty.

@@ -10,7 +10,7 @@ import type {
   DownloadTarget,
   FolderDownloadTarget,
 } from '../app/host-services';
-import { zipFolderTarget } from '../app/zip-download-target';
+import { zipFolderTarget } from '../app/files/zip-download-target';
 import { AppError } from '../app/app-error';
 import { DOWNLOAD_URL_TTL_MS } from '../app/limits';
 import { WEB_DOWNLOAD_NAME } from '../../shared/ipc';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { type AppService } from '../app/app-service';
-import { dispatch } from '../app/dispatcher';
+import { dispatch } from '../app/handlers/dispatcher';
 import {
   WEB_CODE_PARAM,
   WEB_DOWNLOAD_NAME,

@@ -3,7 +3,7 @@
 // Every change passes through commit(), which keeps the tab's dirty marker true to the text.
 import type { EditorView } from 'codemirror';
 import type { EditorState, Text, TransactionSpec } from '@codemirror/state';
-import { editorTab, useEditors } from '../stores/editors-store';
+import { editorTab, useEditors } from './editors-store';
 import type { LineSeparator } from './line-endings';
 
 interface Document {

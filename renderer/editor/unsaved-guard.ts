@@ -2,8 +2,8 @@
 // tab has unsaved changes the browser asks first. (The desktop app's window does not ask: Electron
 // would block the close silently, with no question shown: its quit warning names the unsaved files
 // instead, from what editor/unsaved-report.ts tells the AppService.)
-import { hostKind } from '../host-kind';
-import { useEditors } from '../stores/editors-store';
+import { hostKind } from '../ipc/host-kind';
+import { useEditors } from './editors-store';
 
 export function guardUnsavedEdits(): () => void {
   if (hostKind() !== 'web') return () => undefined;

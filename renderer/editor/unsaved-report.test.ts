@@ -2,7 +2,7 @@
 // changes (not on every store change), and again after the bridge reconnected.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridge } from '../ipc/ipc-client';
-import { useEditors, type EditorTab } from '../stores/editors-store';
+import { useEditors, type EditorTab } from './editors-store';
 import { FakeBridge } from '../test/fake-bridge';
 import { resetStores } from '../test/reset-stores';
 import { reportUnsavedEdits, resendUnsavedEdits } from './unsaved-report';

@@ -2,7 +2,7 @@
 // desktop app's quit warning can name them (the window's close cannot ask the page). Sent again
 // after the bridge reconnected: the host forgets a renderer's report when its link goes.
 import { invoke } from '../ipc/ipc-client';
-import { useEditors } from '../stores/editors-store';
+import { useEditors } from './editors-store';
 
 /** The list last sent, as JSON: the host already knows it. */
 let lastSent = '[]';

@@ -4,7 +4,7 @@
 import { bridgeFromPreload, type PreloadBridge, type TetherBridge } from '../../shared/ipc';
 import { createWebSocketBridge, type WebBridgeStatus } from '../../shared/ipc/web-bridge-client';
 import { webSocketUrlFor } from '../../shared/ipc/web-protocol';
-import type { HostKind } from '../host-kind';
+import type { HostKind } from './host-kind';
 import { appLinkOpener, browserTabLinkOpener, type LinkOpener } from './link-opener';
 
 export interface ResolvedBridge {

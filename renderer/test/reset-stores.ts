@@ -1,19 +1,19 @@
 // Puts every renderer store back to its empty state between tests.
-import { useActivity } from '../stores/activity-store';
-import { useProgramTitles } from '../stores/program-titles-store';
-import { useConflicts } from '../stores/conflicts-store';
-import { useEditors } from '../stores/editors-store';
-import { useEnvironments } from '../stores/environments-store';
-import { useFiles } from '../stores/files-store';
-import { useNotices } from '../stores/notices-store';
-import { usePanes } from '../stores/panes-store';
-import { useProcesses } from '../stores/processes-store';
-import { useSshPrompts } from '../stores/ssh-prompts-store';
-import { useRecentPaths } from '../stores/recent-paths-store';
-import { DEFAULT_SETTINGS, useSettings } from '../stores/settings-store';
-import { useToasts } from '../stores/toasts-store';
-import { useTransfers } from '../stores/transfers-store';
-import { useUi } from '../stores/ui-store';
+import { useActivity } from '../terminals/activity-store';
+import { useProgramTitles } from '../terminals/program-titles-store';
+import { useConflicts } from '../files/conflicts-store';
+import { useEditors } from '../editor/editors-store';
+import { useEnvironments } from '../environments/environments-store';
+import { useFiles } from '../files/files-store';
+import { useNotices } from '../ui/notices-store';
+import { usePanes } from '../terminals/panes-store';
+import { useProcesses } from '../processes/processes-store';
+import { useSshPrompts } from '../ssh/ssh-prompts-store';
+import { useRecentPaths } from '../files/recent-paths-store';
+import { DEFAULT_SETTINGS, useSettings } from '../settings/settings-store';
+import { useToasts } from '../ui/toasts-store';
+import { useTransfers } from '../files/transfers-store';
+import { useUi } from '../app/ui-store';
 
 export function resetStores(): void {
   useEnvironments.setState({ loaded: false, byId: {}, order: [] });

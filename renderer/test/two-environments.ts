@@ -1,7 +1,7 @@
 // The starting point of the App-level component tests: fresh stores, a fresh fake bridge, and two
 // environments ("Lab box", selected, and a command environment "Pi").
-import { useEnvironments } from '../stores/environments-store';
-import { useUi } from '../stores/ui-store';
+import { useEnvironments } from '../environments/environments-store';
+import { useUi } from '../app/ui-store';
 import { makeEnv, type FakeBridge } from './fake-bridge';
 import { withFreshBridge } from './fresh-bridge';
 

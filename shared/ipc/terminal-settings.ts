@@ -6,7 +6,7 @@ import { z } from 'zod';
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 export const HexColour = z.string().regex(HEX_COLOUR, 'a colour is #rrggbb');
 
-/** The built-in colour schemes (their colours live in renderer/terminal/terminal-schemes.ts). */
+/** The built-in colour schemes (their colours live in renderer/terminals/xterm/terminal-schemes.ts). */
 export const BUILT_IN_SCHEME_IDS = [
   'tether-dark',
   'tether-light',

@@ -2,7 +2,7 @@
 // session on a new link, negotiates binary frames again, fills the gap with a process/read whose
 // replay is itself a data frame, and the subscriber sees every byte exactly once, in order.
 import { afterEach, expect, it } from 'vitest';
-import { RemoteExecServerClient } from '../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../electron/client/link/remote-client';
 import { startServer } from '../support/exec-servers';
 import { WsTap, type TappedMessage } from '../support/ws-tap';
 import { until } from '../integration/server/test-client';

@@ -2,7 +2,7 @@
 // proxy. Everything a test opened is closed after it, clients first, in reverse order.
 import { afterEach } from 'vitest';
 import type { ProcessHandle, ProcessStartOptions } from '../../electron/client/api';
-import { RemoteExecServerClient, type RemoteClientOptions } from '../../electron/client/remote-client';
+import { RemoteExecServerClient, type RemoteClientOptions } from '../../electron/client/link/remote-client';
 import {
   startServer,
   type ServerImpl,

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { RUN_FAILURE_EXIT_CODE } from '../../electron/client/run-cli';
+import { RUN_FAILURE_EXIT_CODE } from '../../electron/client/cli/run-cli';
 import { TETHER_BIN, type ServerImpl, type StartedServer } from '../support/exec-servers';
 import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';

@@ -4,8 +4,8 @@
 // and never papered over with a fresh session.
 import type { TransportSpec } from '../api';
 import { ClientError } from '../client-error';
-import { openStdioTransport } from '../stdio-transport';
-import type { Transport, TransportHandlers, TransportOpener } from '../transport';
+import { openStdioTransport } from '../transports/stdio-transport';
+import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport';
 import type { ArtifactLocations } from './local-artifacts';
 import { SshBootstrap } from './ssh-bootstrap';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../shared/remote-bundle';

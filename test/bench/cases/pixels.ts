@@ -13,8 +13,8 @@ import type { CaseRecorder } from '../lib/results';
 import { elapsedMs, mbPerSecond } from '../lib/stats';
 import { startWebApp } from '../lib/web-app';
 import { startXtermPage, type CeilingTerminal } from '../lib/xterm-page';
-import { DEFAULT_SETTINGS } from '../../../electron/app/config-store';
-import { FALLBACK_FONT_FAMILY } from '../../../renderer/terminal/terminal-options';
+import { DEFAULT_SETTINGS } from '../../../electron/app/persistence/config-store';
+import { FALLBACK_FONT_FAMILY } from '../../../renderer/terminals/xterm/terminal-options';
 
 /**
  * The prompt the bench sets, typed as printf octal escapes so the typed command itself never matches

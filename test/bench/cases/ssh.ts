@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecServerClientApi } from '../../../electron/client/api';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import type { SshHooks, SshStage } from '../../../electron/client/ssh/ssh-hooks';
 import { SSHD_BINARY, SshTestRig, type SshdHost } from '../../support/sshd';
 import type { BenchCase, BenchContext } from '../lib/bench-case';

@@ -7,17 +7,17 @@ import path from 'node:path';
 import type { CommandInput, CommandName, CommandOutput, EventName, EventPayload } from '../../../shared/ipc';
 import { IpcError } from '../../../shared/ipc';
 import { AppService } from '../../../electron/app/app-service';
-import { remoteClientFactory } from '../../../electron/app/client-factory';
-import type { BackoffSchedule } from '../../../electron/client/backoff';
-import { dispatch } from '../../../electron/app/dispatcher';
-import { fileDownloadTarget } from '../../../electron/app/file-download-target';
-import { FileSecretStore } from '../../../electron/app/file-secret-store';
-import { localFolderTarget } from '../../../electron/app/folder-download-target';
-import { localServerCommand } from '../../../electron/app/local-server';
+import { remoteClientFactory } from '../../../electron/app/environments/client-factory';
+import type { BackoffSchedule } from '../../../electron/client/link/backoff';
+import { dispatch } from '../../../electron/app/handlers/dispatcher';
+import { fileDownloadTarget } from '../../../electron/app/files/file-download-target';
+import { FileSecretStore } from '../../../electron/app/persistence/file-secret-store';
+import { localFolderTarget } from '../../../electron/app/files/folder-download-target';
+import { localServerCommand } from '../../../electron/app/environments/local-server';
 import type { DownloadHost } from '../../../electron/app/host-services';
-import type { RendererLink } from '../../../electron/app/renderer-link';
-import type { SecretStore } from '../../../electron/app/secret-store';
-import type { SshConfigLocation } from '../../../electron/app/ssh-hosts';
+import type { RendererLink } from '../../../electron/app/processes/renderer-link';
+import type { SecretStore } from '../../../electron/app/persistence/secret-store';
+import type { SshConfigLocation } from '../../../electron/app/ssh/ssh-hosts';
 import { REPO_ROOT } from '../../support/exec-servers';
 
 interface RecordedEvent {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaneNode, ProcessEventBatch, ProcessEventView, ProcessView } from '../../../shared/ipc';
-import { SAVED_SESSIONS_FILE_NAME } from '../../../electron/app/saved-sessions';
+import { SAVED_SESSIONS_FILE_NAME } from '../../../electron/app/persistence/saved-sessions';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
 import { createHarness, waitFor, type Harness } from './app-harness';

@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_FILE_NAME } from '../../../electron/app/config-store';
+import { CONFIG_FILE_NAME } from '../../../electron/app/persistence/config-store';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { createHarness, waitFor } from './app-harness';
 import { pidAlive } from '../../support/pids';

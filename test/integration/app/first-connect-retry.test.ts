@@ -7,7 +7,7 @@ import type { EnvironmentView } from '../../../shared/ipc';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
 import { createHarness, waitFor, type Harness } from './app-harness';
-import { FIRST_CONNECT_RETRY_MS } from '../../../electron/app/first-connect-retry';
+import { FIRST_CONNECT_RETRY_MS } from '../../../electron/app/environments/first-connect-retry';
 
 let server: StartedServer | undefined;
 let proxy: FaultProxy | undefined;

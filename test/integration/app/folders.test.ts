@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FolderUploadPlan, IfExists, TransferView } from '../../../shared/ipc';
-import { walkLocalFolder } from '../../../electron/client/folder-walk';
+import { walkLocalFolder } from '../../../electron/client/files/folder-walk';
 import { WebDownloads } from '../../../electron/web/web-downloads';
 import { createHarness, waitFor, type Harness } from './app-harness';
 import { remoteAppRig } from './remote-app-rig';

@@ -9,8 +9,8 @@ import {
   RENDERER_WINDOW_BYTES,
   SERVER_OUTPUT_WINDOW_BYTES,
 } from '../../../electron/app/limits';
-import { dispatch } from '../../../electron/app/dispatcher';
-import type { RendererLink } from '../../../electron/app/renderer-link';
+import { dispatch } from '../../../electron/app/handlers/dispatcher';
+import type { RendererLink } from '../../../electron/app/processes/renderer-link';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { createHarness, waitFor, type Harness } from './app-harness';
 import { pidAlive } from '../../support/pids';

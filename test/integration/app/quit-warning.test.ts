@@ -3,7 +3,7 @@
 // processes, which keep running and come back after a restart. It also names the files with unsaved
 // editor changes each renderer reported, until they are saved or that renderer goes away.
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../../electron/app/dispatcher';
+import { dispatch } from '../../../electron/app/handlers/dispatcher';
 import { startServer } from '../../support/exec-servers';
 import { createHarness, waitFor, type Harness } from './app-harness';
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { TransferView } from '../../../shared/ipc';
 import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
-import type { BackoffSchedule } from '../../../electron/client/backoff';
+import type { BackoffSchedule } from '../../../electron/client/link/backoff';
 import { createHarness, waitFor, type Harness } from './app-harness';
 
 export interface RemoteAppRig {

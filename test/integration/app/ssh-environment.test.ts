@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentView, SshPromptView } from '../../../shared/ipc';
-import { CONFIG_FILE_NAME } from '../../../electron/app/config-store';
+import { CONFIG_FILE_NAME } from '../../../electron/app/persistence/config-store';
 import { SshTestRig } from '../../support/sshd';
 import { createHarness, waitFor, type Harness } from './app-harness';
 

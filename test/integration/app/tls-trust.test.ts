@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG_FILE_NAME } from '../../../electron/app/config-store';
+import { CONFIG_FILE_NAME } from '../../../electron/app/persistence/config-store';
 import { FaultProxy } from '../../support/fault-proxy';
 import { startWssServer } from '../../support/tls';
 import { createHarness, waitFor, type Harness } from './app-harness';

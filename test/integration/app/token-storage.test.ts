@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileSecretStore, type SecretSealer } from '../../../electron/app/file-secret-store';
+import { FileSecretStore, type SecretSealer } from '../../../electron/app/persistence/file-secret-store';
 import { createHarness, type Harness } from './app-harness';
 
 const WARNING = 'No OS keychain was found, so tokens you save are not encrypted.';

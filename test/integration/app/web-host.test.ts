@@ -29,9 +29,9 @@ import {
   type WebSocketLike,
 } from '../../../shared/ipc/web-bridge-client';
 import { AppService } from '../../../electron/app/app-service';
-import { remoteClientFactory } from '../../../electron/app/client-factory';
-import { FileSecretStore } from '../../../electron/app/file-secret-store';
-import { localServerCommand } from '../../../electron/app/local-server';
+import { remoteClientFactory } from '../../../electron/app/environments/client-factory';
+import { FileSecretStore } from '../../../electron/app/persistence/file-secret-store';
+import { localServerCommand } from '../../../electron/app/environments/local-server';
 import { WebCredentials } from '../../../electron/web/web-credentials';
 import { WebDownloads } from '../../../electron/web/web-downloads';
 import { startWebHost, type WebHost } from '../../../electron/web/web-host';

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { followProcess } from '../../chaos/process-follower';
 import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
 import { WsTap } from '../../support/ws-tap';

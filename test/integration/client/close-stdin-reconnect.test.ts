@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { FaultProxy } from '../../support/fault-proxy';
 import { startServer } from '../../support/exec-servers';
 import { delay, waitFor } from './helpers';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { FaultProxy } from '../../support/fault-proxy';
 import { startServer, type ServerImpl } from '../../support/exec-servers';
 import { collect, delay, waitFor } from './helpers';

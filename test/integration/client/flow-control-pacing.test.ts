@@ -8,7 +8,7 @@ import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessHandle } from '../../../electron/client/api';
 import { SERVER_OUTPUT_WINDOW_BYTES } from '../../../electron/app/limits';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { flowControlledRetentionSlack } from '../../../electron/server/limits';
 import { ackStepBytes, Notification } from '../../../shared/protocol';
 import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';

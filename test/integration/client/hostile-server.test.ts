@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ConnectionState, ProcessEvent } from '../../../electron/client/api';
 import { MAX_INBOUND_MESSAGE_BYTES } from '../../../electron/client/constants';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { waitFor } from './helpers';
 
 type Answer = (method: string, params: Record<string, unknown>, ws: WebSocket) => unknown;

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { isClientError } from '../../../electron/client/client-error';
 import { MAX_PENDING_CALLS } from '../../../electron/client/constants';
 import { FaultProxy } from '../../support/fault-proxy';

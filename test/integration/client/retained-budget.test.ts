@@ -3,7 +3,7 @@
 // gives way first, and what it lost is replayed as a gap, never hidden.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEvent, ProcessHandle } from '../../../electron/client/api';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { startServer } from '../../support/exec-servers';
 import { collect, waitFor } from './helpers';
 

@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../../electron/client/api';
-import { RemoteExecServerClient } from '../../../electron/client/remote-client';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { FaultProxy } from '../../support/fault-proxy';
 import { makeSelfSignedCertificate, startWssServer } from '../../support/tls';
 import { ALL_TICKS, collect, outputProducedWhileCut, waitFor } from './helpers';

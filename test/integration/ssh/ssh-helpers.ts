@@ -3,7 +3,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { TransportSpec } from '../../../electron/client/api';
-import { RemoteExecServerClient, type RemoteClientOptions } from '../../../electron/client/remote-client';
+import {
+  RemoteExecServerClient,
+  type RemoteClientOptions,
+} from '../../../electron/client/link/remote-client';
 import type { SshHooks, SshPrompt, SshStageEvent } from '../../../electron/client/ssh/ssh-hooks';
 import type { SshdHost, SshTestRig } from '../../support/sshd';
 

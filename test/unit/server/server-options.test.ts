@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkAuthorization } from '../../../electron/server/auth';
+import { checkAuthorization } from '../../../electron/server/listeners/auth';
 import { isLoopback, parseListen, parseServerOptions } from '../../../electron/server/server-options';
 
 describe('server options', () => {

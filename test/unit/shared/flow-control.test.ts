@@ -4,7 +4,7 @@
 // windows Tether uses within one and a half windows.
 import { describe, expect, it } from 'vitest';
 import { SERVER_OUTPUT_WINDOW_BYTES } from '../../../electron/app/limits';
-import { RUN_OUTPUT_WINDOW_BYTES } from '../../../electron/client/run-cli';
+import { RUN_OUTPUT_WINDOW_BYTES } from '../../../electron/client/cli/run-cli';
 import {
   flowControlledReadAhead,
   flowControlledRetentionSlack,

@@ -1,0 +1,258 @@
+// One environment at run time: its stored config, its client (while enabled), the link state and
+// health the UI sees, and its processes. Health-only changes reach the UI throttled; state and
+// config changes go out at once. An SSH environment also has its connect progress and asks its
+// prompts through the app's prompt broker.
+import type { EnvironmentView, HealthView, LinkState } from '../../../shared/ipc';
+import type { ConnectionState, ExecServerClientApi, HealthSnapshot, TransportSpec } from '../../client/api';
+import type { SshHooks } from '../../client/ssh/ssh-hooks';
+import { AppError } from '../app-error';
+import type { StoredEnvironment } from '../persistence/config-store';
+import { HEALTH_SAMPLES_TO_UI, HEALTH_THROTTLE_MS } from '../limits';
+import type { ProcessRuntime } from '../processes/process-runtime';
+import { SshConnectProgress } from '../ssh/ssh-connect-progress';
+import { FirstConnectRetry } from './first-connect-retry';
+import type { SshPromptBroker } from '../ssh/ssh-prompts';
+
+/**
+ * Makes an environment's client: `ssh` carries the hooks an SSH transport's bootstrap asks through,
+ * `resumeSessionId` the session to resume after an app restart.
+ */
+export type ClientFactory = (spec: TransportSpec, options?: ClientFactoryOptions) => ExecServerClientApi;
+
+export interface ClientFactoryOptions {
+  ssh?: SshHooks;
+  resumeSessionId?: string;
+}
+
+export interface EnvironmentRuntimeDeps {
+  createClient: ClientFactory;
+  /** Builds the transport (reads the token) at connect time. */
+  transport: (stored: StoredEnvironment) => Promise<TransportSpec>;
+  /** Output held back for this environment's renderers right now. */
+  bufferedBytes: (env: EnvironmentRuntime) => number;
+  changed: (view: EnvironmentView) => void;
+  prompts: SshPromptBroker;
+  /** The client's connection state changed (after the view went out). */
+  linkChanged?: (env: EnvironmentRuntime, state: ConnectionState) => void;
+}
+
+export class EnvironmentRuntime {
+  readonly processes = new Map<string, ProcessRuntime>();
+  private client: ExecServerClientApi | null = null;
+  private unlisten: Array<() => void> = [];
+  private link: LinkState = { kind: 'idle', since: Date.now() };
+  private health: HealthSnapshot | null = null;
+  private lastEmitAt = 0;
+  private throttleTimer: NodeJS.Timeout | null = null;
+  /** Created with the first SSH connect; kept across reconnects so *Show log* spans them. */
+  private ssh: SshConnectProgress | null = null;
+  /** A WebSocket environment whose first connect failed retries by itself (see FirstConnectRetry). */
+  private readonly firstConnectRetry = new FirstConnectRetry(
+    () => this.stored.settings.kind === 'ws',
+    () => this.reconnectNow(),
+  );
+  /**
+   * The server session to resume instead of opening a new one, set before the first connect after
+   * an app restart and handed to the client it creates.
+   */
+  resumeSessionId: string | null = null;
+
+  constructor(
+    public stored: StoredEnvironment,
+    public hasToken: boolean,
+    private readonly deps: EnvironmentRuntimeDeps,
+  ) {}
+
+  get id(): string {
+    return this.stored.id;
+  }
+
+  get view(): EnvironmentView {
+    return {
+      id: this.stored.id,
+      name: this.stored.name,
+      color: this.stored.color,
+      settings: this.stored.settings,
+      hasToken: this.hasToken,
+      enabled: this.stored.enabled,
+      link: this.link,
+      health: this.health ? healthView(this.health) : null,
+      info: this.client?.environmentInfo ? { ...this.client.environmentInfo } : null,
+      bufferedBytes: this.deps.bufferedBytes(this),
+      ...(this.stored.settings.kind === 'ssh' ? { sshConnect: this.ssh?.view ?? null } : {}),
+    };
+  }
+
+  /** The connect log of the SSH connects so far (empty before the first). */
+  get sshConnectLog(): string[] {
+    return this.ssh?.logLines ?? [];
+  }
+
+  /** The connected client, or a clear error saying why there is none. */
+  requireClient(): ExecServerClientApi {
+    if (!this.client) {
+      throw new AppError('disconnected', `"${this.stored.name}" is not connected. Connect it and try again.`);
+    }
+    if (this.client.state.kind === 'failed' || this.client.state.kind === 'closed') {
+      throw new AppError(
+        'disconnected',
+        `"${this.stored.name}" is not connected (${this.link.reason ?? this.client.state.kind}). Reconnect it and try again.`,
+      );
+    }
+    return this.client;
+  }
+
+  /** The client, connected first if it is not (fails like requireClient, or as the connect does). */
+  async connectedClient(): Promise<ExecServerClientApi> {
+    const client = this.requireClient();
+    if (client.state.kind !== 'connected') await client.connect();
+    return client;
+  }
+
+  get currentClient(): ExecServerClientApi | null {
+    return this.client;
+  }
+
+  /** Creates the client if needed and waits until it is connected (or fails; the link says why). */
+  async connect(): Promise<void> {
+    if (!this.client) {
+      let spec: TransportSpec;
+      try {
+        spec = await this.deps.transport(this.stored);
+      } catch (error) {
+        // Nothing to retry with (e.g. the token store is unreadable): show why, stay disconnected.
+        this.link = { kind: 'failed', since: Date.now(), reason: (error as Error).message };
+        this.emitNow();
+        return;
+      }
+      if (this.client) return this.connect();
+      const ssh = this.stored.settings.kind === 'ssh' ? this.sshHooks() : undefined;
+      const resumeSessionId = this.resumeSessionId;
+      this.resumeSessionId = null;
+      const client = this.deps.createClient(spec, {
+        ...(ssh ? { ssh } : {}),
+        ...(resumeSessionId ? { resumeSessionId } : {}),
+      });
+      this.client = client;
+      this.firstConnectRetry.reset();
+      this.unlisten = [
+        client.onStateChange((state) => this.onState(state)),
+        client.onHealthChange((health) => {
+          this.health = health;
+          this.emitThrottled();
+        }),
+      ];
+      this.onState(client.state);
+    }
+    const client = this.client;
+    await client.connect().catch(() => undefined);
+  }
+
+  reconnectNow(): void {
+    if (this.client) this.client.reconnectNow();
+  }
+
+  /** The network may be back: a failed first connect waiting for its retry tries now. */
+  networkMayBeBack(): void {
+    this.firstConnectRetry.networkMayBeBack();
+  }
+
+  async disconnect(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    // Nobody waits for an answer to a connect that is being abandoned.
+    this.deps.prompts.cancelAsker(this.id);
+    this.firstConnectRetry.cancel();
+    await client.close().catch(() => undefined);
+    for (const stop of this.unlisten) stop();
+    this.unlisten = [];
+    if (this.client === client) this.client = null;
+    this.health = null;
+    this.link = { kind: 'idle', since: Date.now() };
+    this.emitNow();
+  }
+
+  /** Something shown in the view changed (e.g. buffered bytes): send it, at most a few times a second. */
+  emitThrottled(): void {
+    if (this.throttleTimer) return;
+    const wait = Math.max(0, this.lastEmitAt + HEALTH_THROTTLE_MS - Date.now());
+    this.throttleTimer = setTimeout(() => this.emitNow(), wait);
+  }
+
+  emitNow(): void {
+    if (this.throttleTimer) {
+      clearTimeout(this.throttleTimer);
+      this.throttleTimer = null;
+    }
+    this.lastEmitAt = Date.now();
+    this.deps.changed(this.view);
+  }
+
+  dispose(): void {
+    this.firstConnectRetry.cancel();
+    if (this.throttleTimer) clearTimeout(this.throttleTimer);
+    this.throttleTimer = null;
+  }
+
+  private onState(state: ConnectionState): void {
+    this.firstConnectRetry.linkChanged(state);
+    const retryAt = this.firstConnectRetry.retryAt;
+    this.link = { ...linkState(state), ...(retryAt !== null ? { retryAt } : {}) };
+    this.ssh?.linkChanged(state);
+    this.emitNow();
+    this.deps.linkChanged?.(this, state);
+  }
+
+  private sshHooks(): SshHooks {
+    const progress = (this.ssh ??= new SshConnectProgress((urgent) =>
+      urgent ? this.emitNow() : this.emitThrottled(),
+    ));
+    return {
+      prompt: (prompt) =>
+        this.deps.prompts.ask({ key: this.id, envId: this.id, envName: this.stored.name }, prompt),
+      onStage: (event) => progress.onStage(event),
+      onLog: (line) => progress.onLog(line),
+    };
+  }
+}
+
+function linkState(state: ConnectionState): LinkState {
+  switch (state.kind) {
+    case 'idle':
+      return { kind: 'idle', since: Date.now() };
+    case 'connecting':
+    case 'connected':
+    case 'closed':
+      return { kind: state.kind, since: state.since };
+    case 'reconnecting':
+      return {
+        kind: 'reconnecting',
+        since: state.since,
+        reason: state.reason,
+        attempt: state.attempt,
+        nextRetryAt: state.nextRetryAt,
+        sessionHeldUntil: state.sessionHeldUntil,
+        deadlineAt: state.deadlineAt,
+      };
+    case 'failed':
+      return {
+        kind: 'failed',
+        since: state.since,
+        reason: state.reason,
+        code: state.code,
+        ...(state.expiredAt !== undefined ? { expiredAt: state.expiredAt } : {}),
+      };
+  }
+}
+
+function healthView(health: HealthSnapshot): HealthView {
+  return {
+    ...health,
+    rttSamples: health.rttSamples.slice(-HEALTH_SAMPLES_TO_UI),
+    history: health.history.map((h) => ({
+      at: h.at,
+      state: h.state,
+      ...(h.reason ? { reason: h.reason } : {}),
+    })),
+  };
+}

@@ -1,0 +1,85 @@
+// What an app restart needs to find its remote sessions again: per environment, the server session
+// id and each running process (its id, how it was started, the last seq delivered). One versioned
+// JSON file in the data dir, bounded, written atomically; a file that cannot be used is ignored.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { EnvironmentId } from '../../../shared/ipc';
+import { writeFileAtomic } from './atomic-file';
+import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT } from '../limits';
+
+export const SAVED_SESSIONS_FILE_NAME = 'sessions.json';
+const SAVED_SESSIONS_VERSION = 1;
+
+const TerminalSize = z.object({ cols: z.number().int().positive(), rows: z.number().int().positive() });
+
+export const SavedProcess = z.object({
+  processId: z.string().min(1).max(200),
+  argv: z.array(z.string().max(32_768)).min(1).max(1_024),
+  cwd: z.string().max(4_096),
+  env: z.record(z.string(), z.string()).optional(),
+  tty: z.boolean(),
+  size: TerminalSize.nullable(),
+  /** Started with an output window on a server with flow control. */
+  flowControl: z.boolean(),
+  resizable: z.boolean(),
+  pid: z.number().int().nullable(),
+  startedAt: z.number(),
+  /** The last seq the app had delivered when it saved (0 before any output). */
+  lastSeq: z.number().int().nonnegative(),
+});
+export type SavedProcess = z.infer<typeof SavedProcess>;
+
+export const SavedSession = z.object({
+  sessionId: z.string().min(1).max(200),
+  processes: z.array(SavedProcess).max(MAX_SAVED_PROCESSES_PER_ENVIRONMENT),
+});
+export type SavedSession = z.infer<typeof SavedSession>;
+
+const SavedSessionsFile = z.object({
+  version: z.literal(SAVED_SESSIONS_VERSION),
+  environments: z.record(EnvironmentId, SavedSession),
+});
+
+export class SavedSessions {
+  readonly file: string;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(dataDir: string) {
+    this.file = path.join(dataDir, SAVED_SESSIONS_FILE_NAME);
+  }
+
+  /** The saved sessions by environment id; empty when there is no file or it cannot be used. */
+  async load(): Promise<{ sessions: Map<string, SavedSession>; problem: string | null }> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sessions: new Map(), problem: null };
+      return { sessions: new Map(), problem: `it could not be read (${(error as Error).message})` };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      return { sessions: new Map(), problem: `it is not valid JSON: ${(error as Error).message}` };
+    }
+    const parsed = SavedSessionsFile.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return {
+        sessions: new Map(),
+        problem: `unexpected content at ${issue?.path.join('.') || 'the top level'}`,
+      };
+    }
+    return { sessions: new Map(Object.entries(parsed.data.environments)), problem: null };
+  }
+
+  /** Replaces the file with these sessions; saves are serialised so the last call wins on disk. */
+  save(sessions: Map<string, SavedSession>): Promise<void> {
+    const body = { version: SAVED_SESSIONS_VERSION, environments: Object.fromEntries(sessions) };
+    const run = this.chain.then(() => writeFileAtomic(this.file, JSON.stringify(body) + '\n'));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+}

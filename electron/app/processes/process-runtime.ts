@@ -1,0 +1,173 @@
+// One process the user started in an environment: its handle from the client, the view the UI
+// shows, and the app-side event log that renderers stream from. Owns the process's state machine
+// (starting → running → exited, or failed / lost) and the cumulative ack sent to the server.
+import type { ProcessEventView, ProcessView } from '../../../shared/ipc';
+import type { ProcessEvent, ProcessHandle, ProcessStartOptions } from '../../client/api';
+import { PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS } from '../limits';
+import { ProcessLog } from './process-log';
+
+export interface ProcessRuntimeEvents {
+  changed(view: ProcessView): void;
+  appended(bytes: number): void;
+}
+
+/** What a restart knows of a process it restores. */
+export interface RestoredProcess {
+  pid: number | null;
+  startedAt: number;
+  lastSeq: number;
+}
+
+export class ProcessRuntime {
+  readonly log = new ProcessLog(PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS);
+  private handle: ProcessHandle | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private serverAck = 0;
+  private view: ProcessView;
+  /** Restored after an app restart and not yet re-attached to its process on the server. */
+  private awaitingReattach: boolean;
+  /** The last seq delivered before the restart (what the previous run had shown). */
+  private readonly restoredLastSeq: number;
+
+  constructor(
+    readonly envId: string,
+    readonly options: ProcessStartOptions & { processId: string },
+    readonly resizable: boolean,
+    private readonly listener: ProcessRuntimeEvents,
+    /** Set for a process saved before an app restart: it was running when the app last saw it. */
+    restored?: RestoredProcess,
+  ) {
+    this.awaitingReattach = restored !== undefined;
+    this.restoredLastSeq = restored?.lastSeq ?? 0;
+    this.view = {
+      envId,
+      processId: options.processId,
+      argv: options.argv,
+      title: titleOf(options.argv),
+      cwd: options.cwd,
+      tty: options.tty,
+      state: restored ? 'running' : 'starting',
+      pid: restored?.pid ?? null,
+      exitCode: null,
+      failure: null,
+      startedAt: restored?.startedAt ?? Date.now(),
+      endedAt: null,
+      size: options.tty && options.size ? { ...options.size } : null,
+      resizable,
+    };
+  }
+
+  get processId(): string {
+    return this.options.processId;
+  }
+
+  get snapshot(): ProcessView {
+    return { ...this.view };
+  }
+
+  get running(): boolean {
+    return this.view.state === 'starting' || this.view.state === 'running';
+  }
+
+  get live(): ProcessHandle | null {
+    return this.running ? this.handle : null;
+  }
+
+  /** The last seq delivered, in this run or (until this run catches up) the one before. */
+  get lastDeliveredSeq(): number {
+    return Math.max(this.log.lastSeq, this.restoredLastSeq);
+  }
+
+  /** True once for a restored process: the caller re-attaches it to the server's process. */
+  takeReattach(): boolean {
+    const pending = this.awaitingReattach && this.running;
+    this.awaitingReattach = false;
+    return pending;
+  }
+
+  attach(handle: ProcessHandle): void {
+    this.handle = handle;
+    // A re-attached handle does not know the pid; the restored view does.
+    this.update({ state: 'running', pid: handle.pid ?? this.view.pid });
+    this.unsubscribe = handle.subscribe((event) => this.onEvent(event));
+  }
+
+  startFailed(message: string): void {
+    this.update({ state: 'failed', failure: message, endedAt: Date.now() });
+  }
+
+  /** The app can no longer follow the process (its environment was disconnected). */
+  lost(message: string): void {
+    this.onEvent({ kind: 'failed', message });
+  }
+
+  resized(size: { cols: number; rows: number }): void {
+    this.update({ size });
+  }
+
+  /** Cumulative output bytes consumed downstream; forwarded to the server when it grows. */
+  acknowledge(consumedBytes: number): void {
+    if (consumedBytes <= this.serverAck || !this.handle) return;
+    this.serverAck = consumedBytes;
+    this.handle.acknowledge(consumedBytes);
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.handle?.dispose();
+  }
+
+  private onEvent(event: ProcessEvent): void {
+    switch (event.kind) {
+      case 'output':
+        this.append(
+          {
+            kind: 'output',
+            seq: event.seq,
+            stream: event.stream,
+            data: Buffer.from(event.data).toString('base64'),
+          },
+          event.data.byteLength,
+        );
+        return;
+      case 'exited':
+        this.append({ kind: 'exited', seq: event.seq, exitCode: event.exitCode }, 0);
+        this.update({ state: 'exited', exitCode: event.exitCode, endedAt: Date.now() });
+        return;
+      case 'closed':
+        this.append({ kind: 'closed', seq: event.seq }, 0);
+        if (this.running) this.update({ state: 'exited', endedAt: Date.now() });
+        return;
+      case 'gap':
+        this.append(
+          { kind: 'gap', seq: event.toSeq, fromSeq: event.fromSeq, toSeq: event.toSeq, at: event.at },
+          0,
+        );
+        return;
+      case 'failed':
+        // Terminal and seq-less in the client; it takes the next seq so the renderer orders it last.
+        this.append({ kind: 'failed', seq: this.log.lastSeq + 1, message: event.message }, 0);
+        if (this.running) this.update({ state: 'lost', failure: event.message, endedAt: Date.now() });
+        return;
+    }
+  }
+
+  private append(event: ProcessEventView, bytes: number): void {
+    if (event.seq <= this.log.lastSeq) return;
+    this.log.append(event, bytes);
+    this.listener.appended(bytes);
+  }
+
+  private update(patch: Partial<ProcessView>): void {
+    this.view = { ...this.view, ...patch };
+    this.listener.changed(this.snapshot);
+  }
+}
+
+function titleOf(argv: string[]): string {
+  const program = (argv[0] ?? '').split('/').pop() ?? '';
+  const rest = argv.slice(1).join(' ');
+  const title = rest && !(argv.length === 2 && argv[1] === '-l') ? `${program} ${rest}` : program;
+  return title.length > 60 ? `${title.slice(0, 57)}…` : title;
+}

@@ -1,0 +1,138 @@
+// `server.mjs bridge`: what the client runs over SSH. It relays stdin to the daemon's unix socket
+// and the socket to stdout, byte for byte and with backpressure both ways, and starts the daemon
+// (detached, under a lock so concurrent bridges start one) when none answers, unless --no-start.
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
+import os from 'node:os';
+import type net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BRIDGE_EXIT_NO_DAEMON, remoteBundleId } from '../../../shared/remote-bundle';
+import { bundleEntry, readBundleIdentity } from './bundle-identity';
+import { daemonPaths, ensureRunDir, type DaemonPaths } from './daemon-paths';
+import { DAEMON_LOG_ROTATE_BYTES, DAEMON_START_POLL_MS, DAEMON_START_TIMEOUT_MS } from '../limits';
+import { claimPidFile, releasePidFile } from './pid-lock';
+import { StartupError } from '../server-options';
+import { connectUnix } from './socket-probe';
+
+export interface BridgeOptions {
+  /** False with --no-start: a missing daemon means the session the client held is gone. */
+  start: boolean;
+  /** Passed to a daemon this bridge starts; a running daemon keeps its own. */
+  sessionTtlMs?: string;
+  idleExitMs?: string;
+}
+
+/** Exit code and message when no daemon answers and the bridge may not start one. */
+export class NoDaemonError extends Error {
+  readonly code = 'TETHER_NO_DAEMON';
+  readonly exitCode = BRIDGE_EXIT_NO_DAEMON;
+  constructor() {
+    super('no Tether daemon is running on this host');
+    this.name = 'NoDaemonError';
+  }
+}
+
+/** Lines of the daemon's log quoted when it failed to start, so the client can show why. */
+const LOG_TAIL_LINES = 20;
+
+function logTail(log: string): string {
+  try {
+    const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+    return lines.slice(-LOG_TAIL_LINES).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Each daemon appends to the log; past a bound, the old one is kept once as `.log.old`. */
+function rotateLog(log: string): void {
+  try {
+    if (statSync(log).size > DAEMON_LOG_ROTATE_BYTES) renameSync(log, `${log}.old`);
+  } catch {
+    // No log yet.
+  }
+}
+
+function startDaemon(paths: DaemonPaths, options: BridgeOptions): { exited: () => boolean } {
+  rotateLog(paths.log);
+  const args = [bundleEntry(), 'daemon', '--listen', `unix:${paths.socket}`];
+  if (options.sessionTtlMs !== undefined) args.push('--session-ttl-ms', options.sessionTtlMs);
+  if (options.idleExitMs !== undefined) args.push('--idle-exit-ms', options.idleExitMs);
+  const log = openSync(paths.log, 'a', 0o600);
+  let exited = false;
+  try {
+    // detached: a new session without a terminal, so neither the SSH session's end nor its
+    // SIGHUP reaches the daemon; its output goes to the log beside the socket.
+    // In the home directory, not wherever this SSH session happened to start.
+    const child = spawn(process.execPath, args, {
+      cwd: os.homedir(),
+      detached: true,
+      stdio: ['ignore', log, log],
+    });
+    child.once('exit', () => (exited = true));
+    child.once('error', () => (exited = true));
+    child.unref();
+  } finally {
+    closeSync(log);
+  }
+  return { exited: () => exited };
+}
+
+/**
+ * The daemon's socket, connected. Bridges arriving together take turns on the start-up lock; the
+ * first starts the daemon and the rest find its socket answering.
+ */
+async function reachDaemon(paths: DaemonPaths, options: BridgeOptions): Promise<net.Socket> {
+  const first = await connectUnix(paths.socket);
+  if (first) return first;
+  if (!options.start) throw new NoDaemonError();
+  const deadline = Date.now() + DAEMON_START_TIMEOUT_MS;
+  let started: { exited: () => boolean } | null = null;
+  let holdingLock = false;
+  try {
+    while (Date.now() < deadline) {
+      const socket = await connectUnix(paths.socket);
+      if (socket) return socket;
+      if (started?.exited()) {
+        throw new StartupError(`the daemon exited before it listened (${paths.log}):\n${logTail(paths.log)}`);
+      }
+      if (!holdingLock && claimPidFile(paths.lock).claimed) {
+        holdingLock = true;
+        // Checked again under the lock: the previous holder may just have started it.
+        const already = await connectUnix(paths.socket);
+        if (already) return already;
+        started = startDaemon(paths, options);
+      }
+      await sleep(DAEMON_START_POLL_MS);
+    }
+  } finally {
+    if (holdingLock) releasePidFile(paths.lock);
+  }
+  throw new StartupError(
+    `no daemon answered on ${paths.socket} within ${DAEMON_START_TIMEOUT_MS} ms; see ${paths.log}`,
+  );
+}
+
+/** Relays until either side ends; resolves the exit code (0 on a clean end). */
+function relay(socket: net.Socket): Promise<number> {
+  return new Promise((resolve) => {
+    let failure: string | null = null;
+    // pipe() pauses the source while the destination is full: nothing is buffered without bound.
+    process.stdin.pipe(socket);
+    socket.pipe(process.stdout, { end: false });
+    socket.on('error', (error) => (failure = `lost the daemon's socket: ${error.message}`));
+    // The client went away: there is nobody left to relay to.
+    process.stdout.on('error', () => socket.destroy());
+    socket.once('close', () => {
+      if (failure) process.stderr.write(`tether bridge: ${failure}\n`);
+      process.stdout.write('', () => resolve(failure ? 1 : 0));
+    });
+  });
+}
+
+export async function runBridge(options: BridgeOptions): Promise<number> {
+  const identity = readBundleIdentity();
+  const paths = daemonPaths(ensureRunDir(), remoteBundleId(identity));
+  const socket = await reachDaemon(paths, options);
+  return relay(socket);
+}

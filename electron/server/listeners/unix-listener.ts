@@ -1,0 +1,85 @@
+// The unix-socket listener (`--listen unix:PATH`): newline-delimited JSON, one connection per
+// client socket, no token. It binds only inside a directory private to us (private-dir.ts), which
+// is its authentication, and makes the socket itself 0600 as well.
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Connection, type ConnectionDeps } from '../rpc/connection';
+import { checkSocketPathLength } from '../daemon/daemon-paths';
+import { NdjsonTransport, readNdjson } from '../rpc/ndjson-stream';
+import { assertPrivateDir } from '../daemon/private-dir';
+import { socketAnswers } from '../daemon/socket-probe';
+import { StartupError } from '../server-options';
+
+export interface UnixListener {
+  /** Stops accepting, drops every open socket and removes the socket file. */
+  close(): void;
+  /** Client sockets open right now. */
+  connectionCount(): number;
+}
+
+async function removeStaleSocket(socketPath: string): Promise<void> {
+  let isSocket: boolean;
+  try {
+    isSocket = lstatSync(socketPath).isSocket();
+  } catch {
+    return;
+  }
+  if (!isSocket) throw new StartupError(`${socketPath} exists and is not a socket; refusing to replace it`);
+  // A socket file nobody answers on (its server was killed) may be replaced; a live one may not.
+  if (await socketAnswers(socketPath))
+    throw new StartupError(`another server is already listening on ${socketPath}`);
+  unlinkSync(socketPath);
+}
+
+export async function startUnixListener(
+  socketPath: string,
+  deps: ConnectionDeps,
+  onConnectionsChanged: () => void = () => {},
+): Promise<UnixListener> {
+  checkSocketPathLength(socketPath);
+  assertPrivateDir(path.dirname(socketPath));
+  await removeStaleSocket(socketPath);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    const transport = new NdjsonTransport(
+      'failed to parse JSON-RPC message from exec-server unix socket',
+      socket,
+      socket,
+      () => socket.destroy(),
+      // The peer is a bridge relaying for a client over SSH: an answer would come from the bridge,
+      // not from the client, and after a drop the bridge lingers until sshd notices. So a resume
+      // of a session held by a socket connection always takes it over (the newest link wins).
+      () => false,
+    );
+    const connection = new Connection(transport, deps);
+    readNdjson(socket, connection);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      connection.handleClose();
+      onConnectionsChanged();
+    });
+    onConnectionsChanged();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(new StartupError(`cannot listen on ${socketPath}: ${(error as Error).message}`)),
+    );
+    server.listen(socketPath, () => resolve());
+  });
+  chmodSync(socketPath, 0o600);
+  return {
+    close: () => {
+      server.close();
+      for (const socket of sockets) socket.destroy();
+      try {
+        unlinkSync(socketPath);
+      } catch {
+        // Already gone: nothing to clean up.
+      }
+    },
+    connectionCount: () => sockets.size,
+  };
+}

@@ -1,0 +1,263 @@
+// One process of a session: its seq counter, retained output, exit/close state, write dedup,
+// long-poll waiters and the reasons its output is not being read (flow-control window or a
+// congested connection). Notifications go to the session's `emit`, which drops them when detached.
+import { OutputCoalescer } from '../../../shared/output-coalescing';
+import {
+  Notification,
+  type OutputStream,
+  type ProcessReadResult,
+  type ProcessSignalName,
+  type WriteStatus,
+} from '../../../shared/protocol';
+import type { ChildIo } from './child-spawn';
+import { flowControlledRetentionSlack, MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from '../limits';
+import type { OutboundMessage } from '../rpc/outbound';
+import { OutputLog } from './output-log';
+import { WriteDedup } from './write-dedup';
+
+export interface ProcessLimits {
+  retainedOutputBytes: number;
+  retainedOutputChunks: number;
+  writeIdWindow: number;
+}
+
+// Notifications are spelled out as JSON text, not stringified objects: they are the hot path.
+const EXITED_HEAD = `{"method":"${Notification.processExited}","params":{"processId":`;
+const CLOSED_HEAD = `{"method":"${Notification.processClosed}","params":{"processId":`;
+
+const SIGNALS: Record<ProcessSignalName, NodeJS.Signals> = {
+  interrupt: 'SIGINT',
+  terminate: 'SIGTERM',
+  kill: 'SIGKILL',
+  hangup: 'SIGHUP',
+  quit: 'SIGQUIT',
+  suspend: 'SIGTSTP',
+  continue: 'SIGCONT',
+};
+
+export class ManagedProcess {
+  private readonly idJson: string;
+  private readonly log: OutputLog;
+  private readonly dedup: WriteDedup;
+  private io: ChildIo | null = null;
+  private nextSeq = 1;
+  private exitCode: number | null = null;
+  private closed = false;
+  /** `process/closeStdin` ran: later writes get `stdinClosed`, a repeated close does nothing. */
+  private stdinEnded = false;
+  private openStreams = 0;
+  private readonly waiters = new Set<() => void>();
+  private produced = 0;
+  private acked = 0;
+  private congested = false;
+  private pendingStream: OutputStream | null = null;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly coalescer = new OutputCoalescer(OUTPUT_COALESCING);
+
+  constructor(
+    readonly id: string,
+    readonly tty: boolean,
+    limits: ProcessLimits,
+    private readonly outputWindowBytes: number | null,
+    private readonly emit: (message: OutboundMessage) => void,
+    private readonly onClosed: (process: ManagedProcess) => void,
+  ) {
+    this.idJson = JSON.stringify(id);
+    this.log = new OutputLog(limits.retainedOutputBytes, limits.retainedOutputChunks);
+    if (outputWindowBytes !== null) {
+      this.log.ensureCapacity(outputWindowBytes + flowControlledRetentionSlack(outputWindowBytes));
+    }
+    this.dedup = new WriteDedup(limits.writeIdWindow);
+  }
+
+  /** Binds the spawned child; called once, right after a successful spawn. */
+  bind(io: ChildIo): void {
+    this.io = io;
+    this.openStreams = io.streamCount;
+    this.updateReading();
+  }
+
+  get pid(): number {
+    return this.io?.pid ?? 0;
+  }
+
+  get exited(): boolean {
+    return this.exitCode !== null;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  // ── Child events ──────────────────────────────────────────────────────────────────────────
+
+  onData(stream: OutputStream, data: Buffer): void {
+    if (data.length === 0) return;
+    const now = performance.now();
+    if (this.pendingStream !== stream || this.pendingBytes + data.length > MAX_OUTPUT_CHUNK_BYTES)
+      this.flushOutput();
+    this.pendingStream = stream;
+    this.pending.push(data);
+    this.pendingBytes += data.length;
+    this.produced += data.length;
+    if (this.outputWindowBytes !== null) this.updateReading();
+    // A read after a quiet spell (a keystroke echo) leaves at once; reads in a busy stream (a pty
+    // yields 4 KiB at a time) are joined for a moment, saving messages and syscalls.
+    const wait = this.coalescer.arrive(now, this.pendingBytes);
+    if (wait === 0) this.flushOutput();
+    else this.flushTimer ??= setTimeout(this.flushOutput, wait);
+  }
+
+  private readonly flushOutput = (): void => {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const stream = this.pendingStream;
+    if (stream === null || this.pendingBytes === 0) return;
+    const data =
+      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.pendingStream = null;
+    const seq = this.nextSeq++;
+    this.log.append({ seq, stream, data });
+    // Encoded by the connection it leaves on: base64 JSON, or a binary data frame.
+    this.emit({ kind: 'processOutput', processIdJson: this.idJson, seq, stream, data });
+    this.wake();
+  };
+
+  onStreamEnd(): void {
+    this.flushOutput();
+    this.openStreams--;
+    this.maybeClose();
+  }
+
+  onExit(exitCode: number): void {
+    if (this.exitCode !== null) return;
+    this.flushOutput();
+    this.exitCode = exitCode;
+    const seq = this.nextSeq++;
+    this.emit(`${EXITED_HEAD}${this.idJson},"seq":${seq},"exitCode":${exitCode},"sandboxDenied":false}}`);
+    this.maybeClose();
+    this.wake();
+  }
+
+  private maybeClose(): void {
+    if (this.closed || this.exitCode === null || this.openStreams > 0) return;
+    this.closed = true;
+    const seq = this.nextSeq++;
+    this.emit(`${CLOSED_HEAD}${this.idJson},"seq":${seq}}}`);
+    this.wake();
+    this.onClosed(this);
+  }
+
+  // ── Requests ──────────────────────────────────────────────────────────────────────────────
+
+  async read(
+    afterSeq: number,
+    maxBytes: number | null,
+    waitMs: number,
+    signal: AbortSignal,
+  ): Promise<ProcessReadResult> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const chunks = this.log.select(afterSeq, maxBytes);
+      const ready =
+        chunks.length > 0 || this.closed || (this.exitCode !== null && afterSeq < this.nextSeq - 1);
+      const remaining = deadline - Date.now();
+      if (ready || remaining <= 0 || signal.aborted) {
+        const last = chunks[chunks.length - 1];
+        return {
+          // Raw bytes: the connection sends them as base64 or in a data frame.
+          chunks: chunks.map((c) => ({ seq: c.seq, stream: c.stream, chunk: c.data })),
+          nextSeq: maxBytes !== null && last ? last.seq + 1 : this.nextSeq,
+          exited: this.exitCode !== null,
+          exitCode: this.exitCode,
+          closed: this.closed,
+          failure: null,
+          sandboxDenied: false,
+        };
+      }
+      await this.waitForChange(remaining, signal);
+    }
+  }
+
+  private waitForChange(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
+      signal.addEventListener('abort', done);
+    });
+  }
+
+  private wake(): void {
+    if (this.waiters.size === 0) return;
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  write(chunk: Buffer, writeId: string): WriteStatus {
+    if (!this.io?.stdinWritable) return 'stdinClosed';
+    // A replayed write that was accepted before the close is still answered as accepted.
+    if (this.dedup.has(writeId)) return 'accepted';
+    if (this.stdinEnded) return 'stdinClosed';
+    this.dedup.remember(writeId);
+    if (this.exitCode === null && chunk.length > 0) this.io.write(chunk);
+    return 'accepted';
+  }
+
+  /** Ends the process's input, once: a retried close (after a reconnect) sends no second EOF. */
+  closeStdin(): WriteStatus {
+    if (!this.io?.stdinWritable) return 'stdinClosed';
+    if (!this.stdinEnded && this.exitCode === null) this.io.closeStdin();
+    this.stdinEnded = true;
+    return 'accepted';
+  }
+
+  signal(name: ProcessSignalName): void {
+    if (this.exitCode === null) this.io?.signalGroup(SIGNALS[name]);
+  }
+
+  /** SIGKILL to the process group; reports whether the process was still running. */
+  terminate(): boolean {
+    if (this.exitCode !== null) return false;
+    this.io?.signalGroup('SIGKILL');
+    this.wake();
+    return true;
+  }
+
+  /** Kills the group even after the leader exited, so stray background children die too. */
+  killGroup(): void {
+    this.io?.signalGroup('SIGKILL');
+  }
+
+  resize(cols: number, rows: number): boolean {
+    return this.exitCode === null && this.io !== null && this.io.resize(cols, rows);
+  }
+
+  // ── Flow control ──────────────────────────────────────────────────────────────────────────
+
+  ack(consumedBytes: number): void {
+    if (consumedBytes <= this.acked) return;
+    this.acked = Math.min(consumedBytes, this.produced);
+    this.updateReading();
+  }
+
+  setCongested(congested: boolean): void {
+    if (this.congested === congested) return;
+    this.congested = congested;
+    this.updateReading();
+  }
+
+  private updateReading(): void {
+    const windowFull =
+      this.outputWindowBytes !== null && this.produced - this.acked >= this.outputWindowBytes;
+    this.io?.setReading(!this.congested && !windowFull);
+  }
+}

@@ -1,0 +1,291 @@
+// A logical exec-server session: its process table, the connection it is attached to (if any),
+// and the detach timer that kills everything when no client resumes it in time.
+import { randomUUID } from 'node:crypto';
+import {
+  grantedOutputWindow,
+  type ProcessStartParams,
+  type ProcessStartResult,
+} from '../../../shared/protocol';
+import { spawnChild } from './child-spawn';
+import { buildChildEnv } from './env-policy';
+import {
+  ATTACHED_PROBE_TIMEOUT_MS,
+  DEFAULT_TTY_COLS,
+  DEFAULT_TTY_ROWS,
+  flowControlledReadAhead,
+  READER_READ_AHEAD_BYTES,
+} from '../limits';
+import { ManagedProcess, type ProcessLimits } from './managed-process';
+import { dropOutbound, type OutboundMessage } from '../rpc/outbound';
+import { UNGUARDED, type ProcessGroupGuard } from './orphan-watchdog';
+import { uriToPath } from '../fs/path-uri';
+import { RpcError } from '../rpc/rpc-error';
+
+/** Where an attached session's notifications go: the live connection. */
+export interface SessionSink {
+  send(message: OutboundMessage): void;
+  readonly congested: boolean;
+  probeAlive(timeoutMs: number): Promise<boolean>;
+  evict(reason: string): void;
+}
+
+export interface SessionConfig extends ProcessLimits {
+  sessionTtlMs: number;
+  exitedProcessTtlMs: number;
+  /** Sessions held at once (see DEFAULT_MAX_SESSIONS). */
+  maxSessions: number;
+  /** Processes of one session not yet closed. */
+  maxProcessesPerSession: number;
+}
+
+export class Session {
+  readonly id = randomUUID();
+  private readonly processes = new Map<string, ManagedProcess>();
+  private readonly starting = new Set<string>();
+  private sink: SessionSink | null = null;
+  private ttlTimer: NodeJS.Timeout | null = null;
+  /**
+   * Closed processes waiting to be reaped: the timer of their next check, or null while they wait
+   * for a resume (their check came while detached). Every attach starts their TTL over.
+   */
+  private readonly reaps = new Map<ManagedProcess, NodeJS.Timeout | null>();
+  private disposed = false;
+
+  constructor(
+    private readonly config: SessionConfig,
+    private readonly onExpired: (session: Session) => void,
+    private readonly groups: ProcessGroupGuard = UNGUARDED,
+  ) {}
+
+  get attached(): boolean {
+    return this.sink !== null;
+  }
+
+  attach(sink: SessionSink): void {
+    if (this.ttlTimer) clearTimeout(this.ttlTimer);
+    this.ttlTimer = null;
+    this.sink = sink;
+    this.setCongested(sink.congested);
+    // A resumed client has yet to read what closed while it was away: a full TTL from now.
+    for (const closed of [...this.reaps.keys()]) this.scheduleReap(closed);
+  }
+
+  /**
+   * Before a resume is refused as "already attached": asks the attached connection to prove it is
+   * alive; a silent one is dropped (detaching it). Resolves true when the session is free.
+   */
+  async releaseIfUnresponsive(timeoutMs: number): Promise<boolean> {
+    const sink = this.sink;
+    if (sink === null) return true;
+    if (await sink.probeAlive(timeoutMs)) return false;
+    if (this.sink === sink)
+      sink.evict(`session ${this.id} resumed elsewhere; this connection did not answer a ping`);
+    return this.sink === null;
+  }
+
+  detach(sink: SessionSink): void {
+    if (this.sink !== sink) return;
+    this.sink = null;
+    this.setCongested(false);
+    this.ttlTimer = setTimeout(() => {
+      this.dispose();
+      this.onExpired(this);
+    }, this.config.sessionTtlMs);
+    this.ttlTimer.unref();
+  }
+
+  setCongested(congested: boolean): void {
+    for (const process of this.processes.values()) process.setCongested(congested);
+  }
+
+  private readonly emit = (message: OutboundMessage): void => {
+    if (this.sink) this.sink.send(message);
+    else dropOutbound(message);
+  };
+
+  async start(params: ProcessStartParams): Promise<ProcessStartResult> {
+    if (params.argv.length === 0) throw RpcError.invalidParams('argv must not be empty');
+    const cwd = uriToPath(params.cwd);
+    const id = params.processId;
+    if (this.processes.has(id) || this.starting.has(id)) {
+      throw RpcError.invalidRequest(`process ${id} already exists`);
+    }
+    const max = this.config.maxProcessesPerSession;
+    if (this.runningCount() >= max) {
+      throw RpcError.limitExceeded(
+        'processesPerSession',
+        max,
+        `this session already has ${max} processes that have not finished (the limit, ` +
+          '--max-processes-per-session); wait for some to end or terminate them before starting more',
+      );
+    }
+    const env = buildChildEnv(process.env, params.env, params.envPolicy);
+    const window = params.outputWindowBytes == null ? null : grantedOutputWindow(params.outputWindowBytes);
+    const managed = new ManagedProcess(id, params.tty, this.config, window, this.emit, (closed) =>
+      this.scheduleReap(closed),
+    );
+    this.starting.add(id);
+    try {
+      const io = await spawnChild(
+        {
+          argv: params.argv,
+          arg0: params.arg0 ?? null,
+          cwd,
+          env,
+          tty: params.tty,
+          pipeStdin: params.pipeStdin ?? false,
+          readAhead: window === null ? READER_READ_AHEAD_BYTES : flowControlledReadAhead(window),
+          size: params.size ?? { cols: DEFAULT_TTY_COLS, rows: DEFAULT_TTY_ROWS },
+          searchPath: process.env.PATH ?? '',
+        },
+        {
+          data: (stream, chunk) => managed.onData(stream, chunk),
+          streamEnd: () => managed.onStreamEnd(),
+          exit: (code) => managed.onExit(code),
+        },
+      );
+      managed.bind(io);
+      this.groups.track(io.pid);
+    } finally {
+      this.starting.delete(id);
+    }
+    this.processes.set(id, managed);
+    if (this.disposed) managed.killGroup();
+    else managed.setCongested(this.sink?.congested ?? false);
+    return { processId: id, sandboxType: 'none', pid: managed.pid };
+  }
+
+  /** The process with this id, or -32600 as codex reports unknown and starting ids. */
+  process(id: string): ManagedProcess {
+    const found = this.processes.get(id);
+    if (found) return found;
+    if (this.starting.has(id)) throw RpcError.invalidRequest(`process id ${id} is starting`);
+    throw RpcError.unknownProcess(id);
+  }
+
+  /** Processes started or starting that have not closed. */
+  runningCount(): number {
+    let running = this.starting.size;
+    for (const managed of this.processes.values()) if (!managed.isClosed) running++;
+    return running;
+  }
+
+  /** Detached, and nothing left to wait for: only finished output would be lost with it. */
+  get idle(): boolean {
+    return this.sink === null && this.runningCount() === 0;
+  }
+
+  find(id: string): ManagedProcess | undefined {
+    return this.processes.get(id);
+  }
+
+  isStarting(id: string): boolean {
+    return this.starting.has(id);
+  }
+
+  private scheduleReap(closed: ManagedProcess): void {
+    const pending = this.reaps.get(closed);
+    if (pending) clearTimeout(pending);
+    const timer = setTimeout(() => void this.reapIfSeen(closed), this.config.exitedProcessTtlMs);
+    timer.unref();
+    this.reaps.set(closed, timer);
+  }
+
+  /**
+   * Drops a closed process once the exited-process TTL has passed with its client attached and
+   * answering. A client that is away has not read the process's end yet: detached (an outage), it
+   * is reaped a TTL after the resume; attached but silent (a suspended laptop), it is asked again a
+   * TTL later. Either way the wait ends with the client's connection: once that is gone, the
+   * session's own TTL bounds it.
+   */
+  private async reapIfSeen(closed: ManagedProcess): Promise<void> {
+    const timer = this.reaps.get(closed);
+    if (this.processes.get(closed.id) !== closed) {
+      this.reaps.delete(closed);
+      return;
+    }
+    const sink = this.sink;
+    if (sink === null) {
+      this.reaps.set(closed, null);
+      return;
+    }
+    const alive = await sink.probeAlive(ATTACHED_PROBE_TIMEOUT_MS);
+    // An attach meanwhile started the TTL over: that newer check decides.
+    if (this.reaps.get(closed) !== timer) return;
+    if (!alive) {
+      this.scheduleReap(closed);
+      return;
+    }
+    this.reaps.delete(closed);
+    if (this.processes.get(closed.id) !== closed) return;
+    this.processes.delete(closed.id);
+    // Until now a shutdown would still have killed its group (stray background children).
+    this.groups.untrack(closed.pid);
+  }
+
+  /** Kills every process group of this session; the session is unusable afterwards. */
+  dispose(): void {
+    this.disposed = true;
+    if (this.ttlTimer) clearTimeout(this.ttlTimer);
+    this.ttlTimer = null;
+    for (const timer of this.reaps.values()) if (timer) clearTimeout(timer);
+    this.reaps.clear();
+    for (const managed of this.processes.values()) managed.killGroup();
+  }
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+
+  /** `onExpired` runs after an expired session left the registry (the daemon's idle exit counts them). */
+  constructor(
+    private readonly config: SessionConfig,
+    private readonly groups: ProcessGroupGuard = UNGUARDED,
+    private readonly onExpired: () => void = () => {},
+  ) {}
+
+  /** A new session; at the cap the oldest idle one makes room, or a limitExceeded error is thrown. */
+  create(): Session {
+    if (this.sessions.size >= this.config.maxSessions) this.evictOldestIdle();
+    const session = new Session(
+      this.config,
+      (expired) => {
+        this.sessions.delete(expired.id);
+        this.onExpired();
+      },
+      this.groups,
+    );
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  private evictOldestIdle(): void {
+    // Map order is creation order, so the first idle one is the oldest.
+    for (const session of this.sessions.values()) {
+      if (!session.idle) continue;
+      session.dispose();
+      this.sessions.delete(session.id);
+      return;
+    }
+    const max = this.config.maxSessions;
+    throw RpcError.limitExceeded(
+      'sessions',
+      max,
+      `this server already holds ${max} sessions, each attached or with processes still running ` +
+        '(the limit, --max-sessions); resume one of yours with resumeSessionId, or end some processes',
+    );
+  }
+
+  disposeAll(): void {
+    for (const session of this.sessions.values()) session.dispose();
+    this.sessions.clear();
+  }
+}

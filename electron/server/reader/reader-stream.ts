@@ -1,0 +1,113 @@
+// One output stream as the reader thread reads it: reads are joined into batches of up to
+// MAX_OUTPUT_CHUNK_BYTES under the server's coalescing policy and posted to the main thread, and
+// the stream stops while its entry is paused or the main thread has fallen too far behind.
+import { OutputCoalescer } from '../../../shared/output-coalescing';
+import type { OutputStream } from '../../../shared/protocol';
+import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from '../limits';
+import type { ReaderMemory } from './reader-shared-memory';
+
+/** What a StreamReader needs of the stream it reads (a node stream has both). */
+export interface PausableSource {
+  pause(): unknown;
+  resume(): unknown;
+}
+
+/** Hands one batch to the main thread; `data` alone uses its ArrayBuffer, so it can be transferred. */
+export type PostBatch = (stream: OutputStream, data: Buffer) => void;
+
+/**
+ * A batch at least this full moves to the main thread with its buffer. A smaller one is copied
+ * out instead, so a retained keystroke echo does not pin a buffer of MAX_OUTPUT_CHUNK_BYTES.
+ */
+const TRANSFER_WHOLE_BATCH_BYTES = MAX_OUTPUT_CHUNK_BYTES / 2;
+
+/**
+ * The main thread may take output later than the reader posts it. The reader stops its stream
+ * while more than `readAhead` posted bytes are not yet taken, so a pause there (flow control, a
+ * congested client) takes effect within a bounded overshoot. The paused flag is checked on every
+ * read as well: libuv may run up to 32 reads in one callback before this thread sees the 'pause'
+ * message that follows the flag.
+ */
+export class StreamReader {
+  private source: PausableSource | null = null;
+  private batch: Buffer | null = null;
+  private bytes = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** Bytes posted, modulo 2^32 like the count of bytes taken in shared memory. */
+  private posted = 0;
+  private readonly coalescer = new OutputCoalescer(OUTPUT_COALESCING);
+
+  constructor(
+    readonly stream: OutputStream,
+    private readonly memory: ReaderMemory,
+    private readonly readAhead: number,
+    private readonly postBatch: PostBatch,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** The stream to pause and resume; a pty's is made with a callback into this reader, so later. */
+  attach(source: PausableSource): void {
+    this.source = source;
+  }
+
+  onData(chunk: Buffer): void {
+    const now = this.now();
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.bytes === MAX_OUTPUT_CHUNK_BYTES) this.flush();
+      this.batch ??= Buffer.allocUnsafeSlow(MAX_OUTPUT_CHUNK_BYTES);
+      const copied = chunk.copy(this.batch, this.bytes, at);
+      this.bytes += copied;
+      at += copied;
+    }
+    const wait = this.coalescer.arrive(now, this.bytes);
+    if (wait === 0) this.flush();
+    else this.timer ??= setTimeout(this.flush, wait);
+    if (this.memory.paused()) this.source?.pause();
+  }
+
+  /** Posts what the batch holds, if anything. */
+  readonly flush = (): void => {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.bytes === 0 || !this.batch) return;
+    let data: Buffer;
+    if (this.bytes >= TRANSFER_WHOLE_BATCH_BYTES) {
+      data = this.batch.subarray(0, this.bytes);
+      this.batch = null;
+    } else {
+      data = Buffer.allocUnsafeSlow(this.bytes);
+      this.batch.copy(data, 0, 0, this.bytes);
+    }
+    this.posted = (this.posted + this.bytes) | 0;
+    this.bytes = 0;
+    this.postBatch(this.stream, data);
+    if (this.aheadTooFar()) this.updateReading();
+  };
+
+  /**
+   * Pauses or resumes the stream after a change of the paused flag or of the bytes taken. A reader
+   * too far ahead asks to be woken, then looks again: the main thread may have taken output in
+   * between, and seen no request then, so it would never send the 'wake'.
+   */
+  updateReading(): void {
+    if (!this.source) return;
+    if (this.memory.paused()) {
+      this.source.pause();
+      return;
+    }
+    if (this.aheadTooFar()) {
+      this.memory.requestWake(this.stream);
+      if (this.aheadTooFar()) {
+        this.source.pause();
+        return;
+      }
+      this.memory.withdrawWakeRequest(this.stream);
+    }
+    this.source.resume();
+  }
+
+  private aheadTooFar(): boolean {
+    return this.memory.ahead(this.stream, this.posted) > this.readAhead;
+  }
+}

@@ -1,0 +1,71 @@
+// What the server sends, and how each message is put on the wire for the connection it goes out on:
+// JSON text with base64 byte fields (codex's protocol), or, once a connection has negotiated
+// `tetherBinaryFrames`, a binary data frame whose byte fields travel raw. Messages with bytes are
+// kept as values until then, since a session's next connection may speak the other form.
+import { Notification, payloadRefJson, writeDataFrame, type OutputStream } from '../../../shared/protocol';
+import { encodeResult, encodeResultFrame } from './envelope';
+import { acquireMessageBuffer, releaseMessage } from './message-pool';
+
+/** One chunk of a process's output, as `process/output` carries it. */
+export interface ProcessOutputMessage {
+  kind: 'processOutput';
+  /** The process id as JSON text. */
+  processIdJson: string;
+  seq: number;
+  stream: OutputStream;
+  data: Buffer;
+}
+
+/** A request's successful result; byte fields are Uint8Arrays. */
+export interface ResultMessage {
+  kind: 'result';
+  idJson: string;
+  result: unknown;
+}
+
+/** Ready JSON text (Buffers hold UTF-8 JSON from the message pool), or a value to encode. */
+export type OutboundMessage = string | Buffer | ProcessOutputMessage | ResultMessage;
+
+/** A message ready for the transport: a text frame, or a binary data frame. */
+export type WireMessage = { text: string | Buffer } | { dataFrame: Buffer };
+
+// `process/output` is spelled out as JSON text, not stringified objects: it is the hot path.
+const OUTPUT_HEAD = `{"method":"${Notification.processOutput}","params":{"processId":`;
+const OUTPUT_TAIL = '"}}';
+const OUTPUT_FRAME_TAIL = '}}';
+
+/** A message that will not be sent after all: pooled JSON text goes back to the pool. */
+export function dropOutbound(message: OutboundMessage): void {
+  if (typeof message === 'string' || Buffer.isBuffer(message)) releaseMessage(message);
+}
+
+export function toWire(message: OutboundMessage, binaryFrames: boolean): WireMessage {
+  if (typeof message === 'string' || Buffer.isBuffer(message)) return { text: message };
+  if (message.kind === 'result') {
+    const frame = binaryFrames ? encodeResultFrame(message.idJson, message.result) : null;
+    return frame ? { dataFrame: frame } : { text: encodeResult(message.idJson, message.result) };
+  }
+  return binaryFrames ? { dataFrame: outputFrame(message) } : { text: outputJson(message) };
+}
+
+function outputHead(message: ProcessOutputMessage): string {
+  return `${OUTPUT_HEAD}${message.processIdJson},"seq":${message.seq},"stream":"${message.stream}","chunk":`;
+}
+
+/** The `process/output` JSON built straight into one pooled buffer: base64 is most of it. */
+function outputJson(message: ProcessOutputMessage): Buffer {
+  const head = `${outputHead(message)}"`;
+  const base64 = message.data.toString('base64');
+  const headBytes = Buffer.byteLength(head);
+  const text = acquireMessageBuffer(headBytes + base64.length + OUTPUT_TAIL.length);
+  text.write(head, 0, 'utf8');
+  text.write(base64, headBytes, 'latin1');
+  text.write(OUTPUT_TAIL, headBytes + base64.length, 'latin1');
+  return text;
+}
+
+/** The same notification as a data frame, in one pooled buffer. */
+function outputFrame(message: ProcessOutputMessage): Buffer {
+  const header = `${outputHead(message)}${payloadRefJson(0, message.data.length)}${OUTPUT_FRAME_TAIL}`;
+  return writeDataFrame(header, [message.data], acquireMessageBuffer) as Buffer;
+}

@@ -1,0 +1,101 @@
+// What each request method does once its params are valid and the handshake is complete. The
+// connection owns decoding, gating and concurrency; these functions own only the method semantics.
+import {
+  Method,
+  type EnvironmentInfo,
+  type MethodTable,
+  type RequestMethod,
+  type WriteStatus,
+} from '../../../shared/protocol';
+import type { z } from 'zod';
+import { decodeBase64Strict } from './base64';
+import type { FileHandles } from '../fs/file-handles';
+import * as fs from '../fs/fs-service';
+import { RpcError } from './rpc-error';
+import type { Session } from '../processes/session';
+
+export interface RequestContext {
+  session: Session;
+  files: FileHandles;
+  environmentInfo: EnvironmentInfo;
+  /** Aborted when the connection goes away; ends long polls early. */
+  signal: AbortSignal;
+}
+
+type Params<M extends RequestMethod> = z.output<(typeof MethodTable)[M]['params']>;
+type Handler<M extends RequestMethod> = (params: Params<M>, ctx: RequestContext) => unknown;
+type HandlerTable = { [M in Exclude<RequestMethod, 'initialize'>]: Handler<M> };
+
+/** The word codex uses for each method family in its handshake-gate messages. */
+export function methodFamily(method: string): string {
+  if (method.startsWith('process/')) return 'exec';
+  if (method.startsWith('fs/')) return 'filesystem';
+  if (method === Method.environmentInfo) return 'environment info';
+  if (method === Method.environmentStatus) return 'environment status';
+  return method;
+}
+
+export const requestHandlers: HandlerTable = {
+  [Method.environmentInfo]: (_params, ctx) => ctx.environmentInfo,
+  [Method.environmentStatus]: () => ({ status: 'ready' }),
+
+  [Method.processStart]: (params, ctx) => ctx.session.start(params),
+  [Method.processRead]: (params, ctx) =>
+    ctx.session
+      .process(params.processId)
+      .read(params.afterSeq ?? 0, params.maxBytes ?? null, params.waitMs ?? 0, ctx.signal),
+  [Method.processWrite]: (params, ctx) => {
+    const decoded = decodeBase64Strict(params.chunk);
+    if (!decoded.ok) throw RpcError.invalidParams(decoded.reason);
+    if (params.writeId === '') throw RpcError.invalidParams('writeId must not be empty');
+    const managed = ctx.session.find(params.processId);
+    let status: WriteStatus;
+    if (managed) status = managed.write(decoded.bytes, params.writeId);
+    else status = ctx.session.isStarting(params.processId) ? 'starting' : 'unknownProcess';
+    return { status };
+  },
+  [Method.processCloseStdin]: (params, ctx) => {
+    const managed = ctx.session.find(params.processId);
+    let status: WriteStatus;
+    if (managed) status = managed.closeStdin();
+    else status = ctx.session.isStarting(params.processId) ? 'starting' : 'unknownProcess';
+    return { status };
+  },
+  [Method.processSignal]: (params, ctx) => {
+    ctx.session.find(params.processId)?.signal(params.signal);
+    return {};
+  },
+  [Method.processTerminate]: (params, ctx) => ({
+    running: ctx.session.find(params.processId)?.terminate() ?? false,
+  }),
+  [Method.processResize]: (params, ctx) => {
+    const managed = ctx.session.process(params.processId);
+    if (!managed.tty) throw RpcError.invalidRequest(`process ${params.processId} has no terminal to resize`);
+    managed.resize(params.cols, params.rows);
+    return {};
+  },
+
+  [Method.fsReadFile]: (params) => fs.fsReadFile(params.path),
+  [Method.fsWriteFile]: (params) => fs.fsWriteFile(params),
+  [Method.fsCreateDirectory]: (params) => fs.fsCreateDirectory(params),
+  [Method.fsGetMetadata]: (params) => fs.fsGetMetadata(params.path),
+  [Method.fsReadDirectory]: (params) => fs.fsReadDirectory(params.path),
+  [Method.fsRemove]: (params) => fs.fsRemove(params),
+  [Method.fsCopy]: (params) => fs.fsCopy(params),
+  [Method.fsRename]: (params) => fs.fsRename(params),
+  [Method.fsCanonicalize]: (params) => fs.fsCanonicalize(params.path),
+  [Method.fsWalk]: (params) => fs.fsWalk(params),
+  [Method.fsOpen]: async (params, ctx) => {
+    await ctx.files.open(params.handleId, params.path, params.mode ?? 'read');
+    return { handleId: params.handleId };
+  },
+  [Method.fsReadBlock]: (params, ctx) => ctx.files.readBlock(params.handleId, params.offset, params.len),
+  [Method.fsWriteBlock]: async (params, ctx) => {
+    await ctx.files.writeBlock(params.handleId, params.offset, params.chunk);
+    return {};
+  },
+  [Method.fsClose]: async (params, ctx) => {
+    await ctx.files.close(params.handleId);
+    return {};
+  },
+};

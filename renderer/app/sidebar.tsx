@@ -1,0 +1,116 @@
+// Every environment with its colour, name and live link status; selecting one shows it, and its
+// context menu connects, reconnects, edits, duplicates or removes it.
+import { useCallback, useState } from 'react';
+import { Copy, Pencil, Plug, Plus, RefreshCw, Trash2, Unplug } from 'lucide-react';
+import type { EnvironmentView } from '../../shared/ipc';
+import { useEnvironments } from '../environments/environments-store';
+import { useUi } from './ui-store';
+import {
+  addEnvironment,
+  reconnectAll,
+  reconnectNow,
+  setConnected,
+} from '../environments/environment-actions';
+import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
+import { linkAlert, LinkAlertDot, StatusIndicator } from '../health/status-indicator';
+import { useNow } from '../ui/use-now';
+
+export function Sidebar() {
+  const { byId, order } = useEnvironments();
+  const activeEnvId = useUi((s) => s.activeEnvId);
+  const now = useNow();
+  const selectEnv = useUi((s) => s.selectEnv);
+  const openDialog = useUi((s) => s.openDialog);
+  const [menu, setMenu] = useState<{ at: { x: number; y: number }; env: EnvironmentView } | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const ignore = () => undefined;
+  const menuItems = (env: EnvironmentView): MenuEntry[] => [
+    {
+      label: env.enabled ? 'Disconnect' : 'Connect',
+      icon: env.enabled ? Unplug : Plug,
+      onSelect: () => void setConnected(env.id, !env.enabled).catch(ignore),
+    },
+    {
+      label: 'Reconnect now',
+      icon: RefreshCw,
+      disabled: !env.enabled || env.link.kind === 'connected',
+      onSelect: () => void reconnectNow(env.id).catch(ignore),
+    },
+    { label: 'Edit…', icon: Pencil, onSelect: () => openDialog({ kind: 'editEnvironment', id: env.id }) },
+    ...(env.settings.kind !== 'local'
+      ? [
+          {
+            // The copy gets no token: a token is sent only where the user typed it.
+            label: 'Duplicate',
+            icon: Copy,
+            onSelect: () =>
+              void addEnvironment({
+                name: `${env.name} (copy)`,
+                color: env.color,
+                settings: env.settings,
+              }).catch(ignore),
+          },
+          'separator' as const,
+          {
+            label: 'Remove…',
+            icon: Trash2,
+            danger: true,
+            onSelect: () => openDialog({ kind: 'removeEnvironment', id: env.id }),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <nav className="sidebar" aria-label="Environments">
+      <ul>
+        {order.map((id) => {
+          const env = byId[id];
+          if (!env) return null;
+          return (
+            <li key={id}>
+              <button
+                className="env-item"
+                aria-current={id === activeEnvId}
+                aria-label={`Environment ${env.name}`}
+                // The name stays the environment's; the marker (when shown) describes it.
+                aria-describedby={linkAlert(env, now) ? `link-alert-${id}` : undefined}
+                onClick={() => selectEnv(id)}
+                onContextMenu={(e) => {
+                  e.preventDefault();
+                  setMenu({ at: contextMenuPoint(e), env });
+                }}
+              >
+                <span className="env-mark">
+                  <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
+                  <LinkAlertDot env={env} id={`link-alert-${id}`} />
+                </span>
+                <span className="env-card">
+                  <span className="env-name">{env.name}</span>
+                  <StatusIndicator env={env} />
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {menu && (
+        <PopupMenu
+          label={`Actions for ${menu.env.name}`}
+          items={menuItems(menu.env)}
+          at={menu.at}
+          onClose={closeMenu}
+        />
+      )}
+      <div className="actions">
+        <button onClick={() => openDialog({ kind: 'addEnvironment' })}>
+          <Plus size={14} aria-hidden="true" />
+          Add environment
+        </button>
+        <button onClick={() => void reconnectAll().catch(() => undefined)}>
+          <RefreshCw size={14} aria-hidden="true" />
+          Reconnect all
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@testing-library/react';
+import { setBridge } from '../ipc/ipc-client';
+import { envPanes, leaves, usePanes } from '../terminals/panes-store';
+import { useProcesses } from '../processes/processes-store';
+import { useEnvironments } from '../environments/environments-store';
+import { useUi } from './ui-store';
+import { useToasts } from '../ui/toasts-store';
+import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
+import { resetStores } from '../test/reset-stores';
+import { encodeBase64 } from '../terminals/xterm/base64';
+import { startApp } from './start-app';
+import { DEFAULT_SETTINGS } from '../settings/settings-store';
+
+let bridge: FakeBridge;
+let stop: (() => void) | null = null;
+const local = makeEnv({
+  id: 'local',
+  name: 'Local',
+  settings: { kind: 'local' },
+  link: { kind: 'connecting', since: 0 },
+});
+
+beforeEach(() => {
+  resetStores();
+  bridge = new FakeBridge()
+    .handle('environments.list', () => [local])
+    .handle('settings.get', () => ({ ...DEFAULT_SETTINGS, scrollback: 5000, theme: 'system' }))
+    .handle('transfers.list', () => [])
+    .handle('processes.list', () => [])
+    .handle('processes.start', (input) => makeProcess({ envId: input.envId, processId: 'shell-1' }))
+    .handle('processes.ack', () => ({ ok: true }));
+  setBridge(bridge);
+});
+afterEach(() => stop?.());
+
+describe('startApp', () => {
+  it('opens a shell in the Local environment once it connects, on the first launch only', async () => {
+    stop = await startApp();
+    expect(bridge.callsOf('processes.start')).toHaveLength(0);
+    bridge.emit('environments.changed', { ...local, link: { kind: 'connected', since: 1 } });
+    await waitFor(() => expect(envPanes(usePanes.getState().byEnv, 'local').tabs).toHaveLength(1));
+    expect(bridge.callsOf('processes.start')).toEqual([{ envId: 'local', tty: true }]);
+    const tab = envPanes(usePanes.getState().byEnv, 'local').tabs[0]!;
+    expect(leaves(tab.root)[0]!.processId).toBe('shell-1');
+
+    stop();
+    stop = await startApp();
+    expect(bridge.callsOf('processes.start')).toHaveLength(1);
+  });
+
+  it('opens no first shell when the host has a stored layout (Tether ran before, on another origin)', async () => {
+    bridge.handle('layout.get', () => ({ byEnv: { remote: { tabs: [], activeTabId: null } } }));
+    bridge.handle('layout.save', () => ({ ok: true }));
+    stop = await startApp();
+    bridge.emit('environments.changed', { ...local, link: { kind: 'connected', since: 1 } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(bridge.callsOf('processes.start')).toHaveLength(0);
+    expect(localStorage.getItem('tether.firstShellOpened')).toBeNull();
+  });
+
+  it('keeps stores in step with events and acknowledges output of processes no pane shows', async () => {
+    stop = await startApp();
+    bridge.emit('processes.changed', makeProcess({ envId: 'local', processId: 'bg' }));
+    expect(useProcesses.getState().byKey['local\nbg']?.state).toBe('running');
+    bridge.emit('processes.events', [
+      {
+        envId: 'local',
+        processId: 'bg',
+        events: [
+          { kind: 'output', seq: 1, stream: 'stdout', data: encodeBase64(new TextEncoder().encode('12345')) },
+          { kind: 'exited', seq: 2, exitCode: 0 },
+        ],
+      },
+    ]);
+    expect(bridge.callsOf('processes.ack')).toEqual([{ envId: 'local', processId: 'bg', bytes: 5 }]);
+    bridge.emit('environments.removed', { id: 'local' });
+    expect(useEnvironments.getState().order).toEqual([]);
+    expect(useProcesses.getState().byKey).toEqual({});
+  });
+
+  it('passes the window coming online or regaining focus on as "the network may be back"', async () => {
+    bridge.handle('environments.networkMayBeBack', () => ({ ok: true }));
+    stop = await startApp();
+    expect(bridge.callsOf('environments.networkMayBeBack')).toHaveLength(0);
+    window.dispatchEvent(new Event('online'));
+    window.dispatchEvent(new Event('focus'));
+    expect(bridge.callsOf('environments.networkMayBeBack')).toHaveLength(2);
+    stop();
+    stop = null;
+    window.dispatchEvent(new Event('focus'));
+    expect(bridge.callsOf('environments.networkMayBeBack'), 'no listener left once stopped').toHaveLength(2);
+  });
+
+  it('runs a command the native menu chose, from the same registry as the palette', async () => {
+    stop = await startApp();
+    bridge.emit('app.menuCommand', { id: 'commandPalette' });
+    expect(useUi.getState().dialog).toEqual({ kind: 'commandPalette' });
+    bridge.emit('app.menuCommand', { id: 'no-such-command' });
+    expect(useUi.getState().dialog).toEqual({ kind: 'commandPalette' });
+  });
+
+  it('toasts a background process that ended, a finished or failed transfer, and a failed link', async () => {
+    stop = await startApp();
+    const messages = () => useToasts.getState().list.map((t) => t.message);
+    bridge.emit('processes.changed', makeProcess({ envId: 'local', processId: 'bg', title: 'make' }));
+    bridge.emit(
+      'processes.changed',
+      makeProcess({ envId: 'local', processId: 'bg', title: 'make', state: 'exited', exitCode: 2 }),
+    );
+    // A process a pane shows tells it there; no toast.
+    usePanes.getState().openTab('local', 'shown');
+    bridge.emit('processes.changed', makeProcess({ envId: 'local', processId: 'shown', title: 'bash' }));
+    bridge.emit(
+      'processes.changed',
+      makeProcess({ envId: 'local', processId: 'shown', title: 'bash', state: 'exited', exitCode: 0 }),
+    );
+    const transfer = {
+      id: 't1',
+      envId: 'local',
+      direction: 'upload' as const,
+      remotePath: '/tmp/a.bin',
+      name: 'a.bin',
+      totalBytes: 10,
+      doneBytes: 0,
+      rate: 0,
+      state: 'running' as const,
+      error: null,
+      startedAt: 1,
+      endedAt: null,
+    };
+    bridge.emit('transfers.changed', transfer);
+    bridge.emit('transfers.changed', { ...transfer, state: 'done', doneBytes: 10 });
+    bridge.emit('transfers.changed', { ...transfer, id: 't2', state: 'failed', error: 'disk full' });
+    bridge.emit('environments.changed', { ...local, link: { kind: 'failed', since: 2, reason: 'gone' } });
+    expect(messages()).toEqual([
+      'make exited with code 2.',
+      'Upload of a.bin finished.',
+      'Upload of a.bin failed: disk full',
+      'The link to Local failed. Its view says why.',
+    ]);
+  });
+});

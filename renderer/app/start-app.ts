@@ -1,0 +1,169 @@
+// Boots the renderer against the AppService: subscribes to every event stream first (so nothing is
+// missed), restores the stored terminal layout, then loads environments, processes, transfers and
+// settings, prunes restored panes whose process is gone, and on the very first launch opens a shell
+// in the Local environment.
+import type { EnvironmentView } from '../../shared/ipc';
+import { appCommands } from '../palette/commands';
+import { invoke, onEvent } from '../ipc/ipc-client';
+import { useEnvironments } from '../environments/environments-store';
+import { useNotices } from '../ui/notices-store';
+import { leaves, usePanes } from '../terminals/panes-store';
+import { useProcesses } from '../processes/processes-store';
+import { processKeyString } from '../processes/process-key';
+import { useSettings } from '../settings/settings-store';
+import { useSshPrompts } from '../ssh/ssh-prompts-store';
+import { useTransfers } from '../files/transfers-store';
+import { useUi } from './ui-store';
+import { applySettingsToAll, retainOnly, routeEvents } from '../terminals/xterm/terminal-registry';
+import { guardUnsavedEdits } from '../editor/unsaved-guard';
+import { reportUnsavedEdits, resendUnsavedEdits } from '../editor/unsaved-report';
+import { forgetEnvironment, forwardNetworkSignals } from '../environments/environment-actions';
+import { syncLayout } from '../terminals/layout-sync';
+import { noteOutput, noteProcessChange, trackActivity } from '../terminals/activity-tracking';
+import { environmentChanged, processChanged, transferChanged } from './notify';
+import { isBeingReplaced, openShell } from '../processes/process-actions';
+
+const FIRST_SHELL_KEY = 'tether.firstShellOpened';
+/** The host had a stored terminal layout at start: not a first launch. */
+let hostHadLayout = false;
+
+export async function startApp(): Promise<() => void> {
+  const offs = [
+    guardUnsavedEdits(),
+    reportUnsavedEdits(),
+    onEvent('environments.changed', (env) => {
+      const before = useEnvironments.getState().byId[env.id];
+      useEnvironments.getState().upsert(env);
+      environmentChanged(before, env);
+      if (env.link.kind === 'connected' && before?.link.kind !== 'connected') void loadProcesses(env.id);
+    }),
+    onEvent('environments.removed', ({ id }) => forgetEnvironment(id)),
+    onEvent('processes.changed', (view) => {
+      const before = useProcesses.getState().byKey[processKeyString(view)];
+      useProcesses.getState().upsert(view);
+      processChanged(before, view);
+      noteProcessChange(before, view);
+    }),
+    onEvent('processes.removed', (key) => {
+      useProcesses.getState().remove(key);
+      // A restarted process's panes move to its successor (restartProcess) instead of closing.
+      if (isBeingReplaced(key)) return;
+      const live = new Set(
+        Object.values(useProcesses.getState().byKey)
+          .filter((p) => p.envId === key.envId)
+          .map((p) => p.processId),
+      );
+      usePanes.getState().prune(key.envId, live);
+    }),
+    onEvent('processes.events', (batches) => {
+      noteOutput(batches);
+      routeEvents(batches);
+    }),
+    onEvent('transfers.changed', (t) => {
+      const before = useTransfers.getState().byId[t.id];
+      useTransfers.getState().upsert(t);
+      transferChanged(before, t);
+    }),
+    onEvent('app.notice', (notice) => useNotices.getState().add(notice)),
+    onEvent('ssh.prompt', (prompt) => useSshPrompts.getState().add(prompt)),
+    onEvent('ssh.promptClosed', ({ id }) => useSshPrompts.getState().remove(id)),
+    // The desktop app's native menu runs commands of the same registry as the palette.
+    onEvent('app.menuCommand', ({ id }) =>
+      appCommands()
+        .find((c) => c.id === id)
+        ?.run(),
+    ),
+    onEvent('settings.changed', (s) => {
+      useSettings.getState().set(s);
+      applySettingsToAll(s);
+    }),
+    forwardNetworkSignals(window),
+  ];
+  offs.push(
+    trackActivity(),
+    usePanes.subscribe((state) => {
+      const shown = new Set<string>();
+      for (const [envId, env] of Object.entries(state.byEnv)) {
+        for (const tab of env.tabs)
+          for (const leaf of leaves(tab.root))
+            shown.add(processKeyString({ envId, processId: leaf.processId }));
+      }
+      retainOnly(shown);
+    }),
+  );
+
+  const layout = await syncLayout();
+  hostHadLayout = layout.restored;
+  offs.push(layout.stop);
+  await loadAll();
+  return () => offs.forEach((off) => off());
+}
+
+/** Loads (or reloads, after the bridge reconnected) everything the AppService knows. */
+export async function loadAll(): Promise<void> {
+  const [envs, settings, transfers] = await Promise.all([
+    invoke('environments.list', {}),
+    invoke('settings.get', {}),
+    invoke('transfers.list', {}),
+  ]);
+  useSettings.getState().set(settings);
+  useTransfers.getState().setAll(transfers);
+  useEnvironments.getState().setAll(envs);
+  void loadNotices();
+  void loadSshPrompts();
+  resendUnsavedEdits();
+  if (useUi.getState().activeEnvId === null) useUi.getState().selectEnv(envs[0]?.id ?? null);
+  await Promise.all(envs.map((env) => loadProcesses(env.id)));
+  openFirstShell(envs);
+}
+
+async function loadNotices(): Promise<void> {
+  try {
+    for (const notice of await invoke('app.notices', {})) useNotices.getState().add(notice);
+  } catch {
+    // A host without notices (or a bridge that just dropped) leaves the list as events fill it.
+  }
+}
+
+/** Prompts asked before this renderer attached (or while it was reloading) are shown too. */
+async function loadSshPrompts(): Promise<void> {
+  try {
+    // The host's list is the truth: after the bridge reconnected, prompts closed meanwhile go.
+    useSshPrompts.getState().setAll(await invoke('ssh.prompts', {}));
+  } catch {
+    // As with notices: events fill the list from here on.
+  }
+}
+
+async function loadProcesses(envId: string): Promise<void> {
+  try {
+    const list = await invoke('processes.list', { envId });
+    useProcesses.getState().setForEnv(envId, list);
+    usePanes.getState().prune(envId, new Set(list.map((p) => p.processId)));
+  } catch {
+    // Not connected yet: the list is fetched again when the environment connects.
+  }
+}
+
+function openFirstShell(envs: EnvironmentView[]): void {
+  // A layout the host stored means Tether ran before, whatever this origin's localStorage says
+  // (web mode gets a new origin at every launch).
+  if (localStorage.getItem(FIRST_SHELL_KEY) || hostHadLayout) return;
+  const local = envs.find((e) => e.settings.kind === 'local');
+  if (!local) return;
+  localStorage.setItem(FIRST_SHELL_KEY, '1');
+  const open = () => {
+    useUi.getState().selectEnv(local.id);
+    void openShell(local.id).catch(() => localStorage.removeItem(FIRST_SHELL_KEY));
+  };
+  if (local.link.kind === 'connected') {
+    open();
+    return;
+  }
+  const off = useEnvironments.subscribe((s) => {
+    if (s.byId[local.id]?.link.kind === 'connected') {
+      off();
+      open();
+    }
+  });
+}

@@ -1,0 +1,173 @@
+// What the user can do in the file browser: navigate, expand the tree, preview, and change files.
+import { invoke } from '../ipc/ipc-client';
+import { hasEditors, useEditors } from '../editor/editors-store';
+import { useRecentPaths } from './recent-paths-store';
+import { errorMessage } from '../../shared/error-message';
+import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from './files-store';
+import { ConflictChoices, isConflict } from './conflict-choices';
+
+function state(envId: string) {
+  return filesOf(useFiles.getState().byEnv, envId);
+}
+
+export async function openHome(envId: string): Promise<void> {
+  try {
+    const { home, cwd } = await invoke('files.home', { envId });
+    await navigate(envId, cwd || home);
+  } catch (error) {
+    useFiles.getState().patch(envId, { error: errorMessage(error) });
+  }
+}
+
+export async function navigate(envId: string, path: string): Promise<void> {
+  const patch = useFiles.getState().patch;
+  patch(envId, { loading: true, error: null });
+  try {
+    const result = await invoke('files.list', { envId, path, showHidden: state(envId).showHidden });
+    patch(envId, (f) => ({
+      path: result.path,
+      entries: result.entries,
+      loading: false,
+      selected: null,
+      marked: [],
+      preview: null,
+      tree: { ...f.tree, [result.path]: result.entries.filter((e) => e.kind === 'directory') },
+    }));
+  } catch (error) {
+    patch(envId, { loading: false, error: errorMessage(error) });
+    return;
+  }
+  const opened = state(envId).path ?? path;
+  useRecentPaths.getState().visited(envId, opened);
+  await revealInTree(envId, opened);
+}
+
+/** Opens the tree down to `path`, loading each folder on the way that is not loaded yet. */
+async function revealInTree(envId: string, path: string): Promise<void> {
+  const chain = pathChain(path);
+  // Loaded before they open, so an opening node finds its children and does not load them again.
+  for (const dir of chain) if (!state(envId).tree[dir]) await loadTreeNode(envId, dir);
+  useFiles.getState().patch(envId, (f) => ({
+    expanded: { ...f.expanded, ...Object.fromEntries(chain.map((dir) => [dir, true])) },
+  }));
+}
+
+/** Loads the subfolders of a tree node (also one left expanded after the tree was refreshed). */
+export async function loadTreeNode(envId: string, path: string): Promise<void> {
+  try {
+    const result = await invoke('files.list', { envId, path, showHidden: state(envId).showHidden });
+    useFiles.getState().patch(envId, (cur) => ({
+      tree: { ...cur.tree, [path]: result.entries.filter((e) => e.kind === 'directory') },
+    }));
+  } catch (error) {
+    useFiles.getState().patch(envId, { error: errorMessage(error) });
+  }
+}
+
+export function refresh(envId: string): Promise<void> {
+  const path = state(envId).path;
+  return path ? navigate(envId, path) : openHome(envId);
+}
+
+/** After a change in `dir`: the folder tree is reloaded, and the listing if it shows `dir`. */
+export async function refreshIfShowing(envId: string, dir: string): Promise<void> {
+  useFiles.getState().patch(envId, { tree: {} });
+  if (state(envId).path === dir) await refresh(envId);
+}
+
+export function goUp(envId: string): Promise<void> {
+  const path = state(envId).path;
+  return navigate(envId, path ? parentPath(path) : '/');
+}
+
+export async function toggleHidden(envId: string): Promise<void> {
+  useFiles.getState().patch(envId, (f) => ({ showHidden: !f.showHidden, tree: {} }));
+  await refresh(envId);
+}
+
+export function sortBy(envId: string, key: SortKey): void {
+  useFiles.getState().patch(envId, (f) => ({
+    sort: { key, ascending: f.sort.key === key ? !f.sort.ascending : true },
+  }));
+}
+
+export async function toggleTreeNode(envId: string, path: string): Promise<void> {
+  const patch = useFiles.getState().patch;
+  const f = state(envId);
+  if (f.expanded[path]) {
+    patch(envId, { expanded: { ...f.expanded, [path]: false } });
+    return;
+  }
+  patch(envId, { expanded: { ...f.expanded, [path]: true } });
+  if (!f.tree[path]) await loadTreeNode(envId, path);
+}
+
+/**
+ * Moves the cursor to `path` and marks `marked`, by default the entry alone. A file is previewed,
+ * unless the environment's editor covers the preview: then nobody would see it, so it is not read.
+ */
+export async function selectEntry(
+  envId: string,
+  path: string,
+  isFile: boolean,
+  marked: string[] = [path],
+): Promise<void> {
+  useFiles.getState().patch(envId, { selected: path, marked, preview: null });
+  if (isFile && !hasEditors(useEditors.getState(), envId)) await previewFile(envId, path);
+}
+
+/** Reads the preview of the file at `path`, shown while it is still the one under the cursor. */
+export async function previewFile(envId: string, path: string): Promise<void> {
+  const patch = useFiles.getState().patch;
+  patch(envId, { preview: { path, preview: null, error: null } });
+  try {
+    const preview = await invoke('files.preview', { envId, path });
+    patch(envId, (f) => (f.selected === path ? { preview: { path, preview, error: null } } : {}));
+  } catch (error) {
+    patch(envId, (f) =>
+      f.selected === path ? { preview: { path, preview: null, error: errorMessage(error) } } : {},
+    );
+  }
+}
+
+export async function makeFolder(envId: string, name: string): Promise<void> {
+  const dir = state(envId).path ?? '/';
+  await invoke('files.mkdir', { envId, path: joinPath(dir, name) });
+  useFiles.getState().patch(envId, { tree: {} });
+  await refresh(envId);
+}
+
+/** Renames; a taken name is asked about (Replace / Keep both / Skip) and never replaced unasked. */
+export async function renameEntry(envId: string, from: string, newName: string): Promise<void> {
+  const dir = parentPath(from);
+  const to = joinPath(dir, newName);
+  try {
+    await invoke('files.rename', { envId, from, to });
+  } catch (error) {
+    if (!isConflict(error)) throw error;
+    const choice = await new ConflictChoices(dir, 1).decide(newName);
+    if (choice === 'skip') return;
+    await invoke('files.rename', { envId, from, to, ifExists: choice });
+  }
+  useFiles.getState().patch(envId, { tree: {} });
+  await refresh(envId);
+}
+
+export async function deleteEntry(envId: string, path: string): Promise<void> {
+  await deleteEntries(envId, [path]);
+}
+
+/** Deletes each path in turn; stops at the first failure (the list then shows what is left). */
+export async function deleteEntries(envId: string, paths: string[]): Promise<void> {
+  try {
+    for (const path of paths) await invoke('files.delete', { envId, path });
+  } finally {
+    useFiles.getState().patch(envId, { tree: {} });
+    await refresh(envId);
+  }
+}
+
+/** Marks `marked` without moving the cursor or its preview (Ctrl+click, Ctrl+A). */
+export function markEntries(envId: string, marked: string[]): void {
+  useFiles.getState().patch(envId, { marked });
+}

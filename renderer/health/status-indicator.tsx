@@ -1,0 +1,88 @@
+// The link status of one environment: icon + coloured text, named for assistive tech and tests
+// (e.g. "Connection: connected, 3 ms"), never colour alone. Its tooltip also says when the link is
+// unencrypted ws:// over a network. LinkAlertDot is the at-a-glance marker of a link in trouble.
+import {
+  CircleDashed,
+  CircleDot,
+  CirclePause,
+  CircleX,
+  Circle,
+  Clock,
+  LoaderCircle,
+  RefreshCw,
+  type LucideIcon,
+} from 'lucide-react';
+import type { EnvironmentView } from '../../shared/ipc';
+import { linkStatus, type LinkStatus } from './link-status';
+import { useNow } from '../ui/use-now';
+import { isUnencryptedLink } from '../environments/unencrypted-note';
+
+const STATUS_ICONS: Record<LinkStatus['kind'], LucideIcon> = {
+  idle: Circle,
+  connecting: LoaderCircle,
+  connected: CircleDot,
+  degraded: CircleDashed,
+  stalled: CirclePause,
+  reconnecting: RefreshCw,
+  failed: CircleX,
+  expired: Clock,
+  closed: Circle,
+};
+
+export function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
+  const Icon = STATUS_ICONS[kind];
+  return <Icon className="status-icon" size={13} aria-hidden="true" />;
+}
+
+export function StatusIndicator({ env, compact = false }: { env: EnvironmentView; compact?: boolean }) {
+  const now = useNow();
+  const status = linkStatus(env, now);
+  return (
+    <span
+      className={`status status-${status.kind}`}
+      role="img"
+      aria-label={status.label}
+      title={
+        isUnencryptedLink(env.settings)
+          ? `${status.label} (unencrypted link: ws:// over the network)`
+          : status.label
+      }
+    >
+      <StatusIcon kind={status.kind} />
+      <span className="status-text" aria-hidden="true">
+        {compact ? status.kind : status.text}
+      </span>
+    </span>
+  );
+}
+
+/** The links worth a marker in the sidebar, and what the marker says. */
+const ALERTS: Partial<Record<LinkStatus['kind'], { tone: 'failed' | 'reconnecting'; label: string }>> = {
+  failed: { tone: 'failed', label: 'Link failed' },
+  expired: { tone: 'failed', label: 'Session expired' },
+  reconnecting: { tone: 'reconnecting', label: 'Link down, reconnecting' },
+  stalled: { tone: 'reconnecting', label: 'Link stalled' },
+};
+
+/** What the sidebar's marker says of `env`'s link, or null when it needs none. */
+export function linkAlert(env: EnvironmentView, now: number): { tone: string; label: string } | null {
+  return ALERTS[linkStatus(env, now).kind] ?? null;
+}
+
+/**
+ * A dot on the environment's swatch when its link failed or is down: solid for failed, a ring for
+ * reconnecting (shape as well as colour), with its name for assistive tech. Nothing when healthy.
+ */
+export function LinkAlertDot({ env, id }: { env: EnvironmentView; id?: string }) {
+  const alert = linkAlert(env, useNow());
+  if (!alert) return null;
+  return (
+    <span
+      id={id}
+      className={`link-alert link-alert-${alert.tone}`}
+      role="img"
+      aria-label={alert.label}
+      title={alert.label}
+    />
+  );
+}

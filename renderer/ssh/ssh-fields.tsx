@@ -1,0 +1,129 @@
+// The SSH part of the environment dialog: a picker of the hosts in ~/.ssh/config (each with what
+// ssh resolves it to), or a typed `user@host[:port]`, extra `Key=Value` options, the host's node
+// and the session lifetime. The fields are the dialog's state; problems come from ssh-form.ts.
+import { useEffect, useState } from 'react';
+import type { SshHostView } from '../../shared/ipc';
+import { errorMessage } from '../../shared/error-message';
+import { listSshHosts } from './ssh-actions';
+import type { SshFormErrors, SshFormFields } from './ssh-form';
+
+export function SshFields({
+  fields,
+  errors,
+  onChange,
+  onPick,
+}: {
+  fields: SshFormFields;
+  errors: SshFormErrors;
+  onChange: (fields: SshFormFields) => void;
+  /** A host was picked from the config (the dialog may take its alias as the name). */
+  onPick: (host: SshHostView) => void;
+}) {
+  const hosts = useSshHosts();
+  const set = (patch: Partial<SshFormFields>) => onChange({ ...fields, ...patch });
+  const picked = hosts.list?.find((h) => h.alias === fields.target.trim()) ?? null;
+  return (
+    <>
+      <label htmlFor="env-ssh-host">From ~/.ssh/config</label>
+      {hosts.list && hosts.list.length > 0 ? (
+        <select
+          id="env-ssh-host"
+          value={picked?.alias ?? ''}
+          onChange={(e) => {
+            const host = hosts.list?.find((h) => h.alias === e.target.value);
+            if (!host) return;
+            set({ target: host.alias });
+            onPick(host);
+          }}
+        >
+          <option value="">Choose a host…</option>
+          {hosts.list.map((host) => (
+            <option key={host.alias} value={host.alias}>
+              {host.alias} — {resolvedText(host)}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <span className="field-note">
+          {hosts.error ??
+            (hosts.list ? 'No hosts in ~/.ssh/config; type one below.' : 'Reading ~/.ssh/config…')}
+        </span>
+      )}
+      <label htmlFor="env-ssh-target">Host</label>
+      <input
+        id="env-ssh-target"
+        className="mono"
+        placeholder="user@host:port or a config alias"
+        value={fields.target}
+        onChange={(e) => set({ target: e.target.value })}
+        aria-invalid={!!errors.target}
+        aria-describedby="env-ssh-resolved"
+      />
+      {errors.target && <span className="field-error">{errors.target}</span>}
+      {picked && (
+        <span id="env-ssh-resolved" className="field-note">
+          {picked.problem
+            ? `ssh cannot resolve it: ${picked.problem}`
+            : `ssh connects to ${resolvedText(picked)}`}
+        </span>
+      )}
+      <label htmlFor="env-ssh-options">Extra ssh options</label>
+      <textarea
+        id="env-ssh-options"
+        placeholder={'one Key=Value per line, e.g.\nServerAliveInterval=15'}
+        value={fields.options}
+        onChange={(e) => set({ options: e.target.value })}
+        aria-invalid={!!errors.options}
+      />
+      {errors.options && <span className="field-error">{errors.options}</span>}
+      <label htmlFor="env-ssh-node">Node on the host</label>
+      <input
+        id="env-ssh-node"
+        className="mono"
+        placeholder="found or installed by Tether"
+        value={fields.remoteNodePath}
+        onChange={(e) => set({ remoteNodePath: e.target.value })}
+        aria-invalid={!!errors.remoteNodePath}
+      />
+      {errors.remoteNodePath && <span className="field-error">{errors.remoteNodePath}</span>}
+      <label htmlFor="env-ssh-ttl">Keep sessions (hours)</label>
+      <input
+        id="env-ssh-ttl"
+        inputMode="decimal"
+        placeholder="the host's default"
+        value={fields.sessionHours}
+        onChange={(e) => set({ sessionHours: e.target.value })}
+        aria-invalid={!!errors.sessionHours}
+      />
+      {errors.sessionHours && <span className="field-error">{errors.sessionHours}</span>}
+    </>
+  );
+}
+
+/** "alice@10.0.0.5:2222 via bastion" — what `ssh -G` resolved. */
+function resolvedText(host: SshHostView): string {
+  if (host.problem) return 'cannot be resolved';
+  const user = host.user ? `${host.user}@` : '';
+  const port = host.port !== null && host.port !== 22 ? `:${host.port}` : '';
+  const via = host.proxyJump ? ` via ${host.proxyJump}` : host.proxyCommand ? ' via a proxy command' : '';
+  return `${user}${host.hostname ?? host.alias}${port}${via}`;
+}
+
+function useSshHosts(): { list: SshHostView[] | null; error: string | null } {
+  const [state, setState] = useState<{ list: SshHostView[] | null; error: string | null }>({
+    list: null,
+    error: null,
+  });
+  useEffect(() => {
+    let live = true;
+    listSshHosts().then(
+      (list) => live && setState({ list, error: null }),
+      (error: unknown) =>
+        live && setState({ list: [], error: `Could not read ~/.ssh/config: ${errorMessage(error)}` }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return state;
+}

@@ -1,0 +1,81 @@
+// Closing panes and tabs (a pane whose process still runs, and shows in no other pane, is not
+// closed silently: the user chooses to terminate it or to keep it running in the background), and
+// moving between panes by where they are on screen.
+import { processKeyString } from '../processes/process-key';
+import { envPanes, leaves, usePanes } from './panes-store';
+import { useProcesses } from '../processes/processes-store';
+import { useUi } from '../app/ui-store';
+import type { ProcessView } from '../../shared/ipc';
+import { signalProcess } from '../processes/process-actions';
+import { neighbourInDirection, type FocusDirection, type PaneRect } from './pane-geometry';
+
+function isRunning(p: ProcessView | undefined): p is ProcessView {
+  return !!p && (p.state === 'running' || p.state === 'starting');
+}
+
+/** The running processes that closing `paneIds` would leave with no pane. */
+export function processesLeftWithoutPane(envId: string, paneIds: string[]): ProcessView[] {
+  const closing = new Set(paneIds);
+  const all = envPanes(usePanes.getState().byEnv, envId).tabs.flatMap((t) => leaves(t.root));
+  const stillShown = new Set(all.filter((l) => !closing.has(l.id)).map((l) => l.processId));
+  const byKey = useProcesses.getState().byKey;
+  const left = new Map<string, ProcessView>();
+  for (const leaf of all) {
+    if (!closing.has(leaf.id) || stillShown.has(leaf.processId)) continue;
+    const p = byKey[processKeyString({ envId, processId: leaf.processId })];
+    if (isRunning(p)) left.set(p.processId, p);
+  }
+  return [...left.values()];
+}
+
+/** Closes the panes at once when nothing would be left running unseen; otherwise asks first. */
+export function requestClosePanes(envId: string, paneIds: string[]): void {
+  if (paneIds.length === 0) return;
+  if (processesLeftWithoutPane(envId, paneIds).length === 0) {
+    closePanes(envId, paneIds);
+    return;
+  }
+  useUi.getState().openDialog({ kind: 'closePanes', envId, paneIds });
+}
+
+export function requestCloseTab(envId: string, tabId: string): void {
+  const tab = envPanes(usePanes.getState().byEnv, envId).tabs.find((t) => t.id === tabId);
+  if (tab)
+    requestClosePanes(
+      envId,
+      leaves(tab.root).map((l) => l.id),
+    );
+}
+
+export function closePanes(envId: string, paneIds: string[]): void {
+  for (const id of paneIds) usePanes.getState().closePane(envId, id);
+}
+
+/** "Terminate": ends the processes only these panes showed, then closes the panes. */
+export async function terminateAndClosePanes(envId: string, paneIds: string[]): Promise<void> {
+  const left = processesLeftWithoutPane(envId, paneIds);
+  await Promise.all(left.map((p) => signalProcess({ envId, processId: p.processId }, 'terminate')));
+  closePanes(envId, paneIds);
+}
+
+/** Attribute every rendered pane carries, so focus moves can find the panes on screen. */
+export const PANE_ID_ATTRIBUTE = 'data-pane-id';
+
+function paneRectsOnScreen(): PaneRect[] {
+  return Array.from(document.querySelectorAll<HTMLElement>(`[${PANE_ID_ATTRIBUTE}]`)).map((el) => {
+    const r = el.getBoundingClientRect();
+    return {
+      id: el.getAttribute(PANE_ID_ATTRIBUTE) ?? '',
+      left: r.left,
+      top: r.top,
+      right: r.right,
+      bottom: r.bottom,
+    };
+  });
+}
+
+/** Moves keyboard focus from the focused pane to the one next to it in `direction`, if any. */
+export function focusNeighbourPane(envId: string, fromPaneId: string, direction: FocusDirection): void {
+  const next = neighbourInDirection(paneRectsOnScreen(), fromPaneId, direction);
+  if (next) usePanes.getState().focusPane(envId, next);
+}

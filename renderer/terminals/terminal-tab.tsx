@@ -1,0 +1,178 @@
+// One tab of the terminal strip: its title (the user's name, else the program's title, else the
+// command), a marker for what happened there unseen, rename in place (double-click or F2), drag to
+// reorder, and close by ×, middle click or Delete.
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { CircleStop, X } from 'lucide-react';
+import type { TerminalTab as Tab } from '../../shared/ipc';
+import { MAX_TAB_TITLE_CHARS } from '../../shared/ipc';
+import { requestCloseTab } from './pane-actions';
+import { useActivity, type UnseenActivity } from './activity-store';
+import { leaves, usePanes } from './panes-store';
+import { processKeyString } from '../processes/process-key';
+import { useProcesses } from '../processes/processes-store';
+import { useProgramTitles } from './program-titles-store';
+import { useUi } from '../app/ui-store';
+import { tabTitle } from './tab-title';
+
+/** Where a dragged tab would land, relative to this one. */
+export type DropSide = 'before' | 'after';
+
+export interface TabDragHandlers {
+  onDragStart: (tabId: string, e: DragEvent) => void;
+  onDragOver: (tabId: string, e: DragEvent) => void;
+  onDrop: (tabId: string, e: DragEvent) => void;
+  onDragEnd: () => void;
+}
+
+const ACTIVITY_LABELS: Record<UnseenActivity, string> = {
+  output: 'new output',
+  exited: 'process ended',
+};
+
+/** The process whose titles name `tab`: the one in its focused pane. */
+export function titleProcessKey(envId: string, tab: Tab): string {
+  const focused = leaves(tab.root).find((l) => l.id === tab.focusedPaneId) ?? leaves(tab.root)[0];
+  return focused ? processKeyString({ envId, processId: focused.processId }) : '';
+}
+
+/** The tab's title as shown, from the pane it has focused. */
+export function useTabTitle(envId: string, tab: Tab): string {
+  const key = titleProcessKey(envId, tab);
+  const commandTitle = useProcesses((s) => s.byKey[key]?.title);
+  const programTitle = useProgramTitles((s) => s.byKey[key]);
+  return tabTitle({ name: tab.name, programTitle, commandTitle });
+}
+
+/** What happened unseen in any pane of the tab; an ended process outranks output. */
+function useTabActivity(envId: string, tab: Tab): UnseenActivity | null {
+  return useActivity((s) => {
+    let found: UnseenActivity | null = null;
+    for (const leaf of leaves(tab.root)) {
+      const activity = s.unseenByKey[processKeyString({ envId, processId: leaf.processId })];
+      if (activity === 'exited') return activity;
+      found ??= activity ?? null;
+    }
+    return found;
+  });
+}
+
+export function TerminalTab(props: {
+  envId: string;
+  tab: Tab;
+  index: number;
+  active: boolean;
+  dropSide: DropSide | null;
+  drag: TabDragHandlers;
+  onContextMenu: (e: React.MouseEvent) => void;
+}) {
+  const { envId, tab, index, active, dropSide, drag } = props;
+  const title = useTabTitle(envId, tab);
+  const activity = useTabActivity(envId, tab);
+  const renaming = useUi((s) => s.renamingTabId === tab.id);
+  const setRenaming = useUi((s) => s.setRenamingTab);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(false);
+  const count = leaves(tab.root).length;
+
+  // Back on the tab after renaming, so the keyboard carries on where it was.
+  useEffect(() => {
+    if (wasRenaming.current && !renaming) buttonRef.current?.focus();
+    wasRenaming.current = renaming;
+  }, [renaming]);
+
+  if (renaming)
+    return (
+      <RenameField
+        initial={title}
+        onDone={(name) => {
+          // Enter on the shown program title unchanged names nothing: the title keeps following it.
+          const changed = name !== null && (tab.name !== undefined || name !== title);
+          if (changed) usePanes.getState().renameTab(envId, tab.id, name);
+          setRenaming(null);
+        }}
+      />
+    );
+  return (
+    <button
+      ref={buttonRef}
+      role="tab"
+      className={`term-tab${dropSide ? ` drop-${dropSide}` : ''}`}
+      aria-selected={active}
+      aria-keyshortcuts="F2 Delete"
+      title={title}
+      draggable
+      onClick={() => usePanes.getState().activateTab(envId, tab.id)}
+      onDoubleClick={() => setRenaming(tab.id)}
+      onAuxClick={(e) => e.button === 1 && requestCloseTab(envId, tab.id)}
+      onKeyDown={(e) => {
+        if (e.key === 'Delete') {
+          e.preventDefault();
+          requestCloseTab(envId, tab.id);
+        } else if (e.key === 'F2') {
+          e.preventDefault();
+          setRenaming(tab.id);
+        }
+      }}
+      onContextMenu={props.onContextMenu}
+      onDragStart={(e) => drag.onDragStart(tab.id, e)}
+      onDragOver={(e) => drag.onDragOver(tab.id, e)}
+      onDrop={(e) => drag.onDrop(tab.id, e)}
+      onDragEnd={drag.onDragEnd}
+    >
+      {activity && <ActivityMarker activity={activity} />}
+      <span className="tab-title">
+        {index + 1}: {title}
+        {count > 1 ? ` (${count})` : ''}
+      </span>
+      <span
+        className="close"
+        aria-hidden="true"
+        title="Close tab"
+        onClick={(e) => {
+          e.stopPropagation();
+          requestCloseTab(envId, tab.id);
+        }}
+      >
+        <X size={13} />
+      </span>
+    </button>
+  );
+}
+
+/** Not colour alone: output is a dot, an ended process a stop sign, and each has a name. */
+function ActivityMarker({ activity }: { activity: UnseenActivity }) {
+  const label = ACTIVITY_LABELS[activity];
+  return (
+    <span className={`activity activity-${activity}`} role="img" aria-label={label} title={label}>
+      {activity === 'exited' ? <CircleStop size={12} aria-hidden="true" /> : null}
+    </span>
+  );
+}
+
+/** Enter keeps the name, Escape keeps the old one; leaving the field keeps what was typed. */
+function RenameField({ initial, onDone }: { initial: string; onDone: (name: string | null) => void }) {
+  const [value, setValue] = useState(initial);
+  const settled = useRef(false);
+  const finish = (name: string | null) => {
+    if (settled.current) return;
+    settled.current = true;
+    onDone(name);
+  };
+  return (
+    <input
+      className="tab-rename"
+      aria-label="Tab name"
+      title="Enter keeps the name; an empty name goes back to the program's title; Escape cancels"
+      autoFocus
+      maxLength={MAX_TAB_TITLE_CHARS}
+      value={value}
+      onFocus={(e) => e.currentTarget.select()}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') finish(value);
+        else if (e.key === 'Escape') finish(null);
+      }}
+      onBlur={() => finish(value)}
+    />
+  );
+}

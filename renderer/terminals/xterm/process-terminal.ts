@@ -1,0 +1,292 @@
+// One xterm terminal bound to one process: renders its output through OutputFlow, sends keystrokes
+// straight to processes.write, fits itself to its pane and propagates the size. It outlives pane
+// re-mounts (its element moves between hosts) and is disposed when no pane shows the process.
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { SearchAddon } from '@xterm/addon-search';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import { WebglAddon } from '@xterm/addon-webgl';
+import type { ProcessKey, Settings } from '../../../shared/ipc';
+import { invoke } from '../../ipc/ipc-client';
+import { requestOpenLink } from '../../environments/link-actions';
+import { hardwareWebglAvailable } from './gpu-probe';
+import { OutputFlow } from './output-flow';
+import { PASTE_CHUNK_CHARS } from './flow-limits';
+import { terminalOptions } from './terminal-options';
+import { TerminalBell } from './bell';
+import { errorMessage } from '../../../shared/error-message';
+import { clipboardAction } from './clipboard-keys';
+
+const INTERRUPT = '\x03';
+
+export interface TerminalStatus {
+  /** The server could not apply the pane's size (codex without resize): the size is fixed. */
+  sizeFixed: boolean;
+  renderer: 'webgl' | 'dom';
+  inputError: string | null;
+}
+
+export class ProcessTerminal {
+  readonly element: HTMLDivElement;
+  readonly terminal: Terminal;
+  private readonly fitAddon = new FitAddon();
+  private readonly searchAddon = new SearchAddon();
+  private readonly flow: OutputFlow;
+  private opened = false;
+  private webgl: WebglAddon | null = null;
+  private lastSize: { cols: number; rows: number } | null = null;
+  private pasteChain: Promise<void> = Promise.resolve();
+  /** Pastes queued or in progress; keystrokes wait behind them to keep their order. */
+  private pastesPending = 0;
+  private pasteGeneration = 0;
+  private status: TerminalStatus = { sizeFixed: false, renderer: 'dom', inputError: null };
+  private readonly statusListeners = new Set<(s: TerminalStatus) => void>();
+  private copyOnSelect: boolean;
+  private bellSetting: Settings['bell'];
+  private readonly bell: TerminalBell;
+
+  constructor(
+    readonly key: ProcessKey,
+    settings: Settings,
+  ) {
+    this.element = document.createElement('div');
+    this.element.className = 'terminal-host';
+    this.copyOnSelect = settings.copyOnSelect;
+    this.bellSetting = settings.bell;
+    this.bell = new TerminalBell(key, this.element);
+    this.terminal = new Terminal({
+      ...terminalOptions(settings),
+      allowProposedApi: true,
+      // OSC 8 hyperlinks (text that can hide its target) ask like any other link; xterm offers
+      // only http(s) ones as links.
+      linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
+    });
+    this.terminal.loadAddon(this.fitAddon);
+    this.terminal.loadAddon(this.searchAddon);
+    this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
+    this.terminal.onData((data) => this.sendInput(data));
+    this.terminal.onBell(() => this.bell.ring(this.bellSetting));
+    // onBinary hands over one char per byte (0-255), which btoa encodes as-is.
+    this.terminal.onBinary((data) => this.write(btoa(data), true));
+    // Copy and paste keys are the terminal's, not the program's (see clipboard-keys).
+    this.terminal.attachCustomKeyEventHandler((event) => {
+      const action = clipboardAction(event);
+      if (!action) return true;
+      event.preventDefault();
+      if (action === 'copy') void this.copySelection();
+      else void this.pasteFromClipboard();
+      return false;
+    });
+    this.terminal.onSelectionChange(() => {
+      const text = this.terminal.getSelection();
+      if (this.copyOnSelect && text) navigator.clipboard?.writeText(text).catch(() => undefined);
+    });
+    this.flow = new OutputFlow({
+      sink: { write: (data, done) => this.terminal.write(data, done) },
+      replay: (afterSeq) => invoke('processes.replay', { ...key, afterSeq }),
+      ack: (bytes) => {
+        invoke('processes.ack', { ...key, bytes }).catch(() => undefined);
+      },
+    });
+  }
+
+  /** Shows the terminal inside `host`; the first attach opens xterm and starts the replay. */
+  attach(host: HTMLElement): void {
+    host.appendChild(this.element);
+    this.paintFrame();
+    if (!this.opened) {
+      this.opened = true;
+      this.terminal.open(this.element);
+      this.enableWebgl();
+      void this.flow.start();
+    }
+    this.fit();
+  }
+
+  /** Fills in output missed while the bridge to the AppService was down. */
+  catchUp(): void {
+    void this.flow.catchUp();
+  }
+
+  detach(host: HTMLElement): void {
+    if (this.element.parentElement === host) host.removeChild(this.element);
+  }
+
+  pushLive(events: Parameters<OutputFlow['pushLive']>[0]): void {
+    this.flow.pushLive(events);
+  }
+
+  /** Fits xterm to its host and tells the process about a changed size. */
+  fit(): void {
+    if (!this.opened || !this.element.isConnected) return;
+    const dims = this.fitAddon.proposeDimensions();
+    if (!dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows) || dims.cols < 1 || dims.rows < 1)
+      return;
+    if (dims.cols !== this.terminal.cols || dims.rows !== this.terminal.rows)
+      this.terminal.resize(dims.cols, dims.rows);
+    if (this.lastSize?.cols === dims.cols && this.lastSize.rows === dims.rows) return;
+    this.lastSize = { cols: dims.cols, rows: dims.rows };
+    invoke('processes.resize', { ...this.key, cols: dims.cols, rows: dims.rows }).then(
+      (result) => this.setStatus({ sizeFixed: !result.applied }),
+      () => undefined,
+    );
+  }
+
+  focus(): void {
+    this.terminal.focus();
+  }
+
+  find(term: string, direction: 'next' | 'previous'): boolean {
+    if (!term) {
+      this.searchAddon.clearDecorations();
+      return false;
+    }
+    const options = {
+      decorations: { matchOverviewRuler: '#d4a017', activeMatchColorOverviewRuler: '#ff8800' },
+    };
+    return direction === 'next'
+      ? this.searchAddon.findNext(term, options)
+      : this.searchAddon.findPrevious(term, options);
+  }
+
+  clearSearch(): void {
+    this.searchAddon.clearDecorations();
+  }
+
+  hasSelection(): boolean {
+    return this.terminal.hasSelection();
+  }
+
+  /** Copies the selection to the clipboard; false when nothing is selected. */
+  async copySelection(): Promise<boolean> {
+    const text = this.terminal.getSelection();
+    if (!text) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  }
+
+  /** Pastes the clipboard's text as if typed (bracketed when the program asked for it). */
+  async pasteFromClipboard(): Promise<void> {
+    const text = await navigator.clipboard.readText();
+    if (text) this.terminal.paste(text);
+  }
+
+  selectAll(): void {
+    this.terminal.selectAll();
+  }
+
+  /** Clears the scrollback and the screen above the prompt (the program's screen is its own). */
+  clear(): void {
+    this.terminal.clear();
+  }
+
+  /**
+   * Applies changed settings to the live terminal (same buffer, same process): xterm re-measures
+   * its cells, and a new font or spacing refits the pane to the rows and columns that now fit.
+   */
+  applySettings(settings: Settings): void {
+    this.copyOnSelect = settings.copyOnSelect;
+    this.bellSetting = settings.bell;
+    const next = terminalOptions(settings);
+    const options = this.terminal.options as Record<string, unknown>;
+    // Assigning an option, even an equal one, can make xterm redo work (a theme re-creates its
+    // colour tables), so only what changed is set.
+    for (const [name, value] of Object.entries(next)) {
+      if (JSON.stringify(options[name]) !== JSON.stringify(value)) options[name] = value;
+    }
+    this.paintFrame();
+    this.fit();
+  }
+
+  getStatus(): TerminalStatus {
+    return this.status;
+  }
+
+  onStatus(listener: (s: TerminalStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  dispose(): void {
+    this.flow.dispose();
+    this.statusListeners.clear();
+    this.terminal.dispose();
+    this.element.remove();
+  }
+
+  /**
+   * Keystrokes go out at once, never behind output. A large paste goes in awaited pieces, and
+   * keystrokes typed meanwhile queue after it — except Ctrl-C, which abandons the paste and goes now.
+   */
+  private sendInput(data: string): void {
+    if (data === INTERRUPT) {
+      this.pasteGeneration += 1;
+      this.write(data, false);
+      return;
+    }
+    if (data.length <= PASTE_CHUNK_CHARS && this.pastesPending === 0) {
+      this.write(data, false);
+      return;
+    }
+    const generation = this.pasteGeneration;
+    this.pastesPending += 1;
+    this.pasteChain = this.pasteChain.then(async () => {
+      // Ctrl-C abandons the rest of a multi-piece paste; single pieces (keystrokes) still go out.
+      const abandonable = data.length > PASTE_CHUNK_CHARS;
+      for (let i = 0; i < data.length; i += PASTE_CHUNK_CHARS) {
+        if (abandonable && generation !== this.pasteGeneration) break;
+        await this.writeAwaited(data.slice(i, i + PASTE_CHUNK_CHARS));
+      }
+      this.pastesPending -= 1;
+    });
+  }
+
+  private write(data: string, base64: boolean): void {
+    invoke('processes.write', { ...this.key, data, ...(base64 ? { base64 } : {}) }).then(
+      () => this.status.inputError && this.setStatus({ inputError: null }),
+      (error: unknown) => this.setStatus({ inputError: errorMessage(error) }),
+    );
+  }
+
+  private async writeAwaited(data: string): Promise<void> {
+    try {
+      await invoke('processes.write', { ...this.key, data });
+    } catch (error) {
+      this.setStatus({ inputError: errorMessage(error) });
+    }
+  }
+
+  private enableWebgl(): void {
+    if (!hardwareWebglAvailable()) {
+      this.setStatus({ renderer: 'dom' });
+      return;
+    }
+    try {
+      const addon = new WebglAddon();
+      addon.onContextLoss(() => {
+        addon.dispose();
+        this.webgl = null;
+        this.setStatus({ renderer: 'dom' });
+      });
+      this.terminal.loadAddon(addon);
+      this.webgl = addon;
+      this.setStatus({ renderer: 'webgl' });
+    } catch {
+      // No WebGL here (headless, blocklisted GPU): xterm keeps its DOM renderer.
+      this.webgl?.dispose();
+      this.webgl = null;
+      this.setStatus({ renderer: 'dom' });
+    }
+  }
+
+  /** The margin around the cells (the host) takes the scheme's background, so the pane is one colour. */
+  private paintFrame(): void {
+    const host = this.element.parentElement;
+    if (host) host.style.backgroundColor = this.terminal.options.theme?.background ?? '';
+  }
+
+  private setStatus(patch: Partial<TerminalStatus>): void {
+    this.status = { ...this.status, ...patch };
+    for (const listener of this.statusListeners) listener(this.status);
+  }
+}

@@ -1,0 +1,126 @@
+// The reader thread against real processes: pipe output in order with exit and stream ends (also
+// when several reads travel in one message), spawn failures, a pty's full output before its exit,
+// and the read-ahead bound while paused.
+import { describe, expect, it } from 'vitest';
+import type { OutputStream } from '../../../../shared/protocol';
+import {
+  PipeSpawnError,
+  spawnReadPipes,
+  spawnReadPty,
+} from '../../../../electron/server/reader/reader-thread';
+
+const env = { PATH: '/usr/bin:/bin' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function pipeSpec(args: string[], readAhead = 1024 * 1024) {
+  return { file: '/bin/sh', args, argv0: 'sh', cwd: '/tmp', env, pipeStdin: true, readAhead };
+}
+
+function collector() {
+  const out: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [], pty: [] };
+  let ends = 0;
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  return {
+    out,
+    events: {
+      data: (stream: OutputStream, chunk: Buffer) => out[stream].push(Buffer.from(chunk)),
+      streamEnd: () => void ends++,
+      exit: (code: number | null, signal: NodeJS.Signals | null) => void (exit = { code, signal }),
+    },
+    text: (stream: OutputStream) => Buffer.concat(out[stream]).toString(),
+    bytes: (stream: OutputStream) => out[stream].reduce((n, b) => n + b.length, 0),
+    done: async () => {
+      for (let i = 0; i < 200 && (ends < 2 || exit === null); i++) await sleep(25);
+      return { ends, exit };
+    },
+  };
+}
+
+describe('reader thread', () => {
+  it('runs a pipe process: stdin, both streams, exit code and two stream ends', async () => {
+    const c = collector();
+    const child = await spawnReadPipes(
+      pipeSpec(['-c', 'read line; echo "out:$line"; echo err >&2; exit 3']),
+      c.events,
+    );
+    expect(child.pid).toBeGreaterThan(0);
+    child.write(Buffer.from('hello\n'));
+    const { ends, exit } = await c.done();
+    expect(ends).toBe(2);
+    expect(exit).toEqual({ code: 3, signal: null });
+    expect(c.text('stdout')).toBe('out:hello\n');
+    expect(c.text('stderr')).toBe('err\n');
+  });
+
+  it('reports a failed spawn with its errno code', async () => {
+    const c = collector();
+    const spawned = spawnReadPipes({ ...pipeSpec([]), cwd: '/nonexistent-dir-for-test' }, c.events);
+    await expect(spawned).rejects.toBeInstanceOf(PipeSpawnError);
+    await expect(spawned).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('stops reading a paused stream within the read-ahead and delivers everything after resume', async () => {
+    const c = collector();
+    const total = 4 * 1024 * 1024;
+    const child = await spawnReadPipes(pipeSpec(['-c', `head -c ${total} /dev/zero`], 128 * 1024), c.events);
+    child.setReading(false);
+    await sleep(500);
+    // Output posted before the pause arrived, plus what the pipe and stream buffers hold.
+    expect(c.bytes('stdout')).toBeLessThan(1024 * 1024);
+    child.setReading(true);
+    const { exit } = await c.done();
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(c.bytes('stdout')).toBe(total);
+  });
+
+  it('keeps a fast pipe output in order and whole across the reads the thread posts together', async () => {
+    const c = collector();
+    // About 3.4 MB of distinct lines: a full pipe read every time, so one turn of the reader's event
+    // loop takes several of them and they reach this thread in one message.
+    const lines = 500_000;
+    await spawnReadPipes(pipeSpec(['-c', `seq 1 ${lines}`]), c.events);
+    const { exit } = await c.done();
+    expect(exit).toEqual({ code: 0, signal: null });
+    const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\n`).join('');
+    expect(c.bytes('stdout')).toBe(expected.length);
+    expect(c.text('stdout') === expected).toBe(true);
+  });
+
+  it('delivers all of a pty program output before node-pty reports the exit', async () => {
+    const total = 3 * 1024 * 1024 + 123;
+    let bytes = 0;
+    const { term } = spawnReadPty(
+      '/usr/bin/head',
+      ['-c', String(total), '/dev/zero'],
+      { cols: 80, rows: 24, env, cwd: '/tmp' },
+      1024 * 1024,
+      (chunk) => (bytes += chunk.length),
+    );
+    const exitCode = await new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+    expect(exitCode).toBe(0);
+    expect(bytes).toBe(total);
+  });
+
+  it('drops input still queued for a pty once its program is gone, instead of writing it to a closed descriptor', async () => {
+    const logged: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      // The program never reads, so most of the input waits in node-pty's queue (the terminal
+      // takes some KiB); the queue retries until the write succeeds or fails.
+      const { term } = spawnReadPty(
+        '/bin/sleep',
+        ['0.3'],
+        { cols: 80, rows: 24, env, cwd: '/tmp' },
+        1024 * 1024,
+        () => {},
+      );
+      term.write(Buffer.alloc(1024 * 1024, 'x'));
+      await new Promise<void>((resolve) => term.onExit(() => resolve()));
+      await sleep(300);
+    } finally {
+      console.error = original;
+    }
+    expect(logged).toEqual([]);
+  });
+});
