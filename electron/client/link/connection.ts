@@ -36,7 +36,7 @@ import {
   UNROUTED_NOTIFICATION_TTL_MS,
 } from '../constants';
 import { frameText, parseDataFrame, parseFrame } from './message-decoder';
-import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport';
+import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport-types';
 
 /** A process notification as it came off the wire (chunk still base64, or raw from a data frame). */
 export type WireProcessEvent =

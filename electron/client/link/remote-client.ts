@@ -53,7 +53,8 @@ import { deadlineError, expiredAt, outageBounds, type OutageBounds } from './rec
 import { processStartParams } from '../processes/start-params';
 import type { ArtifactLocations } from '../ssh/local-artifacts';
 import type { SshHooks } from '../ssh/ssh-hooks';
-import { transportOpener, whyLinkCannotResume, type TransportOpener } from '../transports/transport';
+import { transportOpener, whyLinkCannotResume } from '../transports/transport';
+import type { TransportOpener } from '../transports/transport-types';
 import { errorMessage } from '../../../shared/error-message';
 
 export interface RemoteClientOptions {

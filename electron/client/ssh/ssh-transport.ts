@@ -5,7 +5,7 @@
 import type { TransportSpec } from '../api';
 import { ClientError } from '../client-error';
 import { openStdioTransport } from '../transports/stdio-transport';
-import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport';
+import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport-types';
 import type { ArtifactLocations } from './local-artifacts';
 import { SshBootstrap } from './ssh-bootstrap';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../shared/remote-bundle';

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ClientError, inboundMessageTooLarge } from '../client-error';
 import { MAX_INBOUND_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS } from '../constants';
-import type { Transport, TransportHandlers } from './transport';
+import type { Transport, TransportHandlers } from './transport-types';
 
 export interface StdioTransportSpec {
   command: string[];

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { ClientError, inboundMessageTooLarge } from '../client-error';
 import { MAX_INBOUND_MESSAGE_BYTES } from '../constants';
 import { openTrustedTlsSocket, tlsTargetOf } from './tls-trust';
-import type { Transport, TransportHandlers } from './transport';
+import type { Transport, TransportHandlers } from './transport-types';
 
 /** Close code for a message past `maxPayload` (RFC 6455: message too big), and ws's error code. */
 const MESSAGE_TOO_BIG = 1009;

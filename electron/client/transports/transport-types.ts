@@ -1,0 +1,51 @@
+// The byte pipe under one connection: a WebSocket, a spawned stdio command, or an SSH bridge to a
+// host's daemon, each carrying one JSON-RPC message per frame/line. A transport reports every
+// inbound byte (for liveness), each message, and its end exactly once; it never parses JSON. The
+// implementations import these types, and transport.ts builds them: the types live apart so that
+// the factory and its transports do not import each other.
+import type { ClientError } from '../client-error';
+
+export interface TransportHandlers {
+  /**
+   * One message: the frame's bytes (ws) or a line (stdio), not yet decoded; `binary` when it came
+   * in a binary WebSocket message (which may be a data frame).
+   */
+  onMessage(message: Buffer | string, binary?: boolean): void;
+  /** Bytes arrived from the peer (message data, pongs, partial frames). */
+  onActivity(): void;
+  /** The transport ended; called once, never after close() was called by us. */
+  onClose(error: ClientError): void;
+}
+
+export interface Transport {
+  /** Human-readable peer description for messages ("ws://127.0.0.1:4000", "stdio: ssh host …"). */
+  readonly description: string;
+  /**
+   * The peer answers transport-level pings even while its server is busy, so a long silence
+   * means a dead peer; without pings a silent link can only be called stalled.
+   */
+  readonly hasPings: boolean;
+  /** Queues one message; throws ClientError('disconnected') if the transport is gone. */
+  send(text: string): void;
+  /**
+   * Queues one binary data frame, like send. Only transports with binary messages (WebSocket)
+   * have it; the connection asks for `tetherBinaryFrames` only where it is present.
+   */
+  sendDataFrame?(frame: Uint8Array): void;
+  /** Sends a transport-level keepalive ping; returns false if the transport has none. */
+  ping(): boolean;
+  /** Ends the transport (idempotent). onClose is not called afterwards. */
+  close(): void;
+}
+
+/**
+ * Opens the transports of one client, one per connection. `prepare` does whatever must happen
+ * before a link can open and may take as long as the user does (an SSH password, an install);
+ * `open` then opens within its timeout. `resume` says whether the link is to resume a session.
+ */
+export interface TransportOpener {
+  prepare(resume: boolean): Promise<void>;
+  open(handlers: TransportHandlers, timeoutMs: number, resume: boolean): Promise<Transport>;
+  /** Ends what the opener holds between links (an SSH master). */
+  dispose(): void;
+}
