@@ -16,9 +16,12 @@ const out = (seq: number, s: string): ProcessEventView => ({
 class ManualSink implements OutputSink {
   readonly written: string[] = [];
   readonly waiting: (() => void)[] = [];
-  write(data: Uint8Array | string, done: () => void): void {
+  /** Per write: whether it was marked replayed. */
+  readonly replayed: boolean[] = [];
+  write(data: Uint8Array | string, done: () => void, replayed: boolean): void {
     this.written.push(typeof data === 'string' ? data : new TextDecoder().decode(data));
     this.waiting.push(done);
+    this.replayed.push(replayed);
   }
   completeAll(): void {
     for (const done of this.waiting.splice(0)) done();
@@ -56,6 +59,8 @@ describe('OutputFlow', () => {
     await started;
     flow.pushLive([out(3, 'c'), out(4, 'd')]);
     expect(sink.written).toEqual(['a', 'b', 'c', 'd']);
+    // Only the replay is history; the held live event is written as live.
+    expect(sink.replayed).toEqual([true, true, false, false]);
     expect(flow.lastSeq).toBe(4);
   });
 
@@ -114,6 +119,7 @@ describe('OutputFlow', () => {
     await flow.catchUp();
     expect(calls).toEqual([0, 1]);
     expect(sink.written).toEqual(['a', 'b']);
+    expect(sink.replayed).toEqual([true, true]);
   });
 });
 

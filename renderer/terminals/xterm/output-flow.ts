@@ -8,9 +8,12 @@ import { ACK_BATCH_BYTES, ACK_INTERVAL_MS, HIGH_WATERMARK_BYTES, LOW_WATERMARK_B
 import { formatClock } from '../../ui/format';
 import { errorMessage } from '../../../shared/error-message';
 
-/** Where output goes: xterm in the app, a recorder in tests. `done` fires once the data is parsed. */
+/**
+ * Where output goes: xterm in the app, a recorder in tests. `done` fires once the data is parsed.
+ * `replayed` marks output from a replay (retained history), whose terminal answers must go nowhere.
+ */
 export interface OutputSink {
-  write(data: Uint8Array | string, done: () => void): void;
+  write(data: Uint8Array | string, done: () => void, replayed: boolean): void;
 }
 
 export interface OutputFlowDeps {
@@ -26,6 +29,7 @@ interface QueuedWrite {
   size: number;
   /** Output bytes this write acknowledges once parsed (0 for markers). */
   ackBytes: number;
+  replayed: boolean;
 }
 
 const DIM_YELLOW = '\x1b[2;33m';
@@ -98,16 +102,16 @@ export class OutputFlow {
         this.ackNow(result.events.reduce((sum, e) => sum + outputBytes(e), 0));
         return;
       }
-      for (const event of result.events) this.accept(event);
+      for (const event of result.events) this.accept(event, true);
       this.lastSeqSeen = Math.max(this.lastSeqSeen, result.lastSeq);
     } catch (error) {
       if (this.disposed) return;
       const message = errorMessage(error);
-      this.enqueueText(`\r\n${RED}could not replay earlier output: ${message}${RESET}\r\n`);
+      this.enqueueText(`\r\n${RED}could not replay earlier output: ${message}${RESET}\r\n`, false);
     }
     this.replaying = false;
     const held = this.heldLive.splice(0);
-    for (const event of held) this.accept(event);
+    for (const event of held) this.accept(event, false);
   }
 
   /** Live events from `processes.events`, in seq order. */
@@ -120,7 +124,7 @@ export class OutputFlow {
       this.heldLive.push(...events);
       return;
     }
-    for (const event of events) this.accept(event);
+    for (const event of events) this.accept(event, false);
   }
 
   /**
@@ -136,7 +140,7 @@ export class OutputFlow {
     this.flushAck();
   }
 
-  private accept(event: ProcessEventView): void {
+  private accept(event: ProcessEventView, replayed: boolean): void {
     if (event.seq <= this.lastSeqSeen) {
       this.ackNow(outputBytes(event));
       return;
@@ -145,25 +149,25 @@ export class OutputFlow {
     switch (event.kind) {
       case 'output': {
         const bytes = decodeBase64(event.data);
-        this.enqueue({ data: bytes, size: bytes.length, ackBytes: bytes.length });
+        this.enqueue({ data: bytes, size: bytes.length, ackBytes: bytes.length, replayed });
         break;
       }
       case 'gap':
-        this.enqueueText(gapMarker(event.fromSeq, event.toSeq, event.at));
+        this.enqueueText(gapMarker(event.fromSeq, event.toSeq, event.at), replayed);
         break;
       case 'exited':
-        this.enqueueText(`\r\n${DIM}[process exited with code ${event.exitCode}]${RESET}\r\n`);
+        this.enqueueText(`\r\n${DIM}[process exited with code ${event.exitCode}]${RESET}\r\n`, replayed);
         break;
       case 'failed':
-        this.enqueueText(`\r\n${RED}[process failed: ${event.message}]${RESET}\r\n`);
+        this.enqueueText(`\r\n${RED}[process failed: ${event.message}]${RESET}\r\n`, replayed);
         break;
       case 'closed':
         break;
     }
   }
 
-  private enqueueText(text: string): void {
-    this.enqueue({ data: text, size: text.length, ackBytes: 0 });
+  private enqueueText(text: string, replayed: boolean): void {
+    this.enqueue({ data: text, size: text.length, ackBytes: 0, replayed });
   }
 
   private enqueue(item: QueuedWrite): void {
@@ -180,7 +184,7 @@ export class OutputFlow {
       const item = this.queue.shift() as QueuedWrite;
       this.pending += item.size;
       this.pendingAckBytes += item.ackBytes;
-      this.deps.sink.write(item.data, () => this.completed(item));
+      this.deps.sink.write(item.data, () => this.completed(item), item.replayed);
     }
   }
 

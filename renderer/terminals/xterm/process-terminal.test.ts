@@ -1,6 +1,8 @@
+import '../../test/browser-stand-ins';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@testing-library/react';
 import { setBridge } from '../../ipc/ipc-client';
+import type { CommandOutput } from '../../../shared/ipc';
 import { DEFAULT_SETTINGS } from '../../settings/settings-store';
 import { FakeBridge } from '../../test/fake-bridge';
 import { PASTE_CHUNK_CHARS } from './flow-limits';
@@ -48,5 +50,41 @@ describe('ProcessTerminal input', () => {
     // The rest of the paste was abandoned; the key typed after it still went out, in order.
     expect(writes()).toEqual([big.slice(0, PASTE_CHUNK_CHARS), big.slice(0, PASTE_CHUNK_CHARS), '\x03', 'y']);
     view.dispose();
+  });
+});
+
+describe('ProcessTerminal replay', () => {
+  const output = (seq: number, text: string) =>
+    ({ kind: 'output', seq, stream: 'pty', data: btoa(text) }) as const;
+  // Primary and secondary device attributes, cursor position, background colour and a DEC mode query.
+  const QUERIES = '\x1b[c\x1b[>c\x1b[6n\x1b]11;?\x1b\\\x1b[?2004$p';
+
+  it('answers no query in replayed output, and answers live queries from the first live byte on', async () => {
+    let finishReplay = (_result: CommandOutput<'processes.replay'>) => undefined as void;
+    bridge
+      .handle('processes.replay', () => new Promise((resolve) => (finishReplay = resolve)))
+      .handle('processes.resize', () => ({ applied: true }))
+      .handle('processes.ack', () => ({ ok: true }))
+      .handle('processes.write', () => ({ ok: true }));
+    const view = new ProcessTerminal({ envId: 'e', processId: 'p' }, DEFAULT_SETTINGS);
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    view.attach(host);
+    // A live query arrives while the replay is under way: it is held, then written right after
+    // the replayed output, so its answer is the first thing xterm may send.
+    view.pushLive([output(3, 'live\x1b[6n')]);
+    finishReplay({ events: [output(1, 'old' + QUERIES), output(2, QUERIES + 'history')], lastSeq: 2 });
+    await waitFor(() => expect(writes()).not.toEqual([]));
+    // Cursor at row 1, column 15: after "old", "history" and "live" (the queries print nothing).
+    expect(writes()).toEqual(['\x1b[1;15R']);
+
+    view.pushLive([output(4, '\x1b[c')]);
+    await waitFor(() => expect(writes()).toHaveLength(2));
+    expect(writes()[1]).toBe('\x1b[?1;2c');
+    // Keys typed once the replay is parsed go out as usual.
+    view.terminal.input('x', true);
+    expect(writes()[2]).toBe('x');
+    view.dispose();
+    host.remove();
   });
 });

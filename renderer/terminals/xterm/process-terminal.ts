@@ -44,6 +44,12 @@ export class ProcessTerminal {
   private copyOnSelect: boolean;
   private bellSetting: Settings['bell'];
   private readonly bell: TerminalBell;
+  /**
+   * One entry per write handed to xterm and not yet parsed, oldest first: whether it is replayed
+   * output. xterm parses writes in order and calls a write's callback right after parsing it,
+   * before the next one starts, so the first entry is the write being parsed (or next to be).
+   */
+  private readonly unparsed: boolean[] = [];
 
   constructor(
     readonly key: ProcessKey,
@@ -64,10 +70,17 @@ export class ProcessTerminal {
     this.terminal.loadAddon(this.fitAddon);
     this.terminal.loadAddon(this.searchAddon);
     this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
-    this.terminal.onData((data) => this.sendInput(data));
+    // While replayed output is parsed, whatever xterm produces is dropped: its answers to queries in
+    // that history (DA, cursor reports, colour queries...) were given when it first ran, and keys,
+    // mouse and focus reports would be encoded for modes the program set back then.
+    this.terminal.onData((data) => {
+      if (!this.replayInParser()) this.sendInput(data);
+    });
     this.terminal.onBell(() => this.bell.ring(this.bellSetting));
     // onBinary hands over one char per byte (0-255), which btoa encodes as-is.
-    this.terminal.onBinary((data) => this.write(btoa(data), true));
+    this.terminal.onBinary((data) => {
+      if (!this.replayInParser()) this.write(btoa(data), true);
+    });
     // Copy and paste keys are the terminal's, not the program's (see clipboard-keys).
     this.terminal.attachCustomKeyEventHandler((event) => {
       const action = clipboardAction(event);
@@ -82,7 +95,15 @@ export class ProcessTerminal {
       if (this.copyOnSelect && text) navigator.clipboard?.writeText(text).catch(() => undefined);
     });
     this.flow = new OutputFlow({
-      sink: { write: (data, done) => this.terminal.write(data, done) },
+      sink: {
+        write: (data, done, replayed) => {
+          this.unparsed.push(replayed);
+          this.terminal.write(data, () => {
+            this.unparsed.shift();
+            done();
+          });
+        },
+      },
       replay: (afterSeq) => invoke('processes.replay', { ...key, afterSeq }),
       ack: (bytes) => {
         invoke('processes.ack', { ...key, bytes }).catch(() => undefined);
@@ -239,6 +260,11 @@ export class ProcessTerminal {
       }
       this.pastesPending -= 1;
     });
+  }
+
+  /** True from the moment xterm may start parsing a replayed write until it has parsed the last one. */
+  private replayInParser(): boolean {
+    return this.unparsed[0] === true;
   }
 
   private write(data: string, base64: boolean): void {
