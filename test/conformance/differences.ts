@@ -14,6 +14,8 @@ export const INTENDED_DIFFERENCES = {
     'In stdio mode Tether exits on SIGTERM after killing its processes; codex 0.171.0 kills the processes but keeps running until stdin closes.',
   'output-chunking':
     'Tether joins the reads of a busy output stream into fewer, larger chunks, so a fast writer cannot make it produce 50,000 tiny chunks; codex emits one chunk per pipe read.',
+  'write-id-reuse':
+    'Tether writes a process/write whose writeId it has seen with other bytes (it cannot be a resend); codex answers it accepted from its dedup window and drops the bytes.',
 } as const;
 
 export type DifferenceId = keyof typeof INTENDED_DIFFERENCES;

@@ -9,12 +9,14 @@ import {
   QUIET_WINDOW_MS,
   b64,
   collectProcess,
+  readSummary,
   sh,
   sleep,
   startParams,
   type Scenario,
 } from './scenario-kit';
 import { pidAlive } from '../support/pids';
+import type { RpcPeer } from '../support/rpc-peer';
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + PROCESS_WAIT_MS;
@@ -85,6 +87,43 @@ export const differenceScenarios: Scenario[] = [
       expect(terminate.result).toEqual({});
       expect((await collectProcess(peer, 'c')).exitCode).toBe(143);
       expect(unknown.error?.data).toEqual({ kind: ProcessErrorKind.unknownProcess });
+    },
+  },
+  {
+    name: 'write ids: after a resume, a known writeId with other bytes (a client numbering from 1 again)',
+    transports: ['ws'],
+    differs: 'write-id-reuse',
+    run: async (ctx) => {
+      const first = await ctx.session();
+      await first.peer.call('process/start', startParams('w', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
+      const write = (peer: RpcPeer, text: string, writeId: string) =>
+        peer.call('process/write', { processId: 'w', chunk: b64(text), writeId });
+      const stdout = async (peer: RpcPeer): Promise<string> => {
+        const read = await peer.call('process/read', { processId: 'w', afterSeq: 0, waitMs: 0 });
+        const { streams } = readSummary(read as Record<string, unknown>);
+        return String((streams as { stdout?: string }).stdout ?? '');
+      };
+      expect(await write(first.peer, 'one\n', '1')).toEqual({ status: 'accepted' });
+      await first.peer.close();
+
+      const second = await ctx.connect();
+      await second.call('initialize', { clientName: 'c', resumeSessionId: first.sessionId });
+      second.notify('initialized');
+      // A resend (same id, same bytes) is written once by both servers.
+      expect(await write(second, 'one\n', '1')).toEqual({ status: 'accepted' });
+      // The same id with other bytes is answered `accepted` by both, but only Tether writes it.
+      expect(await write(second, 'two\n', '1')).toEqual({ status: 'accepted' });
+      expect(await write(second, 'end\n', 'end')).toEqual({ status: 'accepted' });
+      // cat echoes in order: once `end` is back, everything written before it is too.
+      const deadline = Date.now() + PROCESS_WAIT_MS;
+      let seen = await stdout(second);
+      while (!seen.endsWith('end\n')) {
+        if (Date.now() > deadline) throw new Error(`cat never echoed end: ${JSON.stringify(seen)}`);
+        await sleep(20);
+        seen = await stdout(second);
+      }
+      expect(seen).toBe(ctx.impl === 'codex' ? 'one\nend\n' : 'one\ntwo\nend\n');
+      await second.call('process/terminate', { processId: 'w' });
     },
   },
   {

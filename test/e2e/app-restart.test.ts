@@ -1,13 +1,15 @@
 // Quitting and restarting the app, in Chromium: a remote shell pane keeps printing numbered rows
 // while the web host is stopped and started again on the same data dir; the reloaded page shows the
 // same pane on the same process, with the rows printed before the restart (read back from the
-// server) and the ones after it, each exactly once and in order.
+// server) and the ones after it, each exactly once and in order. And the re-attached pane takes
+// typing and Ctrl+C from its first key, against Tether's server and codex's.
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { openRemoteShell } from './environment-ui';
 import { reportFailure, saveScreenshot } from './screens';
-import { countInPane, pane, paneText, typeLine } from './terminal-text';
+import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
 import { startWebApp, type WebApp } from './web-app';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -60,4 +62,50 @@ describe('web app: restart', () => {
     // Only the remote pane: the restarted app did not open a first-launch Local shell over it.
     expect(await page.locator('section.pane').count()).toBe(1);
   });
+
+  // The restarted app's first keystrokes are its first writes to the shell: the server must not
+  // take them for resends of the first app's writes (the same keys, typed the same way).
+  it.each(['tether', 'codex'] as const)(
+    'takes typing and Ctrl+C in the re-attached pane at once (%s server)',
+    async (impl) => {
+      server = await startServer(impl, 'ws');
+      const first = await startWebApp();
+      apps.push(first);
+      browser = await launchBrowser({ disableWebgl: true });
+      const { page } = browser;
+      let current = first;
+      onTestFailed(() => reportFailure(page, `app-restart-typing-${impl}`, current));
+      await openRemoteShell(page, first.url, server.transportSpec(), UI_TIMEOUT_MS);
+      await interruptThenEcho(page, 1);
+
+      await first.stop({ keepDataDir: true });
+      const second = await startWebApp({ dataDir: first.dataDir });
+      apps.push(second);
+      current = second;
+      await page.goto(second.url);
+      await page.getByRole('button', { name: 'Environment Lab box' }).click();
+      await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+      await interruptThenEcho(page, 2);
+      await saveScreenshot(page, `after-restart-typing-${impl}`);
+    },
+  );
 });
+
+/**
+ * Starts a long sleep, interrupts it with Ctrl+C and runs an echo, one key at a time (one write
+ * each); `times` is how often the pane then shows the ^C and the echo's output, this run included.
+ */
+async function interruptThenEcho(page: Page, times: number): Promise<void> {
+  const keys = { delay: 30 };
+  await focusTerminal(page);
+  await page.keyboard.type('sleep 300', keys);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+C');
+  // The terminal echoes ^C; a dropped one would leave the sleep holding the shell for 300 s.
+  await expect.poll(() => countInPane(page, /\^C/), poll).toBe(times);
+  // Keys typed before the shell's new prompt can be discarded by the shell taking the terminal back.
+  await expect.poll(async () => /\^C\n[^\n]*[#$]\s*$/.test(await paneText(page)), poll).toBe(true);
+  await page.keyboard.type('echo typed-$((6*7))', keys);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => countInPane(page, /^typed-42$/m), poll).toBe(times);
+}

@@ -2,6 +2,7 @@
 // (events released strictly in seq order, each once), the retained event log for late subscribers,
 // catch-up reads after a reconnect or overflow (with visible gap events), the ordered write pipeline
 // with per-process writeIds, and flow-control acknowledgements.
+import { randomBytes } from 'node:crypto';
 import {
   ExtendedSignal,
   Method,
@@ -115,6 +116,12 @@ export class ProcessSession implements ProcessHandle {
   private catchUpAgain = false;
   private readonly writeQueue: QueuedWrite[] = [];
   private writing = false;
+  /**
+   * Write ids are `<prefix>-<n>`, the prefix random per ProcessSession: a server drops a write whose
+   * id it has seen for the process (codex even when the bytes differ), so ids must never repeat
+   * those of an earlier client (before an app restart, or another re-attach) writing to it.
+   */
+  private readonly writeIdPrefix = randomBytes(8).toString('hex');
   private writeCounter = 0;
   /** Last byte queued for stdin (the tty EOF fallback needs to know if a line is open). */
   private lastQueuedByte: number | null = null;
@@ -285,7 +292,7 @@ export class ProcessSession implements ProcessHandle {
         size += next.bytes.byteLength;
       }
       const chunk = Buffer.concat(pieces).toString('base64');
-      const writeId = String(++this.writeCounter);
+      const writeId = `${this.writeIdPrefix}-${++this.writeCounter}`;
       call = this.ops.callRetrying(Method.processWrite, { processId: this.processId, chunk, writeId });
     }
     this.writing = true;

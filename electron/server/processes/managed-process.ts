@@ -13,7 +13,7 @@ import type { ChildIo } from './child-spawn';
 import { flowControlledRetentionSlack, MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from '../limits';
 import type { OutboundMessage } from '../rpc/outbound';
 import { OutputLog } from './output-log';
-import { WriteDedup } from './write-dedup';
+import { WriteDedup, writeDigest } from './write-dedup';
 
 export interface ProcessLimits {
   retainedOutputBytes: number;
@@ -204,10 +204,11 @@ export class ManagedProcess {
 
   write(chunk: Buffer, writeId: string): WriteStatus {
     if (!this.io?.stdinWritable) return 'stdinClosed';
-    // A replayed write that was accepted before the close is still answered as accepted.
-    if (this.dedup.has(writeId)) return 'accepted';
+    const digest = writeDigest(chunk);
+    // A resent write that was accepted before the close is still answered as accepted.
+    if (this.dedup.isResend(writeId, digest)) return 'accepted';
     if (this.stdinEnded) return 'stdinClosed';
-    this.dedup.remember(writeId);
+    this.dedup.remember(writeId, digest);
     if (this.exitCode === null && chunk.length > 0) this.io.write(chunk);
     return 'accepted';
   }

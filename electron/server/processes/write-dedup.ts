@@ -1,22 +1,42 @@
-// Remembers the most recent accepted writeIds of one process (FIFO), so a client that resends a
-// `process/write` after an ambiguous disconnect does not write twice.
+// Remembers the most recent accepted writes of one process (FIFO), each writeId with a digest of its
+// bytes, so a client that resends a `process/write` after an ambiguous disconnect does not write
+// twice. A resend carries the same id and the same bytes. The same id with other bytes is never a
+// resend (it comes from another client that numbers its ids the same way, such as an earlier app
+// instance): it is a new write, and answering `accepted` without writing it would lose the bytes.
+import { createHash } from 'node:crypto';
+
+/** What `WriteDedup` compares: equal for equal bytes (a truncated SHA-256, to keep entries small). */
+export function writeDigest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest().toString('base64', 0, 16);
+}
+
+interface Entry {
+  writeId: string;
+  digest: string;
+}
+
 export class WriteDedup {
-  private readonly order: string[] = [];
+  private readonly order: Entry[] = [];
   private head = 0;
-  private readonly seen = new Set<string>();
+  /** The newest entry of each remembered id. */
+  private readonly latest = new Map<string, Entry>();
 
   constructor(private readonly window: number) {}
 
-  has(writeId: string): boolean {
-    return this.seen.has(writeId);
+  /** This id was accepted with these very bytes: a resend, not to be written again. */
+  isResend(writeId: string, digest: string): boolean {
+    return this.latest.get(writeId)?.digest === digest;
   }
 
-  remember(writeId: string): void {
-    if (this.seen.has(writeId)) return;
-    this.seen.add(writeId);
-    this.order.push(writeId);
+  remember(writeId: string, digest: string): void {
+    if (this.isResend(writeId, digest)) return;
+    const entry: Entry = { writeId, digest };
+    this.latest.set(writeId, entry);
+    this.order.push(entry);
     if (this.order.length - this.head > this.window) {
-      this.seen.delete(this.order[this.head]!);
+      const oldest = this.order[this.head]!;
+      // An id reused with other bytes has a newer entry, which stays until it is the oldest itself.
+      if (this.latest.get(oldest.writeId) === oldest) this.latest.delete(oldest.writeId);
       this.head++;
       if (this.head > 1024 && this.head * 2 > this.order.length) {
         this.order.splice(0, this.head);

@@ -1,7 +1,8 @@
 // A client that starts by resuming a given session (what an app restart does), against codex's and
 // Tether's servers: it follows a process an earlier client started, re-reading its retained output
-// exactly once from seq 1 before live output; it waits for a server that is not reachable yet;
-// and it fails with unknownSession once the session has expired.
+// exactly once from seq 1 before live output, and writes to it though an earlier client wrote the
+// same bytes; it waits for a server that is not reachable yet; and it fails with unknownSession
+// once the session has expired.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +65,33 @@ describe.each<ServerImpl>(['codex', 'tether'])('a client resuming a given sessio
     expect(out.gaps()).toEqual([]);
     expect(out.inOrder()).toBe(true);
     expect(out.exitCode()).toBe(7);
+  });
+
+  it("writes the attached process's input, though an earlier client wrote the same bytes to it", async () => {
+    const rig = await setup();
+    const first = rig.newClient();
+    const handle = await first.startProcess({
+      argv: ['/bin/cat'],
+      cwd: rig.server.home,
+      tty: false,
+      pipeStdin: true,
+    });
+    const seen = collect(handle);
+    const typed = ['ls\n', 'pwd\n', '\x03'];
+    // One write each, in turn: the first client uses as many write ids as there are pieces.
+    for (const piece of typed) expect(await handle.write(piece)).toBe('accepted');
+    await waitFor('the first echo', () => seen.text() === typed.join(''));
+    const sessionId = first.currentSessionId!;
+    await first.close();
+
+    // A restarted app types the same keys: each must reach the process again, none answered from
+    // the server's memory of the first client's writes.
+    const second = rig.newClient(sessionId);
+    const attached = await second.attachProcess(handle.processId);
+    const out = collect(attached);
+    for (const piece of typed) expect(await attached.write(piece)).toBe('accepted');
+    await waitFor('the second echo', () => out.text() === typed.join('').repeat(2));
+    await attached.terminate();
   });
 
   it('keeps trying while the server is unreachable at start, then resumes the same session', async () => {

@@ -49,10 +49,11 @@ describe('process/closeStdin', () => {
     expect(await c.call('process/write', { processId: 'sort', chunk: b64('x'), writeId: '2' })).toEqual({
       status: 'stdinClosed',
     });
-    // A write accepted before the close and replayed after it is still the same accepted write.
-    expect(await c.call('process/write', { processId: 'sort', chunk: b64('x'), writeId: '1' })).toEqual({
-      status: 'accepted',
-    });
+    // A write accepted before the close and resent after it is still the same accepted write; its id
+    // with other bytes is a new write, too late.
+    const resend = { processId: 'sort', chunk: b64('pear\napple\n'), writeId: '1' };
+    expect(await c.call('process/write', resend)).toEqual({ status: 'accepted' });
+    expect(await c.call('process/write', { ...resend, chunk: b64('x') })).toEqual({ status: 'stdinClosed' });
     expect(await c.call('process/closeStdin', { processId: 'sort' })).toEqual({ status: 'accepted' });
   });
 

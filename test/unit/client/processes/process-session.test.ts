@@ -271,7 +271,22 @@ describe('ProcessSession catch-up', () => {
     session.markStarted(null);
     const results = await Promise.all([session.write('a'), session.write('b'), session.write('c')]);
     expect(results).toEqual(['accepted', 'accepted', 'accepted']);
-    expect(server.writes.map((w) => w.writeId)).toEqual(['1', '2']);
+    const [first, second] = server.writes.map((w) => w.writeId);
+    expect(first).toMatch(/^[0-9a-f]{16}-1$/);
+    expect(second).toBe(first!.replace(/1$/, '2'));
     expect(server.writes.map((w) => Buffer.from(w.chunk, 'base64').toString()).join('')).toBe('abc');
+  });
+
+  it('never reuses the write ids of another session of the same process (an app restart)', async () => {
+    const server = new ScriptedProcess();
+    for (let instance = 0; instance < 2; instance++) {
+      const { session } = makeSession(server);
+      session.markStarted(null);
+      await session.write('a');
+      await session.write('b');
+    }
+    const ids = server.writes.map((w) => w.writeId);
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
   });
 });

@@ -117,6 +117,14 @@ describe('ManagedProcess', () => {
     expect(fakeProcess({ stdin: false }).managed.write(Buffer.from('x'), 'w')).toBe('stdinClosed');
   });
 
+  it('writes a known writeId again when its bytes differ: that is another write, not a resend', () => {
+    const { managed, written } = fakeProcess();
+    expect(managed.write(Buffer.from('ls\r'), '1')).toBe('accepted');
+    expect(managed.write(Buffer.from('pwd\r'), '1')).toBe('accepted');
+    expect(managed.write(Buffer.from('pwd\r'), '1')).toBe('accepted');
+    expect(written).toEqual(['ls\r', 'pwd\r']);
+  });
+
   it('pauses reading at the flow-control window or on congestion and resumes on ack', () => {
     const { managed, reading } = fakeProcess({ window: 10 });
     managed.onData('stdout', Buffer.alloc(6));

@@ -1,46 +1,80 @@
 import { describe, expect, it } from 'vitest';
-import { WriteDedup } from '../../../../electron/server/processes/write-dedup';
+import { WriteDedup, writeDigest } from '../../../../electron/server/processes/write-dedup';
+
+const X = writeDigest(Buffer.from('x'));
+const Y = writeDigest(Buffer.from('y'));
+
+/** A dedup that remembers each id with the bytes 'x'. */
+function remembering(window: number, ids: string[]): WriteDedup {
+  const dedup = new WriteDedup(window);
+  for (const id of ids) dedup.remember(id, X);
+  return dedup;
+}
 
 describe('WriteDedup', () => {
   it('remembers the last N ids and forgets older ones in FIFO order', () => {
-    const dedup = new WriteDedup(3);
-    for (const id of ['a', 'b', 'c']) dedup.remember(id);
-    expect(dedup.has('a')).toBe(true);
-    dedup.remember('d');
-    expect(dedup.has('a')).toBe(false);
-    expect(['b', 'c', 'd'].every((id) => dedup.has(id))).toBe(true);
+    const dedup = remembering(3, ['a', 'b', 'c']);
+    expect(dedup.isResend('a', X)).toBe(true);
+    dedup.remember('d', X);
+    expect(dedup.isResend('a', X)).toBe(false);
+    expect(['b', 'c', 'd'].every((id) => dedup.isResend(id, X))).toBe(true);
   });
 
   it('does not count a repeated id twice', () => {
-    const dedup = new WriteDedup(2);
-    dedup.remember('a');
-    dedup.remember('a');
-    dedup.remember('b');
-    expect(dedup.has('a')).toBe(true);
+    const dedup = remembering(2, ['a', 'a', 'b']);
+    expect(dedup.isResend('a', X)).toBe(true);
+  });
+
+  it('is a resend only with the same bytes; the id reused with other bytes replaces the old entry', () => {
+    const dedup = remembering(2, ['a']);
+    expect(dedup.isResend('a', Y)).toBe(false);
+    dedup.remember('a', Y);
+    expect([dedup.isResend('a', Y), dedup.isResend('a', X)]).toEqual([true, false]);
+    // The reused id counts as the newest write: 'b' evicts only the first 'a', which changes nothing.
+    dedup.remember('b', X);
+    expect(dedup.isResend('a', Y)).toBe(true);
+    dedup.remember('c', X);
+    expect([dedup.isResend('a', Y), dedup.isResend('b', X), dedup.isResend('c', X)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
+
+  it('digests equal bytes equally and different bytes differently', () => {
+    expect(writeDigest(Buffer.from('x'))).toBe(X);
+    expect(writeDigest(new Uint8Array(0))).not.toBe(X);
+    expect(writeDigest(Buffer.alloc(1 << 20, 1))).not.toBe(writeDigest(Buffer.alloc(1 << 20, 2)));
   });
 
   it('stays correct over many ids', () => {
-    const dedup = new WriteDedup(4096);
-    for (let i = 0; i < 10_000; i++) dedup.remember(`w${i}`);
-    expect(dedup.has('w5903')).toBe(false);
-    expect(dedup.has('w5904')).toBe(true);
-    expect(dedup.has('w9999')).toBe(true);
+    const dedup = remembering(
+      4096,
+      Array.from({ length: 10_000 }, (_, i) => `w${i}`),
+    );
+    expect(dedup.isResend('w5903', X)).toBe(false);
+    expect(dedup.isResend('w5904', X)).toBe(true);
+    expect(dedup.isResend('w9999', X)).toBe(true);
   });
 
   it('keeps exactly `window` ids: the next one evicts only the oldest', () => {
-    const dedup = new WriteDedup(2);
-    dedup.remember('a');
-    dedup.remember('b');
-    expect(dedup.has('a') && dedup.has('b')).toBe(true);
-    dedup.remember('c');
-    expect([dedup.has('a'), dedup.has('b'), dedup.has('c')]).toEqual([false, true, true]);
+    const dedup = remembering(2, ['a', 'b']);
+    expect(dedup.isResend('a', X) && dedup.isResend('b', X)).toBe(true);
+    dedup.remember('c', X);
+    expect([dedup.isResend('a', X), dedup.isResend('b', X), dedup.isResend('c', X)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
   });
 
   it('keeps its id list bounded over a long run (no leak per write)', () => {
-    const dedup = new WriteDedup(16);
-    for (let i = 0; i < 20_000; i++) dedup.remember(`w${i}`);
-    expect(dedup.has('w19983')).toBe(false);
-    expect(dedup.has('w19984')).toBe(true);
+    const dedup = remembering(
+      16,
+      Array.from({ length: 20_000 }, (_, i) => `w${i}`),
+    );
+    expect(dedup.isResend('w19983', X)).toBe(false);
+    expect(dedup.isResend('w19984', X)).toBe(true);
     expect(dedup['order'].length).toBeLessThan(2_100);
   });
 });
