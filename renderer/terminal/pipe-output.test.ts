@@ -146,6 +146,11 @@ describe('rewriteSgr', () => {
     expect(rewriteSgr('38;2;0;0;0', true)).toEqual({ rewritten: '38;2;0;0;0', resets: false });
     expect(rewriteSgr('48;5;0;0', true)).toEqual({ rewritten: '48;5;0;0;31', resets: true });
     expect(rewriteSgr('38:2::0:0:0', false)).toEqual({ rewritten: '38:2::0:0:0', resets: false });
+    // stdout's SGRs are never rewritten, only read for a reset.
+    expect(rewriteSgr('1;0;32', false)).toEqual({ rewritten: '1;0;32', resets: true });
+    expect(rewriteSgr('1;;32', false)).toEqual({ rewritten: '1;;32', resets: true });
+    expect(rewriteSgr('', false)).toEqual({ rewritten: '', resets: true });
+    expect(rewriteSgr('10;32;39', false)).toEqual({ rewritten: '10;32;39', resets: false });
   });
 });
 

@@ -63,16 +63,36 @@ export class PipeOutput {
   translate(stream: PipeStream, chunk: Uint8Array): Uint8Array {
     const state = this.streams[stream];
     // Taken before the chunk's own SGRs are remembered, which it writes itself.
-    const prefix = this.switchPrefix(stream);
-    const out: number[] = [];
-    for (const byte of chunk) this.feed(stream, state, byte, out);
+    const prefix = encoder.encode(this.switchPrefix(stream));
+    const out = new ByteWriter(prefix.length + chunk.length + (chunk.length >> 3) + 16);
+    out.copy(prefix, 0, prefix.length);
+    let i = 0;
+    while (i < chunk.length) {
+      if (state.mode === 'ground') {
+        // Plain text is copied in runs; only what may start a sequence or needs a \r is looked at.
+        const start = i;
+        while (i < chunk.length) {
+          const byte = chunk[i] as number;
+          if (byte === ESC || byte === LF || byte >= 0xc2) break;
+          i += 1;
+        }
+        if (i > start) {
+          out.copy(chunk, start, i);
+          state.afterCr = chunk[i - 1] === CR;
+        }
+        if (i === chunk.length) break;
+      }
+      this.feed(stream, state, chunk[i] as number, out);
+      i += 1;
+    }
     if (state.held.length > MAX_HELD_BYTES) {
-      pushAll(out, state.held.splice(0));
+      out.pushAll(state.held);
+      state.held.length = 0;
       state.overflowed = true;
     }
-    if (out.length === 0) return new Uint8Array(0);
+    if (out.length === prefix.length) return new Uint8Array(0);
     this.current = stream;
-    return prefix ? concat(encoder.encode(prefix), out) : Uint8Array.from(out);
+    return out.bytes();
   }
 
   /**
@@ -102,7 +122,7 @@ export class PipeOutput {
     return (reset ? RESET : '') + colours;
   }
 
-  private feed(stream: PipeStream, state: StreamState, byte: number, out: number[]): void {
+  private feed(stream: PipeStream, state: StreamState, byte: number, out: ByteWriter): void {
     switch (state.mode) {
       case 'ground':
         if (byte === ESC) return this.begin(state, 'escape', byte, out);
@@ -167,59 +187,70 @@ export class PipeOutput {
   }
 
   /** A plain byte in ground state; a bare `\n` gets its `\r`. */
-  private emit(state: StreamState, byte: number, out: number[]): void {
+  private emit(state: StreamState, byte: number, out: ByteWriter): void {
     if (byte === LF && !state.afterCr) out.push(CR);
     out.push(byte);
     state.afterCr = byte === CR;
   }
 
   /** A C0 control inside ESC/CSI: the terminal executes it there, so a `\n` gets its `\r` too. */
-  private control(state: StreamState, byte: number, out: number[]): void {
+  private control(state: StreamState, byte: number, out: ByteWriter): void {
     if (byte === LF) this.hold(state, CR, out);
     this.hold(state, byte, out);
   }
 
-  private begin(state: StreamState, mode: Mode, byte: number, out: number[]): void {
+  private begin(state: StreamState, mode: Mode, byte: number, out: ByteWriter): void {
     state.mode = mode;
-    state.held = [];
+    state.held.length = 0;
     state.overflowed = false;
     this.hold(state, byte, out);
   }
 
-  private hold(state: StreamState, byte: number, out: number[]): void {
+  private hold(state: StreamState, byte: number, out: ByteWriter): void {
     if (state.overflowed) out.push(byte);
     else state.held.push(byte);
   }
 
-  private finish(state: StreamState, out: number[]): void {
-    pushAll(out, state.held.splice(0));
+  private finish(state: StreamState, out: ByteWriter): void {
+    out.pushAll(state.held);
+    state.held.length = 0;
     state.mode = 'ground';
     state.overflowed = false;
     state.afterCr = false;
   }
 
-  private abort(state: StreamState, byte: number, out: number[]): void {
+  private abort(state: StreamState, byte: number, out: ByteWriter): void {
     this.hold(state, byte, out);
     this.finish(state, out);
   }
 
   /** A complete CSI: an SGR is remembered for the stream, and on stderr keeps stderr's colour. */
-  private finishCsi(stream: PipeStream, state: StreamState, out: number[]): void {
-    if (state.overflowed) return this.finish(state, out);
-    // What follows the ESC [ that began it (a C0 control inside makes it no SGR of ours to touch).
-    const body = String.fromCharCode(...state.held.slice(2));
-    const params = /^([0-9;:]*)m$/.exec(body)?.[1];
-    if (params === undefined) return this.finish(state, out);
+  private finishCsi(stream: PipeStream, state: StreamState, out: ByteWriter): void {
+    const held = state.held;
+    if (state.overflowed || held[held.length - 1] !== 0x6d) return this.finish(state, out);
+    // Only digits, ';' and ':' between the ESC [ and the m (no private marker, no C0 inside).
+    for (let k = 2; k < held.length - 1; k += 1) {
+      const byte = held[k] as number;
+      if (!((byte >= 0x30 && byte <= 0x39) || byte === 0x3b || byte === 0x3a)) return this.finish(state, out);
+    }
+    const params = String.fromCharCode(...held.slice(2, -1));
     const { rewritten, resets } = rewriteSgr(params, stream === 'stderr');
     const written = `\x1b[${rewritten}m`;
-    state.held = [...encoder.encode(written)];
+    if (rewritten !== params) {
+      held.length = 0;
+      for (let k = 0; k < written.length; k += 1) held.push(written.charCodeAt(k));
+    }
     if (resets) state.sgr = [];
     // A plain reset leaves the stream at its base colours, which need no replay.
-    if (!/^[0;]*$/.test(params)) state.sgr.push(written);
+    if (!PLAIN_RESET.test(params)) state.sgr.push(written);
     if (state.sgr.length > MAX_SGR_KEPT) state.sgr.shift();
     this.finish(state, out);
   }
 }
+
+const PLAIN_RESET = /^[0;]*$/;
+/** Parameters that may hold a reset: empty, or a part that is empty or starts with 0. */
+const MAY_RESET = /^$|^[;:]|;;|;$|(^|;)0/;
 
 /**
  * Walks SGR parameters (skipping the colour values after 38/48/58, whose zeros are no resets):
@@ -227,6 +258,8 @@ export class PipeOutput {
  * place of the default foreground (39), so stderr's "default" colour is its own.
  */
 export function rewriteSgr(params: string, stderr: boolean): { rewritten: string; resets: boolean } {
+  // The common stdout SGR (a colour, bold) has nothing to rewrite and no reset.
+  if (!stderr && !MAY_RESET.test(params)) return { rewritten: params, resets: false };
   const parts = params.split(';');
   const out: string[] = [];
   let resets = false;
@@ -251,14 +284,42 @@ export function rewriteSgr(params: string, stderr: boolean): { rewritten: string
   return { rewritten: out.join(';'), resets };
 }
 
-/** Appends without spreading: a held sequence can be as long as a chunk, too many arguments. */
-function pushAll(out: number[], bytes: number[]): void {
-  for (const byte of bytes) out.push(byte);
-}
+/** A growable byte buffer for one chunk's output. */
+class ByteWriter {
+  private buffer: Uint8Array;
+  length = 0;
 
-function concat(prefix: Uint8Array, rest: number[]): Uint8Array {
-  const bytes = new Uint8Array(prefix.length + rest.length);
-  bytes.set(prefix, 0);
-  bytes.set(rest, prefix.length);
-  return bytes;
+  constructor(capacity: number) {
+    this.buffer = new Uint8Array(capacity);
+  }
+
+  push(byte: number): void {
+    this.reserve(1);
+    this.buffer[this.length] = byte;
+    this.length += 1;
+  }
+
+  /** Appends element by element: a held sequence can be as long as a chunk. */
+  pushAll(bytes: number[]): void {
+    this.reserve(bytes.length);
+    for (let k = 0; k < bytes.length; k += 1) this.buffer[this.length + k] = bytes[k] as number;
+    this.length += bytes.length;
+  }
+
+  copy(source: Uint8Array, start: number, end: number): void {
+    this.reserve(end - start);
+    this.buffer.set(source.subarray(start, end), this.length);
+    this.length += end - start;
+  }
+
+  bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.length);
+  }
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.buffer.length) return;
+    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.length + extra));
+    grown.set(this.buffer.subarray(0, this.length));
+    this.buffer = grown;
+  }
 }
