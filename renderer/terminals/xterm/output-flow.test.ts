@@ -385,6 +385,34 @@ describe('OutputFlow markers', () => {
   });
 });
 
+describe('OutputFlow pipe output', () => {
+  const piped = (seq: number, stream: 'stdout' | 'stderr', s: string): ProcessEventView => ({
+    kind: 'output',
+    seq,
+    stream,
+    data: encodeBase64(text.encode(s)),
+  });
+
+  it('writes stdout and stderr as the pipe translation shows them, and acknowledges the bytes received', async () => {
+    const { sink, flow, acks } = await live();
+    flow.pushLive([piped(1, 'stdout', 'a\nb\n'), piped(2, 'stderr', 'err\n'), exited(3, 1)]);
+    expect(sink.written).toEqual([
+      'a\r\nb\r\n',
+      '\x1b[31merr\r\n',
+      // stderr's colour is reset before the pane's own line.
+      '\x1b[0m\r\n\x1b[2m[process exited with code 1]\x1b[0m\r\n',
+    ]);
+    sink.completeAll();
+    await vi.waitFor(() => expect(sum(acks)).toBe(8));
+  });
+
+  it('leaves pty output exactly as it came', async () => {
+    const { sink, flow } = await live();
+    flow.pushLive([out(1, 'a\nb\r\n\x1b[31mred')]);
+    expect(sink.written).toEqual(['a\nb\r\n\x1b[31mred']);
+  });
+});
+
 describe('outputBytes', () => {
   it('is the decoded length of an output event, padding included, and 0 otherwise', () => {
     expect(outputBytes(out(1, 'a'))).toBe(1);

@@ -7,6 +7,7 @@ import { decodeBase64 } from './base64';
 import { ACK_BATCH_BYTES, ACK_INTERVAL_MS, HIGH_WATERMARK_BYTES, LOW_WATERMARK_BYTES } from './flow-limits';
 import { formatClock } from '../../ui/format';
 import { errorMessage } from '../../../shared/error-message';
+import { PipeOutput } from './pipe-output';
 
 /**
  * Where output goes: xterm in the app, a recorder in tests. `done` fires once the data is parsed.
@@ -57,6 +58,8 @@ export class OutputFlow {
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly high: number;
   private readonly low: number;
+  /** Newlines and stderr's colour for a process without a tty (see pipe-output). */
+  private readonly pipe = new PipeOutput();
 
   constructor(private readonly deps: OutputFlowDeps) {
     this.high = deps.highWatermark ?? HIGH_WATERMARK_BYTES;
@@ -107,7 +110,8 @@ export class OutputFlow {
     } catch (error) {
       if (this.disposed) return;
       const message = errorMessage(error);
-      this.enqueueText(`\r\n${RED}could not replay earlier output: ${message}${RESET}\r\n`, false);
+      const reset = this.pipe.interrupt({ lostOutput: false });
+      this.enqueueText(`${reset}\r\n${RED}could not replay earlier output: ${message}${RESET}\r\n`, false);
     }
     this.replaying = false;
     const held = this.heldLive.splice(0);
@@ -149,17 +153,28 @@ export class OutputFlow {
     switch (event.kind) {
       case 'output': {
         const bytes = decodeBase64(event.data);
-        this.enqueue({ data: bytes, size: bytes.length, ackBytes: bytes.length, replayed });
+        // A pty's line discipline already wrote `\r\n`; pipe output is translated for the screen.
+        const data = event.stream === 'pty' ? bytes : this.pipe.translate(event.stream, bytes);
+        this.enqueue({ data, size: data.length, ackBytes: bytes.length, replayed });
         break;
       }
       case 'gap':
-        this.enqueueText(gapMarker(event.fromSeq, event.toSeq, event.at), replayed);
+        this.enqueueText(
+          this.pipe.interrupt({ lostOutput: true }) + gapMarker(event.fromSeq, event.toSeq, event.at),
+          replayed,
+        );
         break;
       case 'exited':
-        this.enqueueText(`\r\n${DIM}[process exited with code ${event.exitCode}]${RESET}\r\n`, replayed);
+        this.enqueueText(
+          `${this.pipe.interrupt({ lostOutput: false })}\r\n${DIM}[process exited with code ${event.exitCode}]${RESET}\r\n`,
+          replayed,
+        );
         break;
       case 'failed':
-        this.enqueueText(`\r\n${RED}[process failed: ${event.message}]${RESET}\r\n`, replayed);
+        this.enqueueText(
+          `${this.pipe.interrupt({ lostOutput: false })}\r\n${RED}[process failed: ${event.message}]${RESET}\r\n`,
+          replayed,
+        );
         break;
       case 'closed':
         break;
