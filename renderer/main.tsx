@@ -1,5 +1,6 @@
 // Renderer entry: connects to the host's bridge, starts the stores, renders the app. After the web
-// bridge reconnects, it reloads the lists and lets every terminal catch up on missed output.
+// bridge reconnects, it reloads the lists and lets every terminal catch up on missed output. While
+// the bridge is down, the page says it lost contact with Tether (links unknown).
 import { createRoot } from 'react-dom/client';
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
@@ -11,6 +12,7 @@ import { loadAll, startApp } from './actions/start-app';
 import { catchUpAll } from './terminal/terminal-registry';
 import { setLinkOpener } from './actions/link-actions';
 import { setHostKind } from './host-kind';
+import { useHostContact } from './stores/host-contact-store';
 
 const { bridge, onStatus, openLink, host } = resolveBridge();
 setHostKind(host);
@@ -19,6 +21,11 @@ root.render(<App />);
 
 setBridge(bridge);
 setLinkOpener(openLink);
+// From the very start, not after startApp: a host gone before the first load must show too.
+onStatus?.((status) => {
+  if (status === 'closed') useHostContact.getState().setLost(true);
+  if (status === 'open') useHostContact.getState().setLost(false);
+});
 startApp().then(
   () => {
     let dropped = false;

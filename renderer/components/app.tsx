@@ -12,6 +12,7 @@ import { ClosePanesDialog } from './close-panes-dialog';
 import { CommandPalette, QuickSwitch } from './command-palette';
 import { EnvironmentDialog } from './environment-dialog';
 import { EnvironmentView } from './environment-view';
+import { HostContactBanner } from './host-contact-banner';
 import { NoticeStack } from './notice-stack';
 import { OpenLinkDialog } from './open-link-dialog';
 import { RemoveEnvironmentDialog } from './remove-environment-dialog';
@@ -76,6 +77,7 @@ export function App({ startError }: { startError?: string | null }) {
       <StatusBar />
       <NoticeStack />
       <ToastStack />
+      <HostContactBanner />
       <Dialogs />
       {/* Last, so ssh's question stays on top of any dialog (e.g. the one testing the connection). */}
       <SshPromptDialog />

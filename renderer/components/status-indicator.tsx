@@ -6,6 +6,7 @@ import {
   CircleDot,
   CirclePause,
   CircleX,
+  CircleHelp,
   Circle,
   Clock,
   LoaderCircle,
@@ -14,6 +15,7 @@ import {
 } from 'lucide-react';
 import type { EnvironmentView } from '../../shared/ipc';
 import { linkStatus, type LinkStatus } from '../link-status';
+import { useHostContact } from '../stores/host-contact-store';
 import { useNow } from '../use-now';
 import { isUnencryptedLink } from './unencrypted-note';
 
@@ -27,6 +29,7 @@ const STATUS_ICONS: Record<LinkStatus['kind'], LucideIcon> = {
   failed: CircleX,
   expired: Clock,
   closed: Circle,
+  unknown: CircleHelp,
 };
 
 export function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
@@ -36,7 +39,8 @@ export function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
 
 export function StatusIndicator({ env, compact = false }: { env: EnvironmentView; compact?: boolean }) {
   const now = useNow();
-  const status = linkStatus(env, now);
+  const hostLost = useHostContact((s) => s.lost);
+  const status = linkStatus(env, now, hostLost);
   return (
     <span
       className={`status status-${status.kind}`}

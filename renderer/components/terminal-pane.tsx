@@ -20,6 +20,7 @@ import { restartProcess } from '../actions/process-actions';
 import { openShell } from '../actions/process-actions';
 import { errorMessage } from '../../shared/error-message';
 import { linkStatus } from '../link-status';
+import { useHostContact } from '../stores/host-contact-store';
 import { formatEnding } from '../format';
 import { usePanes } from '../stores/panes-store';
 import { processKeyString } from '../stores/process-key';
@@ -56,7 +57,8 @@ export function TerminalPane(props: {
   const { focusPane, toggleMaximize } = usePanes.getState();
   const programTitle = useProgramTitles((s) => s.byKey[processKeyString({ envId: env.id, processId })]);
   const now = useNow();
-  const link = linkStatus(env, now);
+  const hostLost = useHostContact((s) => s.lost);
+  const link = linkStatus(env, now, hostLost);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const terminal = () => terminalFor({ envId: env.id, processId }, useSettings.getState().settings);
   const closeMenu = useCallback(() => {

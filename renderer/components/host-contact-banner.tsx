@@ -1,0 +1,19 @@
+// Web mode: the page lost its connection to the Tether host (`tether web` stopped or restarted).
+// Says so at once, over everything, until the bridge is open again; the page keeps retrying and
+// catches up by itself, so there is nothing to click.
+import { useHostContact } from '../stores/host-contact-store';
+
+export function HostContactBanner() {
+  const lost = useHostContact((s) => s.lost);
+  if (!lost) return null;
+  return (
+    <div className="host-contact-banner" role="alert">
+      <strong>Lost contact with Tether</strong>
+      <span>
+        The app host is not answering, so the links shown here are unknown. Your programs keep running on
+        their servers. Retrying every second: this page comes back by itself once <code>tether web</code> is
+        running again.
+      </span>
+    </div>
+  );
+}
