@@ -23,9 +23,22 @@ setBridge(bridge);
 setLinkOpener(openLink);
 // From the very start, not after startApp: a host gone before the first load must show too.
 onStatus?.((status) => {
-  if (status === 'closed') useHostContact.getState().setLost(true);
+  if (status === 'closed') {
+    useHostContact.getState().setLost(true);
+    void checkLogin();
+  }
   if (status === 'open') useHostContact.getState().setLost(false);
 });
+
+/** While the socket is down: a 401 for the page itself means the host is back but logged us out. */
+async function checkLogin(): Promise<void> {
+  try {
+    const answer = await fetch(window.location.pathname, { method: 'HEAD', cache: 'no-store' });
+    useHostContact.getState().setLoggedOut(answer.status === 401);
+  } catch {
+    // Nothing listening: the host is still away, which the banner already says.
+  }
+}
 startApp().then(
   () => {
     let dropped = false;
