@@ -69,8 +69,12 @@ const ALERTS: Partial<Record<LinkStatus['kind'], { tone: 'failed' | 'reconnectin
 };
 
 /** What the sidebar's marker says of `env`'s link, or null when it needs none. */
-export function linkAlert(env: EnvironmentView, now: number): { tone: string; label: string } | null {
-  return ALERTS[linkStatus(env, now).kind] ?? null;
+export function linkAlert(
+  env: EnvironmentView,
+  now: number,
+  hostLost = false,
+): { tone: string; label: string } | null {
+  return ALERTS[linkStatus(env, now, hostLost).kind] ?? null;
 }
 
 /**
@@ -78,7 +82,11 @@ export function linkAlert(env: EnvironmentView, now: number): { tone: string; la
  * reconnecting (shape as well as colour), with its name for assistive tech. Nothing when healthy.
  */
 export function LinkAlertDot({ env, id }: { env: EnvironmentView; id?: string }) {
-  const alert = linkAlert(env, useNow());
+  const alert = linkAlert(
+    env,
+    useNow(),
+    useHostContact((s) => s.lost),
+  );
   if (!alert) return null;
   return (
     <span
