@@ -1,6 +1,7 @@
 // `tether web`: runs the AppService and serves the app to a browser on loopback. The first line on
 // stdout is the login URL (with the per-launch token; stdout is the user's own); everything else
 // goes to stderr. The browser is opened on a private redirect file, so no credential is in argv.
+// The port and path are remembered in the data dir, so the page's address survives a restart.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -12,6 +13,7 @@ import { errorMessage } from '../../shared/error-message';
 import { webDataDir } from './data-dir';
 import { writeLoginFile } from './login-file';
 import { openFileInBrowser, openInBrowser } from './open-browser';
+import { listenOnRememberedPort, loadWebAddress, saveWebAddress } from './web-address';
 import { WebCredentials } from './web-credentials';
 import { WebDownloads } from './web-downloads';
 import { startWebHost, WebHostListenError, type WebHost } from './web-host';
@@ -22,7 +24,7 @@ const LISTEN_FAILURE_EXIT_CODE = 2;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 interface WebOptions {
-  port: string;
+  port?: string;
   host: string;
   open: boolean;
   dataDir?: string;
@@ -32,7 +34,7 @@ export function registerWebCommand(program: Command): void {
   program
     .command('web')
     .description('Serve the Tether app to your browser (loopback only, token-protected).')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--port <n>', "port to listen on (default: the last start's if free; 0 picks a free one)")
     .option('--host <ip>', 'loopback address to bind', '127.0.0.1')
     .option('--no-open', 'do not open the browser')
     .option(
@@ -40,8 +42,8 @@ export function registerWebCommand(program: Command): void {
       'where config and tokens are kept (default: $TETHER_WEB_USER_DATA or ~/.config/tether-web)',
     )
     .action(async (options: WebOptions) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+      const port = options.port === undefined ? undefined : Number(options.port);
+      if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
         program.error(`--port must be a port number, got "${options.port}".`);
       }
       if (!LOOPBACK_HOSTS.has(options.host)) {
@@ -54,14 +56,16 @@ export function registerWebCommand(program: Command): void {
 }
 
 async function runWeb(options: {
-  port: number;
+  /** Undefined: the remembered port, else a free one. */
+  port: number | undefined;
   host: string;
   open: boolean;
   dataDir?: string;
 }): Promise<void> {
   const packageRoot = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
   const dataDir = webDataDir(options.dataDir);
-  const credentials = new WebCredentials();
+  const address = await loadWebAddress(dataDir);
+  const credentials = new WebCredentials(address);
   const downloads = new WebDownloads(credentials.scope);
   const service = await AppService.create({
     dataDir,
@@ -75,15 +79,21 @@ async function runWeb(options: {
     },
   });
   let host: WebHost;
+  let fallbackFrom: number | undefined;
   try {
-    host = await startWebHost({
-      service,
-      downloads,
-      staticDir: path.join(packageRoot, 'dist', 'renderer'),
-      host: options.host,
-      port: options.port,
-      credentials,
-    });
+    ({ host, fallbackFrom } = await listenOnRememberedPort(
+      (port) =>
+        startWebHost({
+          service,
+          downloads,
+          staticDir: path.join(packageRoot, 'dist', 'renderer'),
+          host: options.host,
+          port,
+          credentials,
+        }),
+      options.port,
+      address.port,
+    ));
   } catch (error) {
     await service.shutdown();
     if (!(error instanceof WebHostListenError)) throw error;
@@ -93,7 +103,17 @@ async function runWeb(options: {
     );
     return;
   }
+  // Before the URL is out: whoever reads it may restart the host at once. Not fatal: the app works,
+  // only the next start may get another address.
+  await saveWebAddress(dataDir, { ...address, port: host.port }).catch((error: unknown) =>
+    console.error(`tether: could not remember the address for the next start (${errorMessage(error)}).`),
+  );
   process.stdout.write(`${host.url}\n`);
+  if (fallbackFrom !== undefined) {
+    console.error(
+      `tether: port ${fallbackFrom} (the last start's) is in use by another program, so the app is on port ${host.port} now: open pages and bookmarks of the old address will not reach it.`,
+    );
+  }
   console.error(`tether: web mode, config in ${dataDir}. Press Ctrl-C to stop.`);
   if (options.open) openBrowser(host, dataDir);
   let stopping = false;

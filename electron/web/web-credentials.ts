@@ -1,6 +1,8 @@
-// The per-launch credentials of `tether web`: the token, the path scope everything is served under,
-// the cookie (its name and path are both per launch, since cookies ignore ports and would otherwise
-// reach every server on 127.0.0.1), and one-time codes that a browser trades for that cookie.
+// The credentials of `tether web`: the per-launch token, the path scope everything is served under,
+// the cookie (its name and path are both random, since cookies ignore ports and would otherwise
+// reach every server on 127.0.0.1), and one-time codes that a browser trades for that cookie. The
+// scope and the cookie's value (the session) are remembered across restarts (web-address.ts), so a
+// logged-in page comes back by itself; the token, which the printed URL carries, is new each launch.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
@@ -8,18 +10,22 @@ import type { IncomingMessage } from 'node:http';
 export const LOGIN_CODE_TTL_MS = 5 * 60_000;
 
 export class WebCredentials {
-  /** The bearer secret: in the cookie, in the printed URL, in `Authorization: Bearer`. */
+  /** This launch's bearer secret: in the printed URL, in `Authorization: Bearer`. */
   readonly token: string;
+  /** The login cookie's value: never printed or put in a URL. */
+  readonly session: string;
   /** `/<random>/`: the only path the app, its WebSocket and its downloads live under. */
   readonly scope: string;
-  /** `tether_<random>`: this launch's cookie; any other cookie name is ignored. */
+  /** `tether_<random>`: the login cookie; any other cookie name is ignored. */
   readonly cookieName: string;
   /** Live codes, each with its expiry timer and what to do once it is spent (used or expired). */
   private readonly codes = new Map<string, { timer: NodeJS.Timeout; onSpent: () => void }>();
 
-  constructor() {
+  /** `remembered`: the scope's random part and the session of an earlier start; fresh ones otherwise. */
+  constructor(remembered?: { launch: string; session: string }) {
     this.token = randomBytes(24).toString('base64url');
-    const launch = randomBytes(12).toString('base64url');
+    this.session = remembered?.session ?? randomBytes(24).toString('base64url');
+    const launch = remembered?.launch ?? randomBytes(12).toString('base64url');
     this.scope = `/${launch}/`;
     this.cookieName = `tether_${launch}`;
   }
@@ -31,13 +37,13 @@ export class WebCredentials {
    * harmless here (nothing changes state on a GET, and the WebSocket checks its Origin).
    */
   cookie(): string {
-    return `${this.cookieName}=${this.token}; HttpOnly; SameSite=Lax; Path=${this.scope}`;
+    return `${this.cookieName}=${this.session}; HttpOnly; SameSite=Lax; Path=${this.scope}`;
   }
 
-  /** True when the request carries this launch's cookie or an `Authorization: Bearer` with the token. */
+  /** True when the request carries the login cookie or an `Authorization: Bearer` with the token. */
   authenticates(request: IncomingMessage): boolean {
     return (
-      secretMatches(bearerToken(request), this.token) || secretMatches(this.cookieOf(request), this.token)
+      secretMatches(bearerToken(request), this.token) || secretMatches(this.cookieOf(request), this.session)
     );
   }
 

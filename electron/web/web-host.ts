@@ -1,6 +1,6 @@
 // The web host: serves the renderer and the IPC contract over a WebSocket on loopback only, all under
-// the launch's unguessable path scope. A browser logs in once (the printed token, or a one-time code)
-// and gets a cookie bound to that scope; programs send `Authorization: Bearer`. Upgrades from a
+// an unguessable path scope (remembered across restarts). A browser logs in once (the printed token,
+// or a one-time code) and gets a cookie bound to that scope; programs send `Authorization: Bearer`. Upgrades from a
 // foreign Origin and requests for a foreign Host are refused. Malformed messages get a typed error
 // and never take the host down.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';

@@ -12,6 +12,7 @@ import { ClosePanesDialog } from '../terminals/close-panes-dialog';
 import { CommandPalette, QuickSwitch } from '../palette/command-palette';
 import { EnvironmentDialog } from '../environments/environment-dialog';
 import { EnvironmentView } from '../environments/environment-view';
+import { HostContactBanner } from './host-contact-banner';
 import { NoticeStack } from '../ui/notice-stack';
 import { OpenLinkDialog } from '../environments/open-link-dialog';
 import { RemoveEnvironmentDialog } from '../environments/remove-environment-dialog';
@@ -76,6 +77,7 @@ export function App({ startError }: { startError?: string | null }) {
       <StatusBar />
       <NoticeStack />
       <ToastStack />
+      <HostContactBanner />
       <Dialogs />
       {/* Last, so ssh's question stays on top of any dialog (e.g. the one testing the connection). */}
       <SshPromptDialog />

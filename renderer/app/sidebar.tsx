@@ -14,11 +14,13 @@ import {
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { linkAlert, LinkAlertDot, StatusIndicator } from '../health/status-indicator';
 import { useNow } from '../ui/use-now';
+import { useHostContact } from './host-contact-store';
 
 export function Sidebar() {
   const { byId, order } = useEnvironments();
   const activeEnvId = useUi((s) => s.activeEnvId);
   const now = useNow();
+  const hostLost = useHostContact((s) => s.lost);
   const selectEnv = useUi((s) => s.selectEnv);
   const openDialog = useUi((s) => s.openDialog);
   const [menu, setMenu] = useState<{ at: { x: number; y: number }; env: EnvironmentView } | null>(null);
@@ -73,7 +75,7 @@ export function Sidebar() {
                 aria-current={id === activeEnvId}
                 aria-label={`Environment ${env.name}`}
                 // The name stays the environment's; the marker (when shown) describes it.
-                aria-describedby={linkAlert(env, now) ? `link-alert-${id}` : undefined}
+                aria-describedby={linkAlert(env, now, hostLost) ? `link-alert-${id}` : undefined}
                 onClick={() => selectEnv(id)}
                 onContextMenu={(e) => {
                   e.preventDefault();

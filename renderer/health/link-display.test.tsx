@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { useEnvironments } from '../environments/environments-store';
+import { useHostContact } from '../app/host-contact-store';
 import { makeEnv } from '../test/fake-bridge';
 import { withTwoEnvironments } from '../test/two-environments';
 import { App } from '../app/app';
@@ -82,5 +83,29 @@ describe('a failed link', () => {
     expect(card.textContent).toContain('failed: The server no longer holds session');
     expect(card.textContent).not.toContain('Reconnect to start');
     expect(document.body.textContent?.split('Reconnect to start a new session').length).toBe(2);
+  });
+});
+
+describe('while the page has lost contact with its host', () => {
+  afterEach(() => useHostContact.getState().setLost(false));
+
+  it('shows every link as unknown, with no failure or alert left over from before, and a banner', () => {
+    useEnvironments
+      .getState()
+      .upsert(makeEnv({ link: { kind: 'failed', since: 0, reason: 'token rejected' } }));
+    render(<App />);
+    expect(screen.getAllByRole('img', { name: 'Link failed' }).length).toBeGreaterThan(0);
+    act(() => useHostContact.getState().setLost(true));
+    expect(screen.getByRole('alert').textContent).toContain('Lost contact with Tether');
+    expect(screen.queryByRole('alert', { name: 'Link failure' })).toBeNull();
+    expect(screen.queryAllByRole('img', { name: 'Link failed' })).toHaveLength(0);
+    const statuses = screen.getAllByRole('img', { name: /^Connection: / });
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const status of statuses) {
+      expect(status.getAttribute('aria-label')).toBe('Connection: unknown (lost contact with Tether)');
+    }
+    act(() => useHostContact.getState().setLost(false));
+    expect(screen.queryByText('Lost contact with Tether')).toBeNull();
+    expect(screen.getAllByRole('img', { name: 'Link failed' }).length).toBeGreaterThan(0);
   });
 });

@@ -3,10 +3,16 @@
 import { CircleX } from 'lucide-react';
 import type { EnvironmentView } from '../../shared/ipc';
 import { linkStatus } from './link-status';
+import { useHostContact } from '../app/host-contact-store';
 import { useNow } from '../ui/use-now';
 
 export function LinkFailure({ env }: { env: EnvironmentView }) {
-  const status = linkStatus(env, useNow());
+  // While the host is out of reach the failure may be over: the banner says what is known.
+  const status = linkStatus(
+    env,
+    useNow(),
+    useHostContact((s) => s.lost),
+  );
   if (!status.detail) return null;
   return (
     <div className="link-failure" role="alert" aria-label="Link failure">

@@ -8,6 +8,18 @@ describe('linkStatus', () => {
   it('names a healthy link with its RTT', () => {
     expect(linkStatus(makeEnv(), now).label).toBe('Connection: connected, 3 ms');
   });
+  it('says every link is unknown while the page has lost contact with its host', () => {
+    for (const env of [
+      makeEnv(),
+      makeEnv({ link: { kind: 'failed', since: 0, reason: 'token rejected' } }),
+      makeEnv({ link: { kind: 'reconnecting', since: 0, attempt: 3, nextRetryAt: now + 4_200 } }),
+    ]) {
+      const status = linkStatus(env, now, true);
+      expect(status.kind).toBe('unknown');
+      expect(status.label).toBe('Connection: unknown (lost contact with Tether)');
+      expect(status.detail).toBeNull();
+    }
+  });
   it('reports degraded and stalled from health, not only the link kind', () => {
     const base = makeEnv();
     expect(

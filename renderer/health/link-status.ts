@@ -13,7 +13,9 @@ type LinkStatusKind =
   | 'reconnecting'
   | 'expired'
   | 'failed'
-  | 'closed';
+  | 'closed'
+  /** The page lost contact with its host: what it last heard of the link may no longer be true. */
+  | 'unknown';
 
 /**
  * What the UI says of a server that does not advertise how long it holds a detached session:
@@ -55,9 +57,15 @@ const ICONS: Record<LinkStatusKind, string> = {
   expired: '✕',
   failed: '✕',
   closed: '○',
+  unknown: '?',
 };
 
-export function linkStatus(env: EnvironmentView, now: number): LinkStatus {
+/** `hostLost`: the page cannot reach its host (useHostContact), so the link's state is unknown. */
+export function linkStatus(env: EnvironmentView, now: number, hostLost = false): LinkStatus {
+  if (hostLost) {
+    const text = 'unknown (lost contact with Tether)';
+    return { kind: 'unknown', text, label: `Connection: ${text}`, icon: ICONS.unknown, detail: null };
+  }
   const { link, health } = env;
   let kind: LinkStatusKind = link.kind === 'closed' ? 'closed' : link.kind;
   const expiredAt = link.kind === 'failed' ? link.expiredAt : undefined;

@@ -6,6 +6,7 @@ import {
   CircleDot,
   CirclePause,
   CircleX,
+  CircleHelp,
   Circle,
   Clock,
   LoaderCircle,
@@ -14,6 +15,7 @@ import {
 } from 'lucide-react';
 import type { EnvironmentView } from '../../shared/ipc';
 import { linkStatus, type LinkStatus } from './link-status';
+import { useHostContact } from '../app/host-contact-store';
 import { useNow } from '../ui/use-now';
 import { isUnencryptedLink } from '../environments/unencrypted-note';
 
@@ -27,6 +29,7 @@ const STATUS_ICONS: Record<LinkStatus['kind'], LucideIcon> = {
   failed: CircleX,
   expired: Clock,
   closed: Circle,
+  unknown: CircleHelp,
 };
 
 export function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
@@ -36,7 +39,8 @@ export function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
 
 export function StatusIndicator({ env, compact = false }: { env: EnvironmentView; compact?: boolean }) {
   const now = useNow();
-  const status = linkStatus(env, now);
+  const hostLost = useHostContact((s) => s.lost);
+  const status = linkStatus(env, now, hostLost);
   return (
     <span
       className={`status status-${status.kind}`}
@@ -65,8 +69,12 @@ const ALERTS: Partial<Record<LinkStatus['kind'], { tone: 'failed' | 'reconnectin
 };
 
 /** What the sidebar's marker says of `env`'s link, or null when it needs none. */
-export function linkAlert(env: EnvironmentView, now: number): { tone: string; label: string } | null {
-  return ALERTS[linkStatus(env, now).kind] ?? null;
+export function linkAlert(
+  env: EnvironmentView,
+  now: number,
+  hostLost = false,
+): { tone: string; label: string } | null {
+  return ALERTS[linkStatus(env, now, hostLost).kind] ?? null;
 }
 
 /**
@@ -74,7 +82,11 @@ export function linkAlert(env: EnvironmentView, now: number): { tone: string; la
  * reconnecting (shape as well as colour), with its name for assistive tech. Nothing when healthy.
  */
 export function LinkAlertDot({ env, id }: { env: EnvironmentView; id?: string }) {
-  const alert = linkAlert(env, useNow());
+  const alert = linkAlert(
+    env,
+    useNow(),
+    useHostContact((s) => s.lost),
+  );
   if (!alert) return null;
   return (
     <span

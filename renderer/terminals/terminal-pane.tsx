@@ -20,6 +20,7 @@ import { restartProcess } from '../processes/process-actions';
 import { openShell } from '../processes/process-actions';
 import { errorMessage } from '../../shared/error-message';
 import { linkStatus } from '../health/link-status';
+import { useHostContact } from '../app/host-contact-store';
 import { formatEnding } from '../ui/format';
 import { usePanes } from './panes-store';
 import { processKeyString } from '../processes/process-key';
@@ -56,7 +57,8 @@ export function TerminalPane(props: {
   const { focusPane, toggleMaximize } = usePanes.getState();
   const programTitle = useProgramTitles((s) => s.byKey[processKeyString({ envId: env.id, processId })]);
   const now = useNow();
-  const link = linkStatus(env, now);
+  const hostLost = useHostContact((s) => s.lost);
+  const link = linkStatus(env, now, hostLost);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const terminal = () => terminalFor({ envId: env.id, processId }, useSettings.getState().settings);
   const closeMenu = useCallback(() => {

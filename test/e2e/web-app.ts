@@ -1,5 +1,6 @@
 // Starts `tether web --no-open --port 0` with a throwaway data dir for one e2e test, reads the URL
-// from its first stdout line, and stops it by pid. With `opener`, it opens the browser instead,
+// from its first stdout line, and stops it by pid. With `rememberedPort`, it omits `--port`, so the
+// host listens where it listened last time on that data dir (as a user's `tether web` does). With `opener`, it opens the browser instead,
 // through whatever `xdg-open` that folder holds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ export interface WebAppOptions {
   homeFiles?: Record<string, string>;
   /** The data dir of an earlier run (an app restart); by default a fresh one. */
   dataDir?: string;
+  /** No `--port`: the port remembered in the data dir (a free one on the first run). */
+  rememberedPort?: boolean;
 }
 
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
@@ -42,7 +45,14 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   }
   const child = spawn(
     process.execPath,
-    [TETHER_BIN, 'web', ...(options.opener ? [] : ['--no-open']), '--port', '0', '--data-dir', dataDir],
+    [
+      TETHER_BIN,
+      'web',
+      ...(options.opener ? [] : ['--no-open']),
+      ...(options.rememberedPort ? [] : ['--port', '0']),
+      '--data-dir',
+      dataDir,
+    ],
     {
       cwd: dataDir,
       env: {

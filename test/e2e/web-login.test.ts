@@ -55,10 +55,13 @@ describe('web app: login', () => {
     expect(socketUrls.length).toBeGreaterThan(0);
     for (const url of socketUrls) expect(url).not.toContain(token);
 
-    // The browser does hold the login cookie, so what follows is not vacuous.
-    const held = (await context.cookies()).filter((c) => c.value === token);
+    // The browser does hold the login cookie, so what follows is not vacuous. Its value is the
+    // remembered session, never the printed token.
+    const held = (await context.cookies()).filter((c) => c.name.startsWith('tether_'));
     expect(held).toHaveLength(1);
     expect(held[0]!.path).toBe(printed.pathname);
+    const session = held[0]!.value;
+    expect(session).not.toBe(token);
 
     const otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
     for (const where of ['/', '/ipc', '/download/x', '/assets/app.js']) {
@@ -67,7 +70,10 @@ describe('web app: login', () => {
     expect(cookiesSeen.map((seen) => seen.path)).toEqual(
       expect.arrayContaining(['/', '/ipc', '/download/x', '/assets/app.js']),
     );
-    for (const seen of cookiesSeen) expect(seen.cookie, seen.path).not.toContain(token);
+    for (const seen of cookiesSeen) {
+      expect(seen.cookie, seen.path).not.toContain(token);
+      expect(seen.cookie, seen.path).not.toContain(session);
+    }
   });
 
   it('logs in from the opener’s redirect file, and the app connects', async () => {

@@ -227,7 +227,7 @@ describe('web host: login leaves no credential in the URL', () => {
     expect(answer.status).toBe(303);
     expect(answer.headers.get('location')).toBe(`${credentials.scope}assets/app.js?v=2`);
     expect(answer.headers.get('location')).not.toContain(token);
-    expect(cookieOf(answer).pair).toBe(`${credentials.cookieName}=${token}`);
+    expect(cookieOf(answer).pair).toBe(`${credentials.cookieName}=${credentials.session}`);
     // The printed URL is the user's to reuse (a second browser, a new window).
     expect((await logIn(host.url)).status).toBe(303);
   });
@@ -240,15 +240,15 @@ describe('web host: login leaves no credential in the URL', () => {
     const first = await logIn(url);
     expect(first.status).toBe(303);
     expect(first.headers.get('location')).toBe(credentials.scope);
-    expect(cookieOf(first).pair).toBe(`${credentials.cookieName}=${token}`);
+    expect(cookieOf(first).pair).toBe(`${credentials.cookieName}=${credentials.session}`);
     const again = await logIn(url);
     expect(again.status).toBe(401);
     expect(again.headers.get('set-cookie')).toBeNull();
   });
 });
 
-describe('web host: the cookie belongs to this launch only', () => {
-  it('is scoped to a per-launch path and name, and the generic cookie is refused', async () => {
+describe('web host: the cookie belongs to this host only', () => {
+  it('is scoped to a random path and name, and the generic cookie is refused', async () => {
     const cookie = cookieOf(await logIn(host.url));
     // Cookies ignore ports: scoped to `/` a browser would hand it to every server on 127.0.0.1.
     expect(cookie.attributes.get('path')).toBe(credentials.scope);
@@ -258,14 +258,39 @@ describe('web host: the cookie belongs to this launch only', () => {
     const another = new WebCredentials();
     expect(another.scope).not.toBe(credentials.scope);
     expect(another.cookieName).not.toBe(credentials.cookieName);
-    // The right token under a name that is not this launch's is not a login.
+    // The right session under a name that is not this host's is not a login.
     for (const name of ['tether_token', another.cookieName]) {
-      expect((await fetch(page, { headers: { cookie: `${name}=${token}` } })).status, name).toBe(401);
-      expect(await openRaw(wsUrl(), { cookie: `${name}=${token}` }), name).toBe(401);
+      const pair = `${name}=${credentials.session}`;
+      expect((await fetch(page, { headers: { cookie: pair } })).status, name).toBe(401);
+      expect(await openRaw(wsUrl(), { cookie: pair }), name).toBe(401);
     }
+    // The cookie carries the session, not the printed token.
+    expect(credentials.session).not.toBe(token);
+    expect((await fetch(page, { headers: { cookie: `${credentials.cookieName}=${token}` } })).status).toBe(
+      401,
+    );
     // Nothing is served outside the scope.
     expect((await fetch(`${origin}/assets/app.js`, { headers: { cookie: cookie.pair } })).status).toBe(401);
     expect(await openRaw(`ws://127.0.0.1:${host.port}/ipc`, bearer(token))).toBe(404);
+  });
+});
+
+describe('web host: a restart on the remembered address', () => {
+  it('keeps the path and the login cookie, but not the printed token', async () => {
+    const cookie = await loginCookie();
+    const restarted = new WebCredentials({
+      launch: credentials.scope.slice(1, -1),
+      session: credentials.session,
+    });
+    expect(restarted.scope).toBe(credentials.scope);
+    expect(restarted.cookieName).toBe(credentials.cookieName);
+    expect(restarted.cookie()).toBe(credentials.cookie());
+    // The token the old launch printed is dead: a new one is printed each start.
+    expect(restarted.token).not.toBe(token);
+    const request = (headers: Record<string, string>) => ({ headers }) as http.IncomingMessage;
+    expect(restarted.authenticates(request({ cookie }))).toBe(true);
+    expect(restarted.authenticates(request({ authorization: `Bearer ${token}` }))).toBe(false);
+    expect(restarted.isToken(token)).toBe(false);
   });
 });
 
@@ -516,12 +541,64 @@ describe('tether web (command line)', () => {
       const login = await logIn(target);
       expect(login.status).toBe(303);
       expect(login.headers.get('location')).toBe(new URL(url).pathname);
-      expect(cookieOf(login).pair.endsWith(`=${printedToken}`)).toBe(true);
+      // The cookie carries the remembered session, not the printed token, and logs the browser in.
+      const loginPair = cookieOf(login).pair;
+      expect(loginPair).not.toContain(printedToken);
+      const pageUrl = `${new URL(url).origin}${new URL(url).pathname}`;
+      expect((await fetch(pageUrl, { headers: { cookie: loginPair } })).status).toBe(200);
       // Spent: the code opens nothing again, and its file is gone.
       expect((await logIn(target)).status).toBe(401);
       expect(existsSync(path.dirname(file))).toBe(false);
     } finally {
       await stopCli(child);
+    }
+  });
+
+  it('comes back on the same port and path after a restart, or says so when another program took the port', async () => {
+    const dataDir = path.join(dir, 'cli-restart');
+    const first = await startCli(['--no-open', '--data-dir', dataDir]);
+    const firstUrl = new URL(first.url);
+    const pageUrl = `${firstUrl.origin}${firstUrl.pathname}`;
+    const login = cookieOf(await logIn(first.url)).pair;
+    await stopCli(first.child);
+    // What is remembered holds no token of the printed URL.
+    const remembered = path.join(dataDir, 'web-address.json');
+    expect(statSync(remembered).mode & 0o777).toBe(0o600);
+    expect(readFileSync(remembered, 'utf8')).not.toContain(firstUrl.searchParams.get('token')!);
+
+    const second = await startCli(['--no-open', '--data-dir', dataDir]);
+    try {
+      const secondUrl = new URL(second.url);
+      expect(`${secondUrl.origin}${secondUrl.pathname}`).toBe(pageUrl);
+      expect(secondUrl.searchParams.get('token')).not.toBe(firstUrl.searchParams.get('token'));
+      // The browser logged in before the restart is still logged in; the old printed URL is not.
+      expect((await fetch(pageUrl, { headers: { cookie: login } })).status).toBe(200);
+      expect((await logIn(first.url)).status).toBe(401);
+    } finally {
+      await stopCli(second.child);
+    }
+
+    const occupier = net.createServer();
+    await new Promise<void>((resolve) => occupier.listen(Number(firstUrl.port), '127.0.0.1', resolve));
+    let stderr = '';
+    const third = spawn(process.execPath, [TETHER_BIN, 'web', '--no-open', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    third.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        readline.createInterface({ input: third.stdout }).once('line', resolve);
+        third.once('exit', (code) => reject(new Error(`tether web exited with ${code}: ${stderr}`)));
+      });
+      const thirdUrl = new URL(url);
+      expect(thirdUrl.port).not.toBe(firstUrl.port);
+      expect(thirdUrl.pathname).toBe(firstUrl.pathname);
+      await expect
+        .poll(() => stderr, { timeout: 10_000, interval: 50 })
+        .toContain(`port ${firstUrl.port} (the last start's) is in use by another program`);
+    } finally {
+      await stopCli(third);
+      occupier.close();
     }
   });
 
