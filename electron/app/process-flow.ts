@@ -54,7 +54,7 @@ export class ProcessFlow implements StreamSource {
     try {
       runtime.attach(await client.startProcess(options));
     } catch (error) {
-      runtime.startFailed(`Could not start ${options.argv[0]}: ${(error as Error).message}`);
+      runtime.startFailed(`Could not start ${options.argv[0]}: ${errorMessage(error)}`);
     }
     return runtime.snapshot;
   }

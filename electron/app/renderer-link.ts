@@ -52,10 +52,6 @@ export class RendererLink {
     this.schedule(0);
   }
 
-  isSubscribed(envId: string, processId: string): boolean {
-    return this.streams.has(key(envId, processId));
-  }
-
   /** Retained events after `afterSeq`; live events then continue strictly after the returned lastSeq. */
   replay(envId: string, processId: string, log: ProcessLog, afterSeq: number) {
     const events: ProcessEventView[] = [];

@@ -7,6 +7,7 @@
 // and the helpers at the end turn either form into bytes.
 import { isAscii } from 'node:buffer';
 import { resolvePayloadRefs, splitDataFrame, type CodecResult, type WireBytes } from '../../shared/protocol';
+import { errorMessage } from '../../shared/error-message';
 
 const OUTPUT_PREFIX = Buffer.from('{"method":"process/output","params":{');
 const CHUNK_KEY = Buffer.from('"chunk":"');
@@ -61,7 +62,7 @@ export function parseDataFrame(frame: Buffer): CodecResult<unknown> {
   try {
     header = JSON.parse(split.value.headerText);
   } catch (error) {
-    return { ok: false, reason: `its header is not JSON (${(error as Error).message})` };
+    return { ok: false, reason: `its header is not JSON (${errorMessage(error)})` };
   }
   return resolvePayloadRefs(header, split.value.payload);
 }

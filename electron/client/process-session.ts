@@ -30,6 +30,7 @@ import { EventLog, type EventLogLimits } from './event-log';
 import { wireBytesToBuffer } from './message-decoder';
 import { ReorderBuffer, type ReorderEntry, type ReorderLimits } from './reorder-buffer';
 import type { RetainedOutputBudget } from './retained-budget';
+import { errorMessage } from '../../shared/error-message';
 
 /** What a ProcessSession needs from its client; the client owns connections and retries. */
 export interface ProcessSessionOps {
@@ -442,7 +443,7 @@ export class ProcessSession implements ProcessHandle {
       listener(event);
     } catch (error) {
       // A broken subscriber must not stop delivery to the others.
-      process.emitWarning(`A process event listener threw: ${(error as Error)?.message ?? String(error)}`);
+      process.emitWarning(`A process event listener threw: ${errorMessage(error)}`);
     }
   }
 }

@@ -10,6 +10,7 @@ import { ClientError, inboundMessageTooLarge } from './client-error';
 import { MAX_INBOUND_MESSAGE_BYTES } from './constants';
 import { openTrustedTlsSocket, tlsTargetOf } from './tls-trust';
 import type { Transport, TransportHandlers } from './transport';
+import { errorMessage } from '../../shared/error-message';
 
 /** Close code for a message past `maxPayload` (RFC 6455: message too big), and ws's error code. */
 const MESSAGE_TOO_BIG = 1009;
@@ -65,7 +66,7 @@ async function resolveToken(spec: WsTransportSpec): Promise<string | undefined> 
   } catch (error) {
     throw new ClientError(
       'auth',
-      `Could not read the token file ${spec.tokenFile}: ${(error as Error).message}. Check the --token-file path.`,
+      `Could not read the token file ${spec.tokenFile}: ${errorMessage(error)}. Check the --token-file path.`,
     );
   }
   const token = text.trim();

@@ -21,6 +21,7 @@ import {
 import { errnoCode, osErrorText } from './os-error';
 import { PipeSpawnError, spawnReadPipes, spawnReadPty, type ReadPipes, type ReadPty } from './reader-thread';
 import { RpcError } from './rpc-error';
+import { errorMessage } from '../../shared/error-message';
 
 export interface SpawnSpec {
   argv: string[];
@@ -136,7 +137,7 @@ function checkCwd(cwd: string): void {
   try {
     isDirectory = statSync(cwd).isDirectory();
   } catch (error) {
-    throw spawnError(errnoCode(error), (error as Error).message);
+    throw spawnError(errnoCode(error), errorMessage(error));
   }
   if (!isDirectory) throw spawnError('ENOTDIR', '');
 }
@@ -185,7 +186,7 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
       (chunk) => callbacks.data('pty', chunk),
     );
   } catch (error) {
-    throw spawnError(errnoCode(error), (error as Error).message);
+    throw spawnError(errnoCode(error), errorMessage(error));
   }
   const { term } = spawned;
   let lastWritten: number | null = null;
