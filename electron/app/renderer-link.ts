@@ -23,7 +23,7 @@ interface StreamState {
   unacked: number;
 }
 
-export class RendererLink {
+export class RendererFeed {
   private readonly streams = new Map<string, StreamState>();
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;

@@ -145,7 +145,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const send = (message: unknown): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    const link = service.attach((name, payload) => send({ type: 'event', name, payload }));
+    const feed = service.attach((name, payload) => send({ type: 'event', name, payload }));
     ws.on('message', (data, isBinary) => {
       void (async () => {
         if (isBinary) return send(malformed(-1, 'binary frames are not accepted; send JSON text.'));
@@ -166,14 +166,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           );
         }
         const { id, name, input } = parsed.data;
-        const result = await dispatch(service.handlers, link, name, input);
+        const result = await dispatch(service.handlers, feed, name, input);
         send({ type: 'result', id, ...result });
       })();
     });
     ws.on('error', () => undefined);
     ws.on('close', () => {
       sockets.delete(ws);
-      service.detach(link);
+      service.detach(feed);
     });
   }
 
