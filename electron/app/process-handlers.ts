@@ -97,9 +97,9 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
       const runtime = envs.process(envId, processId);
       return feed.replay(envId, processId, runtime.log, afterSeq);
     },
-    'processes.ack': ({ envId, processId, bytes }, feed) => {
+    'processes.ack': ({ envId, processId, deltaBytes }, feed) => {
       envs.process(envId, processId);
-      feed.ack(envId, processId, bytes);
+      feed.ack(envId, processId, deltaBytes);
       return { ok: true };
     },
   };

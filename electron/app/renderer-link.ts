@@ -72,10 +72,11 @@ export class RendererFeed {
     return { events, lastSeq: Math.max(log.lastSeq, afterSeq) };
   }
 
-  ack(envId: string, processId: string, bytes: number): void {
+  /** The renderer consumed `deltaBytes` more output of this process (a delta, see `processes.ack`). */
+  ack(envId: string, processId: string, deltaBytes: number): void {
     const state = this.streams.get(key(envId, processId));
     if (!state) return;
-    state.unacked = Math.max(0, state.unacked - bytes);
+    state.unacked = Math.max(0, state.unacked - deltaBytes);
     this.source.consumed(envId, processId);
     this.schedule(0);
   }

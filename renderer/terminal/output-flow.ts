@@ -16,7 +16,8 @@ export interface OutputSink {
 export interface OutputFlowDeps {
   sink: OutputSink;
   replay: (afterSeq: number) => Promise<CommandOutput<'processes.replay'>>;
-  ack: (bytes: number) => void;
+  /** The renderer consumed `deltaBytes` more output bytes (a delta, see `processes.ack`). */
+  ack: (deltaBytes: number) => void;
   highWatermark?: number;
   lowWatermark?: number;
 }

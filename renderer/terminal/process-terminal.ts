@@ -84,8 +84,8 @@ export class ProcessTerminal {
     this.flow = new OutputFlow({
       sink: { write: (data, done) => this.terminal.write(data, done) },
       replay: (afterSeq) => invoke('processes.replay', { ...key, afterSeq }),
-      ack: (bytes) => {
-        invoke('processes.ack', { ...key, bytes }).catch(() => undefined);
+      ack: (deltaBytes) => {
+        invoke('processes.ack', { ...key, deltaBytes }).catch(() => undefined);
       },
     });
   }

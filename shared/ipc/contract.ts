@@ -512,8 +512,12 @@ export const commands = {
     ProcessKey.extend({ afterSeq: z.number().int().min(0) }),
     z.object({ events: z.array(ProcessEventView), lastSeq: z.number() }),
   ),
-  /** Flow control: the renderer has written `bytes` more output bytes of this process into xterm. */
-  'processes.ack': command(ProcessKey.extend({ bytes: z.number().int().min(0) }), Ok),
+  /**
+   * Flow control: the renderer has written `deltaBytes` more output bytes of this process into
+   * xterm since its previous ack. A delta, unlike the server's cumulative `process/ack`: a renderer
+   * joins mid-stream (after a reload) and has no offset of its own.
+   */
+  'processes.ack': command(ProcessKey.extend({ deltaBytes: z.number().int().min(0) }), Ok),
 
   'files.home': command(z.object({ envId: EnvironmentId }), z.object({ home: z.string(), cwd: z.string() })),
   'files.list': command(
