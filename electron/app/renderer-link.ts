@@ -1,7 +1,13 @@
 // One renderer connection (an Electron window, a browser tab): the events it receives and, per
 // process, what it has been sent and not yet acknowledged. Output of a process stops flowing to this
 // renderer while its unacknowledged bytes exceed the window; other processes keep flowing.
-import type { EventName, EventPayload, ProcessEventBatch, ProcessEventView } from '../../shared/ipc';
+import {
+  lastSeqOf,
+  type EventName,
+  type EventPayload,
+  type ProcessEventBatch,
+  type ProcessEventView,
+} from '../../shared/ipc';
 import { OutputCoalescer } from '../../shared/output-coalescing';
 import { BATCH_MAX_BYTES, RENDERER_BATCHING, RENDERER_WINDOW_BYTES } from './limits';
 import type { ProcessLog } from './process-log';
@@ -56,7 +62,7 @@ export class RendererFeed {
   replay(envId: string, processId: string, log: ProcessLog, afterSeq: number) {
     const events: ProcessEventView[] = [];
     let bytes = 0;
-    if (afterSeq < log.droppedThroughSeq) events.push(gapEvent(afterSeq, log.droppedThroughSeq));
+    if (afterSeq < log.evictedThroughSeq) events.push(gapEvent(afterSeq, log.evictedThroughSeq));
     for (const entry of log.after(afterSeq)) {
       events.push(entry.event);
       bytes += entry.bytes;
@@ -143,10 +149,10 @@ export class RendererFeed {
       const log = this.source.log(state.envId, state.processId);
       if (!log || state.lastSentSeq >= log.lastSeq) continue;
       const events: ProcessEventView[] = [];
-      if (state.lastSentSeq < log.droppedThroughSeq) {
-        events.push(gapEvent(state.lastSentSeq, log.droppedThroughSeq));
-        state.lastSentSeq = log.droppedThroughSeq;
-        state.sentOffset = log.droppedThroughOffset;
+      if (state.lastSentSeq < log.evictedThroughSeq) {
+        events.push(gapEvent(state.lastSentSeq, log.evictedThroughSeq));
+        state.lastSentSeq = log.evictedThroughSeq;
+        state.sentOffset = log.evictedThroughOffset;
       }
       for (const entry of log.after(state.lastSentSeq)) {
         if (entry.bytes > 0 && (state.unacked >= this.windowBytes || budget <= 0)) {
@@ -154,7 +160,7 @@ export class RendererFeed {
           break;
         }
         events.push(entry.event);
-        state.lastSentSeq = entry.event.seq;
+        state.lastSentSeq = lastSeqOf(entry.event);
         state.sentOffset = entry.endOffset;
         state.unacked += entry.bytes;
         budget -= entry.bytes;
@@ -182,5 +188,5 @@ function key(envId: string, processId: string): string {
 }
 
 function gapEvent(afterSeq: number, throughSeq: number): ProcessEventView {
-  return { kind: 'gap', seq: throughSeq, fromSeq: afterSeq + 1, toSeq: throughSeq, at: Date.now() };
+  return { kind: 'gap', fromSeq: afterSeq + 1, toSeq: throughSeq, at: Date.now() };
 }

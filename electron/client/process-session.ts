@@ -392,7 +392,7 @@ export class ProcessSession implements ProcessHandle {
   }
 
   private addGaps(ranges: Array<[number, number]>): void {
-    for (const [from, to] of ranges) this.buffer.add({ kind: 'gap', seq: from, toSeq: to }, true);
+    for (const [from, to] of ranges) this.buffer.add({ kind: 'gap', fromSeq: from, toSeq: to }, true);
   }
 
   private drain(): void {
@@ -421,7 +421,7 @@ export class ProcessSession implements ProcessHandle {
         break;
       case 'gap':
         this.lastDeliveredSeq = entry.toSeq;
-        this.emit({ kind: 'gap', fromSeq: entry.seq, toSeq: entry.toSeq, at: Date.now() });
+        this.emit({ kind: 'gap', fromSeq: entry.fromSeq, toSeq: entry.toSeq, at: Date.now() });
         break;
       case 'closed':
         this.lastDeliveredSeq = entry.seq;

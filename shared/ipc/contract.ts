@@ -217,9 +217,9 @@ export const ProcessEventView = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('exited'), seq: z.number(), exitCode: z.number() }),
   z.object({ kind: z.literal('closed'), seq: z.number() }),
+  /** Seqs fromSeq..toSeq (inclusive) can no longer be delivered: drawn as a marker. */
   z.object({
     kind: z.literal('gap'),
-    seq: z.number(),
     fromSeq: z.number(),
     toSeq: z.number(),
     at: z.number(),
@@ -227,6 +227,11 @@ export const ProcessEventView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('failed'), seq: z.number(), message: z.string() }),
 ]);
 export type ProcessEventView = z.infer<typeof ProcessEventView>;
+
+/** The last seq an event covers: its seq, or a gap's toSeq. Cursors ("last seq handled") use it. */
+export function lastSeqOf(event: ProcessEventView): number {
+  return event.kind === 'gap' ? event.toSeq : event.seq;
+}
 
 export const ProcessEventBatch = z.object({
   envId: EnvironmentId,

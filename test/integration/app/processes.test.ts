@@ -3,7 +3,7 @@
 // duplicates, and flow control holding under a flood while an interrupt still gets through.
 // Every test gets its own AppService (and codex server), so none depends on what another left.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProcessEventBatch, ProcessEventView } from '../../../shared/ipc';
+import { lastSeqOf, type ProcessEventBatch, type ProcessEventView } from '../../../shared/ipc';
 import {
   PROCESS_LOG_LIMIT_BYTES,
   RENDERER_WINDOW_BYTES,
@@ -32,7 +32,7 @@ function outputText(events: ProcessEventView[]): string {
 }
 
 function expectStrictlyAscending(events: ProcessEventView[]): void {
-  const seqs = events.map((e) => e.seq);
+  const seqs = events.map((e) => lastSeqOf(e));
   for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBeGreaterThan(seqs[i - 1]!);
 }
 
@@ -218,7 +218,7 @@ describe('processes on the Local environment (Tether stdio server)', () => {
       await waitFor(() => liveEvents().some((e) => e.kind === 'closed'), 'live after replay', 30_000);
       const all = [...replayed.events, ...liveEvents()];
       expectStrictlyAscending(all);
-      expect(liveEvents()[0]!.seq).toBe(replayed.lastSeq + 1);
+      expect(lastSeqOf(liveEvents()[0]!)).toBe(replayed.lastSeq + 1);
       expect(outputText(all)).toBe(Array.from({ length: 40 }, (_, i) => `line-${i + 1}\n`).join(''));
     } finally {
       h.service.detach(feed);
@@ -347,9 +347,9 @@ describe('processes and files on codex exec-server (no server-side flow control)
       const [lost, ...tail] = replayed;
       expect(lost).toMatchObject({ kind: 'gap', fromSeq: 1 });
       const lostThrough = (lost as Extract<ProcessEventView, { kind: 'gap' }>).toSeq;
-      expect(tail[0]!.seq).toBe(lostThrough + 1);
-      expect(tail).toEqual(events.filter((e) => e.seq > lostThrough));
-      expect(lastSeq).toBe(events.at(-1)!.seq);
+      expect(lastSeqOf(tail[0]!)).toBe(lostThrough + 1);
+      expect(tail).toEqual(events.filter((e) => lastSeqOf(e) > lostThrough));
+      expect(lastSeq).toBe(lastSeqOf(events.at(-1)!));
       const kept = tail.reduce(
         (sum, e) => sum + (e.kind === 'output' ? Buffer.from(e.data, 'base64').byteLength : 0),
         0,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProcessEventBatch } from '../../../shared/ipc';
+import { lastSeqOf, type ProcessEventBatch } from '../../../shared/ipc';
 import { ProcessLog } from '../../../electron/app/process-log';
 import { RendererFeed } from '../../../electron/app/renderer-link';
 
@@ -46,7 +46,7 @@ describe('RendererFeed', () => {
     t.feed.subscribe('e', 'a');
     for (let i = 0; i < 100; i++) t.append('a', 10);
     await t.settle();
-    expect(t.sent('a').map((e) => e.seq)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(t.sent('a').map((e) => lastSeqOf(e))).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     expect(t.batches.length).toBeLessThan(100);
   });
 
@@ -56,7 +56,7 @@ describe('RendererFeed', () => {
     await t.settle();
     t.append('a', 1);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(t.sent('a').map((e) => e.seq)).toEqual([1]);
+    expect(t.sent('a').map((e) => lastSeqOf(e))).toEqual([1]);
   });
 
   it('sends a lone echo at once even right after the previous batch', async () => {
@@ -67,7 +67,7 @@ describe('RendererFeed', () => {
     await new Promise((resolve) => setTimeout(resolve, 6));
     t.append('a', 1);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(t.sent('a').map((e) => e.seq)).toEqual([1, 2]);
+    expect(t.sent('a').map((e) => lastSeqOf(e))).toEqual([1, 2]);
   });
 
   it('stops a process at its window until acked, while another process keeps flowing', async () => {
@@ -93,14 +93,14 @@ describe('RendererFeed', () => {
     t2.feed.subscribe('e', 'a');
     for (let i = 0; i < 3; i++) t2.append('a', 100);
     await t2.settle();
-    expect(t2.sent('a').map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(t2.sent('a').map((e) => lastSeqOf(e))).toEqual([1, 2, 3]);
     for (let i = 0; i < 10; i++) t2.append('a', 100);
     t2.feed.ack('e', 'a', 300);
     await t2.settle();
     const events = t2.sent('a');
     const gap = events.find((e) => e.kind === 'gap');
-    expect(gap).toMatchObject({ kind: 'gap', fromSeq: 4, toSeq: 10, seq: 10 });
-    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 10, 11, 12, 13]);
+    expect(gap).toMatchObject({ kind: 'gap', fromSeq: 4, toSeq: 10 });
+    expect(events.map((e) => lastSeqOf(e))).toEqual([1, 2, 3, 10, 11, 12, 13]);
   });
 
   it('replays a log that overflowed as one gap for exactly the dropped seqs, then the kept tail', async () => {
@@ -109,12 +109,12 @@ describe('RendererFeed', () => {
     for (let i = 0; i < 10; i++) t.append('a', 100);
     await t.settle();
     const log = t.logs.get('a')!;
-    expect([log.droppedThroughSeq, log.droppedThroughOffset]).toEqual([7, 700]);
+    expect([log.evictedThroughSeq, log.evictedThroughOffset]).toEqual([7, 700]);
 
     // A reloaded renderer that had seen nothing: the gap names seqs 1–7, the tail follows whole.
     const fresh = t.feed.replay('e', 'a', log, 0);
-    expect(fresh.events[0]).toMatchObject({ kind: 'gap', fromSeq: 1, toSeq: 7, seq: 7 });
-    expect(fresh.events.map((e) => e.seq)).toEqual([7, 8, 9, 10]);
+    expect(fresh.events[0]).toMatchObject({ kind: 'gap', fromSeq: 1, toSeq: 7 });
+    expect(fresh.events.map((e) => lastSeqOf(e))).toEqual([7, 8, 9, 10]);
     expect(fresh.lastSeq).toBe(10);
     // Only the kept 300 bytes await an ack; the 700 lost ones are not waited for.
     expect(t.feed.unackedBytes('e', 'a')).toBe(300);
@@ -125,7 +125,7 @@ describe('RendererFeed', () => {
     for (let i = 0; i < 10; i++) behind.append('a', 100);
     const partial = behind.feed.replay('e', 'a', behind.logs.get('a')!, 3);
     expect(partial.events[0]).toMatchObject({ kind: 'gap', fromSeq: 4, toSeq: 7 });
-    expect(partial.events.slice(1).map((e) => e.seq)).toEqual([8, 9, 10]);
+    expect(partial.events.slice(1).map((e) => lastSeqOf(e))).toEqual([8, 9, 10]);
     // …and one that is past the dropped part gets no gap at all.
     expect(behind.feed.replay('e', 'a', behind.logs.get('a')!, 8).events.map((e) => e.kind)).toEqual([
       'output',
@@ -135,7 +135,7 @@ describe('RendererFeed', () => {
     // Live output then continues after the tail, without a second gap.
     t.append('a', 100);
     await t.settle();
-    expect(t.sent('a').map((e) => [e.kind, e.seq])).toEqual([['output', 11]]);
+    expect(t.sent('a').map((e) => [e.kind, lastSeqOf(e)])).toEqual([['output', 11]]);
   });
 
   it('replays retained events and continues live strictly after them', async () => {
@@ -144,11 +144,11 @@ describe('RendererFeed', () => {
     await t.settle();
     expect(t.sent('a')).toHaveLength(0);
     const replay = t.feed.replay('e', 'a', t.logs.get('a')!, 2);
-    expect(replay.events.map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(replay.events.map((e) => lastSeqOf(e))).toEqual([3, 4, 5]);
     expect(replay.lastSeq).toBe(5);
     expect(t.feed.unackedBytes('e', 'a')).toBe(30);
     t.append('a', 10);
     await t.settle();
-    expect(t.sent('a').map((e) => e.seq)).toEqual([6]);
+    expect(t.sent('a').map((e) => lastSeqOf(e))).toEqual([6]);
   });
 });
