@@ -44,7 +44,9 @@ describe('ProcessLog', () => {
   it('stays correct across internal compaction', () => {
     const log = new ProcessLog(50, 100_000);
     for (let seq = 1; seq <= 5000; seq++) log.append(output(seq, 1).event, 1);
-    expect([...log.after(0)].map((e) => lastSeqOf(e.event))).toEqual(Array.from({ length: 50 }, (_, i) => 4951 + i));
+    expect([...log.after(0)].map((e) => lastSeqOf(e.event))).toEqual(
+      Array.from({ length: 50 }, (_, i) => 4951 + i),
+    );
     expect([...log.after(4990)].length).toBe(10);
   });
 
