@@ -1,4 +1,4 @@
-// One renderer connection (an Electron window, a browser tab): the events it receives and, per
+// RendererFeed: the stream of events to one renderer (an Electron window, a browser tab) and, per
 // process, what it has been sent and not yet acknowledged. Output of a process stops flowing to this
 // renderer while its unacknowledged bytes exceed the window; other processes keep flowing.
 import {
