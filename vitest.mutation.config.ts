@@ -10,6 +10,7 @@ export default defineConfig({
       'test/unit/client/{reorder-buffer,event-log,process-session,health-monitor,health-and-backoff,message-decoder}.test.ts',
       'test/unit/server/{write-dedup,output-log,envelope,jwt,uri-errors,base64}.test.ts',
       'test/unit/app/{process-log,upload-buffer}.test.ts',
+      'test/unit/shared/bounded-seq-log.test.ts',
       'renderer/terminal/{output-flow,base64}.test.ts',
     ],
     testTimeout: 10_000,

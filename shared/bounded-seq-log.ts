@@ -49,11 +49,6 @@ export class BoundedSeqLog<T> {
     return this.evictedThrough;
   }
 
-  /** The newest item, if any. */
-  get newest(): T | undefined {
-    return this.length > 0 ? this.items[this.items.length - 1] : undefined;
-  }
-
   /** Raises the byte bound (never lowers it), e.g. to cover a flow-control window. */
   raiseMaxBytes(bytes: number): void {
     this.maxBytes = Math.max(this.maxBytes, bytes);
