@@ -9,6 +9,7 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: [
     // Ordering and retention of process events (client, server, app).
+    'shared/bounded-seq-log.ts',
     'electron/client/processes/reorder-buffer.ts',
     'electron/client/processes/event-log.ts',
     'electron/server/processes/output-log.ts',

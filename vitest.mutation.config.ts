@@ -16,6 +16,7 @@ export default defineConfig({
       'test/unit/app/processes/process-log.test.ts',
       'test/unit/app/files/upload-buffer.test.ts',
       'renderer/terminals/xterm/{output-flow,base64}.test.ts',
+      'test/unit/shared/bounded-seq-log.test.ts',
     ],
     testTimeout: 10_000,
   },

@@ -28,7 +28,7 @@ import { UnsavedEdits } from './files/unsaved-edits';
 import { RendererFanout } from './processes/renderer-fanout';
 import { SavedSessions } from './persistence/saved-sessions';
 import { SessionKeeper } from './environments/session-keeper';
-import type { EventSink, RendererLink } from './processes/renderer-link';
+import type { EventSink, RendererFeed } from './processes/renderer-link';
 import type { SecretStore } from './persistence/secret-store';
 import { sshHandlers } from './handlers/ssh-handlers';
 import { userSshConfig, type SshConfigLocation } from './ssh/ssh-hosts';
@@ -153,13 +153,13 @@ export class AppService {
   }
 
   /** A renderer connected: its events go to `sink`. Detach it when it goes away. */
-  attach(sink: EventSink): RendererLink {
+  attach(sink: EventSink): RendererFeed {
     return this.renderers.attach(sink, this.flow);
   }
 
-  detach(link: RendererLink): void {
-    this.renderers.detach(link);
-    this.unsavedEdits.forget(link.id);
+  detach(feed: RendererFeed): void {
+    this.renderers.detach(feed);
+    this.unsavedEdits.forget(feed.id);
     this.flow.consumedByAll();
     // The last window or tab closed: nobody is left to answer ssh, so its questions are cancelled.
     if (this.renderers.count === 0) this.prompts.cancelAll();

@@ -1,18 +1,18 @@
 // Hosts the AppService for one BrowserWindow: one ipcMain handler per contract command (channel
 // names derived from the contract), accepted only from our own page, and the window's renderer
-// link, recreated when the page reloads so replay and flow control start fresh.
+// feed, recreated when the page reloads so replay and flow control start fresh.
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { commandChannel, commandNames, eventChannel, type IpcErrorPayload } from '../../shared/ipc';
 import type { AppService } from '../app/app-service';
 import { dispatch, type InvokeResult } from '../app/handlers/dispatcher';
-import type { RendererLink } from '../app/processes/renderer-link';
+import type { RendererFeed } from '../app/processes/renderer-link';
 
 export function hostWindow(service: AppService, window: BrowserWindow, appOrigin: string): () => void {
   const contents = window.webContents;
-  let link: RendererLink | null = null;
+  let feed: RendererFeed | null = null;
   const attach = (): void => {
-    if (link) service.detach(link);
-    link = service.attach((name, payload) => {
+    if (feed) service.detach(feed);
+    feed = service.attach((name, payload) => {
       if (!contents.isDestroyed()) contents.send(eventChannel(name), payload);
     });
   };
@@ -27,17 +27,17 @@ export function hostWindow(service: AppService, window: BrowserWindow, appOrigin
   });
   for (const name of commandNames) {
     ipcMain.handle(commandChannel(name), async (event: IpcMainInvokeEvent, input: unknown) => {
-      if (event.sender !== contents || !link)
+      if (event.sender !== contents || !feed)
         return refuse('Commands are accepted only from the Tether window.');
       if (!event.senderFrame || !event.senderFrame.url.startsWith(`${appOrigin}/`)) {
         return refuse('Commands are accepted only from the Tether page.');
       }
-      return dispatch(service.handlers, link, name, input);
+      return dispatch(service.handlers, feed, name, input);
     });
   }
   return () => {
     for (const name of commandNames) ipcMain.removeHandler(commandChannel(name));
-    if (link) service.detach(link);
-    link = null;
+    if (feed) service.detach(feed);
+    feed = null;
   };
 }

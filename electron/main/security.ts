@@ -1,19 +1,9 @@
 // The Electron security posture: a strict CSP on every response, no navigation away from the app's
 // origin, no new windows (http/https links go to the system browser), no permissions granted.
 import { shell, type Session, type WebContents } from 'electron';
+import { contentSecurityPolicy } from '../../shared/content-security-policy';
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 export function hardenSession(session: Session): void {
   session.webRequest.onHeadersReceived((details, callback) => {

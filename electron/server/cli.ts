@@ -16,6 +16,7 @@ import {
 } from './limits';
 import { runExecServer } from './server';
 import { parseServerOptions, StartupError, type RawServerOptions } from './server-options';
+import { errorMessage } from '../../shared/error-message';
 
 export function registerExecServerCommand(program: Command): void {
   program
@@ -78,7 +79,7 @@ export function registerExecServerCommand(program: Command): void {
         await runExecServer(parseServerOptions(raw));
       } catch (error) {
         const message =
-          error instanceof StartupError ? error.message : `failed to start: ${(error as Error).message}`;
+          error instanceof StartupError ? error.message : `failed to start: ${errorMessage(error)}`;
         process.stderr.write(`tether exec-server: ${message}\n`);
         process.exit(1);
       }

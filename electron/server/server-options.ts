@@ -21,6 +21,7 @@ import {
 import { LOG_LEVELS, type LogLevel } from './logger';
 import type { JwtConfig } from './listeners/jwt';
 import type { SessionConfig } from './processes/session';
+import { errorMessage } from '../../shared/error-message';
 
 export class StartupError extends Error {
   readonly code = 'EXEC_SERVER_STARTUP';
@@ -195,7 +196,7 @@ function parseAuth(raw: RawServerOptions, listen: ListenTarget, listenUrl: strin
     try {
       token = readFileSync(raw.wsTokenFile, 'utf8').trim();
     } catch (error) {
-      throw new StartupError(`cannot read --ws-token-file ${raw.wsTokenFile}: ${(error as Error).message}`);
+      throw new StartupError(`cannot read --ws-token-file ${raw.wsTokenFile}: ${errorMessage(error)}`);
     }
     if (token === '') throw new StartupError(`websocket token file ${raw.wsTokenFile} is empty`);
     return { kind: 'capabilityToken', tokenSha256: createHash('sha256').update(token).digest() };
@@ -225,7 +226,7 @@ function parseJwtAuth(raw: RawServerOptions): AuthConfig {
     secret = Buffer.from(readFileSync(raw.wsSharedSecretFile, 'utf8').trim(), 'utf8');
   } catch (error) {
     throw new StartupError(
-      `cannot read --ws-shared-secret-file ${raw.wsSharedSecretFile}: ${(error as Error).message}`,
+      `cannot read --ws-shared-secret-file ${raw.wsSharedSecretFile}: ${errorMessage(error)}`,
     );
   }
   if (secret.length < MIN_JWT_SECRET_BYTES) {
@@ -253,7 +254,7 @@ function readTlsFile(flag: string, file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new StartupError(`cannot read ${flag} ${file}: ${(error as Error).message}`);
+    throw new StartupError(`cannot read ${flag} ${file}: ${errorMessage(error)}`);
   }
 }
 

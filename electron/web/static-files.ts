@@ -20,23 +20,6 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-/** The page may load only its own scripts and talk only to its own host. */
-export function contentSecurityPolicy(origin: string): string {
-  const ws = origin.replace(/^http/, 'ws');
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self' ${ws}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join('; ');
-}
-
 export async function serveStatic(
   root: string,
   urlPath: string,

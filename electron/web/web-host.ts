@@ -16,9 +16,11 @@ import {
   WEB_TOKEN_PARAM,
   WebInvokeMessage,
 } from '../../shared/ipc';
-import { contentSecurityPolicy, plain, serveStatic } from './static-files';
+import { plain, serveStatic } from './static-files';
 import type { WebCredentials } from './web-credentials';
 import type { WebDownloads } from './web-downloads';
+import { contentSecurityPolicy } from '../../shared/content-security-policy';
+import { errorMessage } from '../../shared/error-message';
 
 /** Largest inbound WebSocket message: an upload chunk (2 MB of base64) plus framing. */
 const MAX_MESSAGE_BYTES = 4 * 1_048_576;
@@ -143,7 +145,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const send = (message: unknown): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    const link = service.attach((name, payload) => send({ type: 'event', name, payload }));
+    const feed = service.attach((name, payload) => send({ type: 'event', name, payload }));
     ws.on('message', (data, isBinary) => {
       void (async () => {
         if (isBinary) return send(malformed(-1, 'binary frames are not accepted; send JSON text.'));
@@ -151,7 +153,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         try {
           json = JSON.parse(data.toString());
         } catch (error) {
-          return send(malformed(-1, `not JSON (${(error as Error).message}).`));
+          return send(malformed(-1, `not JSON (${errorMessage(error)}).`));
         }
         const parsed = WebInvokeMessage.safeParse(json);
         if (!parsed.success) {
@@ -164,14 +166,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           );
         }
         const { id, name, input } = parsed.data;
-        const result = await dispatch(service.handlers, link, name, input);
+        const result = await dispatch(service.handlers, feed, name, input);
         send({ type: 'result', id, ...result });
       })();
     });
     ws.on('error', () => undefined);
     ws.on('close', () => {
       sockets.delete(ws);
-      service.detach(link);
+      service.detach(feed);
     });
   }
 
@@ -185,7 +187,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const origin = `http://${shownHost}:${port}`;
   origins = new Set([origin, `http://localhost:${port}`]);
-  csp = contentSecurityPolicy(origin);
+  // The page also talks to this host's WebSocket (ws:// or wss:// on the same origin).
+  csp = contentSecurityPolicy([origin.replace(/^http/, 'ws')]);
 
   const pageUrl = `${origin}${scope}`;
 

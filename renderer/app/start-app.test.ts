@@ -73,7 +73,7 @@ describe('startApp', () => {
         ],
       },
     ]);
-    expect(bridge.callsOf('processes.ack')).toEqual([{ envId: 'local', processId: 'bg', bytes: 5 }]);
+    expect(bridge.callsOf('processes.ack')).toEqual([{ envId: 'local', processId: 'bg', deltaBytes: 5 }]);
     bridge.emit('environments.removed', { id: 'local' });
     expect(useEnvironments.getState().order).toEqual([]);
     expect(useProcesses.getState().byKey).toEqual({});

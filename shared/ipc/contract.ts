@@ -217,9 +217,9 @@ export const ProcessEventView = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('exited'), seq: z.number(), exitCode: z.number() }),
   z.object({ kind: z.literal('closed'), seq: z.number() }),
+  /** Seqs fromSeq..toSeq (inclusive) can no longer be delivered: drawn as a marker. */
   z.object({
     kind: z.literal('gap'),
-    seq: z.number(),
     fromSeq: z.number(),
     toSeq: z.number(),
     at: z.number(),
@@ -227,6 +227,11 @@ export const ProcessEventView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('failed'), seq: z.number(), message: z.string() }),
 ]);
 export type ProcessEventView = z.infer<typeof ProcessEventView>;
+
+/** The last seq an event covers: its seq, or a gap's toSeq. Cursors ("last seq handled") use it. */
+export function lastSeqOf(event: ProcessEventView): number {
+  return event.kind === 'gap' ? event.toSeq : event.seq;
+}
 
 export const ProcessEventBatch = z.object({
   envId: EnvironmentId,
@@ -512,8 +517,12 @@ export const commands = {
     ProcessKey.extend({ afterSeq: z.number().int().min(0) }),
     z.object({ events: z.array(ProcessEventView), lastSeq: z.number() }),
   ),
-  /** Flow control: the renderer has written `bytes` more output bytes of this process into xterm. */
-  'processes.ack': command(ProcessKey.extend({ bytes: z.number().int().min(0) }), Ok),
+  /**
+   * Flow control: the renderer has written `deltaBytes` more output bytes of this process into
+   * xterm since its previous ack. A delta, unlike the server's cumulative `process/ack`: a renderer
+   * joins mid-stream (after a reload) and has no offset of its own.
+   */
+  'processes.ack': command(ProcessKey.extend({ deltaBytes: z.number().int().min(0) }), Ok),
 
   'files.home': command(z.object({ envId: EnvironmentId }), z.object({ home: z.string(), cwd: z.string() })),
   'files.list': command(

@@ -108,7 +108,7 @@ async function probeSocket(rawUrl: string, deadline: number): Promise<void> {
       if (error instanceof StageFailure) throw error;
       throw new StageFailure(
         'dns',
-        `The host name ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check the spelling and your network.`,
+        `The host name ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}). Check the spelling and your network.`,
       );
     }
   }

@@ -12,6 +12,7 @@ import type { ProcessRuntime } from '../processes/process-runtime';
 import { SshConnectProgress } from '../ssh/ssh-connect-progress';
 import { FirstConnectRetry } from './first-connect-retry';
 import type { SshPromptBroker } from '../ssh/ssh-prompts';
+import { errorMessage } from '../../../shared/error-message';
 
 /**
  * Makes an environment's client: `ssh` carries the hooks an SSH transport's bootstrap asks through,
@@ -121,7 +122,7 @@ export class EnvironmentRuntime {
         spec = await this.deps.transport(this.stored);
       } catch (error) {
         // Nothing to retry with (e.g. the token store is unreadable): show why, stay disconnected.
-        this.link = { kind: 'failed', since: Date.now(), reason: (error as Error).message };
+        this.link = { kind: 'failed', since: Date.now(), reason: errorMessage(error) };
         this.emitNow();
         return;
       }

@@ -11,6 +11,7 @@ import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT, SAVED_SESSIONS_INTERVAL_MS } from 
 import type { ProcessFlow } from '../processes/process-flow';
 import type { ProcessRuntime } from '../processes/process-runtime';
 import { SavedProcess, type SavedSession, type SavedSessions } from '../persistence/saved-sessions';
+import { errorMessage } from '../../../shared/error-message';
 
 export class SessionKeeper {
   private timer: NodeJS.Timeout | null = null;
@@ -76,7 +77,7 @@ export class SessionKeeper {
       await this.file.save(this.snapshot());
     } catch (error) {
       this.saveFailed(
-        `Tether could not save its sessions to ${this.file.file} (${(error as Error).message}); ` +
+        `Tether could not save its sessions to ${this.file.file} (${errorMessage(error)}); ` +
           'after a restart, the panes of remote processes may not come back.',
       );
     }

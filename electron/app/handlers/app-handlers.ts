@@ -47,8 +47,8 @@ export function appHandlers({
       encrypted: tokenProtection.encrypted,
       description: tokenProtection.description,
     }),
-    'app.reportUnsavedEdits': ({ files }, link) => {
-      unsavedEdits.report(link.id, files);
+    'app.reportUnsavedEdits': ({ files }, feed) => {
+      unsavedEdits.report(feed.id, files);
       return { ok: true };
     },
 

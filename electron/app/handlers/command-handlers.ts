@@ -2,12 +2,12 @@
 // the validated input and the renderer connection it came from.
 import type { z } from 'zod';
 import type { CommandName, CommandOutput, Commands } from '../../../shared/ipc';
-import type { RendererLink } from '../processes/renderer-link';
+import type { RendererFeed } from '../processes/renderer-link';
 
 export type CommandHandlers = {
   [N in CommandName]: (
     input: z.output<Commands[N]['input']>,
-    link: RendererLink,
+    feed: RendererFeed,
   ) => Promise<CommandOutput<N>> | CommandOutput<N>;
 };
 

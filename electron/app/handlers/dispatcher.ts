@@ -7,14 +7,14 @@ import { ClientError } from '../../client/client-error';
 import { ErrorCode } from '../../../shared/protocol';
 import { AppError } from '../app-error';
 import type { CommandHandlers } from './command-handlers';
-import type { RendererLink } from '../processes/renderer-link';
+import type { RendererFeed } from '../processes/renderer-link';
 import { errorMessage } from '../../../shared/error-message';
 
 export type InvokeResult = { ok: true; output: unknown } | { ok: false; error: IpcErrorPayload };
 
 export async function dispatch(
   handlers: CommandHandlers,
-  link: RendererLink,
+  feed: RendererFeed,
   name: unknown,
   input: unknown,
 ): Promise<InvokeResult> {
@@ -31,8 +31,8 @@ export async function dispatch(
     };
   }
   try {
-    const handler = handlers[name] as (input: unknown, link: RendererLink) => unknown;
-    const output = await handler(parsed.data, link);
+    const handler = handlers[name] as (input: unknown, feed: RendererFeed) => unknown;
+    const output = await handler(parsed.data, feed);
     const checked = spec.output.safeParse(output);
     if (!checked.success) {
       console.error(`tether: ${name} produced an invalid result: ${describeIssues(checked.error)}`);

@@ -93,13 +93,13 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
       flow.drop(env, runtime);
       return { ok: true };
     },
-    'processes.replay': ({ envId, processId, afterSeq }, link) => {
+    'processes.replay': ({ envId, processId, afterSeq }, feed) => {
       const runtime = envs.process(envId, processId);
-      return link.replay(envId, processId, runtime.log, afterSeq);
+      return feed.replay(envId, processId, runtime.log, afterSeq);
     },
-    'processes.ack': ({ envId, processId, bytes }, link) => {
+    'processes.ack': ({ envId, processId, deltaBytes }, feed) => {
       envs.process(envId, processId);
-      link.ack(envId, processId, bytes);
+      feed.ack(envId, processId, deltaBytes);
       return { ok: true };
     },
   };

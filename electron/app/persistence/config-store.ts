@@ -13,6 +13,7 @@ import {
 } from '../../../shared/ipc';
 import { LOCAL_ENVIRONMENT_COLOUR } from '../../../shared/environment-colours';
 import { writeFileAtomic } from './atomic-file';
+import { errorMessage } from '../../../shared/error-message';
 
 export const CONFIG_FILE_NAME = 'environments.json';
 export const CONFIG_VERSION = 1;
@@ -105,7 +106,7 @@ function describeProblem(text: string): string | null {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return `it is not valid JSON: ${(error as Error).message}`;
+    return `it is not valid JSON: ${errorMessage(error)}`;
   }
   const version = (json as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > CONFIG_VERSION) {

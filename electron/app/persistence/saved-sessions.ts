@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EnvironmentId } from '../../../shared/ipc';
 import { writeFileAtomic } from './atomic-file';
 import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT } from '../limits';
+import { errorMessage } from '../../../shared/error-message';
 
 export const SAVED_SESSIONS_FILE_NAME = 'sessions.json';
 const SAVED_SESSIONS_VERSION = 1;
@@ -56,13 +57,13 @@ export class SavedSessions {
       text = await fs.readFile(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sessions: new Map(), problem: null };
-      return { sessions: new Map(), problem: `it could not be read (${(error as Error).message})` };
+      return { sessions: new Map(), problem: `it could not be read (${errorMessage(error)})` };
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (error) {
-      return { sessions: new Map(), problem: `it is not valid JSON: ${(error as Error).message}` };
+      return { sessions: new Map(), problem: `it is not valid JSON: ${errorMessage(error)}` };
     }
     const parsed = SavedSessionsFile.safeParse(json);
     if (!parsed.success) {

@@ -54,7 +54,7 @@ export class ProcessFlow implements StreamSource {
     try {
       runtime.attach(await client.startProcess(options));
     } catch (error) {
-      runtime.startFailed(`Could not start ${options.argv[0]}: ${(error as Error).message}`);
+      runtime.startFailed(`Could not start ${options.argv[0]}: ${errorMessage(error)}`);
     }
     return runtime.snapshot;
   }
@@ -164,7 +164,7 @@ export class ProcessFlow implements StreamSource {
     for (const p of env.processes.values()) {
       const sent = this.renderers.sentFrontier(env.id, p.processId, p.log.totalBytes);
       // Output dropped from the log is no longer held for anyone (it becomes a gap event).
-      total += p.log.totalBytes - Math.max(sent, p.log.droppedThroughOffset);
+      total += p.log.totalBytes - Math.max(sent, p.log.evictedThroughOffset);
     }
     return total;
   }

@@ -1,7 +1,6 @@
 // The app's ordered, bounded log of one process's events, as sent to renderers: what is replayed
-// after a reload, and the buffer in front of renderers that are behind. Oldest events are dropped
-// beyond the limits; droppedThroughSeq tells readers which seqs are gone.
-import type { ProcessEventView } from '../../../shared/ipc';
+import { BoundedSeqLog } from '../../../shared/bounded-seq-log';
+import { lastSeqOf, type ProcessEventView } from '../../../shared/ipc';
 
 export interface LogEntry {
   event: ProcessEventView;
@@ -12,52 +11,43 @@ export interface LogEntry {
 }
 
 export class ProcessLog {
-  private entries: LogEntry[] = [];
-  private head = 0;
-  private retainedBytes = 0;
+  private readonly log: BoundedSeqLog<LogEntry>;
   /** Output bytes ever appended. */
   totalBytes = 0;
   lastSeq = 0;
-  /** Every seq ≤ this has been dropped from the log (0: nothing dropped). */
-  droppedThroughSeq = 0;
-  /** Cumulative output offset at droppedThroughSeq. */
-  droppedThroughOffset = 0;
+  /** Cumulative output offset at evictedThroughSeq. */
+  evictedThroughOffset = 0;
 
-  constructor(
-    private readonly limitBytes: number,
-    private readonly limitEvents: number,
-  ) {}
+  constructor(limitBytes: number, limitEvents: number) {
+    this.log = new BoundedSeqLog<LogEntry>({
+      seqOf: (entry) => lastSeqOf(entry.event),
+      sizeOf: (entry) => entry.bytes,
+      maxBytes: limitBytes,
+      maxItems: limitEvents,
+      keepNewest: true,
+      onEvict: (entry) => {
+        this.evictedThroughOffset = entry.endOffset;
+      },
+    });
+  }
+
+  /** Every seq ≤ this has been evicted from the log (0: nothing was). */
+  get evictedThroughSeq(): number {
+    return this.log.evictedThroughSeq;
+  }
 
   append(event: ProcessEventView, bytes: number): void {
     this.totalBytes += bytes;
-    this.entries.push({ event, bytes, endOffset: this.totalBytes });
-    this.retainedBytes += bytes;
-    this.lastSeq = event.seq;
-    while (this.length > 1 && (this.retainedBytes > this.limitBytes || this.length > this.limitEvents)) {
-      const dropped = this.entries[this.head++]!;
-      this.retainedBytes -= dropped.bytes;
-      this.droppedThroughSeq = dropped.event.seq;
-      this.droppedThroughOffset = dropped.endOffset;
-    }
-    if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
-    }
+    this.lastSeq = lastSeqOf(event);
+    this.log.append({ event, bytes, endOffset: this.totalBytes });
   }
 
   get length(): number {
-    return this.entries.length - this.head;
+    return this.log.length;
   }
 
   /** Entries with seq > afterSeq, in order (possibly none). */
-  *after(afterSeq: number): Generator<LogEntry> {
-    let lo = this.head;
-    let hi = this.entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.entries[mid]!.event.seq <= afterSeq) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < this.entries.length; i++) yield this.entries[i]!;
+  after(afterSeq: number): Generator<LogEntry> {
+    return this.log.after(afterSeq);
   }
 }

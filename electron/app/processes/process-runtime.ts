@@ -1,7 +1,7 @@
 // One process the user started in an environment: its handle from the client, the view the UI
 // shows, and the app-side event log that renderers stream from. Owns the process's state machine
 // (starting → running → exited, or failed / lost) and the cumulative ack sent to the server.
-import type { ProcessEventView, ProcessView } from '../../../shared/ipc';
+import { lastSeqOf, type ProcessEventView, type ProcessView } from '../../../shared/ipc';
 import type { ProcessEvent, ProcessHandle, ProcessStartOptions } from '../../client/api';
 import { PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS } from '../limits';
 import { ProcessLog } from './process-log';
@@ -140,10 +140,7 @@ export class ProcessRuntime {
         if (this.running) this.update({ state: 'exited', endedAt: Date.now() });
         return;
       case 'gap':
-        this.append(
-          { kind: 'gap', seq: event.toSeq, fromSeq: event.fromSeq, toSeq: event.toSeq, at: event.at },
-          0,
-        );
+        this.append({ kind: 'gap', fromSeq: event.fromSeq, toSeq: event.toSeq, at: event.at }, 0);
         return;
       case 'failed':
         // Terminal and seq-less in the client; it takes the next seq so the renderer orders it last.
@@ -154,7 +151,7 @@ export class ProcessRuntime {
   }
 
   private append(event: ProcessEventView, bytes: number): void {
-    if (event.seq <= this.log.lastSeq) return;
+    if (lastSeqOf(event) <= this.log.lastSeq) return;
     this.log.append(event, bytes);
     this.listener.appended(bytes);
   }

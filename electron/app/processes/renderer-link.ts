@@ -1,7 +1,13 @@
-// One renderer connection (an Electron window, a browser tab): the events it receives and, per
+// RendererFeed: the stream of events to one renderer (an Electron window, a browser tab) and, per
 // process, what it has been sent and not yet acknowledged. Output of a process stops flowing to this
 // renderer while its unacknowledged bytes exceed the window; other processes keep flowing.
-import type { EventName, EventPayload, ProcessEventBatch, ProcessEventView } from '../../../shared/ipc';
+import {
+  lastSeqOf,
+  type EventName,
+  type EventPayload,
+  type ProcessEventBatch,
+  type ProcessEventView,
+} from '../../../shared/ipc';
 import { OutputCoalescer } from '../../../shared/output-coalescing';
 import { BATCH_MAX_BYTES, RENDERER_BATCHING, RENDERER_WINDOW_BYTES } from '../limits';
 import type { ProcessLog } from './process-log';
@@ -23,7 +29,7 @@ interface StreamState {
   unacked: number;
 }
 
-export class RendererLink {
+export class RendererFeed {
   private readonly streams = new Map<string, StreamState>();
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
@@ -52,15 +58,11 @@ export class RendererLink {
     this.schedule(0);
   }
 
-  isSubscribed(envId: string, processId: string): boolean {
-    return this.streams.has(key(envId, processId));
-  }
-
   /** Retained events after `afterSeq`; live events then continue strictly after the returned lastSeq. */
   replay(envId: string, processId: string, log: ProcessLog, afterSeq: number) {
     const events: ProcessEventView[] = [];
     let bytes = 0;
-    if (afterSeq < log.droppedThroughSeq) events.push(gapEvent(afterSeq, log.droppedThroughSeq));
+    if (afterSeq < log.evictedThroughSeq) events.push(gapEvent(afterSeq, log.evictedThroughSeq));
     for (const entry of log.after(afterSeq)) {
       events.push(entry.event);
       bytes += entry.bytes;
@@ -76,10 +78,11 @@ export class RendererLink {
     return { events, lastSeq: Math.max(log.lastSeq, afterSeq) };
   }
 
-  ack(envId: string, processId: string, bytes: number): void {
+  /** The renderer consumed `deltaBytes` more output of this process (a delta, see `processes.ack`). */
+  ack(envId: string, processId: string, deltaBytes: number): void {
     const state = this.streams.get(key(envId, processId));
     if (!state) return;
-    state.unacked = Math.max(0, state.unacked - bytes);
+    state.unacked = Math.max(0, state.unacked - deltaBytes);
     this.source.consumed(envId, processId);
     this.schedule(0);
   }
@@ -146,10 +149,10 @@ export class RendererLink {
       const log = this.source.log(state.envId, state.processId);
       if (!log || state.lastSentSeq >= log.lastSeq) continue;
       const events: ProcessEventView[] = [];
-      if (state.lastSentSeq < log.droppedThroughSeq) {
-        events.push(gapEvent(state.lastSentSeq, log.droppedThroughSeq));
-        state.lastSentSeq = log.droppedThroughSeq;
-        state.sentOffset = log.droppedThroughOffset;
+      if (state.lastSentSeq < log.evictedThroughSeq) {
+        events.push(gapEvent(state.lastSentSeq, log.evictedThroughSeq));
+        state.lastSentSeq = log.evictedThroughSeq;
+        state.sentOffset = log.evictedThroughOffset;
       }
       for (const entry of log.after(state.lastSentSeq)) {
         if (entry.bytes > 0 && (state.unacked >= this.windowBytes || budget <= 0)) {
@@ -157,7 +160,7 @@ export class RendererLink {
           break;
         }
         events.push(entry.event);
-        state.lastSentSeq = entry.event.seq;
+        state.lastSentSeq = lastSeqOf(entry.event);
         state.sentOffset = entry.endOffset;
         state.unacked += entry.bytes;
         budget -= entry.bytes;
@@ -185,5 +188,5 @@ function key(envId: string, processId: string): string {
 }
 
 function gapEvent(afterSeq: number, throughSeq: number): ProcessEventView {
-  return { kind: 'gap', seq: throughSeq, fromSeq: afterSeq + 1, toSeq: throughSeq, at: Date.now() };
+  return { kind: 'gap', fromSeq: afterSeq + 1, toSeq: throughSeq, at: Date.now() };
 }

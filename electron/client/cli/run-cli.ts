@@ -186,7 +186,7 @@ async function runRemote(program: Program, options: RunOptions): Promise<number>
     deadline = seconds(options.recoveryDeadline, '--recovery-deadline');
     windowBytes = outputWindow(options.outputWindow);
   } catch (error) {
-    say((error as Error).message);
+    say(errorMessage(error));
     return RUN_FAILURE_EXIT_CODE;
   }
   const client = new RemoteExecServerClient({
@@ -277,7 +277,7 @@ async function runRemote(program: Program, options: RunOptions): Promise<number>
           if (status === 'stdinClosed' || status === 'unknownProcess') forwarding = false;
         },
         (error: unknown) => {
-          if (options.verbose) say(`input was not delivered: ${(error as Error).message}`);
+          if (options.verbose) say(`input was not delivered: ${errorMessage(error)}`);
         },
       );
     };

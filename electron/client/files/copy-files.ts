@@ -12,6 +12,7 @@ import { ClientError, isClientError } from '../client-error';
 import { walkLocalFolder, walkRemoteFolder, type FolderTree } from './folder-walk';
 import { inParallel } from './in-parallel';
 import { resendingAfterDrops } from '../link/resume-budget';
+import { errorMessage } from '../../../shared/error-message';
 
 /** Small files (and remote listings, metadata and folders) in flight at once. */
 export const FILES_IN_FLIGHT = 32;
@@ -128,7 +129,7 @@ async function copyAll(job: CopyJob, files: FileCopy[], copier: Copier): Promise
       try {
         await copy(job, file);
       } catch (error) {
-        job.progress.failed(file.name, (error as Error).message);
+        job.progress.failed(file.name, errorMessage(error));
       }
     };
   const whole = files.filter((file) => file.size <= WHOLE_FILE_MAX_BYTES);

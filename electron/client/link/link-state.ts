@@ -1,4 +1,4 @@
-// The reconnect state machine's states. Each one holds the resources that exist only while the
+// The reconnect state machine's states: the client's phase (named so to keep "link" for what the user sees). Each one holds the resources that exist only while the
 // client is in it (the attempt callers wait on, the live connection and its probe, the backoff
 // timer, the fatal error); the public ConnectionState is derived from it, never kept beside it.
 import type { ConnectionState } from '../api';
@@ -21,7 +21,7 @@ export interface Outage {
   bounds: OutageBounds;
 }
 
-export interface ConnectedLink {
+export interface ConnectedPhase {
   kind: 'connected';
   since: number;
   sessionId: string;
@@ -29,11 +29,11 @@ export interface ConnectedLink {
   probe: RttProbe;
 }
 
-export type LinkState =
+export type ClientPhase =
   | { kind: 'idle' }
   /** Opening a new session. */
   | { kind: 'connecting'; since: number; attempt: Attempt }
-  | ConnectedLink
+  | ConnectedPhase
   /** Lost: backing off before the outage's next attempt. */
   | { kind: 'waiting'; since: number; attempt: Attempt; outage: Outage; backoff: BackoffWait }
   /** Lost: an attempt to resume the session is in flight. */
@@ -43,34 +43,34 @@ export type LinkState =
   | { kind: 'closed'; since: number };
 
 /** What the app sees of a state: its facts, not its resources. */
-export function toConnectionState(link: LinkState): ConnectionState {
-  switch (link.kind) {
+export function toConnectionState(phase: ClientPhase): ConnectionState {
+  switch (phase.kind) {
     case 'idle':
       return { kind: 'idle' };
     case 'connecting':
-      return { kind: 'connecting', since: link.since };
+      return { kind: 'connecting', since: phase.since };
     case 'connected':
-      return { kind: 'connected', since: link.since, sessionId: link.sessionId };
+      return { kind: 'connected', since: phase.since, sessionId: phase.sessionId };
     case 'waiting':
     case 'reconnecting':
       return {
         kind: 'reconnecting',
-        since: link.since,
-        attempt: link.outage.attemptNo,
-        nextRetryAt: link.kind === 'waiting' ? link.backoff.retryAt : null,
-        reason: link.outage.reason,
-        sessionHeldUntil: link.outage.bounds.sessionHeldUntil,
-        deadlineAt: link.outage.bounds.deadlineAt,
+        since: phase.since,
+        attempt: phase.outage.attemptNo,
+        nextRetryAt: phase.kind === 'waiting' ? phase.backoff.retryAt : null,
+        reason: phase.outage.reason,
+        sessionHeldUntil: phase.outage.bounds.sessionHeldUntil,
+        deadlineAt: phase.outage.bounds.deadlineAt,
       };
     case 'failed':
       return {
         kind: 'failed',
-        since: link.since,
-        reason: link.fatalError.message,
-        code: link.fatalError.code,
-        ...(link.expiredAt !== undefined ? { expiredAt: link.expiredAt } : {}),
+        since: phase.since,
+        reason: phase.fatalError.message,
+        code: phase.fatalError.code,
+        ...(phase.expiredAt !== undefined ? { expiredAt: phase.expiredAt } : {}),
       };
     case 'closed':
-      return { kind: 'closed', since: link.since };
+      return { kind: 'closed', since: phase.since };
   }
 }

@@ -12,6 +12,7 @@ import {
   type CodecResult,
   type WireBytes,
 } from '../../../shared/protocol';
+import { errorMessage } from '../../../shared/error-message';
 
 const OUTPUT_PREFIX = Buffer.from('{"method":"process/output","params":{');
 const CHUNK_KEY = Buffer.from('"chunk":"');
@@ -66,7 +67,7 @@ export function parseDataFrame(frame: Buffer): CodecResult<unknown> {
   try {
     header = JSON.parse(split.value.headerText);
   } catch (error) {
-    return { ok: false, reason: `its header is not JSON (${(error as Error).message})` };
+    return { ok: false, reason: `its header is not JSON (${errorMessage(error)})` };
   }
   return resolvePayloadRefs(header, split.value.payload);
 }

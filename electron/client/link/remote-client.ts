@@ -1,5 +1,5 @@
 // RemoteExecServerClient: one logical, resumable session per environment. Owns the session id,
-// the link state (link-state.ts: connecting, connected, waiting, reconnecting, failed, each with
+// the client phase (link-state.ts: connecting, connected, waiting, reconnecting, failed, each with
 // what exists only then) and the transitions between them, and the process sessions that are
 // rebound and resynced after a reconnect. It publishes ConnectionState and health.
 import { randomUUID } from 'node:crypto';
@@ -36,8 +36,8 @@ import { HealthMonitor } from './health-monitor';
 import {
   toConnectionState,
   type Attempt,
-  type ConnectedLink,
-  type LinkState,
+  type ConnectedPhase,
+  type ClientPhase,
   type Outage,
 } from './link-state';
 import { toPathUri } from '../files/path-uri';
@@ -121,8 +121,8 @@ function newAttempt(): { attempt: Attempt; settle: () => void } {
 const clientClosed = (): ClientError => new ClientError('closed', 'The client was closed.');
 
 export class RemoteExecServerClient implements ExecServerClientApi {
-  private link: LinkState = { kind: 'idle' };
-  /** toConnectionState(link), derived once per transition so listeners and `state` agree. */
+  private phase: ClientPhase = { kind: 'idle' };
+  /** toConnectionState(phase), derived once per transition so listeners and `state` agree. */
   private publicState: ConnectionState = { kind: 'idle' };
   private info: EnvironmentInfo | null = null;
   /** The logical session: kept through outages, dropped only when a failed client starts over. */
@@ -196,11 +196,11 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   health(): HealthSnapshot {
-    const link = this.link.kind === 'connected' ? this.link : null;
+    const phase = this.phase.kind === 'connected' ? this.phase : null;
     return this.monitor.snapshot({
-      lastContactAt: link ? link.connection.lastInboundAt : this.lastContactAt,
-      stalled: link?.connection.stalled ?? false,
-      probeAgeMs: link?.probe.outstandingMs ?? null,
+      lastContactAt: phase ? phase.connection.lastInboundAt : this.lastContactAt,
+      stalled: phase?.connection.stalled ?? false,
+      probeAgeMs: phase?.probe.outstandingMs ?? null,
     });
   }
 
@@ -281,14 +281,14 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   reconnectNow(): void {
     if (this.lifetime.signal.aborted) return;
-    const link = this.link;
-    if (link.kind === 'waiting') {
-      link.backoff.wake();
-    } else if (link.kind === 'failed') {
+    const phase = this.phase;
+    if (phase.kind === 'waiting') {
+      phase.backoff.wake();
+    } else if (phase.kind === 'failed') {
       // A failed session cannot be resumed: start over with a fresh session.
       this.sessionId = null;
       this.ready().catch(() => undefined);
-    } else if (link.kind === 'idle') {
+    } else if (phase.kind === 'idle') {
       this.ready().catch(() => undefined);
     }
   }
@@ -338,7 +338,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   private get connection(): ExecServerConnection | null {
-    return this.link.kind === 'connected' ? this.link.connection : null;
+    return this.phase.kind === 'connected' ? this.phase.connection : null;
   }
 
   /** Resolves with a usable connection, connecting or waiting for recovery as needed. */
@@ -348,25 +348,25 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     for (;;) {
       // Closed, or closing: while close() fails the processes, the link is not `closed` yet.
       if (this.lifetime.signal.aborted) throw clientClosed();
-      const link = this.link;
-      switch (link.kind) {
+      const phase = this.phase;
+      switch (phase.kind) {
         case 'connected':
-          if (!link.connection.closed) return link.connection;
+          if (!phase.connection.closed) return phase.connection;
           // The connection ended without its loss being handled yet: recover, never start afresh.
           this.handleLoss(
-            link,
-            link.connection.closedError ?? new ClientError('disconnected', 'The connection was lost.'),
+            phase,
+            phase.connection.closedError ?? new ClientError('disconnected', 'The connection was lost.'),
           );
           continue;
         case 'connecting':
         case 'waiting':
         case 'reconnecting':
-          await link.attempt;
+          await phase.attempt;
           sawAttempt = true;
           continue;
         case 'failed':
           // Without a session there is nothing to lose, so a new call may simply try again.
-          if (this.sessionId !== null || sawAttempt) throw link.fatalError;
+          if (this.sessionId !== null || sawAttempt) throw phase.fatalError;
           break;
         case 'idle':
           break;
@@ -430,8 +430,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       this.opener,
       {
         onClose: (error) => {
-          const link = this.link;
-          if (link.kind === 'connected' && link.connection === connection) this.handleLoss(link, error);
+          const phase = this.phase;
+          if (phase.kind === 'connected' && phase.connection === connection) this.handleLoss(phase, error);
         },
         onProtocolError: (message) => this.log(message),
       },
@@ -488,10 +488,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     probe.start();
   }
 
-  private handleLoss(link: ConnectedLink, error: ClientError): void {
+  private handleLoss(phase: ConnectedPhase, error: ClientError): void {
     if (this.lifetime.signal.aborted) return;
-    this.lastContactAt = link.connection.lastInboundAt;
-    link.probe.dispose();
+    this.lastContactAt = phase.connection.lastInboundAt;
+    phase.probe.dispose();
     const cannotResume = whyLinkCannotResume(this.options.transport);
     if (cannotResume !== null) {
       this.fail(new ClientError('transport', `${error.message} ${cannotResume}`));
@@ -504,7 +504,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       reason: error.message,
       bounds: outageBounds({
         lostAt: Date.now(),
-        lastContactAt: link.connection.lastInboundAt,
+        lastContactAt: phase.connection.lastInboundAt,
         info: this.info,
         giveUpAfterMs: this.options.recoveryDeadlineMs,
         holdMarginMs: this.options.sessionHoldMarginMs,
@@ -560,10 +560,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   /** Ends what only a connected link has: its probe, and its connection if still open. */
   private releaseLink(error: ClientError): void {
-    const link = this.link;
-    if (link.kind !== 'connected') return;
-    link.probe.dispose();
-    link.connection.close(error);
+    const phase = this.phase;
+    if (phase.kind !== 'connected') return;
+    phase.probe.dispose();
+    phase.connection.close(error);
   }
 
   /** Ends the session's life in this client; `bounds` when it ends an outage (to date an expiry). */
@@ -579,9 +579,9 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   // ── State and health ────────────────────────────────────────────────────────────────────────
 
-  private enter(link: LinkState, reason?: string): void {
-    this.link = link;
-    const state = toConnectionState(link);
+  private enter(phase: ClientPhase, reason?: string): void {
+    this.phase = phase;
+    const state = toConnectionState(phase);
     this.publicState = state;
     this.monitor.recordState(state, reason);
     for (const listener of [...this.stateListeners]) guarded(() => listener(state));

@@ -1,5 +1,5 @@
 // The retained event log of one process: the delivered events, oldest evicted first beyond a count
-// and byte bound, replayed to late subscribers (a renderer reload) from any seq.
+import { BoundedSeqLog } from '../../../shared/bounded-seq-log';
 import type { ProcessEvent } from '../api';
 import type { BudgetedLog, RetainedOutputBudget } from './retained-budget';
 
@@ -25,52 +25,38 @@ export function lastSeqOf(event: ProcessEvent): number | null {
 }
 
 export class EventLog implements BudgetedLog {
-  private events: ProcessEvent[] = [];
-  private head = 0;
-  private bytes = 0;
-  /** Highest seq evicted so far (0 if nothing was). */
-  private evictedThrough = 0;
+  private readonly log: BoundedSeqLog<ProcessEvent>;
 
   /** `budget`: the client-wide bound this log also counts against, if any. */
   constructor(
-    private readonly limits: EventLogLimits,
+    limits: EventLogLimits,
     private readonly budget: RetainedOutputBudget | null = null,
   ) {
+    // `failed` has no seq, but it is terminal (nothing follows it), as the log requires.
+    this.log = new BoundedSeqLog<ProcessEvent>({
+      seqOf: lastSeqOf,
+      sizeOf,
+      maxBytes: limits.maxBytes,
+      maxItems: limits.maxEvents,
+      keepNewest: true,
+      // The budget only counts here; it evicts in enforce().
+      onEvict: (event) => this.budget?.count(-sizeOf(event)),
+    });
     budget?.add(this);
   }
 
   get retainedBytes(): number {
-    return this.bytes;
+    return this.log.retainedBytes;
   }
 
   append(event: ProcessEvent): void {
-    this.events.push(event);
-    this.resize(sizeOf(event));
-    while (
-      this.events.length - this.head > this.limits.maxEvents ||
-      (this.bytes > this.limits.maxBytes && this.events.length - this.head > 1)
-    ) {
-      this.evictOldest();
-    }
+    this.budget?.count(sizeOf(event));
+    this.log.append(event);
     this.budget?.enforce();
   }
 
   evictOldest(): boolean {
-    if (this.events.length - this.head <= 1) return false;
-    const old = this.events[this.head++]!;
-    this.evictedThrough = Math.max(this.evictedThrough, lastSeqOf(old) ?? 0);
-    this.resize(-sizeOf(old));
-    if (this.head > 1024 && this.head * 2 > this.events.length) {
-      this.events = this.events.slice(this.head);
-      this.head = 0;
-    }
-    return true;
-  }
-
-  /** Counts `delta` here and in the budget (which evicts only in enforce()). */
-  private resize(delta: number): void {
-    this.bytes += delta;
-    this.budget?.count(delta);
+    return this.log.evictOldest() !== undefined;
   }
 
   /**
@@ -79,22 +65,18 @@ export class EventLog implements BudgetedLog {
    */
   replay(afterSeq?: number): ProcessEvent[] {
     const out: ProcessEvent[] = [];
-    if (afterSeq !== undefined && afterSeq < this.evictedThrough) {
-      out.push({ kind: 'gap', fromSeq: afterSeq + 1, toSeq: this.evictedThrough, at: Date.now() });
+    const evictedThrough = this.log.evictedThroughSeq;
+    if (afterSeq !== undefined && afterSeq < evictedThrough) {
+      out.push({ kind: 'gap', fromSeq: afterSeq + 1, toSeq: evictedThrough, at: Date.now() });
     }
-    for (let i = this.head; i < this.events.length; i++) {
-      const event = this.events[i]!;
-      const last = lastSeqOf(event);
-      if (afterSeq === undefined || last === null || last > afterSeq) out.push(event);
-    }
+    for (const event of this.log.after(afterSeq ?? Number.NEGATIVE_INFINITY)) out.push(event);
     return out;
   }
 
   /** Forgets every event and leaves the budget. */
   clear(): void {
-    this.resize(-this.bytes);
+    this.budget?.count(-this.log.retainedBytes);
     this.budget?.remove(this);
-    this.events = [];
-    this.head = 0;
+    this.log.clear();
   }
 }

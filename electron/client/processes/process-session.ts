@@ -31,6 +31,7 @@ import { EventLog, type EventLogLimits } from './event-log';
 import { wireBytesToBuffer } from '../link/message-decoder';
 import { ReorderBuffer, type ReorderEntry, type ReorderLimits } from './reorder-buffer';
 import type { RetainedOutputBudget } from './retained-budget';
+import { errorMessage } from '../../../shared/error-message';
 
 /** What a ProcessSession needs from its client; the client owns connections and retries. */
 export interface ProcessSessionOps {
@@ -398,7 +399,7 @@ export class ProcessSession implements ProcessHandle {
   }
 
   private addGaps(ranges: Array<[number, number]>): void {
-    for (const [from, to] of ranges) this.buffer.add({ kind: 'gap', seq: from, toSeq: to }, true);
+    for (const [from, to] of ranges) this.buffer.add({ kind: 'gap', fromSeq: from, toSeq: to }, true);
   }
 
   private drain(): void {
@@ -427,7 +428,7 @@ export class ProcessSession implements ProcessHandle {
         break;
       case 'gap':
         this.lastDeliveredSeq = entry.toSeq;
-        this.emit({ kind: 'gap', fromSeq: entry.seq, toSeq: entry.toSeq, at: Date.now() });
+        this.emit({ kind: 'gap', fromSeq: entry.fromSeq, toSeq: entry.toSeq, at: Date.now() });
         break;
       case 'closed':
         this.lastDeliveredSeq = entry.seq;
@@ -449,7 +450,7 @@ export class ProcessSession implements ProcessHandle {
       listener(event);
     } catch (error) {
       // A broken subscriber must not stop delivery to the others.
-      process.emitWarning(`A process event listener threw: ${(error as Error)?.message ?? String(error)}`);
+      process.emitWarning(`A process event listener threw: ${errorMessage(error)}`);
     }
   }
 }

@@ -3,8 +3,13 @@
 import type { WireProcessEvent } from '../link/connection';
 import { wireByteLength } from '../link/message-decoder';
 
-/** A buffered entry: a wire event, or a gap (seqs seq..toSeq known to be lost). */
-export type ReorderEntry = WireProcessEvent | { kind: 'gap'; seq: number; toSeq: number };
+/** A buffered entry: a wire event, or a gap (seqs fromSeq..toSeq known to be lost). */
+export type ReorderEntry = WireProcessEvent | { kind: 'gap'; fromSeq: number; toSeq: number };
+
+/** The first seq an entry covers: its key here (a gap is held at its first seq). */
+function firstSeqOf(entry: ReorderEntry): number {
+  return entry.kind === 'gap' ? entry.fromSeq : entry.seq;
+}
 
 export interface ReorderLimits {
   maxEvents: number;
@@ -36,7 +41,8 @@ export class ReorderBuffer {
 
   /** Adds `entry` unless it would break the bounds (ignored when `force`); returns whether it was kept. */
   add(entry: ReorderEntry, force = false): boolean {
-    if (this.entries.has(entry.seq)) return true;
+    const seq = firstSeqOf(entry);
+    if (this.entries.has(seq)) return true;
     const bytes = sizeOf(entry);
     if (
       !force &&
@@ -44,14 +50,14 @@ export class ReorderBuffer {
     ) {
       return false;
     }
-    this.entries.set(entry.seq, entry);
+    this.entries.set(seq, entry);
     this.totalBytes += bytes;
     return true;
   }
 
   /** The seqs held, as [first, last] per entry (a gap covers a range). */
   spans(): Array<[number, number]> {
-    return [...this.entries.values()].map((e) => [e.seq, e.kind === 'gap' ? e.toSeq : e.seq]);
+    return [...this.entries.values()].map((e) => [firstSeqOf(e), e.kind === 'gap' ? e.toSeq : e.seq]);
   }
 
   take(seq: number): ReorderEntry | undefined {

@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { ClientError, inboundMessageTooLarge } from '../client-error';
 import { MAX_INBOUND_MESSAGE_BYTES } from '../constants';
 import { openTrustedTlsSocket, tlsTargetOf } from './tls-trust';
+import { errorMessage } from '../../../shared/error-message';
 import type { Transport, TransportHandlers } from './transport-types';
 
 /** Close code for a message past `maxPayload` (RFC 6455: message too big), and ws's error code. */
@@ -65,7 +66,7 @@ async function resolveToken(spec: WsTransportSpec): Promise<string | undefined> 
   } catch (error) {
     throw new ClientError(
       'auth',
-      `Could not read the token file ${spec.tokenFile}: ${(error as Error).message}. Check the --token-file path.`,
+      `Could not read the token file ${spec.tokenFile}: ${errorMessage(error)}. Check the --token-file path.`,
     );
   }
   const token = text.trim();

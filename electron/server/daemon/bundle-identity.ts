@@ -11,6 +11,7 @@ import {
 } from '../../../shared/remote-bundle';
 import { TETHER_VERSION } from '../../../shared/version';
 import { StartupError } from '../server-options';
+import { errorMessage } from '../../../shared/error-message';
 
 /** The directory of the running bundle (this code is inlined into server.mjs). */
 export function bundleDir(): string {
@@ -28,7 +29,7 @@ export function readBundleIdentity(dir: string = bundleDir()): RemoteBundleIdent
   try {
     manifest = parseRemoteBundleManifest(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {
-    throw new StartupError(`cannot read the bundle manifest ${file}: ${(error as Error).message}`);
+    throw new StartupError(`cannot read the bundle manifest ${file}: ${errorMessage(error)}`);
   }
   if (manifest.version !== TETHER_VERSION) {
     throw new StartupError(`${file} is for Tether ${manifest.version}, but this server is ${TETHER_VERSION}`);

@@ -3,6 +3,7 @@
 // a symlink, group or other access bits) is refused rather than repaired.
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { StartupError } from '../server-options';
+import { errorMessage } from '../../../shared/error-message';
 
 /** A startup error of its own kind, so callers can tell "not private" from other failures. */
 export class PrivateDirError extends StartupError {
@@ -37,7 +38,7 @@ export function assertPrivateDir(dir: string): void {
   try {
     stats = lstatSync(dir);
   } catch (error) {
-    throw new PrivateDirError(`cannot use ${dir}: ${(error as Error).message}`);
+    throw new PrivateDirError(`cannot use ${dir}: ${errorMessage(error)}`);
   }
   const problem = privateDirProblem(dir, stats, currentUid());
   if (problem !== null) {
@@ -51,7 +52,7 @@ export function ensurePrivateDir(dir: string): void {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new PrivateDirError(`cannot create ${dir}: ${(error as Error).message}`);
+      throw new PrivateDirError(`cannot create ${dir}: ${errorMessage(error)}`);
     }
   }
   assertPrivateDir(dir);

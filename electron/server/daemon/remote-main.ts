@@ -13,6 +13,7 @@ import { readBundleIdentity } from './bundle-identity';
 import { collectOldBundles } from './bundle-gc';
 import type { RawDaemonOptions } from './daemon';
 import { StartupError } from '../server-options';
+import { errorMessage } from '../../../shared/error-message';
 
 /** Runs a subcommand; known failures print one line and exit with their code (default 1). */
 async function guarded(name: string, run: () => Promise<number | void>): Promise<void> {
@@ -23,7 +24,7 @@ async function guarded(name: string, run: () => Promise<number | void>): Promise
     const message =
       error instanceof StartupError || error instanceof NoDaemonError
         ? error.message
-        : `failed: ${(error as Error).message}`;
+        : `failed: ${errorMessage(error)}`;
     process.stderr.write(`tether ${name}: ${message}\n`);
     process.exit(error instanceof NoDaemonError ? error.exitCode : 1);
   }

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { RpcError } from '../rpc/rpc-error';
+import { errorMessage } from '../../../shared/error-message';
 
 /** Local absolute path of a `file://` URI; throws -32602 for anything else. */
 export function uriToPath(uri: string): string {
@@ -18,7 +19,7 @@ export function uriToPath(uri: string): string {
   try {
     return path.normalize(fileURLToPath(url));
   } catch (error) {
-    throw RpcError.invalidParams(`invalid file URI: ${(error as Error).message}`);
+    throw RpcError.invalidParams(`invalid file URI: ${errorMessage(error)}`);
   }
 }
 

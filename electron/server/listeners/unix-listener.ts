@@ -10,6 +10,7 @@ import { NdjsonTransport, readNdjson } from '../rpc/ndjson-stream';
 import { assertPrivateDir } from '../daemon/private-dir';
 import { socketAnswers } from '../daemon/socket-probe';
 import { StartupError } from '../server-options';
+import { errorMessage } from '../../../shared/error-message';
 
 export interface UnixListener {
   /** Stops accepting, drops every open socket and removes the socket file. */
@@ -65,7 +66,7 @@ export async function startUnixListener(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>
-      reject(new StartupError(`cannot listen on ${socketPath}: ${(error as Error).message}`)),
+      reject(new StartupError(`cannot listen on ${socketPath}: ${errorMessage(error)}`)),
     );
     server.listen(socketPath, () => resolve());
   });

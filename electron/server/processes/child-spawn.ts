@@ -27,6 +27,7 @@ import {
   type ReadPty,
 } from '../reader/reader-thread';
 import { RpcError } from '../rpc/rpc-error';
+import { errorMessage } from '../../../shared/error-message';
 
 export interface SpawnSpec {
   argv: string[];
@@ -142,7 +143,7 @@ function checkCwd(cwd: string): void {
   try {
     isDirectory = statSync(cwd).isDirectory();
   } catch (error) {
-    throw spawnError(errnoCode(error), (error as Error).message);
+    throw spawnError(errnoCode(error), errorMessage(error));
   }
   if (!isDirectory) throw spawnError('ENOTDIR', '');
 }
@@ -191,7 +192,7 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
       (chunk) => callbacks.data('pty', chunk),
     );
   } catch (error) {
-    throw spawnError(errnoCode(error), (error as Error).message);
+    throw spawnError(errnoCode(error), errorMessage(error));
   }
   const { term } = spawned;
   let lastWritten: number | null = null;

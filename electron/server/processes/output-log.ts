@@ -1,5 +1,4 @@
-// The retained output of one process: chunks with their seq, bounded by bytes and by count
-// (oldest evicted first, silently), and the `process/read` selection rules.
+import { BoundedSeqLog } from '../../../shared/bounded-seq-log';
 import type { OutputStream } from '../../../shared/protocol';
 
 export interface LogChunk {
@@ -9,40 +8,38 @@ export interface LogChunk {
 }
 
 export class OutputLog {
-  private chunks: LogChunk[] = [];
-  private head = 0;
-  private bytes = 0;
+  private readonly log: BoundedSeqLog<LogChunk>;
 
-  constructor(
-    private maxBytes: number,
-    private readonly maxChunks: number,
-  ) {}
+  constructor(maxBytes: number, maxChunks: number) {
+    this.log = new BoundedSeqLog<LogChunk>({
+      seqOf: (chunk) => chunk.seq,
+      sizeOf: (chunk) => chunk.data.length,
+      maxBytes,
+      maxItems: maxChunks,
+      keepNewest: false,
+    });
+  }
 
   get retainedBytes(): number {
-    return this.bytes;
+    return this.log.retainedBytes;
   }
 
   get retainedChunks(): number {
-    return this.chunks.length - this.head;
+    return this.log.length;
+  }
+
+  /** Highest seq evicted so far (0 if nothing was). */
+  get evictedThroughSeq(): number {
+    return this.log.evictedThroughSeq;
   }
 
   /** Raises the byte bound (never lowers it), e.g. to cover a flow-control window. */
   ensureCapacity(bytes: number): void {
-    this.maxBytes = Math.max(this.maxBytes, bytes);
+    this.log.raiseMaxBytes(bytes);
   }
 
   append(chunk: LogChunk): void {
-    this.chunks.push(chunk);
-    this.bytes += chunk.data.length;
-    while (this.retainedChunks > this.maxChunks || (this.bytes > this.maxBytes && this.retainedChunks > 0)) {
-      const evicted = this.chunks[this.head]!;
-      this.bytes -= evicted.data.length;
-      this.head++;
-    }
-    if (this.head > 1024 && this.head * 2 > this.chunks.length) {
-      this.chunks = this.chunks.slice(this.head);
-      this.head = 0;
-    }
+    this.log.append(chunk);
   }
 
   /**
@@ -50,17 +47,9 @@ export class OutputLog {
    * only while the total stays within maxBytes, and collection stops once the total reaches it.
    */
   select(afterSeq: number, maxBytes: number | null): LogChunk[] {
-    let lo = this.head;
-    let hi = this.chunks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.chunks[mid]!.seq <= afterSeq) lo = mid + 1;
-      else hi = mid;
-    }
     const picked: LogChunk[] = [];
     let total = 0;
-    for (let i = lo; i < this.chunks.length; i++) {
-      const chunk = this.chunks[i]!;
+    for (const chunk of this.log.after(afterSeq)) {
       if (maxBytes !== null) {
         if (picked.length > 0 && total + chunk.data.length > maxBytes) break;
       }

@@ -27,6 +27,7 @@ import { dropOutbound, toWire, type OutboundMessage } from './outbound';
 import { methodFamily, requestHandlers, type RequestContext } from './request-handlers';
 import { RpcError } from './rpc-error';
 import type { Session, SessionRegistry, SessionSink } from '../processes/session';
+import { errorMessage } from '../../../shared/error-message';
 
 /** The byte pipe under a connection. */
 export interface Transport {
@@ -341,7 +342,7 @@ export class Connection implements SessionSink {
         this.send(encodeError(request.idJson, error.code, error.message, error.data));
       } else {
         this.deps.logger.error(`${request.method} failed: ${(error as Error).stack ?? error}`);
-        this.send(encodeError(request.idJson, ErrorCode.internal, (error as Error).message ?? String(error)));
+        this.send(encodeError(request.idJson, ErrorCode.internal, errorMessage(error)));
       }
     }
   }

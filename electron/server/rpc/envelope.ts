@@ -10,6 +10,7 @@ import {
   writeDataFrame,
 } from '../../../shared/protocol';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../limits';
+import { errorMessage } from '../../../shared/error-message';
 
 export type DecodedMessage =
   /** `idJson` is the id exactly as it must be echoed (JSON text). */
@@ -54,7 +55,7 @@ export function decodeText(text: string): DecodedMessage {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: 'invalid', reason: (error as Error).message };
+    return { kind: 'invalid', reason: errorMessage(error) };
   }
   const limit = checkLimits(value);
   if (limit) return { kind: 'invalid', reason: limit };

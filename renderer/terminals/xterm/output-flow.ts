@@ -2,7 +2,7 @@
 // events meanwhile, drops duplicates by seq, writes against the sink's completion callback with
 // high/low watermarks, and acknowledges every output byte it received exactly once (batched): the
 // AppService counts replayed and live bytes alike against this renderer's window.
-import type { CommandOutput, ProcessEventView } from '../../../shared/ipc';
+import { lastSeqOf, type CommandOutput, type ProcessEventView } from '../../../shared/ipc';
 import { decodeBase64 } from './base64';
 import { ACK_BATCH_BYTES, ACK_INTERVAL_MS, HIGH_WATERMARK_BYTES, LOW_WATERMARK_BYTES } from './flow-limits';
 import { formatClock } from '../../ui/format';
@@ -20,7 +20,8 @@ export interface OutputSink {
 export interface OutputFlowDeps {
   sink: OutputSink;
   replay: (afterSeq: number) => Promise<CommandOutput<'processes.replay'>>;
-  ack: (bytes: number) => void;
+  /** The renderer consumed `deltaBytes` more output bytes (a delta, see `processes.ack`). */
+  ack: (deltaBytes: number) => void;
   highWatermark?: number;
   lowWatermark?: number;
 }
@@ -145,11 +146,12 @@ export class OutputFlow {
   }
 
   private accept(event: ProcessEventView, replayed: boolean): void {
-    if (event.seq <= this.lastSeqSeen) {
+    const seq = lastSeqOf(event);
+    if (seq <= this.lastSeqSeen) {
       this.ackNow(outputBytes(event));
       return;
     }
-    this.lastSeqSeen = event.seq;
+    this.lastSeqSeen = seq;
     switch (event.kind) {
       case 'output': {
         const bytes = decodeBase64(event.data);

@@ -105,8 +105,8 @@ export class ProcessTerminal {
         },
       },
       replay: (afterSeq) => invoke('processes.replay', { ...key, afterSeq }),
-      ack: (bytes) => {
-        invoke('processes.ack', { ...key, bytes }).catch(() => undefined);
+      ack: (deltaBytes) => {
+        invoke('processes.ack', { ...key, deltaBytes }).catch(() => undefined);
       },
     });
   }

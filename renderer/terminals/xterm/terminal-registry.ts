@@ -33,9 +33,9 @@ export function routeEvents(batches: EventPayload<'processes.events'>): void {
       terminal.pushLive(batch.events);
       continue;
     }
-    const bytes = batch.events.reduce((sum, e) => sum + outputBytes(e), 0);
-    if (bytes > 0) {
-      invoke('processes.ack', { envId: batch.envId, processId: batch.processId, bytes }).catch(
+    const deltaBytes = batch.events.reduce((sum, e) => sum + outputBytes(e), 0);
+    if (deltaBytes > 0) {
+      invoke('processes.ack', { envId: batch.envId, processId: batch.processId, deltaBytes }).catch(
         () => undefined,
       );
     }

@@ -34,9 +34,9 @@ class PaneWatch {
     socket.on('framesent', ({ payload }) => {
       const message = JSON.parse(String(payload)) as {
         name?: string;
-        input?: { bytes?: number; cols?: number; rows?: number };
+        input?: { deltaBytes?: number; cols?: number; rows?: number };
       };
-      if (message.name === 'processes.ack') this.acked += message.input?.bytes ?? 0;
+      if (message.name === 'processes.ack') this.acked += message.input?.deltaBytes ?? 0;
       const { cols, rows } = message.input ?? {};
       if (message.name === 'processes.resize' && cols && rows) this.size = { cols, rows };
     });

@@ -129,9 +129,11 @@ export class BridgeClient {
       if (bytes === 0) continue;
       const key = `${batch.envId}/${batch.processId}`;
       this.outputBytes.set(key, (this.outputBytes.get(key) ?? 0) + bytes);
-      this.invoke('processes.ack', { envId: batch.envId, processId: batch.processId, bytes }).catch(
-        () => undefined,
-      );
+      this.invoke('processes.ack', {
+        envId: batch.envId,
+        processId: batch.processId,
+        deltaBytes: bytes,
+      }).catch(() => undefined);
     }
   }
 }

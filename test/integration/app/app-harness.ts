@@ -15,7 +15,7 @@ import { FileSecretStore } from '../../../electron/app/persistence/file-secret-s
 import { localFolderTarget } from '../../../electron/app/files/folder-download-target';
 import { localServerCommand } from '../../../electron/app/environments/local-server';
 import type { DownloadHost } from '../../../electron/app/host-services';
-import type { RendererLink } from '../../../electron/app/processes/renderer-link';
+import type { RendererFeed } from '../../../electron/app/processes/renderer-link';
 import type { SecretStore } from '../../../electron/app/persistence/secret-store';
 import type { SshConfigLocation } from '../../../electron/app/ssh/ssh-hosts';
 import { REPO_ROOT } from '../../support/exec-servers';
@@ -28,7 +28,7 @@ interface RecordedEvent {
 export interface Harness {
   service: AppService;
   dataDir: string;
-  link: RendererLink;
+  feed: RendererFeed;
   events: RecordedEvent[];
   invoke<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>>;
   /** Raw dispatch result, for error tests. */
@@ -81,12 +81,12 @@ export async function createHarness(
     ...(options.sshConfig ? { sshConfig: options.sshConfig } : {}),
   });
   const events: RecordedEvent[] = [];
-  const link = service.attach((name, payload) => events.push({ name, payload }));
-  const raw = (name: unknown, input: unknown) => dispatch(service.handlers, link, name, input);
+  const feed = service.attach((name, payload) => events.push({ name, payload }));
+  const raw = (name: unknown, input: unknown) => dispatch(service.handlers, feed, name, input);
   return {
     service,
     dataDir,
-    link,
+    feed,
     events,
     raw,
     async invoke(name, input) {

@@ -5,7 +5,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PaneNode, ProcessEventBatch, ProcessEventView, ProcessView } from '../../../shared/ipc';
+import {
+  lastSeqOf,
+  type PaneNode,
+  type ProcessEventBatch,
+  type ProcessEventView,
+  type ProcessView,
+} from '../../../shared/ipc';
 import { SAVED_SESSIONS_FILE_NAME } from '../../../electron/app/persistence/saved-sessions';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
@@ -84,7 +90,7 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     await waitFor(() => outputText(eventsOf(h, ticker.processId)).includes('line 20\n'), 'ticker output');
     await waitFor(() => outputText(eventsOf(h, finisher.processId)) === 'waiting\n', 'finisher output');
     const seenBeforeQuit = outputText(eventsOf(h, ticker.processId));
-    const seqBeforeQuit = eventsOf(h, ticker.processId).at(-1)!.seq;
+    const seqBeforeQuit = lastSeqOf(eventsOf(h, ticker.processId).at(-1)!);
 
     await h.close({ keepDataDir: true });
     // Saved at quit: the session, and each process with the last seq the app had delivered.
@@ -94,7 +100,7 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     );
     // (The ticker keeps printing while the app quits, so the seq saved lies between these two.)
     expect(savedTicker.lastSeq).toBeGreaterThanOrEqual(seqBeforeQuit);
-    expect(savedTicker.lastSeq).toBeLessThanOrEqual(eventsOf(h, ticker.processId).at(-1)!.seq);
+    expect(savedTicker.lastSeq).toBeLessThanOrEqual(lastSeqOf(eventsOf(h, ticker.processId).at(-1)!));
     // While the app is down: the ticker keeps printing, the finisher exits.
     writeFileSync(path.join(server.home, 'finish'), '');
     await waitFor(() => !pidAlive(finisher.pid!), 'the finisher to exit while the app is down');
@@ -110,7 +116,7 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
 
     // A renderer of the new app: replay what is retained, then follow live.
     const replayed = await h2.invoke('processes.replay', { envId, processId: ticker.processId, afterSeq: 0 });
-    const live = () => eventsOf(h2, ticker.processId).filter((e) => e.seq > replayed.lastSeq);
+    const live = () => eventsOf(h2, ticker.processId).filter((e) => lastSeqOf(e) > replayed.lastSeq);
     const shown = () => outputText([...replayed.events, ...live()]);
     const grown = seenBeforeQuit.split('\n').length + 20;
     await waitFor(() => shown().split('\n').length > grown, 'output after the restart, live');
@@ -121,7 +127,7 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     expect(shown()).toBe(lines(1, count));
     expect(shown().startsWith(seenBeforeQuit)).toBe(true);
     expect(all.filter((e) => e.kind === 'gap')).toEqual([]);
-    expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
+    expect(all.map((e) => lastSeqOf(e))).toEqual(all.map((_, i) => i + 1));
     expect(await viewOf(h2, envId, ticker.processId)).toMatchObject({ state: 'exited', exitCode: 0 });
   });
 

@@ -3,14 +3,14 @@
 // duplicates, and flow control holding under a flood while an interrupt still gets through.
 // Every test gets its own AppService (and codex server), so none depends on what another left.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProcessEventBatch, ProcessEventView } from '../../../shared/ipc';
+import { lastSeqOf, type ProcessEventBatch, type ProcessEventView } from '../../../shared/ipc';
 import {
   PROCESS_LOG_LIMIT_BYTES,
   RENDERER_WINDOW_BYTES,
   SERVER_OUTPUT_WINDOW_BYTES,
 } from '../../../electron/app/limits';
 import { dispatch } from '../../../electron/app/handlers/dispatcher';
-import type { RendererLink } from '../../../electron/app/processes/renderer-link';
+import type { RendererFeed } from '../../../electron/app/processes/renderer-link';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { createHarness, waitFor, type Harness } from './app-harness';
 import { pidAlive } from '../../support/pids';
@@ -32,7 +32,7 @@ function outputText(events: ProcessEventView[]): string {
 }
 
 function expectStrictlyAscending(events: ProcessEventView[]): void {
-  const seqs = events.map((e) => e.seq);
+  const seqs = events.map((e) => lastSeqOf(e));
   for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBeGreaterThan(seqs[i - 1]!);
 }
 
@@ -46,7 +46,7 @@ async function connected(h: Harness, envId: string): Promise<void> {
 
 async function ackAll(
   h: Harness,
-  link: RendererLink,
+  feed: RendererFeed,
   envId: string,
   processId: string,
   until: () => boolean,
@@ -59,7 +59,7 @@ async function ackAll(
         0,
       );
       if (sent > acked) {
-        link.ack(envId, processId, sent - acked);
+        feed.ack(envId, processId, sent - acked);
         acked = sent;
       }
       return until();
@@ -71,7 +71,7 @@ async function ackAll(
 
 describe('processes on the Local environment (Tether stdio server)', () => {
   // Fresh per test: the flood test's bounds are environment-wide (bufferedBytes counts every process
-  // of the environment), and the harness's renderer link would otherwise carry earlier processes.
+  // of the environment), and the harness's renderer feed would otherwise carry earlier processes.
   let h: Harness;
   beforeEach(async () => {
     h = await createHarness();
@@ -196,7 +196,7 @@ describe('processes on the Local environment (Tether stdio server)', () => {
     });
     await waitFor(() => outputText(eventsOf(h, view.processId)).includes('line-20\n'), 'first lines');
     const reloaded: Array<{ name: string; payload: unknown }> = [];
-    const link = h.service.attach((name, payload) => reloaded.push({ name, payload }));
+    const feed = h.service.attach((name, payload) => reloaded.push({ name, payload }));
     try {
       const liveEvents = () =>
         reloaded
@@ -206,7 +206,7 @@ describe('processes on the Local environment (Tether stdio server)', () => {
               .filter((b) => b.processId === view.processId)
               .flatMap((b) => b.events),
           );
-      const fresh = await dispatch(h.service.handlers, link, 'processes.replay', {
+      const fresh = await dispatch(h.service.handlers, feed, 'processes.replay', {
         envId: 'local',
         processId: view.processId,
         afterSeq: 0,
@@ -218,10 +218,10 @@ describe('processes on the Local environment (Tether stdio server)', () => {
       await waitFor(() => liveEvents().some((e) => e.kind === 'closed'), 'live after replay', 30_000);
       const all = [...replayed.events, ...liveEvents()];
       expectStrictlyAscending(all);
-      expect(liveEvents()[0]!.seq).toBe(replayed.lastSeq + 1);
+      expect(lastSeqOf(liveEvents()[0]!)).toBe(replayed.lastSeq + 1);
       expect(outputText(all)).toBe(Array.from({ length: 40 }, (_, i) => `line-${i + 1}\n`).join(''));
     } finally {
-      h.service.detach(link);
+      h.service.detach(feed);
     }
   });
 
@@ -229,21 +229,21 @@ describe('processes on the Local environment (Tether stdio server)', () => {
     const view = await h.invoke('processes.start', { envId: 'local', argv: ['yes', 'flood'], tty: true });
     const { processId } = view;
     await waitFor(
-      () => h.link.unackedBytes('local', processId) >= SERVER_OUTPUT_WINDOW_BYTES / 2,
+      () => h.feed.unackedBytes('local', processId) >= SERVER_OUTPUT_WINDOW_BYTES / 2,
       'flood flowing',
     );
     // Give the flood time to overrun any bound that does not hold.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(h.link.unackedBytes('local', processId)).toBeLessThanOrEqual(RENDERER_WINDOW_BYTES + CHUNK_SLACK);
+    expect(h.feed.unackedBytes('local', processId)).toBeLessThanOrEqual(RENDERER_WINDOW_BYTES + CHUNK_SLACK);
     // Nothing was acknowledged, so the server may have sent one window in total: what the renderer
     // holds plus what the app buffers stays within it.
     const env = (await h.invoke('environments.list', {}))[0]!;
-    const received = h.link.unackedBytes('local', processId) + env.bufferedBytes;
+    const received = h.feed.unackedBytes('local', processId) + env.bufferedBytes;
     expect(received).toBeLessThanOrEqual(SERVER_OUTPUT_WINDOW_BYTES + CHUNK_SLACK);
     // Input still works while output is held back: Ctrl-C reaches the blocked process.
     await h.invoke('processes.signal', { envId: 'local', processId, signal: 'interrupt' });
     await waitFor(() => !pidAlive(view.pid!), 'yes killed by the interrupt', 30_000);
-    await ackAll(h, h.link, 'local', processId, () =>
+    await ackAll(h, h.feed, 'local', processId, () =>
       eventsOf(h, processId).some((e) => e.kind === 'closed'),
     );
     expectStrictlyAscending(eventsOf(h, processId));
@@ -316,10 +316,10 @@ describe('processes and files on codex exec-server (no server-side flow control)
       120_000,
     );
     expect(await buffered()).toBeLessThanOrEqual(PROCESS_LOG_LIMIT_BYTES);
-    expect(h.link.unackedBytes(envId, view.processId)).toBeLessThanOrEqual(
+    expect(h.feed.unackedBytes(envId, view.processId)).toBeLessThanOrEqual(
       RENDERER_WINDOW_BYTES + CHUNK_SLACK,
     );
-    await ackAll(h, h.link, envId, view.processId, () =>
+    await ackAll(h, h.feed, envId, view.processId, () =>
       eventsOf(h, view.processId).some((e) => e.kind === 'closed'),
     );
     const events = eventsOf(h, view.processId);
@@ -347,9 +347,9 @@ describe('processes and files on codex exec-server (no server-side flow control)
       const [lost, ...tail] = replayed;
       expect(lost).toMatchObject({ kind: 'gap', fromSeq: 1 });
       const lostThrough = (lost as Extract<ProcessEventView, { kind: 'gap' }>).toSeq;
-      expect(tail[0]!.seq).toBe(lostThrough + 1);
-      expect(tail).toEqual(events.filter((e) => e.seq > lostThrough));
-      expect(lastSeq).toBe(events.at(-1)!.seq);
+      expect(lastSeqOf(tail[0]!)).toBe(lostThrough + 1);
+      expect(tail).toEqual(events.filter((e) => lastSeqOf(e) > lostThrough));
+      expect(lastSeq).toBe(lastSeqOf(events.at(-1)!));
       const kept = tail.reduce(
         (sum, e) => sum + (e.kind === 'output' ? Buffer.from(e.data, 'base64').byteLength : 0),
         0,

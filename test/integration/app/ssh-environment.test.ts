@@ -205,7 +205,7 @@ describe('SSH environments in the app', () => {
       expect(h.eventsNamed('ssh.promptClosed')).toContainEqual({ id: promptA.id });
       expect((await h.invoke('ssh.prompts', {})).map((p) => p.id)).toEqual([promptB.id]);
 
-      h.service.detach(h.link);
+      h.service.detach(h.feed);
       expect(await h.invoke('ssh.prompts', {})).toEqual([]);
       const failed = await waitFor(async () => (await envView(h, b.id)).sshConnect?.failure, 'b to fail');
       expect(failed).toMatchObject({ stage: 'connecting', message: expect.stringMatching(/cancelled/) });

@@ -79,7 +79,7 @@ describe('EventLog retention', () => {
     for (let seq = 1; seq <= 20_000; seq++) log.append(output(seq));
     expect(seqsOf(log.replay())).toEqual(Array.from({ length: 10 }, (_, i) => 19_991 + i));
     // The backing array is compacted: it never holds much more than the evicted-index threshold.
-    expect(log['events'].length).toBeLessThan(2_100);
+    expect(log['log']['items'].length).toBeLessThan(2_100);
   });
 });
 

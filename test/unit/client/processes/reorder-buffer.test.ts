@@ -12,7 +12,7 @@ const output = (seq: number, bytes: number): ReorderEntry => ({
   chunk: Buffer.alloc(bytes, 120).toString('base64'),
 });
 const exited = (seq: number): ReorderEntry => ({ kind: 'exited', seq, exitCode: 0 });
-const gap = (seq: number, toSeq: number): ReorderEntry => ({ kind: 'gap', seq, toSeq });
+const gap = (fromSeq: number, toSeq: number): ReorderEntry => ({ kind: 'gap', fromSeq, toSeq });
 
 describe('ReorderBuffer bounds', () => {
   it('keeps exactly maxEvents entries and refuses the next one', () => {
