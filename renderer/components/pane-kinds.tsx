@@ -6,7 +6,7 @@ import { useEffect, useReducer, type ComponentType } from 'react';
 import { X } from 'lucide-react';
 import type { EnvironmentView, PaneContent, PaneKindName } from '../../shared/ipc';
 import { openEditor } from '../actions/editor-actions';
-import { requestClosePanes } from '../actions/pane-actions';
+import { PANE_ID_ATTRIBUTE, requestClosePanes } from '../actions/pane-actions';
 import { useEditors } from '../stores/editors-store';
 import { leaves, usePanes, type EnvPanes } from '../stores/panes-store';
 import { processKeyString } from '../stores/process-key';
@@ -133,6 +133,7 @@ function EditorKindPane({ env, paneId, content, focused }: PaneProps<ContentOf<'
     <section
       className={`pane editor-kind${focused ? ' focused' : ''}`}
       aria-label={`Editor ${name}`}
+      {...{ [PANE_ID_ATTRIBUTE]: paneId }}
       onMouseDown={() => usePanes.getState().focusPane(env.id, paneId)}
     >
       {tab ? (
