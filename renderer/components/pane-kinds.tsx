@@ -123,7 +123,11 @@ function TerminalKindPane({ content, ...props }: PaneProps<ContentOf<'terminal'>
   return <TerminalPane {...props} processId={content.processId} process={process} />;
 }
 
-/** A file's editor in a pane: the open document, or a way to open it (e.g. after a restart). */
+/**
+ * A file's editor in a pane: the open document, or a way to open it (e.g. after a restart).
+ * Nothing opens one yet but a stored layout: a document has one CodeMirror view at a time, so the
+ * Files view's editor and a pane must not show the same file at once.
+ */
 function EditorKindPane({ env, paneId, content, focused }: PaneProps<ContentOf<'editor'>>) {
   const tab = useEditors((s) =>
     s.tabs.find((t) => t.envId === content.environmentId && t.path === content.path),

@@ -1,5 +1,5 @@
-// One tab of the terminal strip: its title (the user's name, else the program's title, else the
-// command), a marker for what happened there unseen, rename in place (double-click or F2), drag to
+// One tab of the terminal strip: its title (the user's name, else what its focused pane's kind
+// calls it: for a terminal the program's title, else the command), a marker for what happened there unseen, rename in place (double-click or F2), drag to
 // reorder, and close by ×, middle click or Delete.
 import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
 import { CircleStop, X } from 'lucide-react';
