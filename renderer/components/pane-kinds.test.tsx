@@ -3,7 +3,7 @@
 // xterm is freed once no pane shows its process, and a process that goes takes its panes only.
 import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EditorFile } from '../../shared/ipc';
 import { startApp } from '../actions/start-app';
@@ -70,7 +70,8 @@ describe('pane kinds', () => {
     // After a restart the file is not open yet: the pane offers to open it, and then shows it.
     await user.click(within(editor).getByRole('button', { name: 'Open' }));
     expect(bridge.callsOf('editor.open')).toEqual([{ envId: 'env-1', path: '/home/u/notes.txt' }]);
-    await waitFor(() => expect(within(editor).getByRole('button', { name: /Save/ })).toBeTruthy());
+    // Loading the file pulls in CodeMirror's chunk, slow on a busy machine: a bound, not a timing.
+    expect(await within(editor).findByRole('button', { name: /Save/ }, { timeout: 20_000 })).toBeTruthy();
     // The layout the host stores holds both kinds.
     const saved = bridge.callsOf('layout.save').at(-1)!;
     expect(leaves(saved.byEnv['env-1']!.tabs[0]!.root).map((l) => l.content)).toEqual([
