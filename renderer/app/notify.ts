@@ -3,7 +3,7 @@
 // desktop app while its window is not focused.
 import type { EnvironmentView, ProcessView, TransferView } from '../../shared/ipc';
 import { hostKind } from '../ipc/host-kind';
-import { envPanes, leaves, usePanes } from '../terminals/panes-store';
+import { envPanes, showsProcess, usePanes } from '../terminals/panes-store';
 import { useToasts, type Toast } from '../ui/toasts-store';
 
 function notify(level: Toast['level'], message: string): void {
@@ -18,10 +18,7 @@ const ended = (p: ProcessView | undefined) =>
 
 export function processChanged(before: ProcessView | undefined, after: ProcessView): void {
   if (!before || ended(before) || !ended(after)) return;
-  const shown = envPanes(usePanes.getState().byEnv, after.envId).tabs.some((t) =>
-    leaves(t.root).some((l) => l.processId === after.processId),
-  );
-  if (shown) return;
+  if (showsProcess(envPanes(usePanes.getState().byEnv, after.envId), after.processId)) return;
   const how =
     after.state === 'exited'
       ? `exited with code ${after.exitCode ?? '?'}`

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@testing-library/react';
 import { setBridge } from '../ipc/ipc-client';
-import { envPanes, leaves, usePanes } from '../terminals/panes-store';
+import { envPanes, leaves, usePanes, terminalContent, processIdOf } from '../terminals/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useEnvironments } from '../environments/environments-store';
 import { useUi } from './ui-store';
@@ -42,7 +42,7 @@ describe('startApp', () => {
     await waitFor(() => expect(envPanes(usePanes.getState().byEnv, 'local').tabs).toHaveLength(1));
     expect(bridge.callsOf('processes.start')).toEqual([{ envId: 'local', tty: true }]);
     const tab = envPanes(usePanes.getState().byEnv, 'local').tabs[0]!;
-    expect(leaves(tab.root)[0]!.processId).toBe('shell-1');
+    expect(processIdOf(leaves(tab.root)[0]!)).toBe('shell-1');
 
     stop();
     stop = await startApp();
@@ -109,7 +109,7 @@ describe('startApp', () => {
       makeProcess({ envId: 'local', processId: 'bg', title: 'make', state: 'exited', exitCode: 2 }),
     );
     // A process a pane shows tells it there; no toast.
-    usePanes.getState().openTab('local', 'shown');
+    usePanes.getState().openTab('local', terminalContent('shown'));
     bridge.emit('processes.changed', makeProcess({ envId: 'local', processId: 'shown', title: 'bash' }));
     bridge.emit(
       'processes.changed',

@@ -7,14 +7,15 @@ import { appCommands } from '../palette/commands';
 import { invoke, onEvent } from '../ipc/ipc-client';
 import { useEnvironments } from '../environments/environments-store';
 import { useNotices } from '../ui/notices-store';
-import { leaves, usePanes } from '../terminals/panes-store';
+import { usePanes, type PaneContent } from '../terminals/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { processKeyString } from '../processes/process-key';
 import { useSettings } from '../settings/settings-store';
 import { useSshPrompts } from '../ssh/ssh-prompts-store';
 import { useTransfers } from '../files/transfers-store';
 import { useUi } from './ui-store';
-import { applySettingsToAll, retainOnly, routeEvents } from '../terminals/xterm/terminal-registry';
+import { applySettingsToAll, routeEvents } from '../terminals/xterm/terminal-registry';
+import { retainShownContent } from '../terminals/pane-kinds';
 import { guardUnsavedEdits } from '../editor/unsaved-guard';
 import { reportUnsavedEdits, resendUnsavedEdits } from '../editor/unsaved-report';
 import { forgetEnvironment, forwardNetworkSignals } from '../environments/environment-actions';
@@ -53,7 +54,7 @@ export async function startApp(): Promise<() => void> {
           .filter((p) => p.envId === key.envId)
           .map((p) => p.processId),
       );
-      usePanes.getState().prune(key.envId, live);
+      usePanes.getState().prune(key.envId, liveProcessesOnly(live));
     }),
     onEvent('processes.events', (batches) => {
       noteOutput(batches);
@@ -81,15 +82,8 @@ export async function startApp(): Promise<() => void> {
   ];
   offs.push(
     trackActivity(),
-    usePanes.subscribe((state) => {
-      const shown = new Set<string>();
-      for (const [envId, env] of Object.entries(state.byEnv)) {
-        for (const tab of env.tabs)
-          for (const leaf of leaves(tab.root))
-            shown.add(processKeyString({ envId, processId: leaf.processId }));
-      }
-      retainOnly(shown);
-    }),
+    // Each pane kind frees what no pane shows any more (a terminal: its xterm).
+    usePanes.subscribe((state) => retainShownContent(state.byEnv)),
   );
 
   const layout = await syncLayout();
@@ -139,10 +133,15 @@ async function loadProcesses(envId: string): Promise<void> {
   try {
     const list = await invoke('processes.list', { envId });
     useProcesses.getState().setForEnv(envId, list);
-    usePanes.getState().prune(envId, new Set(list.map((p) => p.processId)));
+    usePanes.getState().prune(envId, liveProcessesOnly(new Set(list.map((p) => p.processId))));
   } catch {
     // Not connected yet: the list is fetched again when the environment connects.
   }
+}
+
+/** Keeps every pane but a terminal whose process the AppService no longer knows (e.g. after a restart). */
+function liveProcessesOnly(live: Set<string>): (content: PaneContent) => boolean {
+  return (content) => content.kind !== 'terminal' || live.has(content.processId);
 }
 
 function openFirstShell(envs: EnvironmentView[]): void {

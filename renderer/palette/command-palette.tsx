@@ -7,11 +7,9 @@ import { navigate } from '../files/file-actions';
 import { appCommands } from './commands';
 import { useEnvironments } from '../environments/environments-store';
 import { envPanes, usePanes } from '../terminals/panes-store';
-import { useProcesses } from '../processes/processes-store';
-import { useProgramTitles } from '../terminals/program-titles-store';
 import { useRecentPaths } from '../files/recent-paths-store';
-import { tabTitle } from '../terminals/tab-title';
-import { titleProcessKey } from '../terminals/terminal-tab';
+import { useTitleChanges } from '../terminals/pane-kinds';
+import { currentTabTitle } from '../terminals/terminal-tab';
 import { useUi } from '../app/ui-store';
 
 function Palette(props: { label: string; placeholder: string; onClose: () => void; children: ReactNode }) {
@@ -61,8 +59,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
 export function QuickSwitch({ onClose }: { onClose: () => void }) {
   const { byId, order } = useEnvironments();
   const panesByEnv = usePanes((s) => s.byEnv);
-  const processes = useProcesses((s) => s.byKey);
-  const programTitles = useProgramTitles((s) => s.byKey);
+  useTitleChanges();
   const recent = useRecentPaths((s) => s.byEnv);
   const ui = useUi.getState();
   const run = (fn: () => void) => {
@@ -87,12 +84,7 @@ export function QuickSwitch({ onClose }: { onClose: () => void }) {
       <Command.Group heading="Terminals">
         {envs.flatMap((env) =>
           envPanes(panesByEnv, env.id).tabs.map((tab, index) => {
-            const key = titleProcessKey(env.id, tab);
-            const title = tabTitle({
-              name: tab.name,
-              programTitle: programTitles[key],
-              commandTitle: processes[key]?.title,
-            });
+            const title = currentTabTitle(env.id, tab);
             return (
               <Command.Item
                 key={tab.id}

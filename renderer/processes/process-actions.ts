@@ -2,7 +2,13 @@
 // open them in terminal panes.
 import type { CommandInput, ProcessKey, ProcessView } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
-import { envPanes, leaves, usePanes, type SplitDirection } from '../terminals/panes-store';
+import {
+  envPanes,
+  showsProcess,
+  terminalContent,
+  usePanes,
+  type SplitDirection,
+} from '../terminals/panes-store';
 import { processKeyString } from './process-key';
 import { useProcesses } from './processes-store';
 import { useUi } from '../app/ui-store';
@@ -19,14 +25,15 @@ export async function openShell(
   options: { cwd?: string; splitOf?: { paneId: string; direction: SplitDirection } } = {},
 ): Promise<void> {
   const view = await startProcess({ envId, tty: true, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const content = terminalContent(view.processId);
   if (options.splitOf)
-    usePanes.getState().split(envId, options.splitOf.paneId, options.splitOf.direction, view.processId);
-  else usePanes.getState().openTab(envId, view.processId);
+    usePanes.getState().split(envId, options.splitOf.paneId, options.splitOf.direction, content);
+  else usePanes.getState().openTab(envId, content);
   useUi.getState().showPanel(envId, 'terminals');
 }
 
 export function openInPane(key: ProcessKey): void {
-  usePanes.getState().openTab(key.envId, key.processId);
+  usePanes.getState().openTab(key.envId, terminalContent(key.processId));
   useUi.getState().showPanel(key.envId, 'terminals');
 }
 
@@ -55,10 +62,10 @@ export async function restartProcess(key: ProcessKey): Promise<void> {
   try {
     const view = await invoke('processes.restart', key);
     useProcesses.getState().upsert(view);
-    const shown = envPanes(usePanes.getState().byEnv, key.envId).tabs.some((t) =>
-      leaves(t.root).some((l) => l.processId === key.processId),
-    );
-    if (shown) usePanes.getState().replaceProcess(key.envId, key.processId, view.processId);
+    if (showsProcess(envPanes(usePanes.getState().byEnv, key.envId), key.processId))
+      usePanes
+        .getState()
+        .replaceContent(key.envId, terminalContent(key.processId), terminalContent(view.processId));
     else openInPane(view);
   } finally {
     replacing.delete(id);

@@ -7,7 +7,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { Settings } from '../../shared/ipc';
 import { startApp } from '../app/start-app';
-import { usePanes } from '../terminals/panes-store';
+import { usePanes, terminalContent } from '../terminals/panes-store';
 import { DEFAULT_SETTINGS, useSettings } from './settings-store';
 import { useUi } from '../app/ui-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
@@ -37,7 +37,7 @@ beforeEach(async () => {
     .handle('processes.write', () => ({ ok: true }));
   localStorage.setItem('tether.firstShellOpened', '1');
   stop = await startApp();
-  usePanes.getState().openTab('env-1', 'shell');
+  usePanes.getState().openTab('env-1', terminalContent('shell'));
 });
 afterEach(() => {
   stop?.();

@@ -3,7 +3,7 @@
 // seen. "Seen" means its pane is on screen: the active tab of the selected environment's Terminals.
 import type { EventPayload, ProcessView } from '../../shared/ipc';
 import { useActivity } from './activity-store';
-import { envPanes, leaves, usePanes } from './panes-store';
+import { envPanes, leaves, processIdOf, usePanes } from './panes-store';
 import { processKeyString } from '../processes/process-key';
 import { panelOf, useUi } from '../app/ui-store';
 
@@ -16,9 +16,11 @@ export function visibleProcessKeys(): Set<string> {
   const env = envPanes(usePanes.getState().byEnv, envId);
   const tab = env.tabs.find((t) => t.id === env.activeTabId);
   if (!tab) return shown;
-  for (const leaf of leaves(tab.root))
-    if (tab.maximizedPaneId === undefined || leaf.id === tab.maximizedPaneId)
-      shown.add(processKeyString({ envId, processId: leaf.processId }));
+  for (const leaf of leaves(tab.root)) {
+    const processId = processIdOf(leaf);
+    if (processId !== undefined && (tab.maximizedPaneId === undefined || leaf.id === tab.maximizedPaneId))
+      shown.add(processKeyString({ envId, processId }));
+  }
   return shown;
 }
 
@@ -48,8 +50,10 @@ export function trackActivity(): () => void {
     const inPanes = new Set<string>();
     for (const [envId, env] of Object.entries(usePanes.getState().byEnv))
       for (const tab of env.tabs)
-        for (const leaf of leaves(tab.root))
-          inPanes.add(processKeyString({ envId, processId: leaf.processId }));
+        for (const leaf of leaves(tab.root)) {
+          const processId = processIdOf(leaf);
+          if (processId !== undefined) inPanes.add(processKeyString({ envId, processId }));
+        }
     const visible = visibleProcessKeys();
     // Seen now, or shown in no pane any more (closed, restarted under a new id): nothing to mark.
     const done = Object.keys(useActivity.getState().unseenByKey).filter(

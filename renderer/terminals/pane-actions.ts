@@ -2,7 +2,7 @@
 // closed silently: the user chooses to terminate it or to keep it running in the background), and
 // moving between panes by where they are on screen.
 import { processKeyString } from '../processes/process-key';
-import { envPanes, leaves, usePanes } from './panes-store';
+import { envPanes, leaves, processIdOf, usePanes } from './panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useUi } from '../app/ui-store';
 import type { ProcessView } from '../../shared/ipc';
@@ -17,12 +17,14 @@ function isRunning(p: ProcessView | undefined): p is ProcessView {
 export function processesLeftWithoutPane(envId: string, paneIds: string[]): ProcessView[] {
   const closing = new Set(paneIds);
   const all = envPanes(usePanes.getState().byEnv, envId).tabs.flatMap((t) => leaves(t.root));
-  const stillShown = new Set(all.filter((l) => !closing.has(l.id)).map((l) => l.processId));
+  const stillShown = new Set(all.filter((l) => !closing.has(l.id)).map(processIdOf));
   const byKey = useProcesses.getState().byKey;
   const left = new Map<string, ProcessView>();
   for (const leaf of all) {
-    if (!closing.has(leaf.id) || stillShown.has(leaf.processId)) continue;
-    const p = byKey[processKeyString({ envId, processId: leaf.processId })];
+    const processId = processIdOf(leaf);
+    // Only a terminal has a process to leave running; other kinds close at once.
+    if (processId === undefined || !closing.has(leaf.id) || stillShown.has(processId)) continue;
+    const p = byKey[processKeyString({ envId, processId })];
     if (isRunning(p)) left.set(p.processId, p);
   }
   return [...left.values()];

@@ -1,11 +1,10 @@
-// Renders a tab's split tree: nested rows/columns of terminal panes with drag handles between them,
-// or only the maximized pane (the others stay in the tree, their processes running, until restored).
+// Renders a tab's split tree: nested rows/columns of panes with drag handles between them, or only
+// the maximized pane (the others stay in the tree, their processes running, until restored). Each
+// leaf is drawn by its content's pane kind (pane-kinds.tsx).
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import type { EnvironmentView, TerminalTab } from '../../shared/ipc';
+import type { EnvironmentView, Tab } from '../../shared/ipc';
 import { leaves, type PaneNode } from './panes-store';
-import { useProcesses } from '../processes/processes-store';
-import { processKeyString } from '../processes/process-key';
-import { TerminalPane } from './terminal-pane';
+import { PaneView } from './pane-kinds';
 
 /** A pane is never dragged smaller than this (its header and a few lines stay usable). */
 const MIN_PANE_PX = 120;
@@ -18,7 +17,7 @@ interface TabContext {
   maximizedPaneId: string | undefined;
 }
 
-export function PaneLayout({ env, tab }: { env: EnvironmentView; tab: TerminalTab }) {
+export function PaneLayout({ env, tab }: { env: EnvironmentView; tab: Tab }) {
   const all = leaves(tab.root);
   const context: TabContext = {
     env,
@@ -31,19 +30,12 @@ export function PaneLayout({ env, tab }: { env: EnvironmentView; tab: TerminalTa
 }
 
 function PaneNodeView({ node, context }: { node: PaneNode; context: TabContext }) {
-  const { env } = context;
-  const process = useProcesses((s) =>
-    node.type === 'leaf'
-      ? s.byKey[processKeyString({ envId: env.id, processId: node.processId })]
-      : undefined,
-  );
   if (node.type === 'leaf') {
     return (
-      <TerminalPane
-        env={env}
+      <PaneView
+        env={context.env}
         paneId={node.id}
-        processId={node.processId}
-        process={process}
+        content={node.content}
         focused={node.id === context.focusedPaneId}
         hiddenPanes={context.maximizedPaneId === node.id ? context.paneCount - 1 : 0}
         canMaximize={context.paneCount > 1}

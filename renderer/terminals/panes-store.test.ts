@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { envPanes, leaves, usePanes } from './panes-store';
+import { envPanes, leaves, processIdOf, terminalContent, usePanes, type PaneContent } from './panes-store';
 import { resetStores } from '../test/reset-stores';
 
 const env = () => envPanes(usePanes.getState().byEnv, 'e');
@@ -9,38 +9,38 @@ describe('panes store', () => {
 
   it('opens tabs, splits a pane and collapses the split when one side closes', () => {
     const s = usePanes.getState();
-    s.openTab('e', 'p1');
+    s.openTab('e', terminalContent('p1'));
     const tab = env().tabs[0]!;
-    s.split('e', tab.focusedPaneId, 'horizontal', 'p2');
+    s.split('e', tab.focusedPaneId, 'horizontal', terminalContent('p2'));
     const split = env().tabs[0]!;
     expect(split.root.type).toBe('split');
-    expect(leaves(split.root).map((l) => l.processId)).toEqual(['p1', 'p2']);
+    expect(leaves(split.root).map(processIdOf)).toEqual(['p1', 'p2']);
     expect(split.focusedPaneId).toBe(leaves(split.root)[1]!.id);
     s.closePane('e', leaves(split.root)[0]!.id);
     const after = env().tabs[0]!;
-    expect(after.root).toMatchObject({ type: 'leaf', processId: 'p2' });
+    expect(after.root).toMatchObject({ type: 'leaf', content: terminalContent('p2') });
     s.closePane('e', after.root.id);
     expect(env()).toEqual({ tabs: [], activeTabId: null });
   });
 
   it('cycles tabs, swaps a restarted process in place and prunes processes that are gone', () => {
     const s = usePanes.getState();
-    s.openTab('e', 'p1');
-    s.openTab('e', 'p2');
+    s.openTab('e', terminalContent('p1'));
+    s.openTab('e', terminalContent('p2'));
     const [t1, t2] = env().tabs;
     expect(env().activeTabId).toBe(t2!.id);
     s.cycleTab('e', 1);
     expect(env().activeTabId).toBe(t1!.id);
-    s.replaceProcess('e', 'p1', 'p9');
-    expect(leaves(env().tabs[0]!.root)[0]!.processId).toBe('p9');
-    s.prune('e', new Set(['p2']));
-    expect(env().tabs.map((t) => leaves(t.root)[0]!.processId)).toEqual(['p2']);
+    s.replaceContent('e', terminalContent('p1'), terminalContent('p9'));
+    expect(processIdOf(leaves(env().tabs[0]!.root)[0]!)).toBe('p9');
+    s.prune('e', (c) => c.kind === 'terminal' && c.processId === 'p2');
+    expect(env().tabs.map((t) => processIdOf(leaves(t.root)[0]!))).toEqual(['p2']);
     expect(env().activeTabId).toBe(t2!.id);
   });
 
   it('names a tab (cleaned), and a blank or null name goes back to the program title', () => {
     const s = usePanes.getState();
-    s.openTab('e', 'p1');
+    s.openTab('e', terminalContent('p1'));
     const id = env().tabs[0]!.id;
     s.renameTab('e', id, '  build\u0007 logs ');
     expect(env().tabs[0]!.name).toBe('build logs');
@@ -53,9 +53,9 @@ describe('panes store', () => {
 
   it('moves a tab to another place in the strip, clamped to its ends', () => {
     const s = usePanes.getState();
-    for (const p of ['p1', 'p2', 'p3']) s.openTab('e', p);
-    const order = () => env().tabs.map((t) => leaves(t.root)[0]!.processId);
-    const idOf = (p: string) => env().tabs.find((t) => leaves(t.root)[0]!.processId === p)!.id;
+    for (const p of ['p1', 'p2', 'p3']) s.openTab('e', terminalContent(p));
+    const order = () => env().tabs.map((t) => processIdOf(leaves(t.root)[0]!));
+    const idOf = (p: string) => env().tabs.find((t) => processIdOf(leaves(t.root)[0]!) === p)!.id;
     s.moveTab('e', idOf('p3'), 0);
     expect(order()).toEqual(['p3', 'p1', 'p2']);
     s.moveTab('e', idOf('p3'), 99);
@@ -66,18 +66,18 @@ describe('panes store', () => {
 
   it('maximizes one pane of a split, and restores on toggle, on a split, or when it closes', () => {
     const s = usePanes.getState();
-    s.openTab('e', 'p1');
+    s.openTab('e', terminalContent('p1'));
     const first = env().tabs[0]!.focusedPaneId;
     s.toggleMaximize('e', first);
     expect(env().tabs[0]).not.toHaveProperty('maximizedPaneId'); // a lone pane has nothing to hide
-    s.split('e', first, 'horizontal', 'p2');
+    s.split('e', first, 'horizontal', terminalContent('p2'));
     s.toggleMaximize('e', first);
     expect(env().tabs[0]).toMatchObject({ maximizedPaneId: first, focusedPaneId: first });
     s.toggleMaximize('e', first);
     expect(env().tabs[0]).not.toHaveProperty('maximizedPaneId');
 
     s.toggleMaximize('e', first);
-    s.split('e', first, 'vertical', 'p3'); // a new pane is meant to be seen
+    s.split('e', first, 'vertical', terminalContent('p3')); // a new pane is meant to be seen
     expect(env().tabs[0]).not.toHaveProperty('maximizedPaneId');
 
     s.toggleMaximize('e', first);
@@ -88,5 +88,28 @@ describe('panes store', () => {
     s.toggleMaximize('e', first);
     s.closePane('e', first);
     expect(env().tabs[0]).not.toHaveProperty('maximizedPaneId');
+  });
+
+  it('holds terminals and editors side by side: split, swap and prune touch only the content meant', () => {
+    const s = usePanes.getState();
+    const notes: PaneContent = { kind: 'editor', environmentId: 'e', path: '/srv/notes.md' };
+    const shell = terminalContent('p1');
+    s.openTab('e', shell);
+    s.split('e', env().tabs[0]!.focusedPaneId, 'horizontal', notes);
+    s.openTab('e', notes);
+    const contents = () => env().tabs.map((t) => leaves(t.root).map((l) => l.content));
+    expect(contents()).toEqual([[shell, notes], [notes]]);
+
+    // The same path in another environment is other content.
+    s.replaceContent('e', { ...notes, environmentId: 'other' }, terminalContent('x'));
+    expect(contents()).toEqual([[shell, notes], [notes]]);
+    const moved: PaneContent = { kind: 'editor', environmentId: 'e', path: '/srv/notes.old.md' };
+    s.replaceContent('e', notes, moved);
+    expect(contents()).toEqual([[shell, moved], [moved]]);
+
+    // Pruning the processes that are gone keeps every editor, and the tab an editor alone holds.
+    s.prune('e', (c) => c.kind !== 'terminal');
+    expect(contents()).toEqual([[moved], [moved]]);
+    expect(env().tabs[0]!.root).toMatchObject({ type: 'leaf', content: moved });
   });
 });

@@ -1,17 +1,14 @@
-// Terminal tabs and their split layouts per environment: which process shows in which pane.
-// The renderer owns it; the app host stores it (layout-sync.ts), so a reloaded window or a
-// restarted app reopens every pane on the same process.
 import { create } from 'zustand';
-import type { EnvPanes, PaneNode, TerminalTab } from '../../shared/ipc';
+import type { EnvPanes, PaneContent, PaneLeaf, PaneNode, Tab } from '../../shared/ipc';
 import { sanitizeTitle } from './tab-title';
 
-export type { EnvPanes, PaneNode } from '../../shared/ipc';
+export type { EnvPanes, PaneContent, PaneLeaf, PaneNode } from '../../shared/ipc';
 export type SplitDirection = 'horizontal' | 'vertical';
 
 interface PanesState {
   byEnv: Record<string, EnvPanes>;
-  openTab: (envId: string, processId: string) => void;
-  split: (envId: string, paneId: string, direction: SplitDirection, processId: string) => void;
+  openTab: (envId: string, content: PaneContent) => void;
+  split: (envId: string, paneId: string, direction: SplitDirection, content: PaneContent) => void;
   closePane: (envId: string, paneId: string) => void;
   activateTab: (envId: string, tabId: string) => void;
   cycleTab: (envId: string, step: 1 | -1) => void;
@@ -24,9 +21,10 @@ interface PanesState {
   toggleMaximize: (envId: string, paneId: string) => void;
   /** Shows every pane of the tab again. */
   restorePanes: (envId: string, tabId: string) => void;
-  replaceProcess: (envId: string, fromProcessId: string, toProcessId: string) => void;
-  /** Drops panes whose process the AppService no longer knows (e.g. after an app restart). */
-  prune: (envId: string, liveProcessIds: Set<string>) => void;
+  /** Every pane showing `from` shows `to` instead, in place (e.g. a restarted process's successor). */
+  replaceContent: (envId: string, from: PaneContent, to: PaneContent) => void;
+  /** Drops panes whose content `keep` refuses (e.g. a process the AppService no longer knows). */
+  prune: (envId: string, keep: (content: PaneContent) => boolean) => void;
   removeEnv: (envId: string) => void;
 }
 
@@ -38,14 +36,34 @@ function newId(prefix: string): string {
 
 const EMPTY: EnvPanes = { tabs: [], activeTabId: null };
 
-export function leaves(node: PaneNode): Extract<PaneNode, { type: 'leaf' }>[] {
+export function leaves(node: PaneNode): PaneLeaf[] {
   return node.type === 'leaf' ? [node] : [...leaves(node.children[0]), ...leaves(node.children[1])];
 }
 
-function mapTree(
-  node: PaneNode,
-  fn: (leaf: Extract<PaneNode, { type: 'leaf' }>) => PaneNode | null,
-): PaneNode | null {
+export function terminalContent(processId: string): PaneContent {
+  return { kind: 'terminal', processId };
+}
+
+/** The process a pane shows, if it is a terminal. */
+export function processIdOf(leaf: PaneLeaf): string | undefined {
+  return leaf.content.kind === 'terminal' ? leaf.content.processId : undefined;
+}
+
+/** Some pane of `env` shows process `processId`. */
+export function showsProcess(env: EnvPanes, processId: string): boolean {
+  return env.tabs.some((t) => leaves(t.root).some((l) => processIdOf(l) === processId));
+}
+
+export function sameContent(a: PaneContent, b: PaneContent): boolean {
+  switch (a.kind) {
+    case 'terminal':
+      return b.kind === 'terminal' && a.processId === b.processId;
+    case 'editor':
+      return b.kind === 'editor' && a.environmentId === b.environmentId && a.path === b.path;
+  }
+}
+
+function mapTree(node: PaneNode, fn: (leaf: PaneLeaf) => PaneNode | null): PaneNode | null {
   if (node.type === 'leaf') return fn(node);
   const a = mapTree(node.children[0], fn);
   const b = mapTree(node.children[1], fn);
@@ -62,11 +80,8 @@ function updateEnv(
 }
 
 /** Rebuilds tabs through `fn`, dropping tabs that end up empty and keeping a valid active tab. */
-function rebuildTabs(
-  env: EnvPanes,
-  fn: (leaf: Extract<PaneNode, { type: 'leaf' }>) => PaneNode | null,
-): EnvPanes {
-  const tabs: TerminalTab[] = [];
+function rebuildTabs(env: EnvPanes, fn: (leaf: PaneLeaf) => PaneNode | null): EnvPanes {
+  const tabs: Tab[] = [];
   for (const tab of env.tabs) {
     const root = mapTree(tab.root, fn);
     if (!root) continue;
@@ -88,25 +103,25 @@ function rebuildTabs(
   return { tabs, activeTabId };
 }
 
-function withoutMaximized(tab: TerminalTab): TerminalTab {
+function withoutMaximized(tab: Tab): Tab {
   const { maximizedPaneId: _shown, ...rest } = tab;
   return rest;
 }
 
 export const usePanes = create<PanesState>()((set) => ({
   byEnv: {},
-  openTab: (envId, processId) =>
+  openTab: (envId, content) =>
     set((s) =>
       updateEnv(s, envId, (env) => {
-        const leaf: PaneNode = { type: 'leaf', id: newId('pane'), processId };
-        const tab: TerminalTab = { id: newId('tab'), root: leaf, focusedPaneId: leaf.id };
+        const leaf: PaneNode = { type: 'leaf', id: newId('pane'), content };
+        const tab: Tab = { id: newId('tab'), root: leaf, focusedPaneId: leaf.id };
         return { tabs: [...env.tabs, tab], activeTabId: tab.id };
       }),
     ),
-  split: (envId, paneId, direction, processId) =>
+  split: (envId, paneId, direction, content) =>
     set((s) =>
       updateEnv(s, envId, (env) => {
-        const fresh: PaneNode = { type: 'leaf', id: newId('pane'), processId };
+        const fresh: PaneNode = { type: 'leaf', id: newId('pane'), content };
         const next = rebuildTabs(env, (leaf) =>
           leaf.id === paneId
             ? { type: 'split', id: newId('split'), direction, children: [leaf, fresh] }
@@ -131,7 +146,7 @@ export const usePanes = create<PanesState>()((set) => ({
       updateEnv(s, envId, (env) => {
         if (env.tabs.length === 0) return env;
         const index = env.tabs.findIndex((t) => t.id === env.activeTabId);
-        const next = env.tabs[(index + step + env.tabs.length) % env.tabs.length] as TerminalTab;
+        const next = env.tabs[(index + step + env.tabs.length) % env.tabs.length] as Tab;
         return { ...env, activeTabId: next.id };
       }),
     ),
@@ -168,7 +183,7 @@ export const usePanes = create<PanesState>()((set) => ({
         if (to === from) return env;
         const tabs = [...env.tabs];
         const [moved] = tabs.splice(from, 1);
-        tabs.splice(to, 0, moved as TerminalTab);
+        tabs.splice(to, 0, moved as Tab);
         return { ...env, tabs };
       }),
     ),
@@ -192,20 +207,14 @@ export const usePanes = create<PanesState>()((set) => ({
         tabs: env.tabs.map((t) => (t.id === tabId ? withoutMaximized(t) : t)),
       })),
     ),
-  replaceProcess: (envId, fromProcessId, toProcessId) =>
+  replaceContent: (envId, from, to) =>
     set((s) =>
       updateEnv(s, envId, (env) =>
-        rebuildTabs(env, (leaf) =>
-          leaf.processId === fromProcessId ? { ...leaf, processId: toProcessId } : leaf,
-        ),
+        rebuildTabs(env, (leaf) => (sameContent(leaf.content, from) ? { ...leaf, content: to } : leaf)),
       ),
     ),
-  prune: (envId, liveProcessIds) =>
-    set((s) =>
-      updateEnv(s, envId, (env) =>
-        rebuildTabs(env, (leaf) => (liveProcessIds.has(leaf.processId) ? leaf : null)),
-      ),
-    ),
+  prune: (envId, keep) =>
+    set((s) => updateEnv(s, envId, (env) => rebuildTabs(env, (leaf) => (keep(leaf.content) ? leaf : null)))),
   removeEnv: (envId) =>
     set((s) => {
       const { [envId]: _gone, ...rest } = s.byEnv;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { startApp } from '../app/start-app';
-import { envPanes, leaves, usePanes } from './panes-store';
+import { envPanes, leaves, processIdOf, terminalContent, usePanes } from './panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useUi } from '../app/ui-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
@@ -36,7 +36,7 @@ beforeEach(async () => {
     .handle('processes.signal', () => ({ ok: true }));
   localStorage.setItem('tether.firstShellOpened', '1');
   stop = await startApp();
-  usePanes.getState().openTab('env-1', 'shell');
+  usePanes.getState().openTab('env-1', terminalContent('shell'));
 });
 afterEach(() => {
   stop?.();
@@ -95,7 +95,7 @@ describe('Restart in Processes', () => {
     useUi.getState().showPanel('env-1', 'processes');
     render(<App />);
     await user.click(screen.getByRole('button', { name: 'Restart bash' }));
-    await waitFor(() => expect(panesOf().map((l) => l.processId)).toEqual(['shell-2']));
+    await waitFor(() => expect(panesOf().map(processIdOf)).toEqual(['shell-2']));
     expect(useUi.getState().panelByEnv['env-1']).toBe('terminals');
     expect(Object.keys(useProcesses.getState().byKey)).toHaveLength(1);
   });
@@ -113,7 +113,9 @@ describe('Restart in Processes', () => {
     render(<App />);
     await user.click(screen.getByRole('button', { name: 'Restart bash' }));
     // The same pane (and so its place in a split layout) now shows the new process.
-    await waitFor(() => expect(panesOf()).toEqual([{ type: 'leaf', id: paneId, processId: 'shell-2' }]));
+    await waitFor(() =>
+      expect(panesOf()).toEqual([{ type: 'leaf', id: paneId, content: terminalContent('shell-2') }]),
+    );
   });
 });
 

@@ -1,18 +1,16 @@
-// One tab of the terminal strip: its title (the user's name, else the program's title, else the
-// command), a marker for what happened there unseen, rename in place (double-click or F2), drag to
+// One tab of the terminal strip: its title (the user's name, else what its focused pane's kind
+// calls it: for a terminal the program's title, else the command), a marker for what happened there unseen, rename in place (double-click or F2), drag to
 // reorder, and close by ×, middle click or Delete.
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
 import { CircleStop, X } from 'lucide-react';
-import type { TerminalTab as Tab } from '../../shared/ipc';
+import type { PaneLeaf, Tab } from '../../shared/ipc';
 import { MAX_TAB_TITLE_CHARS } from '../../shared/ipc';
 import { requestCloseTab } from './pane-actions';
 import { useActivity, type UnseenActivity } from './activity-store';
-import { leaves, usePanes } from './panes-store';
+import { leaves, processIdOf, usePanes } from './panes-store';
 import { processKeyString } from '../processes/process-key';
-import { useProcesses } from '../processes/processes-store';
-import { useProgramTitles } from './program-titles-store';
 import { useUi } from '../app/ui-store';
-import { tabTitle } from './tab-title';
+import { paneTitle, subscribeToTitles } from './pane-kinds';
 
 /** Where a dragged tab would land, relative to this one. */
 export type DropSide = 'before' | 'after';
@@ -29,18 +27,21 @@ const ACTIVITY_LABELS: Record<UnseenActivity, string> = {
   exited: 'process ended',
 };
 
-/** The process whose titles name `tab`: the one in its focused pane. */
-export function titleProcessKey(envId: string, tab: Tab): string {
-  const focused = leaves(tab.root).find((l) => l.id === tab.focusedPaneId) ?? leaves(tab.root)[0];
-  return focused ? processKeyString({ envId, processId: focused.processId }) : '';
+/** The pane that names `tab`: its focused one. */
+function titlePane(tab: Tab): PaneLeaf {
+  const all = leaves(tab.root);
+  return all.find((l) => l.id === tab.focusedPaneId) ?? (all[0] as PaneLeaf);
 }
 
-/** The tab's title as shown, from the pane it has focused. */
+/** The tab's title now: the user's name for it, else what its focused pane's kind calls it. */
+export function currentTabTitle(envId: string, tab: Tab): string {
+  return tab.name || paneTitle(envId, titlePane(tab).content);
+}
+
+/** The tab's title as shown, following the stores the title comes from. */
 export function useTabTitle(envId: string, tab: Tab): string {
-  const key = titleProcessKey(envId, tab);
-  const commandTitle = useProcesses((s) => s.byKey[key]?.title);
-  const programTitle = useProgramTitles((s) => s.byKey[key]);
-  return tabTitle({ name: tab.name, programTitle, commandTitle });
+  // A string snapshot: only a change of the title itself renders again.
+  return useSyncExternalStore(subscribeToTitles, () => currentTabTitle(envId, tab));
 }
 
 /** What happened unseen in any pane of the tab; an ended process outranks output. */
@@ -48,7 +49,9 @@ function useTabActivity(envId: string, tab: Tab): UnseenActivity | null {
   return useActivity((s) => {
     let found: UnseenActivity | null = null;
     for (const leaf of leaves(tab.root)) {
-      const activity = s.unseenByKey[processKeyString({ envId, processId: leaf.processId })];
+      const processId = processIdOf(leaf);
+      if (processId === undefined) continue;
+      const activity = s.unseenByKey[processKeyString({ envId, processId })];
       if (activity === 'exited') return activity;
       found ??= activity ?? null;
     }

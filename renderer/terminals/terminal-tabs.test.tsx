@@ -15,7 +15,7 @@ import {
 } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { startApp } from '../app/start-app';
-import { envPanes, leaves, usePanes } from './panes-store';
+import { envPanes, leaves, usePanes, terminalContent, processIdOf } from './panes-store';
 import { useEnvironments } from '../environments/environments-store';
 import { useUi } from '../app/ui-store';
 import { useActivity } from './activity-store';
@@ -50,8 +50,8 @@ beforeEach(async () => {
     .handle('layout.save', () => ({ ok: true }));
   localStorage.setItem('tether.firstShellOpened', '1');
   stop = await startApp();
-  usePanes.getState().openTab('env-1', 'p1');
-  usePanes.getState().openTab('env-1', 'p2');
+  usePanes.getState().openTab('env-1', terminalContent('p1'));
+  usePanes.getState().openTab('env-1', terminalContent('p2'));
 });
 afterEach(() => {
   stop?.();
@@ -162,7 +162,7 @@ describe('arranging tabs and panes', () => {
   it('moves the active tab with Ctrl+Shift+PageUp/PageDown', async () => {
     const user = userEvent.setup();
     render(<App />);
-    const order = () => tabs().map((t) => leaves(t.root)[0]!.processId);
+    const order = () => tabs().map((t) => processIdOf(leaves(t.root)[0]!));
     await user.keyboard('{Control>}{Shift>}{PageUp}{/Shift}{/Control}');
     expect(order()).toEqual(['p2', 'p1']);
     expect(strip().getAllByRole('tab')[0]!.textContent).toContain('1: top');
@@ -171,9 +171,9 @@ describe('arranging tabs and panes', () => {
   });
 
   it('drops a dragged tab before or after the tab it is dropped on', () => {
-    usePanes.getState().openTab('env-1', 'p3');
+    usePanes.getState().openTab('env-1', terminalContent('p3'));
     render(<App />);
-    const order = () => tabs().map((t) => leaves(t.root)[0]!.processId);
+    const order = () => tabs().map((t) => processIdOf(leaves(t.root)[0]!));
     const data = new Map<string, string>();
     const dataTransfer = {
       setData: (type: string, value: string) => data.set(type, value),
@@ -207,7 +207,7 @@ describe('arranging tabs and panes', () => {
   it('maximizes a pane from its header and restores it with the same button, the shortcut or Escape', async () => {
     const user = userEvent.setup();
     const tab = tabs()[1]!;
-    usePanes.getState().split('env-1', tab.focusedPaneId, 'horizontal', 'p1');
+    usePanes.getState().split('env-1', tab.focusedPaneId, 'horizontal', terminalContent('p1'));
     render(<App />);
     const panes = () => document.querySelectorAll('section.pane');
     expect(panes()).toHaveLength(2);

@@ -1,7 +1,8 @@
-// The terminal layout the renderer shows (tabs and split panes per environment, each pane naming
-// the process it shows), as the app host keeps it across restarts. The renderer owns it while it
-// runs; the host only stores the last one it was sent. Bounded so a stored layout stays small.
-// Fields added later are optional, so a layout.json written by an older Tether still loads.
+// The pane layout the renderer shows (tabs and split panes per environment, each pane holding one
+// piece of content: a process's terminal, a file's editor), as the app host keeps it across
+// restarts. The renderer owns it while it runs; the host only stores the last one it was sent.
+// Bounded so a stored layout stays small. Optional fields added later need no migration; a change
+// of shape bumps PANE_LAYOUT_VERSION and gets one in electron/app/layout-file.ts.
 import { z } from 'zod';
 
 const MAX_TABS_PER_ENVIRONMENT = 100;
@@ -11,15 +12,32 @@ export const MAX_PANE_DEPTH = 8;
 /** A tab name the user typed, or a title a program set, is cut to this many characters. */
 export const MAX_TAB_TITLE_CHARS = 120;
 
+/** The shape of layout.json this build writes (1: a leaf held a bare processId). */
+export const PANE_LAYOUT_VERSION = 2;
+
 const Id = z.string().min(1).max(200);
 
+/** What one pane shows; `kind` picks the renderer's pane kind (renderer/components/pane-kinds.tsx). */
+export const PaneContent = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('terminal'), processId: Id }),
+  z.object({ kind: z.literal('editor'), environmentId: Id, path: z.string().min(1).max(4096) }),
+]);
+export type PaneContent = z.infer<typeof PaneContent>;
+export type PaneKindName = PaneContent['kind'];
+
+export interface PaneLeaf {
+  type: 'leaf';
+  id: string;
+  content: PaneContent;
+}
+
 export type PaneNode =
-  | { type: 'leaf'; id: string; processId: string }
+  | PaneLeaf
   | { type: 'split'; id: string; direction: 'horizontal' | 'vertical'; children: [PaneNode, PaneNode] };
 
 export const PaneNode: z.ZodType<PaneNode, PaneNode> = z.lazy(() =>
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('leaf'), id: Id, processId: Id }),
+    z.object({ type: z.literal('leaf'), id: Id, content: PaneContent }),
     z.object({
       type: z.literal('split'),
       id: Id,
@@ -33,7 +51,7 @@ function depthOf(node: PaneNode): number {
   return node.type === 'leaf' ? 1 : 1 + Math.max(depthOf(node.children[0]), depthOf(node.children[1]));
 }
 
-export const TerminalTab = z.object({
+export const Tab = z.object({
   id: Id,
   root: PaneNode.refine((root) => depthOf(root) <= MAX_PANE_DEPTH, 'panes are split too deeply'),
   focusedPaneId: Id,
@@ -42,10 +60,10 @@ export const TerminalTab = z.object({
   /** The one pane shown while the tab is maximized; the others keep running, hidden. */
   maximizedPaneId: Id.optional(),
 });
-export type TerminalTab = z.infer<typeof TerminalTab>;
+export type Tab = z.infer<typeof Tab>;
 
 export const EnvPanes = z.object({
-  tabs: z.array(TerminalTab).max(MAX_TABS_PER_ENVIRONMENT),
+  tabs: z.array(Tab).max(MAX_TABS_PER_ENVIRONMENT),
   activeTabId: Id.nullable(),
 });
 export type EnvPanes = z.infer<typeof EnvPanes>;

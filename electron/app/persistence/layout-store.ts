@@ -1,10 +1,12 @@
-// The terminal layout kept for the next start (layout.json in the data dir): the last layout a
+// The pane layout kept for the next start (layout.json in the data dir): the last layout a
 // renderer sent, written atomically. Writes never pile up: while one is on its way to disk, only
-// the newest layout waits behind it. A file that cannot be used counts as no layout.
+// the newest layout waits behind it. The file's format and its migrations are layout-file.ts; a
+// file that cannot be used counts as no layout.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { PaneLayout } from '../../../shared/ipc';
+import type { PaneLayout } from '../../../shared/ipc';
 import { writeFileAtomic } from './atomic-file';
+import { decodeLayoutFile, encodeLayoutFile } from './layout-file';
 
 export const LAYOUT_FILE_NAME = 'layout.json';
 
@@ -42,15 +44,15 @@ export class LayoutStore {
   private async writeWhileDirty(): Promise<void> {
     while (this.dirty) {
       this.dirty = false;
-      await writeFileAtomic(this.file, JSON.stringify(this.current) + '\n');
+      // save() set it before marking it dirty.
+      if (this.current) await writeFileAtomic(this.file, encodeLayoutFile(this.current));
     }
   }
 }
 
 async function readLayout(file: string): Promise<PaneLayout | null> {
   try {
-    const parsed = PaneLayout.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
-    return parsed.success ? parsed.data : null;
+    return decodeLayoutFile(JSON.parse(await fs.readFile(file, 'utf8')));
   } catch {
     return null;
   }

@@ -194,7 +194,11 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
           tabs: [
             {
               id: 't1',
-              root: { type: 'leaf' as const, id: 'pane-1', processId: 'p1' },
+              root: {
+                type: 'leaf' as const,
+                id: 'pane-1',
+                content: { kind: 'terminal' as const, processId: 'p1' },
+              },
               focusedPaneId: 'pane-1',
             },
           ],
@@ -207,7 +211,7 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     const h2 = await restart(h);
     expect(await h2.invoke('layout.get', {})).toEqual(layout);
 
-    let root: PaneNode = { type: 'leaf', id: 'leaf', processId: 'p1' };
+    let root: PaneNode = { type: 'leaf', id: 'leaf', content: { kind: 'terminal', processId: 'p1' } };
     for (let i = 0; i < 10; i++)
       root = { type: 'split', id: `s${i}`, direction: 'vertical', children: [root, root] };
     const deep = {

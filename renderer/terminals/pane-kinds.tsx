@@ -1,0 +1,160 @@
+// The pane kinds: for each kind of pane content (shared/ipc/pane-layout.ts), how its pane is drawn,
+// what it calls the tab it is focused in, and what it holds while shown and frees once no pane
+// shows it. pane-layout.tsx draws every leaf through this table and start-app.ts hands every
+// layout change to retainShownContent, so a new kind is one entry here and one component.
+import { useEffect, useReducer, type ComponentType } from 'react';
+import { X } from 'lucide-react';
+import type { EnvironmentView, PaneContent, PaneKindName } from '../../shared/ipc';
+import { openEditor } from '../editor/editor-actions';
+import { PANE_ID_ATTRIBUTE, requestClosePanes } from './pane-actions';
+import { useEditors } from '../editor/editors-store';
+import { leaves, usePanes, type EnvPanes } from './panes-store';
+import { processKeyString } from '../processes/process-key';
+import { useProcesses } from '../processes/processes-store';
+import { useProgramTitles } from './program-titles-store';
+import { tabTitle } from './tab-title';
+import { retainOnly as retainTerminals } from './xterm/terminal-registry';
+import { EditorPane } from '../editor/editor-pane';
+import { TerminalPane } from './terminal-pane';
+import '../editor/editor.css';
+
+type ContentOf<K extends PaneKindName> = Extract<PaneContent, { kind: K }>;
+
+/** What every pane is told about its place in the tab. */
+export interface PaneProps<C extends PaneContent = PaneContent> {
+  env: EnvironmentView;
+  paneId: string;
+  content: C;
+  focused: boolean;
+  /** How many panes of the tab this one, maximized, hides (0 when not maximized). */
+  hiddenPanes: number;
+  /** The tab has other panes, so this one can be maximized. */
+  canMaximize: boolean;
+}
+
+interface Subscribable {
+  subscribe: (listener: () => void) => () => void;
+}
+
+export interface PaneKind<C extends PaneContent> {
+  Pane: ComponentType<PaneProps<C>>;
+  /** The tab's title while this pane is its focused one (a name the user gave wins over it). */
+  title: (envId: string, content: C) => string;
+  /** The stores `title` reads, so a shown title follows them. */
+  titleStores: Subscribable[];
+  /**
+   * Called after every layout change with this kind's content in every pane of every environment:
+   * frees whatever it holds for content no pane shows any more.
+   */
+  retainOnly: (shown: { envId: string; content: C }[]) => void;
+}
+
+const terminal: PaneKind<ContentOf<'terminal'>> = {
+  Pane: TerminalKindPane,
+  title: (envId, { processId }) => {
+    const key = processKeyString({ envId, processId });
+    return tabTitle({
+      programTitle: useProgramTitles.getState().byKey[key],
+      commandTitle: useProcesses.getState().byKey[key]?.title,
+    });
+  },
+  titleStores: [useProcesses, useProgramTitles],
+  // A terminal (its xterm and its output) lives as long as some pane shows its process.
+  retainOnly: (shown) =>
+    retainTerminals(new Set(shown.map(({ envId, content }) => processKeyString({ envId, ...content })))),
+};
+
+const editor: PaneKind<ContentOf<'editor'>> = {
+  Pane: EditorKindPane,
+  title: (_envId, { path }) => path.split('/').filter(Boolean).pop() ?? path,
+  titleStores: [],
+  // The open documents belong to the editor store (and their unsaved-edit guard), not to panes.
+  retainOnly: () => undefined,
+};
+
+export const PANE_KINDS: { [K in PaneKindName]: PaneKind<ContentOf<K>> } = { terminal, editor };
+
+/** The kind entry for `content`, typed for it (the table is keyed by kind, so this always holds). */
+function kindOf<C extends PaneContent>(content: C): PaneKind<C> {
+  return PANE_KINDS[content.kind] as unknown as PaneKind<C>;
+}
+
+export function PaneView(props: PaneProps) {
+  const { Pane } = kindOf(props.content);
+  return <Pane {...props} />;
+}
+
+export function paneTitle(envId: string, content: PaneContent): string {
+  return kindOf(content).title(envId, content);
+}
+
+/** Subscribes to every store any kind's title reads. */
+export function subscribeToTitles(listener: () => void): () => void {
+  const offs = Object.values(PANE_KINDS).flatMap((kind) =>
+    kind.titleStores.map((s) => s.subscribe(listener)),
+  );
+  return () => offs.forEach((off) => off());
+}
+
+/** Renders the caller again whenever a store some title reads changes (for a list of titles). */
+export function useTitleChanges(): void {
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => subscribeToTitles(rerender), []);
+}
+
+/** Hands each kind the content of every pane still shown, so it frees what none shows. */
+export function retainShownContent(byEnv: Record<string, EnvPanes>): void {
+  const shown: { [K in PaneKindName]: { envId: string; content: ContentOf<K> }[] } = {
+    terminal: [],
+    editor: [],
+  };
+  for (const [envId, env] of Object.entries(byEnv))
+    for (const tab of env.tabs)
+      for (const { content } of leaves(tab.root))
+        (shown[content.kind] as { envId: string; content: PaneContent }[]).push({ envId, content });
+  for (const kind of Object.keys(PANE_KINDS) as PaneKindName[])
+    (PANE_KINDS[kind] as PaneKind<PaneContent>).retainOnly(shown[kind]);
+}
+
+function TerminalKindPane({ content, ...props }: PaneProps<ContentOf<'terminal'>>) {
+  const process = useProcesses(
+    (s) => s.byKey[processKeyString({ envId: props.env.id, processId: content.processId })],
+  );
+  return <TerminalPane {...props} processId={content.processId} process={process} />;
+}
+
+/**
+ * A file's editor in a pane: the open document, or a way to open it (e.g. after a restart).
+ * Nothing opens one yet but a stored layout: a document has one CodeMirror view at a time, so the
+ * Files view's editor and a pane must not show the same file at once.
+ */
+function EditorKindPane({ env, paneId, content, focused }: PaneProps<ContentOf<'editor'>>) {
+  const tab = useEditors((s) =>
+    s.tabs.find((t) => t.envId === content.environmentId && t.path === content.path),
+  );
+  const name = editor.title(env.id, content);
+  return (
+    <section
+      className={`pane editor-kind${focused ? ' focused' : ''}`}
+      aria-label={`Editor ${name}`}
+      {...{ [PANE_ID_ATTRIBUTE]: paneId }}
+      onMouseDown={() => usePanes.getState().focusPane(env.id, paneId)}
+    >
+      {tab ? (
+        <EditorPane tab={tab} />
+      ) : (
+        <div className="editor-kind-closed">
+          <span className="mono">{content.path}</span>
+          <button onClick={() => void openEditor(content.environmentId, content.path)}>Open</button>
+          <button
+            className="icon"
+            aria-label={`Close ${name}`}
+            onClick={() => requestClosePanes(env.id, [paneId])}
+          >
+            <X size={15} aria-hidden="true" />
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
