@@ -105,16 +105,4 @@ export async function createHarness(
   };
 }
 
-export async function waitFor<T>(
-  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export { waitFor } from '../../support/wait';
