@@ -19,6 +19,7 @@ import type { RendererLink } from '../../../electron/app/renderer-link';
 import type { SecretStore } from '../../../electron/app/secret-store';
 import type { SshConfigLocation } from '../../../electron/app/ssh-hosts';
 import { REPO_ROOT } from '../../support/exec-servers';
+import { waitFor } from '../../support/wait';
 
 interface RecordedEvent {
   name: EventName;
@@ -105,4 +106,29 @@ export async function createHarness(
   };
 }
 
-export { waitFor } from '../../support/wait';
+export { waitFor };
+
+/** A harness with its Local environment connected, and a temporary folder for the test's files. */
+export interface LocalApp {
+  h: Harness;
+  dir: string;
+  /** Shuts the app down and removes the folder. */
+  close(): Promise<void>;
+}
+
+export async function startLocalApp(dirPrefix: string): Promise<LocalApp> {
+  const h = await createHarness();
+  const dir = mkdtempSync(path.join(os.tmpdir(), dirPrefix));
+  await waitFor(
+    async () => (await h.invoke('environments.list', {}))[0]?.link.kind === 'connected',
+    'local connected',
+  );
+  return {
+    h,
+    dir,
+    async close() {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
