@@ -3,6 +3,7 @@
 // ($TETHER_RUN_DIR), and bridges as child processes speaking JSON-RPC through their stdio. Every daemon it
 // started is found by its command line (the unique bundle path) and killed by pid in cleanup().
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach } from 'vitest';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -145,4 +146,17 @@ export async function startEcho(client: RpcPeer, processId = 'echo'): Promise<st
     tty: true,
   });
   return sessionId;
+}
+
+/** Registers an afterEach that cleans up every rig made in the test; returns the maker. */
+export function daemonRigsEachTest(): () => DaemonRig {
+  const rigs: DaemonRig[] = [];
+  afterEach(async () => {
+    await Promise.all(rigs.splice(0).map((rig) => rig.cleanup()));
+  });
+  return () => {
+    const rig = new DaemonRig();
+    rigs.push(rig);
+    return rig;
+  };
 }

@@ -5,22 +5,13 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../shared/remote-bundle';
 import { pidAlive } from '../../support/pids';
-import { DaemonRig } from './daemon-rig';
+import { daemonRigsEachTest } from './daemon-rig';
 import { waitFor } from '../../support/wait';
 
-const rigs: DaemonRig[] = [];
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((rig) => rig.cleanup()));
-});
-
-function newRig(): DaemonRig {
-  const rig = new DaemonRig();
-  rigs.push(rig);
-  return rig;
-}
+const newRig = daemonRigsEachTest();
 
 function chunksAfter(result: Record<string, unknown>): Buffer {
   const chunks = result.chunks as { chunk: string }[];
