@@ -4,7 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CommandInput, CommandName, CommandOutput, EventName, EventPayload } from '../../../shared/ipc';
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  EventName,
+  EventPayload,
+  ProcessEventBatch,
+} from '../../../shared/ipc';
 import { IpcError } from '../../../shared/ipc';
 import { AppService } from '../../../electron/app/app-service';
 import { remoteClientFactory } from '../../../electron/app/client-factory';
@@ -107,6 +114,16 @@ export async function createHarness(
 }
 
 export { waitFor };
+
+/** The output of `processId` the app broadcast to its renderers so far, decoded. */
+export function outputOf(h: Harness, processId: string): string {
+  return (h.eventsNamed('processes.events') as ProcessEventBatch[][])
+    .flat()
+    .filter((batch) => batch.processId === processId)
+    .flatMap((batch) => batch.events)
+    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString('utf8') : ''))
+    .join('');
+}
 
 /** A harness with its Local environment connected, and a temporary folder for the test's files. */
 export interface LocalApp {
