@@ -11,6 +11,7 @@ import type {
   EventName,
   EventPayload,
   ProcessEventBatch,
+  ProcessEventView,
 } from '../../../shared/ipc';
 import { IpcError } from '../../../shared/ipc';
 import { AppService } from '../../../electron/app/app-service';
@@ -115,14 +116,24 @@ export async function createHarness(
 
 export { waitFor };
 
-/** The output of `processId` the app broadcast to its renderers so far, decoded. */
-export function outputOf(h: Harness, processId: string): string {
+/** The events of `processId` the app broadcast to its renderers so far, in order. */
+export function eventsOf(h: Harness, processId: string): ProcessEventView[] {
   return (h.eventsNamed('processes.events') as ProcessEventBatch[][])
     .flat()
     .filter((batch) => batch.processId === processId)
-    .flatMap((batch) => batch.events)
-    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString('utf8') : ''))
+    .flatMap((batch) => batch.events);
+}
+
+/** The output among `events`, decoded. */
+export function outputText(events: ProcessEventView[], encoding: BufferEncoding = 'utf8'): string {
+  return events
+    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString(encoding) : ''))
     .join('');
+}
+
+/** The output of `processId` the app broadcast to its renderers so far, decoded. */
+export function outputOf(h: Harness, processId: string): string {
+  return outputText(eventsOf(h, processId));
 }
 
 /** A harness with its Local environment connected, and a temporary folder for the test's files. */
