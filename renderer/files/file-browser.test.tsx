@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import type { FileEntry } from '../../shared/ipc';
 import { makeEnv, type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
+import { decodeBase64 } from '../terminals/xterm/base64';
 import { FileBrowser } from './file-browser';
 
 const entry = (dir: string, name: string, kind: FileEntry['kind'] = 'file', size = 1): FileEntry => ({
@@ -189,5 +190,113 @@ describe('the sort header', () => {
       '/home/u/photo.png',
     ]);
     expect(sizeHeader.getAttribute('aria-sort')).toBe('ascending');
+  });
+});
+
+describe('FileBrowser', () => {
+  const homeEntry = (name: string, kind: FileEntry['kind'], size: number | null): FileEntry => ({
+    name,
+    path: `/home/u/${name}`,
+    kind,
+    size,
+    modifiedAtMs: 1_700_000_000_000,
+    hidden: false,
+  });
+
+  it('lists a folder, sorts by size, previews text and uploads dropped files in ordered chunks', async () => {
+    const user = userEvent.setup();
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({
+      path,
+      entries: [
+        homeEntry('b.txt', 'file', 10),
+        homeEntry('a.log', 'file', 5_000),
+        homeEntry('src', 'directory', null),
+      ],
+    }));
+    bridge.handle('files.preview', () => ({
+      kind: 'text',
+      text: 'hello from b',
+      truncated: false,
+      size: 12,
+    }));
+    const chunks: { offset: number; data: string; last: boolean }[] = [];
+    bridge.handle('transfers.startUpload', ({ envId, remotePath, totalBytes }) => ({
+      id: 't1',
+      envId,
+      direction: 'upload',
+      remotePath,
+      name: 'big.bin',
+      totalBytes,
+      doneBytes: 0,
+      rate: 0,
+      state: 'running',
+      error: null,
+      startedAt: Date.now(),
+      endedAt: null,
+    }));
+    bridge.handle('transfers.uploadChunk', ({ offset, dataBase64, last }) => {
+      chunks.push({ offset, data: dataBase64, last });
+      return { ok: true };
+    });
+    bridge.handle('files.existing', () => ({ names: [] }));
+
+    render(<FileBrowser env={makeEnv()} />);
+    const table = await screen.findByRole('table', { name: 'Folder contents' });
+    await within(table).findByText(/b\.txt/);
+    const names = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => (r as HTMLTableRowElement).cells[0]?.textContent);
+    expect(names()).toEqual(['src', 'a.log', 'b.txt']);
+    await user.click(within(table).getByRole('button', { name: 'Size' }));
+    expect(names()).toEqual(['src', 'b.txt', 'a.log']);
+
+    await user.click(within(table).getByRole('button', { name: 'b.txt' }));
+    expect(await screen.findByText('hello from b')).toBeTruthy();
+
+    const bytes = new Uint8Array(700 * 1024).map((_, i) => i % 251);
+    const file = new File([bytes], 'big.bin');
+    fireEvent.drop(screen.getByRole('region', { name: 'Files' }), { dataTransfer: { files: [file] } });
+    await waitFor(() => expect(chunks.at(-1)?.last).toBe(true));
+    expect(bridge.callsOf('transfers.startUpload')[0]).toEqual({
+      envId: 'env-1',
+      remotePath: '/home/u/big.bin',
+      totalBytes: bytes.length,
+      ifExists: 'fail',
+    });
+    expect(chunks.map((c) => c.offset)).toEqual([0, 512 * 1024]);
+    const joined = new Uint8Array(chunks.flatMap((c) => [...decodeBase64(c.data)]));
+    expect(joined).toEqual(bytes);
+  });
+
+  it('loads the folder again when the first load fails right at connect', async () => {
+    let calls = 0;
+    bridge.handle('files.home', () => {
+      calls += 1;
+      if (calls === 1) throw new Error('the link is not ready');
+      return { home: '/home/u', cwd: '/home/u' };
+    });
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [homeEntry('later.txt', 'file', 1)] }));
+    render(<FileBrowser env={makeEnv()} />);
+    expect(await screen.findByText('later.txt', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(calls).toBe(2);
+  });
+
+  it('asks before deleting', async () => {
+    const user = userEvent.setup();
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [homeEntry('old.txt', 'file', 1)] }));
+    bridge.handle('files.delete', () => ({ ok: true }));
+    render(<FileBrowser env={makeEnv()} />);
+    await user.click(await screen.findByRole('button', { name: 'More actions for old.txt' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete old.txt?' });
+    expect(bridge.callsOf('files.delete')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('files.delete')).toEqual([{ envId: 'env-1', path: '/home/u/old.txt' }]),
+    );
   });
 });

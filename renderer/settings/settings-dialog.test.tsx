@@ -6,12 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Settings } from '../../shared/ipc';
-import { startApp } from '../app/start-app';
-import { usePanes, terminalContent } from '../terminals/panes-store';
 import { DEFAULT_SETTINGS, useSettings } from './settings-store';
 import { useUi } from '../app/ui-store';
-import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
-import { withTwoEnvironments } from '../test/two-environments';
+import type { FakeBridge } from '../test/fake-bridge';
+import { withShellPane } from '../test/shell-pane';
 import { terminalFor } from '../terminals/xterm/terminal-registry';
 import { App } from '../app/app';
 
@@ -19,25 +17,17 @@ let bridge: FakeBridge;
 let stop: (() => void) | null = null;
 
 beforeEach(async () => {
-  bridge = withTwoEnvironments();
-  bridge
-    .handle('environments.list', () => [makeEnv()])
-    .handle('settings.get', () => ({ ...DEFAULT_SETTINGS, theme: 'light' }))
-    // As the AppService does: the patch merged into the settings, checked by the contract.
-    .handle('settings.update', (patch) => Settings.parse({ ...useSettings.getState().settings, ...patch }))
-    .handle('transfers.list', () => [])
-    .handle('app.notices', () => [])
-    .handle('processes.list', () => [makeProcess({ processId: 'shell', title: 'bash' })])
-    .handle('processes.replay', () => ({
-      events: [{ kind: 'output', seq: 1, stream: 'pty', data: btoa('line-before-the-change\r\n') }],
-      lastSeq: 1,
-    }))
-    .handle('processes.resize', () => ({ applied: true }))
-    .handle('processes.ack', () => ({ ok: true }))
-    .handle('processes.write', () => ({ ok: true }));
-  localStorage.setItem('tether.firstShellOpened', '1');
-  stop = await startApp();
-  usePanes.getState().openTab('env-1', terminalContent('shell'));
+  ({ bridge, stop } = await withShellPane({
+    settings: { theme: 'light' },
+    replay: () => 'line-before-the-change\r\n',
+    handlers: (host) =>
+      host
+        // As the AppService does: the patch merged into the settings, checked by the contract.
+        .handle('settings.update', (patch) =>
+          Settings.parse({ ...useSettings.getState().settings, ...patch }),
+        )
+        .handle('processes.write', () => ({ ok: true })),
+  }));
 });
 afterEach(() => {
   stop?.();

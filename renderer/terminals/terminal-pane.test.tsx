@@ -5,38 +5,24 @@ import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { startApp } from '../app/start-app';
 import { envPanes, leaves, processIdOf, terminalContent, usePanes } from './panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useUi } from '../app/ui-store';
-import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
-import { withTwoEnvironments } from '../test/two-environments';
+import { makeProcess, type FakeBridge } from '../test/fake-bridge';
+import { withShellPane } from '../test/shell-pane';
 import { App } from '../app/app';
 import { fireEvent } from '@testing-library/react';
-import { DEFAULT_SETTINGS } from '../settings/settings-store';
 import { setHostKind } from '../ipc/host-kind';
 
 let bridge: FakeBridge;
 let stop: (() => void) | null = null;
 
 beforeEach(async () => {
-  bridge = withTwoEnvironments();
-  bridge
-    .handle('environments.list', () => [makeEnv()])
-    .handle('settings.get', () => ({ ...DEFAULT_SETTINGS, scrollback: 5000, theme: 'light' }))
-    .handle('transfers.list', () => [])
-    .handle('app.notices', () => [])
-    .handle('processes.list', () => [makeProcess({ processId: 'shell', title: 'bash' })])
-    .handle('processes.replay', () => ({
-      events: [{ kind: 'output', seq: 1, stream: 'pty', data: btoa('hello-from-the-shell\r\n') }],
-      lastSeq: 1,
-    }))
-    .handle('processes.resize', () => ({ applied: true }))
-    .handle('processes.ack', () => ({ ok: true }))
-    .handle('processes.signal', () => ({ ok: true }));
-  localStorage.setItem('tether.firstShellOpened', '1');
-  stop = await startApp();
-  usePanes.getState().openTab('env-1', terminalContent('shell'));
+  ({ bridge, stop } = await withShellPane({
+    settings: { scrollback: 5000, theme: 'light' },
+    replay: () => 'hello-from-the-shell\r\n',
+    handlers: (host) => host.handle('processes.signal', () => ({ ok: true })),
+  }));
 });
 afterEach(() => {
   stop?.();

@@ -14,14 +14,12 @@ import {
   within,
 } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { startApp } from '../app/start-app';
-import { envPanes, leaves, usePanes, terminalContent, processIdOf } from './panes-store';
+import { envPanes, leaves, processIdOf, terminalContent, usePanes } from './panes-store';
 import { useEnvironments } from '../environments/environments-store';
 import { useUi } from '../app/ui-store';
 import { useActivity } from './activity-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
-import { withTwoEnvironments } from '../test/two-environments';
-import { DEFAULT_SETTINGS } from '../settings/settings-store';
+import { withShellPane, utf8Base64 as b64 } from '../test/shell-pane';
 import { App } from '../app/app';
 
 let bridge: FakeBridge;
@@ -31,27 +29,15 @@ let replays: Record<string, string>;
 
 beforeEach(async () => {
   replays = {};
-  bridge = withTwoEnvironments();
-  bridge
-    .handle('environments.list', () => [makeEnv()])
-    .handle('settings.get', () => ({ ...DEFAULT_SETTINGS, scrollback: 5000, theme: 'light' }))
-    .handle('transfers.list', () => [])
-    .handle('app.notices', () => [])
-    .handle('processes.list', () => [
+  ({ bridge, stop } = await withShellPane({
+    processes: [
       makeProcess({ processId: 'p1', title: 'bash' }),
       makeProcess({ processId: 'p2', title: 'top' }),
-    ])
-    .handle('processes.replay', ({ processId }) => ({
-      events: [{ kind: 'output', seq: 1, stream: 'pty', data: b64(replays[processId] ?? '') }],
-      lastSeq: 1,
-    }))
-    .handle('processes.resize', () => ({ applied: true }))
-    .handle('processes.ack', () => ({ ok: true }))
-    .handle('layout.save', () => ({ ok: true }));
-  localStorage.setItem('tether.firstShellOpened', '1');
-  stop = await startApp();
-  usePanes.getState().openTab('env-1', terminalContent('p1'));
-  usePanes.getState().openTab('env-1', terminalContent('p2'));
+    ],
+    settings: { scrollback: 5000, theme: 'light' },
+    replay: (processId) => replays[processId] ?? '',
+    handlers: (host) => host.handle('layout.save', () => ({ ok: true })),
+  }));
 });
 afterEach(() => {
   stop?.();
@@ -60,8 +46,6 @@ afterEach(() => {
 
 /** The terminal tab strip (the panel switcher's tabs are tabs too). */
 const strip = () => within(screen.getByRole('tablist', { name: 'Terminal tabs' }));
-/** Base64 of the UTF-8 bytes of `text`, as output arrives. */
-const b64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 const tabs = () => envPanes(usePanes.getState().byEnv, 'env-1').tabs;
 const output = (processId: string, text: string) =>
   act(() =>

@@ -5,7 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import { RemoteExecServerClient } from '../../electron/client/link/remote-client';
 import { startServer } from '../support/exec-servers';
 import { WsTap, type TappedMessage } from '../support/ws-tap';
-import { until } from '../integration/server/test-client';
+import { waitFor } from '../support/wait';
 import { firstDifference, lineStream } from './line-stream';
 import { within } from './process-follower';
 import { startFollowed } from './rig';
@@ -33,7 +33,7 @@ it('resumes byte-exact once after a cut in the middle of binary output, replay i
 
   const stream = lineStream({ bursts: 60, linesPerBurst: 2_000, pauseMs: 40, exitCode: 0 });
   const { followed } = await startFollowed(client, server, { argv: stream.argv });
-  await until(() => tap.messages.filter(isOutputFrame).length >= 5, 'binary output before the cut');
+  await waitFor(() => tap.messages.filter(isOutputFrame).length >= 5, 'binary output before the cut');
   // Held long enough for several bursts to land in the gap, so the resume has something to replay.
   expect(tap.cutAll({ holdNewLinksMs: 500 })).toBe(1);
 

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
 import { BACKOFF_STEADY_MS, BACKOFF_JITTER } from '../../electron/client/constants';
 import { firstDifference, lineStream } from './line-stream';
-import { waitUntil, within } from './process-follower';
+import { waitFor } from '../support/wait';
+import { within } from './process-follower';
 import { chaosRig, startFollowed } from './rig';
 
 const OUTAGE_MS = 180_000;
@@ -30,19 +31,19 @@ describe('a three-minute outage against Tether', () => {
       // ~60 s of output (~390 KB, inside the 1 MiB retention), so the process exits mid-outage.
       const stream = lineStream({ bursts: 60, linesPerBurst: 1_000, pauseMs: 1_000, exitCode: 5 });
       const { followed } = await startFollowed(client, server, { argv: stream.argv });
-      await waitUntil(() => followed.output().length > 0, 10_000, 'the first output');
+      await waitFor(() => followed.output().length > 0, 'the first output', 10_000);
 
       const cutAt = Date.now();
       expect(proxy.cutAll(), 'the live connection is cut').toBe(1);
       proxy.refuseNew(true);
       try {
-        await waitUntil(() => client.state.kind === 'reconnecting', 10_000, 'the client to notice the cut');
+        await waitFor(() => client.state.kind === 'reconnecting', 'the client to notice the cut', 10_000);
         await new Promise((r) => setTimeout(r, OUTAGE_MS - (Date.now() - cutAt)));
       } finally {
         proxy.restore();
       }
       const restoredAt = Date.now();
-      await waitUntil(() => client.state.kind === 'connected', RESUMED_WITHIN_MS, 'the resume');
+      await waitFor(() => client.state.kind === 'connected', 'the resume', RESUMED_WITHIN_MS);
       const resumedAfterMs = Date.now() - restoredAt;
       await within(followed.finished, 60_000, 'the process closing');
 

@@ -3,9 +3,9 @@
 // last seq must recover every byte, in order, and the exit code.
 import { describe, expect, it } from 'vitest';
 import { type ServerImpl } from '../support/exec-servers';
+import { PeerClosedError, PeerTimeoutError, RpcCallError, RpcPeer } from '../support/rpc-peer';
 import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
-import { RawRpc, RawRpcClosedError, RawRpcError } from './raw-rpc';
 import { chaosSeed, seededRandom } from './seeded-random';
 import { chaosRig } from './rig';
 
@@ -15,6 +15,7 @@ const RESUME_DEADLINE_MS = 30_000;
 const RESUME_RETRY_MS = 100;
 const READ_WAIT_MS = 500;
 const READ_TIMEOUT_MS = 4_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 
 interface ReadResult {
   chunks: Array<{ seq: number; stream: string; chunk: string }>;
@@ -25,32 +26,48 @@ interface ReadResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A call on a link that may be dead: one that gets no answer in `timeoutMs` drops the connection, as
+ * a real client would (a stall would never finish a close handshake), and fails like a closed link.
+ */
+async function callOrDrop<T>(rpc: RpcPeer, method: string, params: unknown, timeoutMs: number): Promise<T> {
+  try {
+    return await rpc.call<T>(method, params, timeoutMs);
+  } catch (error) {
+    if (error instanceof PeerTimeoutError) rpc.drop();
+    throw error;
+  }
+}
+
+/** The call failed because the link is gone (closed, or dropped for not answering). */
+const linkLost = (error: unknown): boolean =>
+  error instanceof PeerClosedError || error instanceof PeerTimeoutError;
+
 /** Where the raw connections go: the proxy's URL, with the server's auth headers. */
 interface Link {
   url: string;
   headers: Record<string, string>;
 }
 
-async function handshake(link: Link, resumeSessionId: string | null): Promise<{ rpc: RawRpc; id: string }> {
-  const rpc = await RawRpc.open(link.url, link.headers);
+async function handshake(link: Link, resumeSessionId: string | null): Promise<{ rpc: RpcPeer; id: string }> {
+  const rpc = await RpcPeer.connectWs(link.url, { headers: link.headers, timeoutMs: CONNECT_TIMEOUT_MS });
   try {
-    const result = (await rpc.call(
+    const result = await callOrDrop<{ sessionId: string }>(
+      rpc,
       'initialize',
       { clientName: 'chaos', resumeSessionId },
       READ_TIMEOUT_MS,
-    )) as {
-      sessionId: string;
-    };
+    );
     rpc.notify('initialized', {});
     return { rpc, id: result.sessionId };
   } catch (error) {
-    rpc.close();
+    rpc.drop();
     throw error;
   }
 }
 
 /** Reconnects and resumes until it works; only transport failures and -32010 are retried. */
-async function resume(link: Link, sessionId: string): Promise<{ rpc: RawRpc; attempts: number }> {
+async function resume(link: Link, sessionId: string): Promise<{ rpc: RpcPeer; attempts: number }> {
   const deadline = Date.now() + RESUME_DEADLINE_MS;
   for (let attempts = 1; ; attempts++) {
     try {
@@ -58,7 +75,7 @@ async function resume(link: Link, sessionId: string): Promise<{ rpc: RawRpc; att
       expect(id).toBe(sessionId);
       return { rpc, attempts };
     } catch (error) {
-      const retryable = !(error instanceof RawRpcError) || (error as RawRpcError).code === ALREADY_ATTACHED;
+      const retryable = !(error instanceof RpcCallError) || error.code === ALREADY_ATTACHED;
       if (!retryable || Date.now() > deadline) throw error;
       await sleep(RESUME_RETRY_MS);
     }
@@ -78,7 +95,8 @@ describe.each<ServerImpl>(['tether', 'codex'])('%s exec-server resume through a 
     const first = await handshake(link, null);
     const sessionId = first.id;
     let rpc = first.rpc;
-    await rpc.call(
+    await callOrDrop(
+      rpc,
       'process/start',
       {
         processId: 'p1',
@@ -98,14 +116,15 @@ describe.each<ServerImpl>(['tether', 'codex'])('%s exec-server resume through a 
     try {
       for (;;) {
         try {
-          result = (await rpc.call(
+          result = await callOrDrop<ReadResult>(
+            rpc,
             'process/read',
             { processId: 'p1', afterSeq, waitMs: READ_WAIT_MS },
             READ_TIMEOUT_MS + READ_WAIT_MS,
-          )) as ReadResult;
+          );
         } catch (error) {
-          if (!(error instanceof RawRpcClosedError)) throw error;
-          rpc.close();
+          if (!linkLost(error)) throw error;
+          rpc.drop();
           const resumed = await resume(link, sessionId);
           rpc = resumed.rpc;
           reconnects += 1;
@@ -120,7 +139,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('%s exec-server resume through a 
       }
     } finally {
       await schedule.stop();
-      rpc.close();
+      rpc.drop();
     }
 
     console.log(`[chaos] ${impl} seed=${seed} reconnects=${reconnects} faults: ${schedule.describe()}`);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isClientError } from '../../electron/client/client-error';
 import { type ServerImpl } from '../support/exec-servers';
-import { waitUntil, within } from './process-follower';
+import { waitFor } from '../support/wait';
+import { within } from './process-follower';
 import { chaosRig } from './rig';
 import { pidAlive } from '../support/pids';
 
@@ -34,7 +35,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('a cut while process/start is in 
         () => null,
         (error: unknown) => error,
       );
-    await waitUntil(() => existsSync(pidFile), 10_000, 'the server to start the process');
+    await waitFor(() => existsSync(pidFile), 'the server to start the process', 10_000);
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     expect(pidAlive(pid)).toBe(true);
     expect(proxy.cutAll(), 'the live connection is cut').toBe(1);
@@ -43,7 +44,7 @@ describe.each<ServerImpl>(['tether', 'codex'])('a cut while process/start is in 
     const error = await within(start, 15_000, 'the start to settle');
     expect(isClientError(error, 'disconnected'), String(error)).toBe(true);
     expect((error as Error).message).toMatch(/not retried/);
-    await waitUntil(() => !pidAlive(pid), 20_000, `the orphan (pid ${pid}) to be terminated`);
-    await waitUntil(() => client.state.kind === 'connected', 20_000, 'the client to reconnect');
+    await waitFor(() => !pidAlive(pid), `the orphan (pid ${pid}) to be terminated`, 20_000);
+    await waitFor(() => client.state.kind === 'connected', 'the client to reconnect', 20_000);
   });
 });

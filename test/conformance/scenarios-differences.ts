@@ -17,14 +17,7 @@ import {
 } from './scenario-kit';
 import { pidAlive } from '../support/pids';
 import type { RpcPeer } from '../support/rpc-peer';
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + PROCESS_WAIT_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
-}
+import { waitFor } from '../support/wait';
 
 export const differenceScenarios: Scenario[] = [
   {
@@ -156,15 +149,16 @@ export const differenceScenarios: Scenario[] = [
         'process/start',
         startParams('s', sh(`echo $$ > ${pidFile}; exec sleep 1000`), ctx.uri()),
       );
-      await until(
+      await waitFor(
         () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'),
         'the child wrote its pid',
+        PROCESS_WAIT_MS,
       );
       const child = Number(readFileSync(pidFile, 'utf8'));
       const server = ctx.server().child;
       const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
       server.kill('SIGTERM');
-      await until(() => !pidAlive(child), 'the managed process is gone');
+      await waitFor(() => !pidAlive(child), 'the managed process is gone', PROCESS_WAIT_MS);
       if (ctx.impl === 'codex') {
         await sleep(QUIET_WINDOW_MS);
         expect(server.exitCode).toBeNull();

@@ -3,14 +3,12 @@
 // into its files, each with its own progress; the folder then appears in the list, and downloading
 // it gives a zip whose contents match byte for byte.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { openEmptyFolder } from './files-ui';
 import { reportFailure, saveScreenshot } from './screens';
-import { startWebApp, type WebApp } from './web-app';
+import { localRig } from './local-rig';
 
 /** Generous bound for UI conditions on a shared, loaded machine. */
 const UI_TIMEOUT_MS = 60_000;
@@ -35,22 +33,10 @@ function filesUnder(root: string): Record<string, Buffer> {
 }
 
 describe('web app: folders', () => {
-  let app: WebApp;
-  let browser: LaunchedBrowser;
-  let scratch: string;
-
-  beforeEach(async () => {
-    scratch = mkdtempSync(path.join(os.tmpdir(), 'tether-e2e-folders-'));
-    app = await startWebApp();
-    browser = await launchBrowser({ disableWebgl: true });
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await app?.stop();
-    rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  const rig = localRig('tether-e2e-folders-');
 
   it('uploads a chosen folder with per-file progress, lists it, and downloads it back as a zip', async () => {
+    const { app, browser, scratch } = rig;
     const { page } = browser;
     onTestFailed(() => reportFailure(page, 'folders', app));
     // Playwright's own waits (30 s by default) get the same generous bound on a loaded machine.

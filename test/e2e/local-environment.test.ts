@@ -1,12 +1,10 @@
 // The Local environment with no setup, through the UI in Chromium: a shell ready on first launch,
 // the file browser (drag-and-drop upload, preview, byte-identical download), the other panels, and a
 // page reload that restores the pane and its scrollback without duplicates.
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
-import { startWebApp, type WebApp } from './web-app';
+import { localRig } from './local-rig';
 import { dropFile, openEmptyFolder } from './files-ui';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
 import { reportFailure, saveScreenshot } from './screens';
@@ -16,22 +14,10 @@ const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
 
 describe('web app: Local environment', () => {
-  let app: WebApp;
-  let browser: LaunchedBrowser;
-  let scratch: string;
-
-  beforeEach(async () => {
-    scratch = mkdtempSync(path.join(os.tmpdir(), 'tether-e2e-files-'));
-    app = await startWebApp();
-    browser = await launchBrowser({ disableWebgl: true });
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await app?.stop();
-    rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  const rig = localRig('tether-e2e-files-');
 
   it('opens a ready shell, moves files both ways, splits, and restores panes after a reload', async () => {
+    const { app, browser, scratch } = rig;
     const { page } = browser;
     onTestFailed(() => reportFailure(page, 'local-environment', app));
     await page.goto(app.url);

@@ -12,6 +12,7 @@ import { startWebApp, type WebApp } from './web-app';
 import { countInPane, pane, typeLine } from './terminal-text';
 import { reportFailure, saveScreenshot } from './screens';
 import { clippedRowActions, seriousAxeViolations } from './page-audit';
+import { waitFor } from '../support/wait';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -23,16 +24,6 @@ const PNG_2X2 = Buffer.from(
   'base64',
 );
 const LONG_NAME = 'a-file-whose-name-goes-on-and-on-well-past-any-sensible-column-width-2026-12-01.log';
-
-/** Waits for a condition outside a test body (expect.poll works only inside one). */
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms: ${condition.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const SIZES = [
   { width: 1024, height: 700 },
@@ -55,9 +46,19 @@ describe('web app: look and feel of every main view', () => {
     browser = await launchBrowser({ disableWebgl: true, viewport: SIZES[1] });
     const { page } = browser;
     await page.goto(app.url);
-    await waitUntil(async () => (await pane(page).locator('.xterm-rows').count()) === 1);
+    await waitFor(
+      async () => (await pane(page).locator('.xterm-rows').count()) === 1,
+      'the terminal rows',
+      UI_TIMEOUT_MS,
+      100,
+    );
     await typeLine(page, 'echo ready-$((2*3))');
-    await waitUntil(async () => (await countInPane(page, /ready-6/)) === 1);
+    await waitFor(
+      async () => (await countInPane(page, /ready-6/)) === 1,
+      'the echo of ready-6',
+      UI_TIMEOUT_MS,
+      100,
+    );
     // Processes: one running, one ended with a long command line, neither in a pane.
     await page.getByRole('tab', { name: 'Processes' }).click();
     await page.getByLabel('Open in a pane').uncheck();
@@ -68,14 +69,27 @@ describe('web app: look and feel of every main view', () => {
       await page.getByLabel('Command', { exact: true }).fill(command);
       await page.getByRole('button', { name: 'Start', exact: true }).click();
     }
-    await waitUntil(async () => (await page.getByRole('row', { name: /^Process / }).count()) === 3);
+    await waitFor(
+      async () => (await page.getByRole('row', { name: /^Process / }).count()) === 3,
+      'three process rows',
+      UI_TIMEOUT_MS,
+      100,
+    );
     await page.getByRole('tab', { name: 'Files' }).click();
     const pathBar = page.getByRole('textbox', { name: 'Path' });
-    await waitUntil(async () => (await pathBar.inputValue()) !== '');
+    await waitFor(
+      async () => (await pathBar.inputValue()) !== '',
+      'the home folder in the path bar',
+      UI_TIMEOUT_MS,
+      100,
+    );
     await pathBar.fill(scratch);
     await pathBar.press('Enter');
-    await waitUntil(
+    await waitFor(
       async () => (await page.getByRole('button', { name: 'notes.txt', exact: true }).count()) === 1,
+      'notes.txt in the list',
+      UI_TIMEOUT_MS,
+      100,
     );
   }, VIEW_TEST_TIMEOUT_MS);
 

@@ -2,8 +2,9 @@
 // app and Chromium, started before each test of the calling describe block and stopped after it.
 import { afterEach, beforeEach } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
-import { startServer, type ServerImpl, type StartedServer } from '../support/exec-servers';
-import { FaultProxy } from '../support/fault-proxy';
+import type { ServerImpl, StartedServer } from '../support/exec-servers';
+import type { FaultProxy } from '../support/fault-proxy';
+import { startProxiedServer, type ProxiedServer } from '../support/proxied-server';
 import { startWebApp, type WebApp } from './web-app';
 
 export interface RemoteRig {
@@ -16,13 +17,11 @@ export interface RemoteRig {
 }
 
 export function remoteRig(impl: ServerImpl, options: { serverArgs?: string[] } = {}): RemoteRig {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
+  let remote: ProxiedServer | undefined;
   let app: WebApp | undefined;
   let browser: LaunchedBrowser | undefined;
   const serve = async (which: ServerImpl): Promise<void> => {
-    server = await startServer(which, 'ws', { extraArgs: options.serverArgs ?? [] });
-    proxy = await FaultProxy.forUrl(server.url as string);
+    remote = await startProxiedServer(which, options);
   };
 
   beforeEach(async () => {
@@ -33,16 +32,15 @@ export function remoteRig(impl: ServerImpl, options: { serverArgs?: string[] } =
   afterEach(async () => {
     await browser?.close();
     await app?.stop();
-    await proxy?.close();
-    await server?.stop();
+    await remote?.stop();
   });
 
   return {
     get server() {
-      return server!;
+      return remote!.server;
     },
     get proxy() {
-      return proxy!;
+      return remote!.proxy;
     },
     get app() {
       return app!;
@@ -51,8 +49,7 @@ export function remoteRig(impl: ServerImpl, options: { serverArgs?: string[] } =
       return browser!;
     },
     async switchServer(which) {
-      await proxy?.close();
-      await server?.stop();
+      await remote?.stop();
       await serve(which);
     },
   };

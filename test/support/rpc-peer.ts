@@ -1,6 +1,8 @@
 // A raw JSON-RPC test peer for exec-servers: sends exactly the frames a test chooses (over ws or a
 // stdio server's pipes), records every inbound message with its arrival time, and offers bounded
 // waits for responses, notifications and the connection being dropped. Not the product client.
+// It is the one raw client of the suites: conformance, the server's integration tests and the
+// chaos suite's bare resume all speak through it.
 import type { ChildProcess } from 'node:child_process';
 import WebSocket from 'ws';
 
@@ -25,7 +27,8 @@ export interface InboundMessage {
 
 export interface RpcResponse {
   id: RpcId;
-  result?: unknown;
+  /** Every exec-server result is an object. */
+  result?: Record<string, unknown>;
   error?: RpcErrorBody;
 }
 
@@ -59,7 +62,19 @@ export class UpgradeRefusedError extends Error {
   }
 }
 
-class PeerTimeoutError extends Error {
+/** A call answered with an error. */
+export class RpcCallError extends Error {
+  readonly code: number;
+  constructor(
+    method: string,
+    readonly error: RpcErrorBody,
+  ) {
+    super(`${method} failed: ${error.code} ${error.message}`);
+    this.code = error.code;
+  }
+}
+
+export class PeerTimeoutError extends Error {
   readonly code = 'PEER_TIMEOUT';
   constructor(what: string, timeoutMs: number, recent: InboundMessage[]) {
     const tail = recent
@@ -71,7 +86,7 @@ class PeerTimeoutError extends Error {
 }
 
 /** The connection ended while a message was still awaited. */
-class PeerClosedError extends Error {
+export class PeerClosedError extends Error {
   readonly code = 'PEER_CLOSED';
   constructor(what: string, close: PeerClose) {
     super(`connection closed (code ${close.code}) while waiting for ${what}`);
@@ -94,6 +109,7 @@ export class RpcPeer {
     private readonly writeText: (text: string) => void,
     private readonly writeBytes: (bytes: Buffer) => void,
     private readonly shutdown: () => void,
+    private readonly abort: () => void,
   ) {}
 
   /** Opens a WebSocket to `url`. Rejects with UpgradeRefusedError when the server answers HTTP. */
@@ -110,6 +126,7 @@ export class RpcPeer {
       (text) => ws.send(text),
       (bytes) => ws.send(bytes, { binary: true }),
       () => ws.close(1000),
+      () => ws.terminate(),
     );
     ws.on('message', (data: WebSocket.RawData) => {
       peer.receive(
@@ -118,7 +135,11 @@ export class RpcPeer {
     });
     ws.on('close', (code) => peer.markClosed(code));
     return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(peer));
+      ws.once('open', () => {
+        // A reset (a cut link) reports an error before the close; the close is what is recorded.
+        ws.on('error', () => undefined);
+        resolve(peer);
+      });
       ws.once('unexpected-response', (_req, res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -140,6 +161,7 @@ export class RpcPeer {
     const peer = new RpcPeer(
       (text) => stdin.write(`${text}\n`),
       (bytes) => stdin.write(bytes),
+      () => stdin.end(),
       () => stdin.end(),
     );
     let pending = '';
@@ -197,9 +219,7 @@ export class RpcPeer {
   /** Like `request`, but fails unless the response is a success; returns its result. */
   async call<T = Record<string, unknown>>(method: string, params?: unknown, timeoutMs?: number): Promise<T> {
     const response = await this.request(method, params, { timeoutMs });
-    if (response.error) {
-      throw new Error(`${method} failed: ${response.error.code} ${response.error.message}`);
-    }
+    if (response.error) throw new RpcCallError(method, response.error);
     return response.result as T;
   }
 
@@ -269,6 +289,20 @@ export class RpcPeer {
       .map((m) => ({ method: m.message.method as string, params: paramsOf(m) }));
   }
 
+  /** The output of `processId` pushed so far (`process/output` notifications), decoded. */
+  outputOf(processId: string): string {
+    return Buffer.concat(
+      this.notifications('process/output')
+        .filter((n) => n.params.processId === processId)
+        .map((n) => Buffer.from(n.params.chunk as string, 'base64')),
+    ).toString();
+  }
+
+  /** Whether a `process/closed` notification for `processId` has arrived. */
+  hasClosed(processId: string): boolean {
+    return this.notifications('process/closed').some((n) => n.params.processId === processId);
+  }
+
   /** Every response received so far (messages with an id and no method). */
   responses(): RpcResponse[] {
     return this.inbound
@@ -291,6 +325,12 @@ export class RpcPeer {
     if (this.closeInfo) return;
     this.shutdown();
     await this.waitForClose(timeoutMs);
+  }
+
+  /** Ends the connection at once, without a close handshake (ws terminate, or stdin EOF), as a dead
+   * link would; the close is recorded when the socket reports it. */
+  drop(): void {
+    this.abort();
   }
 
   /** Offers every later inbound message (and the close) to `probe` until it yields a value. */

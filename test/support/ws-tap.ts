@@ -1,6 +1,8 @@
 // A WebSocket relay on 127.0.0.1 between a client and an exec-server that records every message
 // that crosses it (direction, text or binary, and a data frame's JSON header), so tests can assert
 // what actually went on the wire; it can also cut every relayed link at once, as a network would.
+// Every message is forwarded unchanged and in order (the client's Authorization header included);
+// `onClientMessage` shows the test each JSON text message the client sends, before it is forwarded.
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 
 export interface TappedMessage {
@@ -11,6 +13,16 @@ export interface TappedMessage {
   bytes: number;
   /** For a binary message that starts like a Tether data frame: its JSON header text. */
   dataFrameHeader?: string;
+}
+
+/** A JSON-RPC message as the client sent it (only the fields a test looks at). */
+export interface ClientMessage {
+  method?: string;
+  params?: Record<string, unknown>;
+}
+
+export interface WsTapOptions {
+  onClientMessage?: (message: ClientMessage) => void;
 }
 
 const DATA_FRAME_FIRST_BYTE = 0xb7;
@@ -37,10 +49,11 @@ export class WsTap {
   private constructor(
     private readonly server: WebSocketServer,
     readonly url: string,
+    private readonly onClientMessage: (message: ClientMessage) => void,
   ) {}
 
   /** Starts a tap in front of the exec-server at `upstreamUrl`; auth headers pass through. */
-  static async start(upstreamUrl: string): Promise<WsTap> {
+  static async start(upstreamUrl: string, options: WsTapOptions = {}): Promise<WsTap> {
     // eslint-disable-next-line prefer-const -- assigned once the server listens; read by verifyClient later
     let tap: WsTap;
     const server = new WebSocketServer({
@@ -55,7 +68,7 @@ export class WsTap {
     });
     await new Promise<void>((resolve) => server.once('listening', resolve));
     const { port } = server.address() as { port: number };
-    tap = new WsTap(server, `ws://127.0.0.1:${port}`);
+    tap = new WsTap(server, `ws://127.0.0.1:${port}`, options.onClientMessage ?? (() => undefined));
     server.on('connection', (client, request) =>
       tap.relay(client, upstreamUrl, request.headers.authorization),
     );
@@ -86,6 +99,7 @@ export class WsTap {
     client.on('message', (raw, binary) => {
       const data = toBuffer(raw);
       record('up', data, binary);
+      if (!binary) this.onClientMessage(JSON.parse(data.toString()) as ClientMessage);
       if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary });
       else early.push({ data, binary });
     });

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FaultProxy, PIPE_HIGH_WATER_BYTES } from '../support/fault-proxy';
+import { waitFor } from '../support/wait';
 
 interface EchoServer {
   port: number;
@@ -54,14 +55,6 @@ async function connect(port: number): Promise<Probe> {
     socket.once('error', reject);
   });
   return { socket, received: () => Buffer.concat(chunks), ended, closed };
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

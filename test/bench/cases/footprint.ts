@@ -3,12 +3,13 @@
 // /proc, then the app page is opened in Chromium and its JS heap measured after a forced GC.
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import { launchChromium } from '../lib/browser';
-import { sleep, withTimeout } from '../lib/child';
+import { sleep } from '../lib/child';
 import { PTY_SIZE } from '../lib/direct';
 import { peakRssMiB, rssMiB } from '../lib/proc-stats';
 import type { CaseRecorder } from '../lib/results';
 import { BridgeClient, startWebApp } from '../lib/web-app';
 import { startServer } from '../../support/exec-servers';
+import { waitFor } from '../../support/wait';
 
 /** Budgets stated in docs/benchmarks.md; the goals below judge against them. */
 const APP_RSS_BUDGET_MIB = 512;
@@ -23,16 +24,6 @@ const SETTLE_MS = 2_000;
 /** Output is complete once nothing new arrived for this long after every process exited. */
 const QUIET_MS = 500;
 const LINE = 'lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt';
-
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  await withTimeout(
-    (async () => {
-      while (!condition()) await sleep(50);
-    })(),
-    timeoutMs,
-    what,
-  );
-}
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
   const { environments, panes, linesPerPane, timeoutMs } = context.config.footprint;
@@ -72,8 +63,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     const client = bridge;
     await waitFor(
       () => keys.every((k) => client.processStates.get(k) === 'exited'),
-      timeoutMs,
       'every process exited',
+      timeoutMs,
     );
     const received = (): number => keys.reduce((n, k) => n + (client.outputBytes.get(k) ?? 0), 0);
     for (let last = -1; received() !== last; await sleep(QUIET_MS)) last = received();

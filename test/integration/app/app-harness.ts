@@ -4,7 +4,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CommandInput, CommandName, CommandOutput, EventName, EventPayload } from '../../../shared/ipc';
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  EventName,
+  EventPayload,
+  ProcessEventBatch,
+  ProcessEventView,
+} from '../../../shared/ipc';
 import { IpcError } from '../../../shared/ipc';
 import { AppService } from '../../../electron/app/app-service';
 import { remoteClientFactory } from '../../../electron/app/environments/client-factory';
@@ -19,6 +27,7 @@ import type { RendererFeed } from '../../../electron/app/processes/renderer-link
 import type { SecretStore } from '../../../electron/app/persistence/secret-store';
 import type { SshConfigLocation } from '../../../electron/app/ssh/ssh-hosts';
 import { REPO_ROOT } from '../../support/exec-servers';
+import { waitFor } from '../../support/wait';
 
 interface RecordedEvent {
   name: EventName;
@@ -105,16 +114,49 @@ export async function createHarness(
   };
 }
 
-export async function waitFor<T>(
-  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+export { waitFor };
+
+/** The events of `processId` the app broadcast to its renderers so far, in order. */
+export function eventsOf(h: Harness, processId: string): ProcessEventView[] {
+  return (h.eventsNamed('processes.events') as ProcessEventBatch[][])
+    .flat()
+    .filter((batch) => batch.processId === processId)
+    .flatMap((batch) => batch.events);
+}
+
+/** The output among `events`, decoded. */
+export function outputText(events: ProcessEventView[], encoding: BufferEncoding = 'utf8'): string {
+  return events
+    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString(encoding) : ''))
+    .join('');
+}
+
+/** The output of `processId` the app broadcast to its renderers so far, decoded. */
+export function outputOf(h: Harness, processId: string): string {
+  return outputText(eventsOf(h, processId));
+}
+
+/** A harness with its Local environment connected, and a temporary folder for the test's files. */
+export interface LocalApp {
+  h: Harness;
+  dir: string;
+  /** Shuts the app down and removes the folder. */
+  close(): Promise<void>;
+}
+
+export async function startLocalApp(dirPrefix: string): Promise<LocalApp> {
+  const h = await createHarness();
+  const dir = mkdtempSync(path.join(os.tmpdir(), dirPrefix));
+  await waitFor(
+    async () => (await h.invoke('environments.list', {}))[0]?.link.kind === 'connected',
+    'local connected',
+  );
+  return {
+    h,
+    dir,
+    async close() {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

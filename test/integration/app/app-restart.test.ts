@@ -5,30 +5,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  lastSeqOf,
-  type PaneNode,
-  type ProcessEventBatch,
-  type ProcessEventView,
-  type ProcessView,
-} from '../../../shared/ipc';
+import { lastSeqOf, type PaneNode, type ProcessView } from '../../../shared/ipc';
 import { SAVED_SESSIONS_FILE_NAME } from '../../../electron/app/persistence/saved-sessions';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
-import { createHarness, waitFor, type Harness } from './app-harness';
-
-function eventsOf(h: Harness, processId: string): ProcessEventView[] {
-  return (h.eventsNamed('processes.events') as ProcessEventBatch[][])
-    .flat()
-    .filter((b) => b.processId === processId)
-    .flatMap((b) => b.events);
-}
-
-function outputText(events: ProcessEventView[]): string {
-  return events
-    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString('utf8') : ''))
-    .join('');
-}
+import { createHarness, eventsOf, outputText, waitFor, type Harness } from './app-harness';
 
 function lines(from: number, to: number): string {
   return Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');

@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FolderUploadPlan, IfExists, TransferView } from '../../../shared/ipc';
 import { walkLocalFolder } from '../../../electron/client/files/folder-walk';
 import { WebDownloads } from '../../../electron/web/web-downloads';
-import { createHarness, waitFor, type Harness } from './app-harness';
+import { createHarness, startLocalApp, waitFor, type Harness } from './app-harness';
 import { remoteAppRig } from './remote-app-rig';
 
 const CHUNK = 1_048_576;
@@ -236,18 +236,11 @@ roundTripSuite("codex's server", 'codex');
 describe('folder conflicts, cancel and zip (Tether stdio server)', () => {
   let h: Harness;
   let dir: string;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    h = await createHarness();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'tether-folder-'));
-    await waitFor(
-      async () => (await h.invoke('environments.list', {}))[0]?.link.kind === 'connected',
-      'local connected',
-    );
+    ({ h, dir, close } = await startLocalApp('tether-folder-'));
   });
-  afterAll(async () => {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   it('answers taken names per file on upload: replace, keep both, skip', async () => {
     const source = path.join(dir, 'src');

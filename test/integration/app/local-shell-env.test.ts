@@ -3,19 +3,9 @@
 // command under pipes and a login shell under a pty both print their environment without it,
 // while the server process itself (read from /proc) does carry it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProcessEventBatch } from '../../../shared/ipc';
-import { createHarness, waitFor, type Harness } from './app-harness';
+import { createHarness, outputOf, waitFor, type Harness } from './app-harness';
 
 const LAUNCH_VAR = 'ELECTRON_RUN_AS_NODE';
-
-function outputOf(h: Harness, processId: string): string {
-  return (h.eventsNamed('processes.events') as ProcessEventBatch[][])
-    .flat()
-    .filter((batch) => batch.processId === processId)
-    .flatMap((batch) => batch.events)
-    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString('utf8') : ''))
-    .join('');
-}
 
 describe('processes of the Local environment started as in Electron', () => {
   let h: Harness;

@@ -1,17 +1,7 @@
 // A shell the app starts in a pane says it is on a 256-colour, truecolor terminal (xterm.js), even
 // when the server was started from a plain `xterm` (8 colours), so vim and friends use every colour.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProcessEventBatch } from '../../../shared/ipc';
-import { createHarness, waitFor, type Harness } from './app-harness';
-
-function outputOf(h: Harness, processId: string): string {
-  return (h.eventsNamed('processes.events') as ProcessEventBatch[][])
-    .flat()
-    .filter((batch) => batch.processId === processId)
-    .flatMap((batch) => batch.events)
-    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString('utf8') : ''))
-    .join('');
-}
+import { createHarness, outputOf, waitFor, type Harness } from './app-harness';
 
 describe('the terminal a pane process sees', () => {
   let h: Harness;

@@ -12,24 +12,14 @@ import {
 import { dispatch } from '../../../electron/app/handlers/dispatcher';
 import type { RendererFeed } from '../../../electron/app/processes/renderer-link';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { createHarness, waitFor, type Harness } from './app-harness';
+import { createHarness, eventsOf, outputText as outputTextAs, waitFor, type Harness } from './app-harness';
 import { pidAlive } from '../../support/pids';
 
 /** Slack over a window: one server chunk or one batch may straddle the bound. */
 const CHUNK_SLACK = 1_048_576;
 
-function eventsOf(h: Harness, processId: string): ProcessEventView[] {
-  return (h.eventsNamed('processes.events') as ProcessEventBatch[][])
-    .flat()
-    .filter((b) => b.processId === processId)
-    .flatMap((b) => b.events);
-}
-
-function outputText(events: ProcessEventView[]): string {
-  return events
-    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString('latin1') : ''))
-    .join('');
-}
+/** This file reads output as latin1: one character per byte. */
+const outputText = (events: ProcessEventView[]): string => outputTextAs(events, 'latin1');
 
 function expectStrictlyAscending(events: ProcessEventView[]): void {
   const seqs = events.map((e) => lastSeqOf(e));

@@ -3,8 +3,9 @@
 // each test of the calling describe block; everything closed after it.
 import { afterEach, beforeEach } from 'vitest';
 import type { TransferView } from '../../../shared/ipc';
-import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
-import { FaultProxy } from '../../support/fault-proxy';
+import type { ServerImpl, StartedServer } from '../../support/exec-servers';
+import type { FaultProxy } from '../../support/fault-proxy';
+import { startProxiedServer, type ProxiedServer } from '../../support/proxied-server';
 import type { BackoffSchedule } from '../../../electron/client/link/backoff';
 import { createHarness, waitFor, type Harness } from './app-harness';
 
@@ -26,13 +27,12 @@ export interface RemoteAppRigOptions {
 }
 
 export function remoteAppRig(options: RemoteAppRigOptions = {}): RemoteAppRig {
-  let server: StartedServer | undefined;
-  let proxy: FaultProxy | undefined;
+  let remote: ProxiedServer | undefined;
   let h: Harness | undefined;
   let envId = '';
   beforeEach(async () => {
-    server = await startServer(options.impl ?? 'tether', 'ws', { extraArgs: options.serverArgs ?? [] });
-    proxy = await FaultProxy.forUrl(server.url!);
+    remote = await startProxiedServer(options.impl ?? 'tether', options);
+    const { server, proxy } = remote;
     const harness = await createHarness({
       autoConnect: false,
       ...(options.backoff ? { backoff: options.backoff } : {}),
@@ -55,15 +55,14 @@ export function remoteAppRig(options: RemoteAppRigOptions = {}): RemoteAppRig {
   });
   afterEach(async () => {
     await h?.close();
-    await proxy?.close();
-    await server?.stop();
+    await remote?.stop();
   });
   return {
     get server() {
-      return server!;
+      return remote!.server;
     },
     get proxy() {
-      return proxy!;
+      return remote!.proxy;
     },
     get h() {
       return h!;

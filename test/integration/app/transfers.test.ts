@@ -3,12 +3,11 @@
 // A new file appears under its name only once complete (replacing one: conflicts.test.ts). A
 // download cancelled mid-way (ws server, throttled link) leaves no file, and the next one works.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransferView } from '../../../shared/ipc';
-import { createHarness, waitFor, type Harness } from './app-harness';
+import { startLocalApp, waitFor, type Harness } from './app-harness';
 import { remoteAppRig } from './remote-app-rig';
 
 const SIZE = 24 * 1_048_576;
@@ -17,18 +16,11 @@ const CHUNK = 1_048_576;
 describe('transfers', () => {
   let h: Harness;
   let dir: string;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    h = await createHarness();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'tether-transfer-'));
-    await waitFor(
-      async () => (await h.invoke('environments.list', {}))[0]?.link.kind === 'connected',
-      'local connected',
-    );
+    ({ h, dir, close } = await startLocalApp('tether-transfer-'));
   });
-  afterAll(async () => {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   /** Hidden staging files of uploads still in the folder. */
   const staged = (): string[] => readdirSync(dir).filter((name) => name.includes('.tether-upload-'));

@@ -1,5 +1,5 @@
 // Flow control's cost and its bound, counted on the wire between the real client and Tether's real
-// server (a relay sees every process/ack): a consumer that keeps up sends a few acks per window,
+// server (a tap sees every process/ack): a consumer that keeps up sends a few acks per window,
 // not one per chunk; a consumer that lets the window fill before it takes anything never has more
 // output outstanding than the window and the server's slack (at most half a window more, at the
 // app's window), and still gets every byte.
@@ -12,7 +12,7 @@ import { RemoteExecServerClient } from '../../../electron/client/link/remote-cli
 import { flowControlledRetentionSlack } from '../../../electron/server/limits';
 import { ackStepBytes, Notification } from '../../../shared/protocol';
 import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
-import { WsRelay } from '../../support/ws-relay';
+import { WsTap } from '../../support/ws-tap';
 
 const MiB = 1024 * 1024;
 const RUN_TIMEOUT_MS = 90_000;
@@ -22,23 +22,25 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A Tether ws server behind a relay that records the consumedBytes of every process/ack, in order. */
-async function observedServer(): Promise<{ server: StartedServer; relay: WsRelay; acks: number[] }> {
+/** A Tether ws server behind a tap that records the consumedBytes of every process/ack, in order. */
+async function observedServer(): Promise<{ server: StartedServer; tap: WsTap; acks: number[] }> {
   const server = await startServer('tether', 'ws');
   cleanups.push(() => server.stop());
   const acks: number[] = [];
-  const relay = await WsRelay.start(server.url!, (message) => {
-    if (message.method === Notification.processAck) acks.push(message.params!.consumedBytes as number);
+  const tap = await WsTap.start(server.url!, {
+    onClientMessage: (message) => {
+      if (message.method === Notification.processAck) acks.push(message.params!.consumedBytes as number);
+    },
   });
-  cleanups.push(() => relay.close());
-  return { server, relay, acks };
+  cleanups.push(() => tap.close());
+  return { server, tap, acks };
 }
 
 /** The real client connected through the observed link. */
 async function observedLink(): Promise<{ client: RemoteExecServerClient; acks: number[] }> {
-  const { server, relay, acks } = await observedServer();
+  const { server, tap, acks } = await observedServer();
   const client = new RemoteExecServerClient({
-    transport: server.transportSpec(relay.url),
+    transport: server.transportSpec(tap.url),
     clientName: 'flow-control-pacing',
   });
   cleanups.push(() => client.close());
@@ -151,8 +153,8 @@ describe('flow control pacing (tether server)', () => {
   });
 
   it('tether run --output-window sets the window, and 0 turns flow control off', async () => {
-    const { server, relay, acks } = await observedServer();
-    const where = ['--server', relay.url, '--token-file', server.tokenFile!];
+    const { server, tap, acks } = await observedServer();
+    const where = ['--server', tap.url, '--token-file', server.tokenFile!];
     const total = 8 * MiB;
     const window = MiB;
 

@@ -1,4 +1,4 @@
-// Small helpers for the client integration tests: polling, collecting a process's events, and
+// Small helpers for the client integration tests: polling (description first), collecting a process's events, and
 // scripts whose output identifies its own position or that wait for a file the test creates, and
 // the scenario of output produced while the link is cut.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -6,20 +6,15 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { ExecServerClientApi, ProcessEvent, ProcessHandle } from '../../../electron/client/api';
 import type { FaultProxy } from '../../support/fault-proxy';
+import { waitFor as waitUntilTruthy } from '../../support/wait';
 
-/** Polls `check` until it returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(
+/** `waitFor` of test/support/wait.ts with the description first, as these tests have always read. */
+export function waitFor<T>(
   what: string,
   check: () => T | undefined | null | false,
-  timeoutMs = 30_000,
+  timeoutMs?: number,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return waitUntilTruthy(check, what, timeoutMs);
 }
 
 export function delay(ms: number): Promise<void> {

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { isClientError } from '../../../electron/client/client-error';
 import { MAX_PENDING_CALLS } from '../../../electron/client/constants';
-import { FaultProxy } from '../../support/fault-proxy';
 import { startServer, type ServerImpl, type StartedServer } from '../../support/exec-servers';
+import { startProxiedServer } from '../../support/proxied-server';
 import { accountForGap } from '../../support/gap-accounting';
 import { readRetainedOutput } from '../../support/retained-output';
 import {
@@ -31,10 +31,8 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
   });
 
   async function setup(extraArgs: string[] = []) {
-    const server = await startServer(impl, 'ws', { extraArgs });
-    cleanups.push(() => server.stop());
-    const proxy = await FaultProxy.forUrl(server.url!);
-    cleanups.push(() => proxy.close());
+    const { server, proxy, stop } = await startProxiedServer(impl, { serverArgs: extraArgs });
+    cleanups.push(stop);
     const client = new RemoteExecServerClient({ transport: server.transportSpec(proxy.url()) });
     cleanups.push(() => client.close());
     return { server, proxy, client };

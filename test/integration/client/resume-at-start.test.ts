@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
-import { FaultProxy } from '../../support/fault-proxy';
-import { startServer, type ServerImpl } from '../../support/exec-servers';
+import type { ServerImpl } from '../../support/exec-servers';
+import { startProxiedServer } from '../../support/proxied-server';
 import { pidAlive } from '../../support/pids';
 import { collect, numberedLines, untilFile, waitFor } from './helpers';
 
@@ -21,10 +21,8 @@ describe.each<ServerImpl>(['codex', 'tether'])('a client resuming a given sessio
   });
 
   async function setup(extraArgs: string[] = []) {
-    const server = await startServer(impl, 'ws', { extraArgs });
-    cleanups.push(() => server.stop());
-    const proxy = await FaultProxy.forUrl(server.url!);
-    cleanups.push(() => proxy.close());
+    const { server, proxy, stop } = await startProxiedServer(impl, { serverArgs: extraArgs });
+    cleanups.push(stop);
     const newClient = (resumeSessionId?: string) => {
       const client = new RemoteExecServerClient({
         transport: server.transportSpec(proxy.url()),

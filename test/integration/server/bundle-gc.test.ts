@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DaemonRig } from './daemon-rig';
-import { until } from './test-client';
+import { waitFor } from '../../support/wait';
 
 const rigs: DaemonRig[] = [];
 const homes: string[] = [];
@@ -35,7 +35,7 @@ describe('bundle gc', () => {
     mkdirSync(rig.runDir, { mode: 0o700 });
     const servingSocket = path.join(rig.runDir, `${serving}.sock`);
     rig.spawn(['daemon', '--listen', `unix:${servingSocket}`], rig.env());
-    await until(() => existsSync(servingSocket), 'older daemon listening');
+    await waitFor(() => existsSync(servingSocket), 'older daemon listening');
     writeFileSync(path.join(rig.runDir, `${old}.log`), 'old log');
 
     const result = await rig.run(['gc', '--keep', rig.id], rig.env({ HOME: home }));

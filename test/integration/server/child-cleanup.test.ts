@@ -4,15 +4,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
-import { TestClient } from './test-client';
-import { waitFor } from '../client/helpers';
+import { RpcPeer } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 const servers: StartedServer[] = [];
-const clients: TestClient[] = [];
+const clients: RpcPeer[] = [];
 /** Every pid a test saw its server start, killed afterwards if a test left one behind. */
 const started: number[] = [];
 afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
+  for (const c of clients.splice(0)) c.drop();
   for (const pid of started.splice(0)) {
     if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
   }
@@ -29,7 +29,7 @@ const FAMILY =
 async function serverWithFamilies(): Promise<{ server: StartedServer; pids: number[] }> {
   const server = await startServer('tether', 'ws');
   servers.push(server);
-  const c = await TestClient.ws(server.url!, server.authHeaders());
+  const c = await RpcPeer.connectWs(server.url!, { headers: server.authHeaders() });
   clients.push(c);
   await c.handshake();
   const pids: number[] = [];
@@ -43,7 +43,7 @@ async function serverWithFamilies(): Promise<{ server: StartedServer; pids: numb
       tty,
     });
     pids.push(result.pid as number);
-    await c.waitFor(() => (c.outputOf(processId).match(/kid \d+/g) ?? []).length === 2, `${processId} kids`);
+    await waitFor(() => (c.outputOf(processId).match(/kid \d+/g) ?? []).length === 2, `${processId} kids`);
     for (const match of c.outputOf(processId).matchAll(/kid (\d+)/g)) pids.push(Number(match[1]));
   }
   started.push(...pids);
@@ -62,8 +62,8 @@ describe('children of the exec-server', () => {
     server.child.kill('SIGKILL');
     await serverExit(server);
     await waitFor(
-      'every process of the killed server to be gone',
       () => !pids.some(pidAlive),
+      'every process of the killed server to be gone',
       GONE_WITHIN_MS,
     );
   });
@@ -74,8 +74,8 @@ describe('children of the exec-server', () => {
     await serverExit(server);
     expect(server.child.exitCode).toBe(0);
     await waitFor(
-      'every process of the hung-up server to be gone',
       () => !pids.some(pidAlive),
+      'every process of the hung-up server to be gone',
       GONE_WITHIN_MS,
     );
   });

@@ -3,25 +3,26 @@
 // often it is repeated (a client retries it after a reconnect); later writes get `stdinClosed`.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { TestClient } from './test-client';
+import { RpcPeer } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 const servers: StartedServer[] = [];
-const clients: TestClient[] = [];
+const clients: RpcPeer[] = [];
 afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
+  for (const c of clients.splice(0)) c.drop();
   await Promise.all(servers.splice(0).map((s) => s.stop()));
 });
 
-async function session(): Promise<TestClient> {
+async function session(): Promise<RpcPeer> {
   const server = await startServer('tether', 'ws');
   servers.push(server);
-  const c = await TestClient.ws(server.url!, server.authHeaders());
+  const c = await RpcPeer.connectWs(server.url!, { headers: server.authHeaders() });
   clients.push(c);
   const init = await c.call('initialize', { clientName: 'close-stdin-test' });
   expect((init.environmentInfo as { capabilities: Record<string, unknown> }).capabilities).toMatchObject({
     tetherCloseStdin: true,
   });
-  c.notify('initialized');
+  c.notify('initialized', {});
   return c;
 }
 
@@ -44,7 +45,7 @@ describe('process/closeStdin', () => {
     await c.call('process/start', start('sort', ['sort']));
     await c.call('process/write', { processId: 'sort', chunk: b64('pear\napple\n'), writeId: '1' });
     expect(await c.call('process/closeStdin', { processId: 'sort' })).toEqual({ status: 'accepted' });
-    await c.waitFor(() => c.hasClosed('sort'), 'sort to finish');
+    await waitFor(() => c.hasClosed('sort'), 'sort to finish');
     expect(c.outputOf('sort')).toBe('apple\npear\n');
     expect(await c.call('process/write', { processId: 'sort', chunk: b64('x'), writeId: '2' })).toEqual({
       status: 'stdinClosed',
@@ -72,7 +73,7 @@ describe('process/closeStdin', () => {
     await c.call('process/write', { processId: 'tty', chunk: b64('typed\n'), writeId: '1' });
     await c.call('process/closeStdin', { processId: 'tty' });
     await c.call('process/closeStdin', { processId: 'tty' });
-    await c.waitFor(() => c.outputOf('tty').includes('first-end'), 'the first cat to end');
+    await waitFor(() => c.outputOf('tty').includes('first-end'), 'the first cat to end');
     const seen = await c.call('process/read', { processId: 'tty', afterSeq: 0 });
     const later = await c.call('process/read', {
       processId: 'tty',

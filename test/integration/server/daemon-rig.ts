@@ -3,13 +3,15 @@
 // ($TETHER_RUN_DIR), and bridges as child processes speaking JSON-RPC through their stdio. Every daemon it
 // started is found by its command line (the unique bundle path) and killed by pid in cleanup().
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach } from 'vitest';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REMOTE_RUN_DIR_ENV, remoteBundleId, type RemoteBundleManifest } from '../../../shared/remote-bundle';
 import { pidAlive } from '../../support/pids';
-import { TestClient, until } from './test-client';
+import { RpcPeer } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const BUILT_BUNDLE = path.join(repoRoot, 'dist', 'remote');
@@ -23,7 +25,7 @@ export interface Finished {
 
 export interface Bridge {
   child: ChildProcess;
-  client: TestClient;
+  client: RpcPeer;
   finished: Promise<Finished>;
 }
 
@@ -91,7 +93,7 @@ export class DaemonRig {
 
   bridge(args: string[] = []): Bridge {
     const child = this.spawn(['bridge', ...args]);
-    return { child, client: TestClient.stdio(child), finished: collect(child, false) };
+    return { child, client: RpcPeer.overStdio(child), finished: collect(child, false) };
   }
 
   /** Pids of the daemons running from this rig's bundle (none other has its path). */
@@ -119,7 +121,7 @@ export class DaemonRig {
 
   /** The one daemon of this rig, once it answers on its socket. */
   async daemonPid(): Promise<number> {
-    await until(() => this.pidfilePid() !== null && existsSync(this.file('sock')), 'daemon socket');
+    await waitFor(() => this.pidfilePid() !== null && existsSync(this.file('sock')), 'daemon socket');
     return this.pidfilePid()!;
   }
 
@@ -127,15 +129,15 @@ export class DaemonRig {
     for (const child of this.children) child.kill('SIGKILL');
     const daemons = this.daemonPids();
     for (const pid of daemons) process.kill(pid, 'SIGTERM');
-    await until(() => daemons.every((pid) => !pidAlive(pid)), 'daemons gone');
+    await waitFor(() => daemons.every((pid) => !pidAlive(pid)), 'daemons gone');
     rmSync(this.bundleDir, { recursive: true, force: true });
     rmSync(this.scratchDir, { recursive: true, force: true });
   }
 }
 
 /** initialize + a tty process echoing what it reads, through `client`. */
-export async function startEcho(client: TestClient, processId = 'echo'): Promise<string> {
-  const sessionId = await client.handshake();
+export async function startEcho(client: RpcPeer, processId = 'echo'): Promise<string> {
+  const sessionId = (await client.handshake()).sessionId;
   await client.call('process/start', {
     processId,
     argv: ['/bin/cat'],
@@ -144,4 +146,17 @@ export async function startEcho(client: TestClient, processId = 'echo'): Promise
     tty: true,
   });
   return sessionId;
+}
+
+/** Registers an afterEach that cleans up every rig made in the test; returns the maker. */
+export function daemonRigsEachTest(): () => DaemonRig {
+  const rigs: DaemonRig[] = [];
+  afterEach(async () => {
+    await Promise.all(rigs.splice(0).map((rig) => rig.cleanup()));
+  });
+  return () => {
+    const rig = new DaemonRig();
+    rigs.push(rig);
+    return rig;
+  };
 }

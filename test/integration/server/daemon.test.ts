@@ -5,22 +5,13 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../shared/remote-bundle';
 import { pidAlive } from '../../support/pids';
-import { DaemonRig } from './daemon-rig';
-import { until } from './test-client';
+import { daemonRigsEachTest } from './daemon-rig';
+import { waitFor } from '../../support/wait';
 
-const rigs: DaemonRig[] = [];
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((rig) => rig.cleanup()));
-});
-
-function newRig(): DaemonRig {
-  const rig = new DaemonRig();
-  rigs.push(rig);
-  return rig;
-}
+const newRig = daemonRigsEachTest();
 
 function chunksAfter(result: Record<string, unknown>): Buffer {
   const chunks = result.chunks as { chunk: string }[];
@@ -32,7 +23,7 @@ describe('the daemon behind the bridge', () => {
     const rig = newRig();
     const flag = path.join(rig.scratchDir, 'go');
     const first = rig.bridge();
-    const sessionId = await first.client.handshake();
+    const sessionId = (await first.client.handshake()).sessionId;
     const daemon = await rig.daemonPid();
     await first.client.call('process/start', {
       processId: 'counter',
@@ -42,8 +33,9 @@ describe('the daemon behind the bridge', () => {
       env: {},
       tty: false,
     });
-    await first.client.waitFor(() => first.client.outputOf('counter') === 'start\n', 'first line');
-    const seenSeqs = first.client.notifications
+    await waitFor(() => first.client.outputOf('counter') === 'start\n', 'first line');
+    const seenSeqs = first.client
+      .notifications()
       .filter((n) => n.method === 'process/output')
       .map((n) => n.params.seq as number);
     first.child.kill('SIGKILL');
@@ -52,7 +44,7 @@ describe('the daemon behind the bridge', () => {
     writeFileSync(flag, '');
 
     const second = rig.bridge(['--no-start']);
-    expect(await second.client.handshake(sessionId)).toBe(sessionId);
+    expect((await second.client.handshake(sessionId)).sessionId).toBe(sessionId);
     let rest = Buffer.alloc(0);
     let afterSeq = Math.max(...seenSeqs);
     for (;;) {
@@ -70,12 +62,12 @@ describe('the daemon behind the bridge', () => {
   it('lets a resume take the session from a bridge that lingers after its client vanished', async () => {
     const rig = newRig();
     const first = rig.bridge();
-    const sessionId = await first.client.handshake();
+    const sessionId = (await first.client.handshake()).sessionId;
     // A stopped bridge keeps its socket open and answers nothing, like one whose SSH link died
     // before sshd noticed.
     first.child.kill('SIGSTOP');
     const second = rig.bridge(['--no-start']);
-    expect(await second.client.handshake(sessionId)).toBe(sessionId);
+    expect((await second.client.handshake(sessionId)).sessionId).toBe(sessionId);
     first.child.kill('SIGKILL');
   });
 
@@ -103,7 +95,7 @@ describe('the daemon behind the bridge', () => {
     const daemon = await rig.daemonPid();
     process.kill(daemon, 'SIGTERM');
     expect((await bridge.finished).code).toBe(0);
-    await until(() => !pidAlive(daemon) && !pidAlive(pid as number), 'daemon and its process gone');
+    await waitFor(() => !pidAlive(daemon) && !pidAlive(pid as number), 'daemon and its process gone');
     expect(existsSync(rig.file('sock'))).toBe(false);
     expect(existsSync(rig.file('pid'))).toBe(false);
   });
@@ -131,7 +123,7 @@ describe('the daemon behind the bridge', () => {
   it('starts one daemon for two bridges started at once', async () => {
     const rig = newRig();
     const bridges = [rig.bridge(), rig.bridge()];
-    const sessions = await Promise.all(bridges.map((b) => b.client.handshake()));
+    const sessions = await Promise.all(bridges.map(async (b) => (await b.client.handshake()).sessionId));
     expect(new Set(sessions).size).toBe(2);
     expect(rig.daemonPids()).toEqual([await rig.daemonPid()]);
     // A second daemon would have said so in the shared log before giving up.
@@ -151,7 +143,7 @@ describe('the daemon behind the bridge', () => {
     const killed = await rig.daemonPid();
     process.kill(killed, 'SIGKILL');
     await first.finished;
-    await until(() => !pidAlive(killed), 'daemon killed');
+    await waitFor(() => !pidAlive(killed), 'daemon killed');
     expect(existsSync(rig.file('sock'))).toBe(true);
     expect(rig.pidfilePid()).toBe(killed);
 
@@ -169,9 +161,9 @@ describe('the daemon behind the bridge', () => {
   it('exits when idle, removing its socket and pidfile, but not while a session is held', async () => {
     const holder = newRig();
     const held = holder.bridge(['--idle-exit-ms', '300', '--session-ttl-ms', '10000']);
-    const sessionId = await held.client.handshake();
+    const sessionId = (await held.client.handshake()).sessionId;
     const holderDaemon = await holder.daemonPid();
-    held.client.close();
+    held.client.drop();
     expect((await held.finished).code).toBe(0);
 
     // A control daemon with the same idle time and no session: once it is gone, the first one's
@@ -179,19 +171,19 @@ describe('the daemon behind the bridge', () => {
     const control = newRig();
     const idle = control.bridge(['--idle-exit-ms', '300']);
     const controlDaemon = await control.daemonPid();
-    idle.client.close();
+    idle.client.drop();
     await idle.finished;
-    await until(() => !pidAlive(controlDaemon), 'idle control daemon exited');
+    await waitFor(() => !pidAlive(controlDaemon), 'idle control daemon exited');
     expect(existsSync(control.file('sock'))).toBe(false);
     expect(existsSync(control.file('pid'))).toBe(false);
 
     expect(pidAlive(holderDaemon)).toBe(true);
     const resumed = holder.bridge(['--no-start']);
-    expect(await resumed.client.handshake(sessionId)).toBe(sessionId);
-    resumed.client.close();
+    expect((await resumed.client.handshake(sessionId)).sessionId).toBe(sessionId);
+    resumed.client.drop();
     await resumed.finished;
     // Now the session expires (10 s after the drop) and the daemon leaves 300 ms later.
-    await until(() => !pidAlive(holderDaemon), 'daemon exited after its session expired', 60_000);
+    await waitFor(() => !pidAlive(holderDaemon), 'daemon exited after its session expired', 60_000);
     expect(existsSync(holder.file('sock'))).toBe(false);
     expect(existsSync(holder.file('pid'))).toBe(false);
   }, 120_000);

@@ -12,18 +12,11 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { openFds, openSocketCount } from '../../support/proc-fds';
 import { RpcPeer } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 /** The server's thread pool size, and so how many blocked FIFO opens it takes to hold it. */
 const POOL_THREADS = 2;
 const WAIT_MS = 15_000;
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 let server: StartedServer;
 let dir: string;
@@ -61,11 +54,11 @@ it('closes a file whose fs/open completes after the connection closed', async ()
   const target = path.join(dir, 'opened-after-close.bin');
   opener.sendRequest('fs/open', { handleId: 'late', path: uri(target), mode: 'replace' });
   await opener.close();
-  await until(() => openSocketCount(pid) === socketsBefore, 'the server to close the connection');
+  await waitFor(() => openSocketCount(pid) === socketsBefore, 'the server to close the connection', WAIT_MS);
   expect(existsSync(target)).toBe(false);
 
   for (const fifo of fifos) readers.push(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
   for (const response of await Promise.all(writes)) expect(response.error).toBeUndefined();
-  await until(() => existsSync(target), 'the late open to create the file');
-  await until(() => !openFds(pid).includes(target), 'the server to close the late-opened file');
+  await waitFor(() => existsSync(target), 'the late open to create the file', WAIT_MS);
+  await waitFor(() => !openFds(pid).includes(target), 'the server to close the late-opened file', WAIT_MS);
 });

@@ -13,10 +13,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { TestClient } from './test-client';
+import { RpcPeer } from '../../support/rpc-peer';
 
 let server: StartedServer;
-let c: TestClient;
+let c: RpcPeer;
 let dir: string;
 const uri = (...parts: string[]): string => pathToFileURL(path.join(dir, ...parts)).href;
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
@@ -24,12 +24,12 @@ const b64 = (text: string): string => Buffer.from(text).toString('base64');
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'tether-fs-'));
   server = await startServer('tether', 'ws');
-  c = await TestClient.ws(server.url!, server.authHeaders());
+  c = await RpcPeer.connectWs(server.url!, { headers: server.authHeaders() });
   await c.handshake();
 });
 
 afterAll(async () => {
-  c.close();
+  c.drop();
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
-import { TestClient, until } from './test-client';
+import { RpcPeer } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -85,8 +86,8 @@ describe('HTTP surface and authentication', () => {
       });
     }
     expect((await get(`${s.url}/readyz`)).status).toBe(200);
-    const c = await TestClient.ws(s.url!, { Authorization: 'bearer  sekrit-token ' });
-    cleanups.push(() => c.close());
+    const c = await RpcPeer.connectWs(s.url!, { headers: { Authorization: 'bearer  sekrit-token ' } });
+    cleanups.push(() => c.drop());
     await c.handshake();
     expect(await c.call('environment/status')).toEqual({ status: 'ready' });
     expect(s.stderr()).not.toContain('sekrit-token');
@@ -95,8 +96,8 @@ describe('HTTP surface and authentication', () => {
   it('accepts --ws-token-sha256', async () => {
     const digest = createHash('sha256').update('abc').digest('hex');
     const s = await tetherServer(['--ws-auth', 'capability-token', '--ws-token-sha256', digest]);
-    const c = await TestClient.ws(s.url!, { Authorization: 'Bearer abc' });
-    cleanups.push(() => c.close());
+    const c = await RpcPeer.connectWs(s.url!, { headers: { Authorization: 'Bearer abc' } });
+    cleanups.push(() => c.drop());
     await c.handshake();
   });
 
@@ -128,10 +129,12 @@ describe('HTTP surface and authentication', () => {
       status: 401,
       body: 'expired websocket jwt',
     });
-    const c = await TestClient.ws(s.url!, {
-      Authorization: `Bearer ${sign({ exp: now + 60, aud: ['tether'] })}`,
+    const c = await RpcPeer.connectWs(s.url!, {
+      headers: {
+        Authorization: `Bearer ${sign({ exp: now + 60, aud: ['tether'] })}`,
+      },
     });
-    cleanups.push(() => c.close());
+    cleanups.push(() => c.drop());
     await c.handshake();
   });
 
@@ -142,8 +145,8 @@ describe('HTTP surface and authentication', () => {
       status: 401,
       body: 'missing websocket bearer token',
     });
-    const c = await TestClient.ws(s.url!, s.authHeaders());
-    cleanups.push(() => c.close());
+    const c = await RpcPeer.connectWs(s.url!, { headers: s.authHeaders() });
+    cleanups.push(() => c.drop());
     await c.handshake();
   });
 });
@@ -198,12 +201,12 @@ describe('authentication by default', () => {
     const s = await tetherServer(['--ws-auth', 'none', '--log-level', 'error']);
     expect(s.token).toBeUndefined();
     // The warning follows the URL on another pipe, so it may arrive a moment later.
-    await until(() => s.stderr().includes('WARNING'), 'the --ws-auth none warning');
+    await waitFor(() => s.stderr().includes('WARNING'), 'the --ws-auth none warning');
     expect(s.stderr()).toContain(
       `WARNING: --ws-auth none: ${s.url} accepts connections without authentication`,
     );
-    const c = await TestClient.ws(s.url!);
-    cleanups.push(() => c.close());
+    const c = await RpcPeer.connectWs(s.url!);
+    cleanups.push(() => c.drop());
     const init = await c.request('initialize', { clientName: 'trial' });
     const info = init.result?.environmentInfo as { capabilities?: Record<string, unknown> } | undefined;
     expect(info?.capabilities?.tetherUnauthenticatedListener).toBe(true);
@@ -211,8 +214,8 @@ describe('authentication by default', () => {
 
   it('does not flag a token-protected listener as unauthenticated', async () => {
     const s = await tetherServer();
-    const c = await TestClient.ws(s.url!, s.authHeaders());
-    cleanups.push(() => c.close());
+    const c = await RpcPeer.connectWs(s.url!, { headers: s.authHeaders() });
+    cleanups.push(() => c.drop());
     const init = await c.request('initialize', { clientName: 'x' });
     const info = init.result?.environmentInfo as { capabilities?: Record<string, unknown> } | undefined;
     expect(info?.capabilities).toBeDefined();
@@ -225,8 +228,8 @@ describe('shutdown', () => {
   it('kills every process group on SIGTERM and exits 0', async () => {
     const s = await startServer('tether', 'ws');
     cleanups.push(() => s.stop());
-    const c = await TestClient.ws(s.url!, s.authHeaders());
-    cleanups.push(() => c.close());
+    const c = await RpcPeer.connectWs(s.url!, { headers: s.authHeaders() });
+    cleanups.push(() => c.drop());
     await c.handshake();
     const { pid } = await c.call('process/start', {
       processId: 'tree',
@@ -246,6 +249,6 @@ describe('shutdown', () => {
     s.child.kill('SIGTERM');
     expect(await exit).toBe(0);
     const groupAlive = (groupId: number): boolean => pidAlive(-groupId);
-    await until(() => !groupAlive(pid as number) && !pidAlive(tty.pid as number), 'process groups gone');
+    await waitFor(() => !groupAlive(pid as number) && !pidAlive(tty.pid as number), 'process groups gone');
   });
 });

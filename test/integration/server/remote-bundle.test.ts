@@ -4,20 +4,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRemoteBundleManifest } from '../../../shared/remote-bundle';
-import { DaemonRig } from './daemon-rig';
+import { daemonRigsEachTest } from './daemon-rig';
 
-const rigs: DaemonRig[] = [];
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((rig) => rig.cleanup()));
-});
-
-function newRig(): DaemonRig {
-  const rig = new DaemonRig();
-  rigs.push(rig);
-  return rig;
-}
+const newRig = daemonRigsEachTest();
 
 describe('the remote server bundle', () => {
   it('lists every file with its size and SHA-256, and hashes them as shared/remote-bundle.ts says', () => {

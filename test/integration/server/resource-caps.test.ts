@@ -8,13 +8,14 @@ import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { TestClient, until, type RpcResponse } from './test-client';
+import { RpcPeer, type RpcResponse } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 const servers: StartedServer[] = [];
-const clients: TestClient[] = [];
+const clients: RpcPeer[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
+  for (const c of clients.splice(0)) c.drop();
   await Promise.all(servers.splice(0).map((s) => s.stop()));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -25,13 +26,13 @@ async function server(extraArgs: string[] = []): Promise<StartedServer> {
   return started;
 }
 
-async function connect(s: StartedServer): Promise<TestClient> {
-  const c = await TestClient.ws(s.url!, s.authHeaders());
+async function connect(s: StartedServer): Promise<RpcPeer> {
+  const c = await RpcPeer.connectWs(s.url!, { headers: s.authHeaders() });
   clients.push(c);
   return c;
 }
 
-async function session(s: StartedServer): Promise<TestClient> {
+async function session(s: StartedServer): Promise<RpcPeer> {
   const c = await connect(s);
   await c.handshake();
   return c;
@@ -66,13 +67,13 @@ describe('exec-server resource caps', () => {
     const busy = await session(s);
     await busy.call('process/start', start('sleeper', ['sleep', '30']));
     const idle = await connect(s);
-    const idleId = await idle.handshake();
+    const idleId = (await idle.handshake()).sessionId;
     const refused = await connect(s);
     expectLimit(await refused.request('initialize', { clientName: 'third' }), 'sessions', 2);
     // Detached with nothing running: the oldest such session gives way to a new one.
-    idle.close();
+    idle.drop();
     // Once the server has seen the idle client go, a newcomer gets its place.
-    await until(async () => {
+    await waitFor(async () => {
       const newcomer = await connect(s);
       const answer = await newcomer.request('initialize', { clientName: 'newcomer' });
       if (answer.error) expectLimit(answer, 'sessions', 2);
@@ -94,7 +95,7 @@ describe('exec-server resource caps', () => {
     const other = await session(s);
     await other.call('process/start', start('x', ['true']));
     await c.call('process/terminate', { processId: 'a' });
-    await c.waitFor(() => c.hasClosed('a'), 'a to close');
+    await waitFor(() => c.hasClosed('a'), 'a to close');
     await c.call('process/start', start('c', ['true']));
     await c.call('process/terminate', { processId: 'b' });
   });
@@ -153,16 +154,17 @@ describe('exec-server resource caps', () => {
       start('w', ['head', '-c', String(total), '/dev/zero'], { outputWindowBytes: 1e15 }),
     );
     const produced = (): number =>
-      c.notifications
+      c
+        .notifications()
         .filter((n) => n.method === 'process/output' && n.params.processId === 'w')
         .reduce((sum, n) => sum + Buffer.from(n.params.chunk as string, 'base64').length, 0);
     // Unacknowledged, the output stops at the clamped window (16 MiB) and the process stays blocked.
-    await c.waitFor(() => produced() >= 16 * 1024 * 1024, 'a full window of output', 60_000);
+    await waitFor(() => produced() >= 16 * 1024 * 1024, 'a full window of output', 60_000);
     const read = await c.call('process/read', { processId: 'w', afterSeq: 1e9, waitMs: 1_000 });
     expect(read.exited).toBe(false);
     expect(produced()).toBeLessThan(total);
     c.notify('process/ack', { processId: 'w', consumedBytes: total });
-    await c.waitFor(() => c.hasClosed('w'), 'the rest once acknowledged', 60_000);
+    await waitFor(() => c.hasClosed('w'), 'the rest once acknowledged', 60_000);
   });
 
   it('stops taking requests from a client that does not read, and resumes once it does', async () => {
@@ -181,7 +183,7 @@ describe('exec-server resource caps', () => {
     const send = (id: number, method: string, params?: unknown): void =>
       ws.send(JSON.stringify({ id, method, params }));
     send(1, 'initialize', { clientName: 'slow-reader' });
-    await until(() => answered.has(1), 'initialize');
+    await waitFor(() => answered.has(1), 'initialize');
     ws.send(JSON.stringify({ method: 'initialized' }));
     ws.pause();
     // 16 replies of about 5.6 MiB each, far more than the socket buffers and the 8 MiB bound.
@@ -193,7 +195,7 @@ describe('exec-server resource caps', () => {
     expect(existsSync(marker)).toBe(false);
     ws.resume();
     // initialize, the 16 reads and the write: all answered (in any order) once we read.
-    await until(() => answered.size === 18, 'every answer once the replies are read', 60_000);
+    await waitFor(() => answered.size === 18, 'every answer once the replies are read', 60_000);
     expect(existsSync(marker)).toBe(true);
     ws.terminate();
   });

@@ -1,28 +1,29 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
-import { TestClient, until } from './test-client';
+import { RpcPeer } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 const servers: StartedServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop()));
 });
 
-async function stdioServer(): Promise<{ server: StartedServer; client: TestClient }> {
+async function stdioServer(): Promise<{ server: StartedServer; client: RpcPeer }> {
   const server = await startServer('tether', 'stdio');
   servers.push(server);
-  return { server, client: TestClient.stdio(server.child) };
+  return { server, client: RpcPeer.overStdio(server.child) };
 }
 
 describe('exec-server over stdio', () => {
   it('speaks newline-delimited JSON, tolerates CRLF and blank lines, and reports bad lines', async () => {
     const { client } = await stdioServer();
-    client.sendRaw('');
-    client.sendRaw('{"id":1,"method":"initialize","params":{"clientName":"x"}}\r');
-    client.sendRaw('{"method":"initialized"}');
-    client.sendRaw('{oops');
-    await client.waitFor(() => client.responses.some((r) => r.id === -1), 'parse error');
-    const parseError = client.responses.find((r) => r.id === -1)!;
+    client.sendText('');
+    client.sendText('{"id":1,"method":"initialize","params":{"clientName":"x"}}\r');
+    client.sendText('{"method":"initialized"}');
+    client.sendText('{oops');
+    await waitFor(() => client.responses().some((r) => r.id === -1), 'parse error');
+    const parseError = client.responses().find((r) => r.id === -1)!;
     expect(parseError.error?.code).toBe(-32600);
     expect(parseError.error?.message).toMatch(/^failed to parse JSON-RPC message from exec-server stdio: /);
     await client.call('process/start', {
@@ -32,7 +33,7 @@ describe('exec-server over stdio', () => {
       env: {},
       tty: false,
     });
-    await client.waitFor(() => client.hasClosed('p'), 'p closed');
+    await waitFor(() => client.hasClosed('p'), 'p closed');
     expect(client.outputOf('p')).toBe('out\n');
   });
 
@@ -47,9 +48,9 @@ describe('exec-server over stdio', () => {
       tty: false,
     });
     const exit = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
-    client.close();
+    client.drop();
     expect(await exit).toBe(0);
-    await until(() => !pidAlive(pid as number), 'sleeper killed');
+    await waitFor(() => !pidAlive(pid as number), 'sleeper killed');
   });
 
   it('exits 0 on SIGTERM', async () => {

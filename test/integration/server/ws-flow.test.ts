@@ -5,7 +5,8 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { TestClient, until } from './test-client';
+import { RpcPeer } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -18,8 +19,9 @@ async function tetherServer(): Promise<StartedServer> {
   return s;
 }
 
-function outputBytes(c: TestClient, processId: string): number {
-  return c.notifications
+function outputBytes(c: RpcPeer, processId: string): number {
+  return c
+    .notifications()
     .filter((n) => n.method === 'process/output' && n.params.processId === processId)
     .reduce((sum, n) => sum + Buffer.from(n.params.chunk as string, 'base64').length, 0);
 }
@@ -41,8 +43,8 @@ async function settled(value: () => number, quietMs: number): Promise<number> {
 describe('flow control (tetherFlowControl)', () => {
   it('stops reading a producer at the window and resumes when process/ack arrives', async () => {
     const s = await tetherServer();
-    const c = await TestClient.ws(s.url!, s.authHeaders());
-    cleanups.push(() => c.close());
+    const c = await RpcPeer.connectWs(s.url!, { headers: s.authHeaders() });
+    cleanups.push(() => c.drop());
     await c.handshake();
     const window = 64 * 1024;
     await c.call('process/start', {
@@ -54,14 +56,14 @@ describe('flow control (tetherFlowControl)', () => {
       outputWindowBytes: window,
     });
     cleanups.push(() => void c.call('process/terminate', { processId: 'yes' }));
-    await c.waitFor(() => outputBytes(c, 'yes') >= window, 'first window of output');
+    await waitFor(() => outputBytes(c, 'yes') >= window, 'first window of output');
     const paused = await settled(() => outputBytes(c, 'yes'), 300);
     expect(paused).toBeGreaterThanOrEqual(window);
     expect(paused).toBeLessThan(window + 256 * 1024);
     // Other calls still work while the producer is stalled.
     expect(await c.call('environment/status')).toEqual({ status: 'ready' });
     c.notify('process/ack', { processId: 'yes', consumedBytes: paused });
-    await c.waitFor(() => outputBytes(c, 'yes') > paused, 'output after ack');
+    await waitFor(() => outputBytes(c, 'yes') > paused, 'output after ack');
     const read = await c.call('process/read', { processId: 'yes', afterSeq: 0 });
     expect(read.exited).toBe(false);
   });
@@ -104,7 +106,7 @@ describe('backpressure towards a slow client', () => {
       }),
     );
     const count = (): number => Number(readFileSync(counter, 'utf8').trim() || 0);
-    await until(() => {
+    await waitFor(() => {
       try {
         return count() > 0;
       } catch {
@@ -118,7 +120,7 @@ describe('backpressure towards a slow client', () => {
     expect(stalled * 65536).toBeLessThan(48 * 1024 * 1024);
     expect(stalled).toBeLessThan(1200);
     raw.resume();
-    await until(() => closed, 'producer finished', 45_000);
+    await waitFor(() => closed, 'producer finished', 45_000);
     expect(count()).toBe(1200);
     expect(gaps).toBe(0);
   }, 60_000);

@@ -2,10 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { FaultProxy } from '../../support/fault-proxy';
 import { pidAlive } from '../../support/pids';
-import { TestClient, until } from './test-client';
+import { RpcPeer } from '../../support/rpc-peer';
+import { waitFor } from '../../support/wait';
 
 const servers: StartedServer[] = [];
-const clients: TestClient[] = [];
+const clients: RpcPeer[] = [];
 
 async function server(extraArgs: string[] = []): Promise<StartedServer> {
   const started = await startServer('tether', 'ws', { extraArgs });
@@ -14,14 +15,14 @@ async function server(extraArgs: string[] = []): Promise<StartedServer> {
 }
 
 /** A client of `s`, at its own URL or at `url` (a proxy in front of it), with its token. */
-async function client(s: StartedServer, url = s.url!): Promise<TestClient> {
-  const connected = await TestClient.ws(url, s.authHeaders());
+async function client(s: StartedServer, url = s.url!): Promise<RpcPeer> {
+  const connected = await RpcPeer.connectWs(url, { headers: s.authHeaders() });
   clients.push(connected);
   return connected;
 }
 
 afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
+  for (const c of clients.splice(0)) c.drop();
   await Promise.all(servers.splice(0).map((s) => s.stop()));
 });
 
@@ -58,7 +59,7 @@ describe('exec-server over WebSocket: handshake and envelope', () => {
     expect((await c.request('initialize', { clientName: 'x' })).error?.message).toBe(
       'initialize may only be sent once per connection',
     );
-    c.notify('initialized');
+    c.notify('initialized', {});
     expect(await c.call('environment/status')).toEqual({ status: 'ready' });
     expect((await c.request('foo/bar', {})).error).toEqual({
       code: -32601,
@@ -70,23 +71,28 @@ describe('exec-server over WebSocket: handshake and envelope', () => {
     const s = await server();
     const c = await client(s);
     await c.handshake();
-    const answered = c.responses.length;
-    c.sendRaw('not json');
-    c.sendRaw('[{"id":1,"method":"environment/status"}]');
-    c.sendRaw('{"id":9007199254740993,"method":"environment/status"}');
-    c.sendRaw('{"id":"s","jsonrpc":"1.0","method":"environment/status"}');
-    await c.waitFor(() => c.responses.length >= answered + 4, 'four responses');
-    expect(c.responses.filter((r) => r.id === -1).map((r) => r.error?.code)).toEqual([-32600, -32600]);
-    expect(c.responses.filter((r) => r.id === -1)[0]!.error!.message).toMatch(
+    const answered = c.responses().length;
+    c.sendText('not json');
+    c.sendText('[{"id":1,"method":"environment/status"}]');
+    c.sendText('{"id":9007199254740993,"method":"environment/status"}');
+    c.sendText('{"id":"s","jsonrpc":"1.0","method":"environment/status"}');
+    await waitFor(() => c.responses().length >= answered + 4, 'four responses');
+    expect(
+      c
+        .responses()
+        .filter((r) => r.id === -1)
+        .map((r) => r.error?.code),
+    ).toEqual([-32600, -32600]);
+    expect(c.responses().filter((r) => r.id === -1)[0]!.error!.message).toMatch(
       /^failed to parse websocket JSON-RPC message from exec-server websocket 127\.0\.0\.1:\d+: /,
     );
-    expect(c.responses.some((r) => r.id === 's' && r.result?.status === 'ready')).toBe(true);
-    expect(c.responses.some((r) => String(r.id) === '9007199254740992')).toBe(true);
+    expect(c.responses().some((r) => r.id === 's' && r.result?.status === 'ready')).toBe(true);
+    expect(c.responses().some((r) => String(r.id) === '9007199254740992')).toBe(true);
 
     const violator = await client(s);
     await violator.handshake();
-    violator.notify('something/else');
-    await violator.waitFor(() => violator.closed, 'connection dropped');
+    violator.notify('something/else', {});
+    await waitFor(() => violator.isClosed, 'connection dropped');
     expect(await c.call('environment/status')).toEqual({ status: 'ready' });
   });
 });
@@ -101,7 +107,7 @@ describe('exec-server over WebSocket: processes', () => {
     );
     expect(started).toMatchObject({ processId: 'p1', sandboxType: 'none' });
     expect(started.pid).toBeGreaterThan(0);
-    await c.waitFor(() => c.hasClosed('p1'), 'p1 closed');
+    await waitFor(() => c.hasClosed('p1'), 'p1 closed');
     const read = await c.call('process/read', { processId: 'p1', afterSeq: 0 });
     expect(read).toMatchObject({ nextSeq: 5, exited: true, exitCode: 3, closed: true, failure: null });
     const text = (read.chunks as { chunk: string }[]).map((x) => Buffer.from(x.chunk, 'base64').toString());
@@ -132,7 +138,7 @@ describe('exec-server over WebSocket: processes', () => {
     expect(await c.call('process/write', { processId: 'cat', chunk: bye, writeId: 'w3' })).toEqual({
       status: 'accepted',
     });
-    await c.waitFor(() => c.outputOf('cat').endsWith('bye\n'), 'echo');
+    await waitFor(() => c.outputOf('cat').endsWith('bye\n'), 'echo');
     expect(
       (await c.request('process/write', { processId: 'cat', chunk: '!!', writeId: 'w2' })).error?.code,
     ).toBe(-32602);
@@ -143,8 +149,10 @@ describe('exec-server over WebSocket: processes', () => {
       status: 'unknownProcess',
     });
     await c.call('process/signal', { processId: 'cat', signal: 'interrupt' });
-    await c.waitFor(() => c.hasClosed('cat'), 'cat closed');
-    const exited = c.notifications.find((n) => n.method === 'process/exited' && n.params.processId === 'cat');
+    await waitFor(() => c.hasClosed('cat'), 'cat closed');
+    const exited = c
+      .notifications()
+      .find((n) => n.method === 'process/exited' && n.params.processId === 'cat');
     expect(exited?.params.exitCode).toBe(130);
     // All of cat's output is known now: the duplicate w1 was not written.
     expect(c.outputOf('cat')).toBe('hello\nbye\n');
@@ -157,7 +165,7 @@ describe('exec-server over WebSocket: processes', () => {
       status: 'stdinClosed',
     });
     expect(await c.call('process/terminate', { processId: 'nostdin' })).toEqual({ running: true });
-    await c.waitFor(() => c.hasClosed('nostdin'), 'terminated');
+    await waitFor(() => c.hasClosed('nostdin'), 'terminated');
     expect(await c.call('process/terminate', { processId: 'nostdin' })).toEqual({ running: false });
   });
 
@@ -169,14 +177,14 @@ describe('exec-server over WebSocket: processes', () => {
       'process/start',
       start('t', ['/bin/sh', '-c', script], { tty: true, size: { cols: 100, rows: 30 } }),
     );
-    await c.waitFor(() => c.outputOf('t').includes('30 100'), 'initial size');
+    await waitFor(() => c.outputOf('t').includes('30 100'), 'initial size');
     await c.call('process/resize', { processId: 't', cols: 120, rows: 40 });
     await c.call('process/write', {
       processId: 't',
       chunk: Buffer.from('\r').toString('base64'),
       writeId: '1',
     });
-    await c.waitFor(() => c.outputOf('t').includes('40 120'), 'resized');
+    await waitFor(() => c.outputOf('t').includes('40 120'), 'resized');
     await c.call('process/start', start('plain', ['true']));
     expect((await c.request('process/resize', { processId: 'plain', cols: 10, rows: 10 })).error?.code).toBe(
       -32600,
@@ -191,9 +199,10 @@ describe('exec-server over WebSocket: processes', () => {
     for (const id of ids) {
       await c.call('process/start', start(id, ['head', '-c', String(size), '/dev/zero'], { tty: true }));
     }
-    await c.waitFor(() => ids.every((id) => c.hasClosed(id)), 'all closed', 30_000);
+    await waitFor(() => ids.every((id) => c.hasClosed(id)), 'all closed', 30_000);
     for (const id of ids) {
-      const bytes = c.notifications
+      const bytes = c
+        .notifications()
         .filter((n) => n.method === 'process/output' && n.params.processId === id)
         .reduce((sum, n) => sum + Buffer.from(n.params.chunk as string, 'base64').length, 0);
       expect(bytes).toBe(size);
@@ -219,33 +228,33 @@ describe('exec-server over WebSocket: detach and resume', () => {
   it('keeps processes running while detached and recovers their output with process/read', async () => {
     const s = await server();
     const first = await client(s);
-    const sessionId = await first.handshake();
+    const sessionId = (await first.handshake()).sessionId;
     await first.call('process/start', start('late', ['/bin/sh', '-c', 'sleep 1; echo late']));
-    first.close();
+    first.drop();
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const second = await client(s);
-    expect(await second.handshake(sessionId)).toBe(sessionId);
+    expect((await second.handshake(sessionId)).sessionId).toBe(sessionId);
     let read = await second.call('process/read', { processId: 'late', afterSeq: 0, waitMs: 5000 });
-    await until(async () => {
+    await waitFor(async () => {
       read = await second.call('process/read', { processId: 'late', afterSeq: 0, waitMs: 1000 });
       return read.closed === true;
     }, 'late closed');
     const chunks = read.chunks as { chunk: string }[];
     expect(Buffer.from(chunks[0]!.chunk, 'base64').toString()).toBe('late\n');
-    expect(second.notifications.filter((n) => n.method === 'process/output')).toHaveLength(0);
+    expect(second.notifications().filter((n) => n.method === 'process/output')).toHaveLength(0);
   });
 
   it('refuses to resume an attached session with -32010', async () => {
     const s = await server();
     const first = await client(s);
-    const sessionId = await first.handshake();
+    const sessionId = (await first.handshake()).sessionId;
     const second = await client(s);
     const refused = await second.request('initialize', { clientName: 'x', resumeSessionId: sessionId });
     expect(refused.error).toEqual({
       code: -32010,
       message: `session ${sessionId} is already attached to another connection`,
     });
-    expect(await second.handshake()).not.toBe(sessionId);
+    expect((await second.handshake()).sessionId).not.toBe(sessionId);
   });
 
   it('hands the session to a resume when the attached connection went silent (half-open route)', async () => {
@@ -253,13 +262,13 @@ describe('exec-server over WebSocket: detach and resume', () => {
     const proxy = await FaultProxy.forUrl(s.url!);
     try {
       const first = await client(s, proxy.url());
-      const sessionId = await first.handshake();
+      const sessionId = (await first.handshake()).sessionId;
       await first.call('process/start', start('tick', ['/bin/sh', '-c', 'sleep 0.5; echo after']));
       proxy.stall('existing');
       const second = await client(s);
-      expect(await second.handshake(sessionId)).toBe(sessionId);
+      expect((await second.handshake(sessionId)).sessionId).toBe(sessionId);
       let read: Record<string, unknown> = {};
-      await until(async () => {
+      await waitFor(async () => {
         read = await second.call('process/read', { processId: 'tick', afterSeq: 0, waitMs: 1000 });
         return read.closed === true;
       }, 'tick closed');
@@ -273,26 +282,26 @@ describe('exec-server over WebSocket: detach and resume', () => {
   it('keeps a process that closed while detached readable until the resume, then reaps it', async () => {
     const s = await server(['--exited-process-ttl-ms', '300']);
     const first = await client(s);
-    const sessionId = await first.handshake();
+    const sessionId = (await first.handshake()).sessionId;
     await first.call('process/start', start('ends', ['/bin/sh', '-c', 'echo bye']));
-    first.close();
+    first.drop();
     // A clock without sleeping: a process of another, attached session that closed later than
     // `ends` has been reaped, so the exited-process TTL of `ends` has passed too.
     const other = await client(s);
     await other.handshake();
     await other.call('process/start', start('clock', ['true']));
-    await until(async () => {
+    await waitFor(async () => {
       const read = await other.request('process/read', { processId: 'clock', afterSeq: 0 });
       return read.error !== undefined;
     }, 'the other session reaps its closed process');
     const second = await client(s);
-    expect(await second.handshake(sessionId)).toBe(sessionId);
+    expect((await second.handshake(sessionId)).sessionId).toBe(sessionId);
     const read = await second.call('process/read', { processId: 'ends', afterSeq: 0 });
     const chunks = read.chunks as { chunk: string }[];
     expect(chunks.map((c) => Buffer.from(c.chunk, 'base64').toString()).join('')).toBe('bye\n');
     expect(read).toMatchObject({ exitCode: 0, closed: true });
     // Attached again, the process is reaped like any other.
-    await until(async () => {
+    await waitFor(async () => {
       const again = await second.request('process/read', { processId: 'ends', afterSeq: 0 });
       return again.error !== undefined;
     }, 'the resumed session reaps it');
@@ -303,7 +312,7 @@ describe('exec-server over WebSocket: detach and resume', () => {
     const proxy = await FaultProxy.forUrl(s.url!);
     try {
       const first = await client(s, proxy.url());
-      const sessionId = await first.handshake();
+      const sessionId = (await first.handshake()).sessionId;
       await first.call('process/start', start('ends', ['/bin/sh', '-c', 'echo bye']));
       // Still attached, but nothing gets through any more: a client whose process is stopped.
       proxy.stall('existing');
@@ -311,13 +320,13 @@ describe('exec-server over WebSocket: detach and resume', () => {
       const other = await client(s);
       await other.handshake();
       await other.call('process/start', start('clock', ['true']));
-      await until(async () => {
+      await waitFor(async () => {
         const read = await other.request('process/read', { processId: 'clock', afterSeq: 0 });
         return read.error !== undefined;
       }, 'the other session reaps its closed process');
       // The client comes back on a new connection; the silent one is dropped (it fails its ping).
       const second = await client(s);
-      expect(await second.handshake(sessionId)).toBe(sessionId);
+      expect((await second.handshake(sessionId)).sessionId).toBe(sessionId);
       const read = await second.call('process/read', { processId: 'ends', afterSeq: 0 });
       const chunks = read.chunks as { chunk: string }[];
       expect(chunks.map((c) => Buffer.from(c.chunk, 'base64').toString()).join('')).toBe('bye\n');
@@ -330,13 +339,13 @@ describe('exec-server over WebSocket: detach and resume', () => {
   it('kills the processes of a session nobody resumes within the TTL', async () => {
     const s = await server(['--session-ttl-ms', '800']);
     const c = await client(s);
-    const sessionId = await c.handshake();
+    const sessionId = (await c.handshake()).sessionId;
     const init = await (await client(s)).call('initialize', { clientName: 'x' });
     const info = init.environmentInfo as { capabilities: Record<string, unknown> };
     expect(info.capabilities.tetherSessionTtlMs, 'the lifetime advertised is the one set').toBe(800);
     const { pid } = await c.call('process/start', start('sleeper', ['sleep', '30']));
-    c.close();
-    await until(() => !pidAlive(pid as number), 'sleeper killed');
+    c.drop();
+    await waitFor(() => !pidAlive(pid as number), 'sleeper killed');
     const again = await client(s);
     const resumed = await again.request('initialize', { clientName: 'x', resumeSessionId: sessionId });
     expect(resumed.error).toEqual({ code: -32600, message: `unknown session id ${sessionId}` });

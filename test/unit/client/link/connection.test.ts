@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ClientError } from '../../../../electron/client/client-error';
 import { ExecServerConnection, type WireProcessEvent } from '../../../../electron/client/link/connection';
 import { transportOpener } from '../../../../electron/client/transports/transport';
+import { waitFor } from '../../../support/wait';
 
 interface Peer {
   url: string;
@@ -41,14 +42,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('ExecServerConnection', () => {
   it('reports malformed input, buffers early notifications and validates results', async () => {
     const peer = await scriptedPeer();
@@ -76,7 +69,11 @@ describe('ExecServerConnection', () => {
       }),
     );
     ws.send(JSON.stringify({ id: 'srv-1', method: 'network/policyRequest', params: {} }));
-    await waitFor(() => problems.length >= 4 && peer.received.length >= 1);
+    await waitFor(
+      () => problems.length >= 4 && peer.received.length >= 1,
+      'the problems and the first message',
+      15_000,
+    );
     expect(problems[0]).toMatch(/not JSON: this is not json/);
     expect(problems[1]).toMatch(/not a JSON-RPC object/);
     expect(problems[2]).toMatch(/an id we never used/);
