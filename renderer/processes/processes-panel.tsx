@@ -11,6 +11,15 @@ import { useNow } from '../ui/use-now';
 import { ErrorLine } from '../ui/error-line';
 import type { MenuEntry } from '../ui/popup-menu';
 import { RowActions } from '../ui/row-actions';
+import { DataTable, type DataColumn } from '../ui/data-table';
+
+const PROCESS_COLUMNS: DataColumn<string>[] = [
+  { key: 'command', label: 'Command', className: 'col-command' },
+  { key: 'state', label: 'State', className: 'col-state' },
+  { key: 'exit', label: 'Exit', className: 'col-exit' },
+  { key: 'started', label: 'Started', className: 'col-started' },
+  { key: 'duration', label: 'Duration', className: 'col-duration' },
+];
 
 export function ProcessesPanel({ env }: { env: EnvironmentView }) {
   const byKey = useProcesses((s) => s.byKey);
@@ -26,32 +35,18 @@ export function ProcessesPanel({ env }: { env: EnvironmentView }) {
     <div className="panel padded" role="region" aria-label="Processes panel" tabIndex={0}>
       <StartProcessForm env={env} />
       <ErrorLine message={error} />
-      <table aria-label="Processes" className="process-table">
-        <thead>
+      <DataTable label="Processes" className="process-table" columns={PROCESS_COLUMNS}>
+        {list.length === 0 && (
           <tr>
-            <th className="col-command">Command</th>
-            <th className="col-state">State</th>
-            <th className="col-exit">Exit</th>
-            <th className="col-started">Started</th>
-            <th className="col-duration">Duration</th>
-            <th className="col-actions">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <td colSpan={PROCESS_COLUMNS.length + 1} className="muted">
+              No processes yet.
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.length === 0 && (
-            <tr>
-              <td colSpan={6} className="muted">
-                No processes yet.
-              </td>
-            </tr>
-          )}
-          {list.map((p) => (
-            <ProcessRow key={p.processId} p={p} now={now} act={act} />
-          ))}
-        </tbody>
-      </table>
+        )}
+        {list.map((p) => (
+          <ProcessRow key={p.processId} p={p} now={now} act={act} />
+        ))}
+      </DataTable>
     </div>
   );
 }
