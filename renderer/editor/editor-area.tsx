@@ -2,12 +2,12 @@
 // unsaved changes, a close button), the active file's pane, Ctrl+S to save it, and the question
 // before a tab with unsaved changes closes: save, discard or cancel.
 import type { KeyboardEvent } from 'react';
-import { X } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import { cancelClose, closeEditor, requestClose, saveAndClose, saveEditor } from './editor-actions';
 import { useEditors, type EditorTab } from './editors-store';
 import { EditorPane } from './editor-pane';
 import { Modal } from '../ui/modal';
+import { TabClose } from '../ui/tab-close';
 import './editor.css';
 
 export function EditorArea({ envId }: { envId: string }) {
@@ -51,17 +51,7 @@ export function EditorArea({ envId }: { envId: string }) {
                 ●
               </span>
             )}
-            <span
-              className="editor-close"
-              aria-hidden="true"
-              title="Close"
-              onClick={(e) => {
-                e.stopPropagation();
-                requestClose(tab.id);
-              }}
-            >
-              <X size={13} />
-            </span>
+            <TabClose className="editor-close" title="Close" onClose={() => requestClose(tab.id)} />
           </button>
         ))}
       </div>

@@ -1,6 +1,6 @@
 // What the user can do with environments: add, edit, remove, test, reconnect, connect/disconnect.
-import type { EnvironmentDraft, CommandInput } from '../../shared/ipc';
-import { invoke } from '../ipc/ipc-client';
+import type { EnvironmentDraft, CommandInput, SshConnectView, TestConnectionResult } from '../../shared/ipc';
+import { invoke, onEvent } from '../ipc/ipc-client';
 import { closeEditorsOf } from '../editor/editor-actions';
 import { useEnvironments } from './environments-store';
 import { usePanes } from '../terminals/panes-store';
@@ -33,8 +33,29 @@ export function forgetEnvironment(id: string): void {
   if (ui.activeEnvId === id) ui.selectEnv(useEnvironments.getState().order[0] ?? null);
 }
 
-export function testConnection(input: CommandInput<'environments.test'>) {
-  return invoke('environments.test', input);
+/**
+ * Runs "Test connection". A test with a `testId` (SSH) reports its stages while it runs: each one
+ * is passed to `onStages` until the result is in.
+ */
+export async function testConnection(
+  input: CommandInput<'environments.test'>,
+  onStages?: (progress: SshConnectView) => void,
+): Promise<TestConnectionResult> {
+  const { testId } = input;
+  const stop =
+    testId && onStages
+      ? onEvent('ssh.testProgress', (event) => event.testId === testId && onStages(event.progress))
+      : () => undefined;
+  try {
+    return await invoke('environments.test', input);
+  } finally {
+    stop();
+  }
+}
+
+/** How the host keeps saved tokens (encrypted by the system keychain, or not). */
+export function tokenStorage() {
+  return invoke('app.tokenStorage', {});
 }
 
 export function reconnectNow(id: string): Promise<unknown> {

@@ -27,6 +27,18 @@ describe('Test connection', () => {
     expect(bridge.callsOf('environments.test')).toHaveLength(0);
   });
 
+  it('with SSH fields that do not parse names the field at fault, and sends nothing', async () => {
+    const user = userEvent.setup();
+    bridge.handle('ssh.hosts', () => []);
+    render(<EnvironmentDialog onClose={() => undefined} />);
+    await user.selectOptions(screen.getByLabelText('Connect via'), 'ssh');
+    await user.type(screen.getByLabelText('Host'), '-bad@host');
+    await user.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(screen.getByText(/"-bad" is not a user name ssh accepts/)).toBeTruthy();
+    expect(screen.getByLabelText('Host').getAttribute('aria-invalid')).toBe('true');
+    expect(bridge.callsOf('environments.test')).toHaveLength(0);
+  });
+
   it('with a malformed URL says what a URL looks like', async () => {
     const user = userEvent.setup();
     render(<EnvironmentDialog onClose={() => undefined} />);

@@ -10,13 +10,43 @@ function state(envId: string) {
   return filesOf(useFiles.getState().byEnv, envId);
 }
 
-export async function openHome(envId: string): Promise<void> {
-  try {
-    const { home, cwd } = await invoke('files.home', { envId });
-    await navigate(envId, cwd || home);
-  } catch (error) {
-    useFiles.getState().patch(envId, { error: errorMessage(error) });
+/** How often the first load of an environment's home folder is tried again, and how far apart. */
+export const HOME_RETRIES = 5;
+export const HOME_RETRY_MS = 2_000;
+
+/**
+ * Lists the environment's working (else home) folder. With `retries`, a load that leaves no folder
+ * shown is tried again that many times, HOME_RETRY_MS apart: the first load can fail right at
+ * connect, and the list would stay empty until the user navigates. `signal` stops the retries.
+ */
+export async function openHome(
+  envId: string,
+  { retries = 0, signal }: { retries?: number; signal?: AbortSignal } = {},
+): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const { home, cwd } = await invoke('files.home', { envId });
+      await navigate(envId, cwd || home);
+    } catch (error) {
+      useFiles.getState().patch(envId, { error: errorMessage(error) });
+    }
+    if (signal?.aborted || attempt >= retries || state(envId).path !== null) return;
+    if (!(await pause(HOME_RETRY_MS, signal))) return;
   }
+}
+
+/** Waits `ms`; false if `signal` aborted the wait. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (waited: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
+      resolve(waited);
+    };
+    const aborted = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal?.addEventListener('abort', aborted);
+  });
 }
 
 export async function navigate(envId: string, path: string): Promise<void> {

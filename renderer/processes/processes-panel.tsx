@@ -11,6 +11,16 @@ import { useNow } from '../ui/use-now';
 import { ErrorLine } from '../ui/error-line';
 import type { MenuEntry } from '../ui/popup-menu';
 import { RowActions } from '../ui/row-actions';
+import { DataTable, type DataColumn } from '../ui/data-table';
+import { Field } from '../ui/field';
+
+const PROCESS_COLUMNS: DataColumn<string>[] = [
+  { key: 'command', label: 'Command', className: 'col-command' },
+  { key: 'state', label: 'State', className: 'col-state' },
+  { key: 'exit', label: 'Exit', className: 'col-exit' },
+  { key: 'started', label: 'Started', className: 'col-started' },
+  { key: 'duration', label: 'Duration', className: 'col-duration' },
+];
 
 export function ProcessesPanel({ env }: { env: EnvironmentView }) {
   const byKey = useProcesses((s) => s.byKey);
@@ -26,32 +36,18 @@ export function ProcessesPanel({ env }: { env: EnvironmentView }) {
     <div className="panel padded" role="region" aria-label="Processes panel" tabIndex={0}>
       <StartProcessForm env={env} />
       <ErrorLine message={error} />
-      <table aria-label="Processes" className="process-table">
-        <thead>
+      <DataTable label="Processes" className="process-table" columns={PROCESS_COLUMNS}>
+        {list.length === 0 && (
           <tr>
-            <th className="col-command">Command</th>
-            <th className="col-state">State</th>
-            <th className="col-exit">Exit</th>
-            <th className="col-started">Started</th>
-            <th className="col-duration">Duration</th>
-            <th className="col-actions">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <td colSpan={PROCESS_COLUMNS.length + 1} className="muted">
+              No processes yet.
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.length === 0 && (
-            <tr>
-              <td colSpan={6} className="muted">
-                No processes yet.
-              </td>
-            </tr>
-          )}
-          {list.map((p) => (
-            <ProcessRow key={p.processId} p={p} now={now} act={act} />
-          ))}
-        </tbody>
-      </table>
+        )}
+        {list.map((p) => (
+          <ProcessRow key={p.processId} p={p} now={now} act={act} />
+        ))}
+      </DataTable>
     </div>
   );
 }
@@ -181,37 +177,43 @@ function StartProcessForm({ env }: { env: EnvironmentView }) {
       <fieldset>
         <legend>Start a command</legend>
         <div className="form-grid">
-          <label htmlFor="proc-mode">Run as</label>
-          <select id="proc-mode" value={mode} onChange={(e) => setMode(e.target.value as 'shell' | 'argv')}>
-            <option value="shell">Shell line ($SHELL -lc)</option>
-            <option value="argv">Program and arguments</option>
-          </select>
-          <label htmlFor="proc-command">Command</label>
-          <input
-            id="proc-command"
-            className="mono"
-            value={command}
-            onChange={(e) => setCommand(e.target.value)}
-          />
-          <label htmlFor="proc-cwd">Working directory</label>
-          <input
-            id="proc-cwd"
-            className="mono"
-            placeholder="default"
-            value={cwd}
-            onChange={(e) => setCwd(e.target.value)}
-          />
-          <label htmlFor="proc-env">Environment (K=V lines)</label>
-          <textarea id="proc-env" value={envText} onChange={(e) => setEnvText(e.target.value)} />
-          <label htmlFor="proc-tty">Terminal (tty)</label>
-          <input id="proc-tty" type="checkbox" checked={tty} onChange={(e) => setTty(e.target.checked)} />
-          <label htmlFor="proc-open">Open in a pane</label>
-          <input
-            id="proc-open"
-            type="checkbox"
-            checked={openPane}
-            onChange={(e) => setOpenPane(e.target.checked)}
-          />
+          <Field id="proc-mode" label="Run as">
+            <select id="proc-mode" value={mode} onChange={(e) => setMode(e.target.value as 'shell' | 'argv')}>
+              <option value="shell">Shell line ($SHELL -lc)</option>
+              <option value="argv">Program and arguments</option>
+            </select>
+          </Field>
+          <Field id="proc-command" label="Command">
+            <input
+              id="proc-command"
+              className="mono"
+              value={command}
+              onChange={(e) => setCommand(e.target.value)}
+            />
+          </Field>
+          <Field id="proc-cwd" label="Working directory">
+            <input
+              id="proc-cwd"
+              className="mono"
+              placeholder="default"
+              value={cwd}
+              onChange={(e) => setCwd(e.target.value)}
+            />
+          </Field>
+          <Field id="proc-env" label="Environment (K=V lines)">
+            <textarea id="proc-env" value={envText} onChange={(e) => setEnvText(e.target.value)} />
+          </Field>
+          <Field id="proc-tty" label="Terminal (tty)">
+            <input id="proc-tty" type="checkbox" checked={tty} onChange={(e) => setTty(e.target.checked)} />
+          </Field>
+          <Field id="proc-open" label="Open in a pane">
+            <input
+              id="proc-open"
+              type="checkbox"
+              checked={openPane}
+              onChange={(e) => setOpenPane(e.target.checked)}
+            />
+          </Field>
         </div>
         <ErrorLine message={error} />
         <div className="modal-actions">

@@ -1,7 +1,7 @@
 // Settings: the app theme; the terminals' font, spacing, cursor and colour scheme (built-in, or a
 // custom one edited here) with a live preview; bell, scrollback, copy-on-select, right click; and
 // the hosts whose links open without asking. Save applies everything to every open terminal at once.
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import type { SchemeId, Settings } from '../../shared/ipc';
 import { Settings as SettingsSchema } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
@@ -17,6 +17,7 @@ import {
 } from '../terminals/xterm/terminal-schemes';
 import { Modal } from '../ui/modal';
 import { ErrorLine } from '../ui/error-line';
+import { Field, fieldErrorId } from '../ui/field';
 import { parseSchemeText, SchemeEditor, schemeText, type SchemeText } from './scheme-editor';
 import { TerminalPreview } from '../terminals/terminal-preview';
 
@@ -106,17 +107,6 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       );
   };
 
-  const field = (id: string, label: string, key: keyof Settings, control: ReactNode) => (
-    <>
-      <label htmlFor={id}>{label}</label>
-      {control}
-      {errors[key] && (
-        <span id={`${id}-error`} className="field-error">
-          {errors[key]}
-        </span>
-      )}
-    </>
-  );
   const numberInput = (id: string, key: NumberField, step: number) => (
     <input
       id={id}
@@ -126,7 +116,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       max={SettingsSchema.shape[key].maxValue ?? undefined}
       value={Number.isNaN(draft[key]) ? '' : draft[key]}
       aria-invalid={!!errors[key]}
-      aria-describedby={errors[key] ? `${id}-error` : undefined}
+      aria-describedby={errors[key] ? fieldErrorId(id) : undefined}
       onChange={(e) => set(key, e.target.value === '' ? Number.NaN : Number(e.target.value))}
     />
   );
@@ -137,10 +127,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <fieldset>
           <legend>Appearance</legend>
           <div className="form-grid">
-            {field(
-              'set-theme',
-              'App theme',
-              'theme',
+            <Field id="set-theme" label="App theme" error={errors.theme}>
               <select
                 id="set-theme"
                 value={draft.theme}
@@ -149,12 +136,9 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 <option value="system">Follow the system</option>
                 <option value="light">Light</option>
                 <option value="dark">Dark</option>
-              </select>,
-            )}
-            {field(
-              'set-scheme',
-              'Terminal colours',
-              'scheme',
+              </select>
+            </Field>
+            <Field id="set-scheme" label="Terminal colours" error={errors.scheme}>
               <select
                 id="set-scheme"
                 value={draft.scheme}
@@ -162,34 +146,28 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
               >
                 <option value="follow-theme">Follow the app theme</option>
                 <SchemeOptions />
-              </select>,
-            )}
+              </select>
+            </Field>
             {draft.scheme === 'follow-theme' && (
               <>
-                {field(
-                  'set-light-scheme',
-                  'With the light theme',
-                  'lightScheme',
+                <Field id="set-light-scheme" label="With the light theme" error={errors.lightScheme}>
                   <select
                     id="set-light-scheme"
                     value={draft.lightScheme}
                     onChange={(e) => set('lightScheme', e.target.value as SchemeId)}
                   >
                     <SchemeOptions tone="light" />
-                  </select>,
-                )}
-                {field(
-                  'set-dark-scheme',
-                  'With the dark theme',
-                  'darkScheme',
+                  </select>
+                </Field>
+                <Field id="set-dark-scheme" label="With the dark theme" error={errors.darkScheme}>
                   <select
                     id="set-dark-scheme"
                     value={draft.darkScheme}
                     onChange={(e) => set('darkScheme', e.target.value as SchemeId)}
                   >
                     <SchemeOptions tone="dark" />
-                  </select>,
-                )}
+                  </select>
+                </Field>
               </>
             )}
           </div>
@@ -198,10 +176,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <fieldset>
           <legend>Terminal text</legend>
           <div className="form-grid">
-            {field(
-              'set-font-family',
-              'Font family',
-              'fontFamily',
+            <Field id="set-font-family" label="Font family" error={errors.fontFamily}>
               <input
                 id="set-font-family"
                 placeholder="e.g. JetBrains Mono, Fira Code"
@@ -209,28 +184,21 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 aria-invalid={!!errors.fontFamily}
                 aria-describedby="set-font-family-note"
                 onChange={(e) => set('fontFamily', e.target.value)}
-              />,
-            )}
+              />
+            </Field>
             <span id="set-font-family-note" className="muted field-note">
               Tried first; built-in fallbacks keep box drawing, CJK and emoji readable.
             </span>
-            {field('set-font', 'Font size', 'fontSize', numberInput('set-font', 'fontSize', 1))}
-            {field(
-              'set-line-height',
-              'Line height',
-              'lineHeight',
-              numberInput('set-line-height', 'lineHeight', 0.05),
-            )}
-            {field(
-              'set-letter-spacing',
-              'Letter spacing (px)',
-              'letterSpacing',
-              numberInput('set-letter-spacing', 'letterSpacing', 1),
-            )}
-            {field(
-              'set-cursor-style',
-              'Cursor',
-              'cursorStyle',
+            <Field id="set-font" label="Font size" error={errors.fontSize}>
+              {numberInput('set-font', 'fontSize', 1)}
+            </Field>
+            <Field id="set-line-height" label="Line height" error={errors.lineHeight}>
+              {numberInput('set-line-height', 'lineHeight', 0.05)}
+            </Field>
+            <Field id="set-letter-spacing" label="Letter spacing (px)" error={errors.letterSpacing}>
+              {numberInput('set-letter-spacing', 'letterSpacing', 1)}
+            </Field>
+            <Field id="set-cursor-style" label="Cursor" error={errors.cursorStyle}>
               <select
                 id="set-cursor-style"
                 value={draft.cursorStyle}
@@ -239,28 +207,22 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 <option value="block">Block</option>
                 <option value="bar">Bar</option>
                 <option value="underline">Underline</option>
-              </select>,
-            )}
-            {field(
-              'set-cursor-blink',
-              'Blinking cursor',
-              'cursorBlink',
+              </select>
+            </Field>
+            <Field id="set-cursor-blink" label="Blinking cursor" error={errors.cursorBlink}>
               <input
                 id="set-cursor-blink"
                 type="checkbox"
                 checked={draft.cursorBlink}
                 onChange={(e) => set('cursorBlink', e.target.checked)}
-              />,
-            )}
+              />
+            </Field>
           </div>
         </fieldset>
         <fieldset>
           <legend>Terminal behaviour</legend>
           <div className="form-grid">
-            {field(
-              'set-bell',
-              'Bell',
-              'bell',
+            <Field id="set-bell" label="Bell" error={errors.bell}>
               <select
                 id="set-bell"
                 value={draft.bell}
@@ -270,13 +232,10 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 <option value="visual">Flash the pane</option>
                 <option value="sound">Sound</option>
                 <option value="notify">Notify when Tether is in the background</option>
-              </select>,
-            )}
+              </select>
+            </Field>
             {bellNote && <span className="muted field-note">{bellNote}</span>}
-            {field(
-              'set-right-click',
-              'Right click',
-              'rightClick',
+            <Field id="set-right-click" label="Right click" error={errors.rightClick}>
               <select
                 id="set-right-click"
                 value={draft.rightClick}
@@ -285,25 +244,19 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 <option value="menu">Opens the menu</option>
                 <option value="paste">Pastes (Shift+right click: menu)</option>
                 <option value="select-word">Selects the word, then the menu</option>
-              </select>,
-            )}
-            {field(
-              'set-copy',
-              'Copy on select',
-              'copyOnSelect',
+              </select>
+            </Field>
+            <Field id="set-copy" label="Copy on select" error={errors.copyOnSelect}>
               <input
                 id="set-copy"
                 type="checkbox"
                 checked={draft.copyOnSelect}
                 onChange={(e) => set('copyOnSelect', e.target.checked)}
-              />,
-            )}
-            {field(
-              'set-scrollback',
-              'Scrollback lines',
-              'scrollback',
-              numberInput('set-scrollback', 'scrollback', 1000),
-            )}
+              />
+            </Field>
+            <Field id="set-scrollback" label="Scrollback lines" error={errors.scrollback}>
+              {numberInput('set-scrollback', 'scrollback', 1000)}
+            </Field>
           </div>
         </fieldset>
         {/* Last in the DOM (the dialog focuses its first field, not xterm's), first on screen (CSS). */}

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { SshHostView } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { listSshHosts } from './ssh-actions';
+import { Field } from '../ui/field';
 import type { SshFormErrors, SshFormFields } from './ssh-form';
 
 export function SshFields({
@@ -49,17 +50,17 @@ export function SshFields({
             (hosts.list ? 'No hosts in ~/.ssh/config; type one below.' : 'Reading ~/.ssh/config…')}
         </span>
       )}
-      <label htmlFor="env-ssh-target">Host</label>
-      <input
-        id="env-ssh-target"
-        className="mono"
-        placeholder="user@host:port or a config alias"
-        value={fields.target}
-        onChange={(e) => set({ target: e.target.value })}
-        aria-invalid={!!errors.target}
-        aria-describedby="env-ssh-resolved"
-      />
-      {errors.target && <span className="field-error">{errors.target}</span>}
+      <Field id="env-ssh-target" label="Host" error={errors.target}>
+        <input
+          id="env-ssh-target"
+          className="mono"
+          placeholder="user@host:port or a config alias"
+          value={fields.target}
+          onChange={(e) => set({ target: e.target.value })}
+          aria-invalid={!!errors.target}
+          aria-describedby="env-ssh-resolved"
+        />
+      </Field>
       {picked && (
         <span id="env-ssh-resolved" className="field-note">
           {picked.problem
@@ -67,35 +68,35 @@ export function SshFields({
             : `ssh connects to ${resolvedText(picked)}`}
         </span>
       )}
-      <label htmlFor="env-ssh-options">Extra ssh options</label>
-      <textarea
-        id="env-ssh-options"
-        placeholder={'one Key=Value per line, e.g.\nServerAliveInterval=15'}
-        value={fields.options}
-        onChange={(e) => set({ options: e.target.value })}
-        aria-invalid={!!errors.options}
-      />
-      {errors.options && <span className="field-error">{errors.options}</span>}
-      <label htmlFor="env-ssh-node">Node on the host</label>
-      <input
-        id="env-ssh-node"
-        className="mono"
-        placeholder="found or installed by Tether"
-        value={fields.remoteNodePath}
-        onChange={(e) => set({ remoteNodePath: e.target.value })}
-        aria-invalid={!!errors.remoteNodePath}
-      />
-      {errors.remoteNodePath && <span className="field-error">{errors.remoteNodePath}</span>}
-      <label htmlFor="env-ssh-ttl">Keep sessions (hours)</label>
-      <input
-        id="env-ssh-ttl"
-        inputMode="decimal"
-        placeholder="the host's default"
-        value={fields.sessionHours}
-        onChange={(e) => set({ sessionHours: e.target.value })}
-        aria-invalid={!!errors.sessionHours}
-      />
-      {errors.sessionHours && <span className="field-error">{errors.sessionHours}</span>}
+      <Field id="env-ssh-options" label="Extra ssh options" error={errors.options}>
+        <textarea
+          id="env-ssh-options"
+          placeholder={'one Key=Value per line, e.g.\nServerAliveInterval=15'}
+          value={fields.options}
+          onChange={(e) => set({ options: e.target.value })}
+          aria-invalid={!!errors.options}
+        />
+      </Field>
+      <Field id="env-ssh-node" label="Node on the host" error={errors.remoteNodePath}>
+        <input
+          id="env-ssh-node"
+          className="mono"
+          placeholder="found or installed by Tether"
+          value={fields.remoteNodePath}
+          onChange={(e) => set({ remoteNodePath: e.target.value })}
+          aria-invalid={!!errors.remoteNodePath}
+        />
+      </Field>
+      <Field id="env-ssh-ttl" label="Keep sessions (hours)" error={errors.sessionHours}>
+        <input
+          id="env-ssh-ttl"
+          inputMode="decimal"
+          placeholder="the host's default"
+          value={fields.sessionHours}
+          onChange={(e) => set({ sessionHours: e.target.value })}
+          aria-invalid={!!errors.sessionHours}
+        />
+      </Field>
     </>
   );
 }

@@ -1,15 +1,11 @@
 // The AppService's notices (e.g. "tokens are not encrypted here"), stacked in a corner of the
 // window until dismissed; errors and warnings are announced to screen readers at once.
-import { invoke } from '../ipc/ipc-client';
+import { dismissNotice } from './notice-actions';
 import { useNotices } from './notices-store';
 
 export function NoticeStack() {
   const notices = useNotices((s) => s.list);
   if (notices.length === 0) return null;
-  const dismiss = (id: string) => {
-    useNotices.getState().remove(id);
-    void invoke('app.dismissNotice', { id }).catch(() => undefined);
-  };
   return (
     <div className="notice-stack">
       {notices.map((notice) => (
@@ -19,7 +15,7 @@ export function NoticeStack() {
           role={notice.level === 'info' ? 'status' : 'alert'}
         >
           <span>{notice.message}</span>
-          <button onClick={() => dismiss(notice.id)} aria-label="Dismiss notice">
+          <button onClick={() => dismissNotice(notice.id)} aria-label="Dismiss notice">
             ×
           </button>
         </div>

@@ -1,0 +1,95 @@
+// The file browser's toolbar: up one folder, a path bar you can type into, refresh, the hidden
+// toggle, New folder, uploads of files and of a folder (through the system's pickers), and a
+// terminal opened in the current folder.
+import { useEffect, useRef, useState } from 'react';
+import { ArrowUp, FolderPlus, FolderUp, RotateCw, SquareTerminal, Upload } from 'lucide-react';
+import { goUp, navigate, refresh, toggleHidden } from './file-actions';
+import type { EnvFiles } from './files-store';
+import { foldersOfPicked, type LocalFolder } from './local-folders';
+
+export function FileToolbar({
+  envId,
+  files,
+  onNewFolder,
+  onUpload,
+  onOpenTerminal,
+}: {
+  envId: string;
+  files: EnvFiles;
+  onNewFolder: () => void;
+  onUpload: (list: FileList | File[], folders?: LocalFolder[]) => void;
+  onOpenTerminal: (cwd: string) => void;
+}) {
+  const [pathText, setPathText] = useState(files.path ?? '');
+  const uploadInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  useEffect(() => setPathText(files.path ?? ''), [files.path]);
+  return (
+    <div className="files-toolbar">
+      <button
+        className="icon"
+        onClick={() => void goUp(envId)}
+        aria-label="Up one folder"
+        title="Up one folder (Backspace)"
+      >
+        <ArrowUp size={15} aria-hidden="true" />
+      </button>
+      <form
+        style={{ display: 'contents' }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (pathText.trim()) void navigate(envId, pathText.trim());
+        }}
+      >
+        <input type="text" aria-label="Path" value={pathText} onChange={(e) => setPathText(e.target.value)} />
+      </form>
+      <button className="icon" onClick={() => void refresh(envId)} aria-label="Refresh" title="Refresh">
+        <RotateCw size={15} aria-hidden="true" />
+      </button>
+      <label className="toggle">
+        <input type="checkbox" checked={files.showHidden} onChange={() => void toggleHidden(envId)} /> Hidden
+      </label>
+      <button onClick={onNewFolder} disabled={!files.path}>
+        <FolderPlus size={15} aria-hidden="true" />
+        <span className="label">New folder</span>
+      </button>
+      <button onClick={() => uploadInput.current?.click()} disabled={!files.path}>
+        <Upload size={15} aria-hidden="true" />
+        <span className="label">Upload</span>
+      </button>
+      <input
+        ref={uploadInput}
+        type="file"
+        multiple
+        hidden
+        aria-label="Choose files to upload"
+        onChange={(e) => {
+          if (e.target.files) onUpload(e.target.files);
+          e.target.value = '';
+        }}
+      />
+      <button onClick={() => folderInput.current?.click()} disabled={!files.path}>
+        <FolderUp size={15} aria-hidden="true" />
+        <span className="label">Upload folder…</span>
+      </button>
+      <input
+        // webkitdirectory is not in React's input props; in Electron it opens the system's folder picker.
+        ref={(input) => {
+          folderInput.current = input;
+          input?.setAttribute('webkitdirectory', '');
+        }}
+        type="file"
+        hidden
+        aria-label="Choose a folder to upload"
+        onChange={(e) => {
+          if (e.target.files) onUpload([], foldersOfPicked(e.target.files));
+          e.target.value = '';
+        }}
+      />
+      <button onClick={() => files.path && onOpenTerminal(files.path)} disabled={!files.path}>
+        <SquareTerminal size={15} aria-hidden="true" />
+        <span className="label">Open terminal here</span>
+      </button>
+    </div>
+  );
+}
