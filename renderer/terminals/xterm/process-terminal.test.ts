@@ -87,4 +87,35 @@ describe('ProcessTerminal replay', () => {
     view.dispose();
     host.remove();
   });
+
+  it('sends what the user types while the replay is still being parsed', async () => {
+    bridge
+      .handle('processes.replay', () => ({ events: [output(1, 'old' + QUERIES)], lastSeq: 1 }))
+      .handle('processes.resize', () => ({ applied: true }))
+      .handle('processes.ack', () => ({ ok: true }))
+      .handle('processes.write', () => ({ ok: true }));
+    const view = new ProcessTerminal({ envId: 'e', processId: 'p' }, DEFAULT_SETTINGS);
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    // Right when the replayed write is handed to xterm (before it is parsed), the user presses
+    // Enter: a real key event on xterm's textarea, as after an app restart.
+    const write = view.terminal.write.bind(view.terminal);
+    let pressed = false;
+    view.terminal.write = ((data: string | Uint8Array, done?: () => void) => {
+      write(data, done);
+      if (pressed) return;
+      pressed = true;
+      view.terminal.textarea?.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Enter', keyCode: 13, bubbles: true, cancelable: true }),
+      );
+    }) as typeof view.terminal.write;
+    view.attach(host);
+    await waitFor(() => expect(pressed).toBe(true));
+    // The key went out; none of xterm's answers to the replayed queries did.
+    await waitFor(() => expect(writes()).toEqual(['\r']));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(writes()).toEqual(['\r']);
+    view.dispose();
+    host.remove();
+  });
 });

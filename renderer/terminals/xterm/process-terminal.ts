@@ -17,6 +17,9 @@ import { TerminalBell } from './bell';
 import { errorMessage } from '../../../shared/error-message';
 import { clipboardAction } from './clipboard-keys';
 
+/** DOM events in whose dispatch xterm turns the user's keys, text input and pastes into data. */
+const TYPING_EVENTS = new Set(['keydown', 'keypress', 'input', 'compositionend', 'paste']);
+
 const INTERRUPT = '\x03';
 
 export interface TerminalStatus {
@@ -50,6 +53,8 @@ export class ProcessTerminal {
    * before the next one starts, so the first entry is the write being parsed (or next to be).
    */
   private readonly unparsed: boolean[] = [];
+  /** True while our own clipboard paste hands its text to xterm (no DOM event is under way then). */
+  private pasting = false;
 
   constructor(
     readonly key: ProcessKey,
@@ -70,16 +75,17 @@ export class ProcessTerminal {
     this.terminal.loadAddon(this.fitAddon);
     this.terminal.loadAddon(this.searchAddon);
     this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
-    // While replayed output is parsed, whatever xterm produces is dropped: its answers to queries in
-    // that history (DA, cursor reports, colour queries...) were given when it first ran, and keys,
-    // mouse and focus reports would be encoded for modes the program set back then.
+    // While replayed output is parsed, what xterm produces by itself is dropped: its answers to
+    // queries in that history (DA, cursor reports, colour queries...) were given when it first ran,
+    // and mouse and focus reports would be encoded for modes the program set back then. What the
+    // user types still goes out: right after a restart is when people type at once.
     this.terminal.onData((data) => {
-      if (!this.replayInParser()) this.sendInput(data);
+      if (!this.replayInParser() || this.typedNow()) this.sendInput(data);
     });
     this.terminal.onBell(() => this.bell.ring(this.bellSetting));
     // onBinary hands over one char per byte (0-255), which btoa encodes as-is.
     this.terminal.onBinary((data) => {
-      if (!this.replayInParser()) this.write(btoa(data), true);
+      if (!this.replayInParser() || this.typedNow()) this.write(btoa(data), true);
     });
     // Copy and paste keys are the terminal's, not the program's (see clipboard-keys).
     this.terminal.attachCustomKeyEventHandler((event) => {
@@ -189,7 +195,13 @@ export class ProcessTerminal {
   /** Pastes the clipboard's text as if typed (bracketed when the program asked for it). */
   async pasteFromClipboard(): Promise<void> {
     const text = await navigator.clipboard.readText();
-    if (text) this.terminal.paste(text);
+    if (!text) return;
+    this.pasting = true;
+    try {
+      this.terminal.paste(text);
+    } finally {
+      this.pasting = false;
+    }
   }
 
   selectAll(): void {
@@ -260,6 +272,17 @@ export class ProcessTerminal {
       }
       this.pastesPending -= 1;
     });
+  }
+
+  /**
+   * True when xterm's data comes from the user typing or pasting now: xterm turns a key, input or
+   * paste event into data inside that event's dispatch, while its answers to queries come from its
+   * parser, which runs from a timer, never inside a DOM event.
+   */
+  private typedNow(): boolean {
+    if (this.pasting) return true;
+    const type = window.event?.type;
+    return type !== undefined && TYPING_EVENTS.has(type);
   }
 
   /** True from the moment xterm may start parsing a replayed write until it has parsed the last one. */
