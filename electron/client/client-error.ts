@@ -1,7 +1,7 @@
 // The one error type the client throws. `code` is stable (see ClientErrorCode in api.ts); the
 // message says what happened and, where it helps, what to do. RPC errors keep the server's code.
 import type { ClientErrorCode } from './api';
-import { ErrorCode, ProcessErrorKind } from '../../shared/protocol';
+import { ErrorCode, FsErrorKind, ProcessErrorKind } from '../../shared/protocol';
 import { errorMessage } from '../../shared/error-message';
 
 export class ClientError extends Error {
@@ -55,21 +55,43 @@ export function rpcError(
   return new ClientError('rpc', `${method} failed: ${error.message} (JSON-RPC error ${error.code})`, error);
 }
 
-/**
- * Codex 0.171.0 says "unknown process" only in its text: `-32600 unknown process id X`. This is
- * the one place the client reads a process error's message; Tether's server sends a typed kind.
- */
-function isCodexUnknownProcess(rpc: { code: number; message: string }): boolean {
-  return rpc.code === ErrorCode.invalidRequest && rpc.message.startsWith('unknown process id');
+/** The typed `data.kind` of a server's error, where it sent one (Tether's server does; codex does not). */
+function errorKind(rpc: { data?: unknown }): unknown {
+  const data = rpc.data as { kind?: unknown } | null | undefined;
+  return typeof data === 'object' && data !== null ? data.kind : undefined;
 }
+
+/**
+ * Codex 0.171.0 says "unknown process" and "unknown file handle" only in its text. This is the one
+ * place the client reads an error's message to classify it; Tether's server sends a typed kind.
+ */
+const codexText = {
+  unknownProcess: (rpc: { code: number; message: string }): boolean =>
+    rpc.code === ErrorCode.invalidRequest && rpc.message.startsWith('unknown process id'),
+  unknownFileHandle: (rpc: { code: number; message: string }): boolean =>
+    rpc.code === ErrorCode.notFound && rpc.message.startsWith('unknown file handle'),
+};
 
 /** The server does not know the process (never started, or already reaped). */
 export function isUnknownProcessError(error: ClientError): boolean {
   const rpc = error.rpc;
   if (!rpc) return false;
-  const data = rpc.data as { kind?: unknown } | null | undefined;
-  if (typeof data === 'object' && data !== null && data.kind === ProcessErrorKind.unknownProcess) return true;
-  return isCodexUnknownProcess(rpc);
+  return errorKind(rpc) === ProcessErrorKind.unknownProcess || codexText.unknownProcess(rpc);
+}
+
+/** The connection holds no such file handle: handles die with their connection (-32004). */
+export function isUnknownFileHandleError(error: ClientError): boolean {
+  const rpc = error.rpc;
+  if (!rpc) return false;
+  return errorKind(rpc) === FsErrorKind.unknownFileHandle || codexText.unknownFileHandle(rpc);
+}
+
+/**
+ * An fs/rename with `noReplace` found its destination taken. Only Tether's server renames, and it
+ * always says so with a kind, so no text is read.
+ */
+export function isExistsError(error: ClientError): boolean {
+  return error.rpc !== undefined && errorKind(error.rpc) === FsErrorKind.exists;
 }
 
 /** A peer sent one message larger than MAX_INBOUND_MESSAGE_BYTES; the link is closed for it. */

@@ -33,6 +33,17 @@ export const ProcessErrorKind = {
 } as const;
 
 /**
+ * `data.kind` Tether's server attaches to the fs errors a client acts on; the code and message stay
+ * codex's. Codex 0.171.0 sends no `data`, and has no fs/rename.
+ */
+export const FsErrorKind = {
+  /** The -32004 for a block operation on a handle this connection does not hold (as after a reconnect). */
+  unknownFileHandle: 'unknownFileHandle',
+  /** The -32603 of an fs/rename with `noReplace` whose destination is taken. */
+  exists: 'exists',
+} as const;
+
+/**
  * `data.kind` of the -32600 Tether's server answers when a request would pass one of its resource
  * caps (sessions, processes, open files, queued requests, fs/readFile size); `data.limit` names it.
  */

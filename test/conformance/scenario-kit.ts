@@ -3,7 +3,7 @@
 // A transcript holds only what both servers must agree on, with run-specific values replaced.
 import type { ServerImpl, ServerTransport, StartedServer } from '../support/exec-servers';
 import type { RpcPeer, RpcResponse, WsConnectOptions } from '../support/rpc-peer';
-import { ProcessErrorKind } from '../../shared/protocol';
+import { FsErrorKind, ProcessErrorKind } from '../../shared/protocol';
 import type { DifferenceId } from './differences';
 
 /** Bound for waiting on a process to finish in a scenario. */
@@ -50,11 +50,12 @@ export interface Scenario {
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TIME_KEYS = new Set(['createdAtMs', 'modifiedAtMs']);
 
-function isUnknownProcessData(value: unknown): boolean {
+/** The typed error kinds Tether's server adds to codex's errors (same code and message). */
+const TETHER_ERROR_KINDS = new Set<unknown>([ProcessErrorKind.unknownProcess, FsErrorKind.unknownFileHandle]);
+
+function isTetherErrorData(value: unknown): boolean {
   return (
-    value !== null &&
-    typeof value === 'object' &&
-    (value as { kind?: unknown }).kind === ProcessErrorKind.unknownProcess
+    value !== null && typeof value === 'object' && TETHER_ERROR_KINDS.has((value as { kind?: unknown }).kind)
   );
 }
 
@@ -72,10 +73,10 @@ export class Normaliser {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         if (k === 'environmentInfo') out[k] = v === undefined ? v : '<environmentInfo>';
-        // `pid` in start results and the typed kind of an unknown-process error are Tether
-        // extensions, asserted by their own scenario.
+        // `pid` in start results and the typed kinds of unknown-process and unknown-handle errors
+        // are Tether extensions, asserted by their own scenario.
         else if (k === 'pid' && typeof v === 'number') continue;
-        else if (k === 'data' && isUnknownProcessData(v)) continue;
+        else if (k === 'data' && isTetherErrorData(v)) continue;
         else out[k] = this.normalise(v, k);
       }
       return out;

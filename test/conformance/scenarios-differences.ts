@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { ProcessErrorKind, TetherCapability } from '../../shared/protocol';
+import { FsErrorKind, ProcessErrorKind, TetherCapability } from '../../shared/protocol';
 import {
   PROCESS_WAIT_MS,
   QUIET_WINDOW_MS,
@@ -50,6 +50,8 @@ export const differenceScenarios: Scenario[] = [
       const terminate = await peer.request('process/signal', { processId: 'c', signal: 'terminate' });
       const unknown = await peer.request('process/read', { processId: 'nope' });
       expect(unknown.error).toMatchObject({ code: -32600, message: 'unknown process id nope' });
+      const unknownHandle = await peer.request('fs/readBlock', { handleId: 'nope', offset: 0, len: 1 });
+      expect(unknownHandle.error).toMatchObject({ code: -32004, message: 'unknown file handle `nope`' });
       if (ctx.impl === 'codex') {
         for (const name of Object.values(TetherCapability)) expect(capabilities[name]).toBeUndefined();
         expect(start.pid).toBeUndefined();
@@ -58,6 +60,7 @@ export const differenceScenarios: Scenario[] = [
         expect(update.error?.code).toBe(-32602);
         expect(terminate.error?.code).toBe(-32602);
         expect(unknown.error?.data).toBeUndefined();
+        expect(unknownHandle.error?.data).toBeUndefined();
         await peer.call('process/terminate', { processId: 'c' });
         await peer.call('process/terminate', { processId: 't' });
         return;
@@ -80,6 +83,19 @@ export const differenceScenarios: Scenario[] = [
       expect(terminate.result).toEqual({});
       expect((await collectProcess(peer, 'c')).exitCode).toBe(143);
       expect(unknown.error?.data).toEqual({ kind: ProcessErrorKind.unknownProcess });
+      expect(unknownHandle.error?.data).toEqual({ kind: FsErrorKind.unknownFileHandle });
+      // A rename that may not replace says "taken" with a kind too (same -32603 and OS text).
+      writeFileSync(path.join(ctx.scratch, 'c'), 'C');
+      const taken = await peer.request('fs/rename', {
+        sourcePath: ctx.uri('c'),
+        destinationPath: ctx.uri('b'),
+        noReplace: true,
+      });
+      expect(taken.error).toMatchObject({
+        code: -32603,
+        message: 'File exists (os error 17)',
+        data: { kind: FsErrorKind.exists },
+      });
     },
   },
   {

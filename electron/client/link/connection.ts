@@ -1,11 +1,11 @@
 // ExecServerConnection: one live JSON-RPC binding over one transport. Owns request ids, pending
-// calls and their timeouts, response validation, notification routing by processId, keepalive
-// pings, liveness (a silent peer is declared dead) and the disconnect latch. Never reconnects.
+// calls and their timeouts, response validation, notification routing by processId (through a
+// NotificationRouter), keepalive pings, liveness (a silent peer is declared dead) and the
+// disconnect latch. Never reconnects.
 // It also holds whether binary data frames were agreed in initialize, which decides how byte
 // fields travel: raw in data frames, or as base64 in JSON text.
 import {
   describeSchemaError,
-  encodeDataFrame,
   ErrorCode,
   isDataFrame,
   Method,
@@ -15,12 +15,13 @@ import {
   ProcessExitedNotification,
   ProcessOutputNotification,
   stringifyWithBytes,
+  stringifyWithPayloads,
   UNDECODABLE_MESSAGE_ID,
   type InitializeResult,
   type ParamsOf,
   type RequestMethod,
   type ResultOf,
-  type WireBytes,
+  writeDataFrame,
 } from '../../../shared/protocol';
 import type { ZodError } from 'zod';
 import { ClientError, rpcError } from '../client-error';
@@ -32,19 +33,12 @@ import {
   MAX_PENDING_CALLS,
   MAX_QUEUED_CALLS,
   STALLED_AFTER_MS,
-  UNROUTED_NOTIFICATION_LIMIT,
-  UNROUTED_NOTIFICATION_TTL_MS,
 } from '../constants';
 import { frameText, parseDataFrame, parseFrame } from './message-decoder';
+import { NotificationRouter, type ProcessEventSink, type WireProcessEvent } from './notification-router';
 import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport-types';
 
-/** A process notification as it came off the wire (chunk still base64, or raw from a data frame). */
-export type WireProcessEvent =
-  | { kind: 'output'; seq: number; stream: 'stdout' | 'stderr' | 'pty'; chunk: WireBytes }
-  | { kind: 'exited'; seq: number; exitCode: number }
-  | { kind: 'closed'; seq: number };
-
-export type ProcessEventSink = (event: WireProcessEvent) => void;
+export type { ProcessEventSink, WireProcessEvent } from './notification-router';
 
 export interface ConnectionEvents {
   /** The connection ended (peer gone, liveness timeout, or close()); fires exactly once. */
@@ -60,11 +54,6 @@ interface PendingCall {
   resolve(result: unknown): void;
   reject(error: ClientError): void;
   timer: NodeJS.Timeout;
-}
-
-interface UnroutedEvents {
-  events: WireProcessEvent[];
-  firstAt: number;
 }
 
 const RECENTLY_TIMED_OUT_LIMIT = 256;
@@ -83,9 +72,7 @@ export class ExecServerConnection {
   /** Calls waiting for a free slot under MAX_PENDING_CALLS, in the order they were made. */
   private readonly queued: Array<{ send: () => void; reject: (error: ClientError) => void }> = [];
   private readonly recentlyTimedOut = new Set<number>();
-  private readonly routes = new Map<string, ProcessEventSink>();
-  private readonly unrouted = new Map<string, UnroutedEvents>();
-  private unroutedCount = 0;
+  private readonly router = new NotificationRouter();
   private transport: Transport | null = null;
   private closedWith: ClientError | null = null;
   private readonly ticker: NodeJS.Timeout;
@@ -210,17 +197,11 @@ export class ExecServerConnection {
 
   /** Routes this process's notifications to `sink`, delivering any that arrived before. */
   route(processId: string, sink: ProcessEventSink): void {
-    this.routes.set(processId, sink);
-    const early = this.unrouted.get(processId);
-    if (early) {
-      this.unrouted.delete(processId);
-      this.unroutedCount -= early.events.length;
-      for (const event of early.events) sink(event);
-    }
+    this.router.route(processId, sink);
   }
 
   unroute(processId: string): void {
-    this.routes.delete(processId);
+    this.router.unroute(processId);
   }
 
   /** Ends the connection; pending calls fail with `error`. Idempotent. */
@@ -232,9 +213,14 @@ export class ExecServerConnection {
   /** Byte fields (Uint8Arrays) go raw in a data frame where agreed, else as base64 in JSON. */
   private send(message: object): void {
     if (!this.transport) throw new ClientError('disconnected', 'The connection is not open.');
-    const frame = this.binaryFrames ? encodeDataFrame(message) : null;
-    if (frame) this.transport.sendDataFrame!(frame);
-    else this.transport.send(stringifyWithBytes(message, toBase64));
+    if (this.binaryFrames) {
+      // One walk: without byte fields the header text is the very JSON text to send.
+      const { text, payloads } = stringifyWithPayloads(message);
+      if (payloads.length > 0) this.transport.sendDataFrame!(writeDataFrame(text, payloads));
+      else this.transport.send(text);
+    } else {
+      this.transport.send(stringifyWithBytes(message, toBase64));
+    }
     this.awaitingSince ??= Date.now();
   }
 
@@ -249,7 +235,7 @@ export class ExecServerConnection {
     }
     this.pending.clear();
     for (const call of this.queued.splice(0)) call.reject(error);
-    this.unrouted.clear();
+    this.router.clearUnrouted();
     this.events.onClose(error);
   }
 
@@ -278,12 +264,7 @@ export class ExecServerConnection {
         return;
       }
     }
-    for (const [processId, entry] of this.unrouted) {
-      if (now - entry.firstAt > UNROUTED_NOTIFICATION_TTL_MS) {
-        this.unrouted.delete(processId);
-        this.unroutedCount -= entry.events.length;
-      }
-    }
+    this.router.expire(now);
   }
 
   private reportProtocolError(message: string): void {
@@ -417,16 +398,7 @@ export class ExecServerConnection {
       this.events.onNotification?.(method, params);
       return;
     }
-    const sink = this.routes.get(processId);
-    if (sink) {
-      sink(event);
-      return;
-    }
-    if (this.unroutedCount >= UNROUTED_NOTIFICATION_LIMIT) return;
-    const entry = this.unrouted.get(processId) ?? { events: [], firstAt: Date.now() };
-    entry.events.push(event);
-    this.unrouted.set(processId, entry);
-    this.unroutedCount += 1;
+    this.router.deliver(processId, event);
   }
 
   private reportBadNotification(method: string, error: ZodError, params: unknown): void {

@@ -1,12 +1,10 @@
-// RemoteExecServerClient: one logical, resumable session per environment. Owns the session id,
-// the client phase (link-state.ts: connecting, connected, waiting, reconnecting, failed, each with
-// what exists only then) and the transitions between them, and the process sessions that are
-// rebound and resynced after a reconnect. It publishes ConnectionState and health.
+// RemoteExecServerClient: one logical, resumable session per environment. The facade: it follows
+// processes (rebound and resynced after a reconnect), offers the file system and the calls, and
+// publishes ConnectionState and health. The link state and its transitions (connect, handshake,
+// loss, recovery) are the SessionLink's (session-link.ts), beside the states (link-state.ts).
 import { randomUUID } from 'node:crypto';
 import {
-  ErrorCode,
   Method,
-  Notification,
   type EnvironmentInfo,
   type ParamsOf,
   type RequestMethod,
@@ -19,27 +17,12 @@ import type {
   AttachProcessOptions,
   ProcessHandle,
   ProcessStartOptions,
-  TransportSpec,
 } from '../api';
-import { BackoffWait, backoffDelay, DEFAULT_BACKOFF, type BackoffSchedule } from './backoff';
-import { ClientError, isClientError, isTransientCode, toClientError } from '../client-error';
-import { ExecServerConnection } from './connection';
-import {
-  CLIENT_NAME,
-  CONNECT_TIMEOUT_MS,
-  DEFAULT_RETAINED_BYTES,
-  DEFAULT_RETAINED_BYTES_TOTAL,
-  DEFAULT_RETAINED_EVENTS,
-  INITIALIZE_TIMEOUT_MS,
-} from '../constants';
+import { ClientError, isClientError } from '../client-error';
+import type { ExecServerConnection } from './connection';
+import { DEFAULT_RETAINED_BYTES, DEFAULT_RETAINED_BYTES_TOTAL, DEFAULT_RETAINED_EVENTS } from '../constants';
 import { HealthMonitor } from './health-monitor';
-import {
-  toConnectionState,
-  type Attempt,
-  type ConnectedPhase,
-  type ClientPhase,
-  type Outage,
-} from './link-state';
+import { toConnectionState } from './link-state';
 import { toPathUri } from '../files/path-uri';
 import { RetainedOutputBudget } from '../processes/retained-budget';
 import {
@@ -48,34 +31,11 @@ import {
   type ProcessSessionOptions,
 } from '../processes/process-session';
 import { RemoteFileSystem } from '../files/remote-file-system';
-import { RttProbe } from './rtt-probe';
-import { deadlineError, expiredAt, outageBounds, type OutageBounds } from './recovery-policy';
+import { SessionLink, type SessionLinkOptions } from './session-link';
 import { processStartParams } from '../processes/start-params';
-import type { ArtifactLocations } from '../ssh/local-artifacts';
-import type { SshHooks } from '../ssh/ssh-hooks';
-import { transportOpener, whyLinkCannotResume } from '../transports/transport';
-import type { TransportOpener } from '../transports/transport-types';
 import { errorMessage } from '../../../shared/error-message';
 
-export interface RemoteClientOptions {
-  transport: TransportSpec;
-  clientName?: string;
-  /**
-   * Give up an outage after this long even though the server may still hold the session. Without
-   * it the client tries as long as the server may hold the session (recovery-policy.ts).
-   */
-  recoveryDeadlineMs?: number;
-  /** Waits between the attempts of an outage (default: DEFAULT_BACKOFF). */
-  backoff?: BackoffSchedule;
-  /** How long past the server's advertised session lifetime to keep trying (default 1 min). */
-  sessionHoldMarginMs?: number;
-  connectTimeoutMs?: number;
-  initializeTimeoutMs?: number;
-  /**
-   * Ask for binary data frames (Tether's extension; WebSocket links only) so output and file
-   * blocks travel without base64. Default true; codex's server ignores the request.
-   */
-  binaryFrames?: boolean;
+export interface RemoteClientOptions extends SessionLinkOptions {
   /** Bounds of each process's retained event log (replayed to late subscribers). */
   retainedEvents?: number;
   retainedBytes?: number;
@@ -83,21 +43,6 @@ export interface RemoteClientOptions {
   retainedBytesTotal?: number;
   /** Reconnect notices and protocol complaints, one line each. */
   log?: (message: string) => void;
-  /** SSH transports: prompts (host key, password) and connect stages; without them prompts fail. */
-  ssh?: SshHooks;
-  /** SSH transports: where the bundle and runtimes to install are (defaults: this build's). */
-  sshArtifacts?: ArtifactLocations;
-  /**
-   * Resume this session at the first connect instead of opening a new one (an app restarted within
-   * the session's lifetime). If the server no longer has it, the client fails with 'unknownSession'.
-   */
-  resumeSessionId?: string;
-}
-
-/** Errors after which another reconnect attempt can still succeed. */
-function isRetryable(error: ClientError): boolean {
-  if (isTransientCode(error.code)) return true;
-  return error.code === 'rpc' && error.rpc?.code === ErrorCode.alreadyAttached;
 }
 
 /** Runs a subscriber; one that throws must not break the client's own bookkeeping. */
@@ -109,47 +54,37 @@ function guarded(run: () => void): void {
   }
 }
 
-/** An attempt and its resolver: the states an attempt enters carry it from its first moment. */
-function newAttempt(): { attempt: Attempt; settle: () => void } {
-  let settle: () => void = () => undefined;
-  const attempt = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  return { attempt, settle };
-}
-
-const clientClosed = (): ClientError => new ClientError('closed', 'The client was closed.');
-
 export class RemoteExecServerClient implements ExecServerClientApi {
-  private phase: ClientPhase = { kind: 'idle' };
-  /** toConnectionState(phase), derived once per transition so listeners and `state` agree. */
+  private readonly link: SessionLink;
+  /** toConnectionState(link), derived once per transition so listeners and `state` agree. */
   private publicState: ConnectionState = { kind: 'idle' };
-  private info: EnvironmentInfo | null = null;
-  /** The logical session: kept through outages, dropped only when a failed client starts over. */
-  private sessionId: string | null;
-  /** Aborted by close(): ends a backoff wait and keeps a late handshake from installing. */
-  private readonly lifetime = new AbortController();
   /** Every followed process of this session, by process id: rebound and resynced after a reconnect. */
   private readonly processes = new Map<string, ProcessSession>();
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
   private readonly healthListeners = new Set<(health: HealthSnapshot) => void>();
   private readonly monitor = new HealthMonitor();
   private lastHealthKey = '';
-  /** Last contact of the previous connection, shown while there is none. */
-  private lastContactAt: number | null = null;
   private readonly processOps: ProcessSessionOps;
-  /** Opens each connection's transport; holds what outlives one link (an SSH master). */
-  private readonly opener: TransportOpener;
   /** Retained output of every process of this client, bounded together. */
   private readonly retainedBudget: RetainedOutputBudget;
   readonly fs: RemoteFileSystem;
 
   constructor(private readonly options: RemoteClientOptions) {
-    this.opener = transportOpener(options.transport, {
-      ssh: options.ssh,
-      sshArtifacts: options.sshArtifacts,
+    this.link = new SessionLink(options, {
+      processes: () => this.processes.values(),
+      entered: (link, reason) => {
+        const state = toConnectionState(link);
+        this.publicState = state;
+        this.monitor.recordState(state, reason);
+        for (const listener of [...this.stateListeners]) guarded(() => listener(state));
+        this.emitHealth(true);
+      },
+      installed: () => this.monitor.resetSamples(),
+      onSample: (rttMs) => this.monitor.addSample(rttMs),
+      onSettled: () => this.emitHealth(true),
+      onTick: () => this.emitHealth(false),
+      log: (message) => this.options.log?.(message),
     });
-    this.sessionId = options.resumeSessionId ?? null;
     this.retainedBudget = new RetainedOutputBudget(
       options.retainedBytesTotal ?? DEFAULT_RETAINED_BYTES_TOTAL,
     );
@@ -174,11 +109,11 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   get environmentInfo(): EnvironmentInfo | null {
-    return this.info;
+    return this.link.environmentInfo;
   }
 
   get currentSessionId(): string | null {
-    return this.sessionId;
+    return this.link.currentSessionId;
   }
 
   onStateChange(listener: (state: ConnectionState) => void): () => void {
@@ -192,20 +127,21 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   hasCapability(name: string): boolean {
-    return this.info?.capabilities?.[name] === true;
+    return this.link.environmentInfo?.capabilities?.[name] === true;
   }
 
   health(): HealthSnapshot {
-    const phase = this.phase.kind === 'connected' ? this.phase : null;
+    const state = this.link.state;
+    const link = state.kind === 'connected' ? state : null;
     return this.monitor.snapshot({
-      lastContactAt: phase ? phase.connection.lastInboundAt : this.lastContactAt,
-      stalled: phase?.connection.stalled ?? false,
-      probeAgeMs: phase?.probe.outstandingMs ?? null,
+      lastContactAt: link ? link.connection.lastInboundAt : this.link.lastContactAt,
+      stalled: link?.connection.stalled ?? false,
+      probeAgeMs: link?.probe.outstandingMs ?? null,
     });
   }
 
   async connect(): Promise<void> {
-    await this.ready();
+    await this.link.ready();
   }
 
   async startProcess(options: ProcessStartOptions): Promise<ProcessHandle> {
@@ -280,26 +216,11 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   reconnectNow(): void {
-    if (this.lifetime.signal.aborted) return;
-    const phase = this.phase;
-    if (phase.kind === 'waiting') {
-      phase.backoff.wake();
-    } else if (phase.kind === 'failed') {
-      // A failed session cannot be resumed: start over with a fresh session.
-      this.sessionId = null;
-      this.ready().catch(() => undefined);
-    } else if (phase.kind === 'idle') {
-      this.ready().catch(() => undefined);
-    }
+    this.link.reconnectNow();
   }
 
   async close(): Promise<void> {
-    if (this.lifetime.signal.aborted) return;
-    this.lifetime.abort(clientClosed());
-    this.releaseLink(clientClosed());
-    this.opener.dispose();
-    for (const followed of [...this.processes.values()]) followed.fail('The client was closed.');
-    this.enter({ kind: 'closed', since: Date.now() });
+    this.link.close();
   }
 
   // ── Calls ───────────────────────────────────────────────────────────────────────────────────
@@ -338,255 +259,14 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   private get connection(): ExecServerConnection | null {
-    return this.phase.kind === 'connected' ? this.phase.connection : null;
+    return this.link.connection;
   }
 
-  /** Resolves with a usable connection, connecting or waiting for recovery as needed. */
-  private async ready(): Promise<ExecServerConnection> {
-    // Once this call has seen an attempt end, a failure is its answer: no attempt per caller.
-    let sawAttempt = false;
-    for (;;) {
-      // Closed, or closing: while close() fails the processes, the link is not `closed` yet.
-      if (this.lifetime.signal.aborted) throw clientClosed();
-      const phase = this.phase;
-      switch (phase.kind) {
-        case 'connected':
-          if (!phase.connection.closed) return phase.connection;
-          // The connection ended without its loss being handled yet: recover, never start afresh.
-          this.handleLoss(
-            phase,
-            phase.connection.closedError ?? new ClientError('disconnected', 'The connection was lost.'),
-          );
-          continue;
-        case 'connecting':
-        case 'waiting':
-        case 'reconnecting':
-          await phase.attempt;
-          sawAttempt = true;
-          continue;
-        case 'failed':
-          // Without a session there is nothing to lose, so a new call may simply try again.
-          if (this.sessionId !== null || sawAttempt) throw phase.fatalError;
-          break;
-        case 'idle':
-          break;
-      }
-      sawAttempt = true;
-      this.connectFresh();
-    }
+  private ready(): Promise<ExecServerConnection> {
+    return this.link.ready();
   }
 
-  // ── Connecting and recovery ─────────────────────────────────────────────────────────────────
-
-  /**
-   * Starts the first attempt: it opens a new session, or resumes the one given at construction
-   * (`resumeSessionId`). A resume that fails for a reason that may pass (the server is not up yet,
-   * the old link still holds the session) keeps trying as after a loss.
-   */
-  private connectFresh(): void {
-    const { attempt, settle } = newAttempt();
-    const resumeSessionId = this.sessionId;
-    this.enter({ kind: 'connecting', since: Date.now(), attempt });
-    // The deadline starts once the transport is prepared: an SSH password takes the user's time.
-    this.opener
-      .prepare(resumeSessionId !== null)
-      .then(() => this.handshake(resumeSessionId, Date.now() + CONNECT_TIMEOUT_MS * 2))
-      .catch(async (error: unknown) => {
-        if (this.lifetime.signal.aborted) return;
-        const err = toClientError(error);
-        if (resumeSessionId === null || !isRetryable(err)) {
-          this.fail(err);
-          return;
-        }
-        // Attempt 1 was this one: the recovery starts at attempt 2, after its backoff. The server's
-        // lifetime is not known yet, so the outage lasts until it says the session is gone.
-        const lostAt = Date.now();
-        const outage: Outage = {
-          attemptNo: 2,
-          reason: err.message,
-          bounds: outageBounds({
-            lostAt,
-            lastContactAt: lostAt,
-            info: this.info,
-            giveUpAfterMs: this.options.recoveryDeadlineMs,
-            holdMarginMs: this.options.sessionHoldMarginMs,
-          }),
-        };
-        await this.recover(outage, attempt);
-      })
-      .finally(settle);
-  }
-
-  /**
-   * Opens a transport, sends initialize (+ initialized), learns the environment and installs the
-   * connection. On any failure, the abort included, the connection is closed and the error thrown.
-   */
-  private async handshake(resumeSessionId: string | null, deadlineAt: number | null): Promise<void> {
-    this.lifetime.signal.throwIfAborted();
-    const remaining = (limit: number): number =>
-      deadlineAt === null ? limit : Math.max(1_000, Math.min(limit, deadlineAt - Date.now()));
-    let connection: ExecServerConnection | null = null;
-    connection = await ExecServerConnection.open(
-      this.opener,
-      {
-        onClose: (error) => {
-          const phase = this.phase;
-          if (phase.kind === 'connected' && phase.connection === connection) this.handleLoss(phase, error);
-        },
-        onProtocolError: (message) => this.log(message),
-      },
-      remaining(this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS),
-      resumeSessionId !== null,
-    );
-    for (const followed of this.processes.values()) connection.route(followed.processId, followed.accept);
-    try {
-      const askBinaryFrames = (this.options.binaryFrames ?? true) && connection.canCarryBinaryFrames;
-      const result = await connection.call(
-        Method.initialize,
-        {
-          clientName: this.options.clientName ?? CLIENT_NAME,
-          resumeSessionId,
-          ...(askBinaryFrames ? { tetherBinaryFrames: true } : {}),
-        },
-        { timeoutMs: remaining(this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS) },
-      );
-      if (resumeSessionId !== null && result.sessionId !== resumeSessionId) {
-        throw new ClientError(
-          'protocol',
-          `The server resumed a different session (${result.sessionId}) than ours (${resumeSessionId}).`,
-        );
-      }
-      connection.notify(Notification.initialized, {});
-      // Codex's client asks environment/info only if initialize did not carry it.
-      const info = result.environmentInfo ?? (await connection.call(Method.environmentInfo, undefined));
-      if (connection.closed) {
-        throw new ClientError('disconnected', 'The connection dropped right after the handshake.');
-      }
-      this.lifetime.signal.throwIfAborted();
-      this.install(connection, result.sessionId, info);
-    } catch (error) {
-      const err = toClientError(error);
-      connection.close(err);
-      if (err.code === 'timeout' && connection.lastProtocolError) {
-        throw new ClientError('protocol', `${err.message} ${connection.lastProtocolError}`);
-      }
-      throw err;
-    }
-  }
-
-  private install(connection: ExecServerConnection, sessionId: string, info: EnvironmentInfo): void {
-    const probe = new RttProbe(connection, {
-      onSample: (rttMs) => this.monitor.addSample(rttMs),
-      onSettled: () => this.emitHealth(true),
-      onTick: () => this.emitHealth(false),
-    });
-    this.sessionId = sessionId;
-    this.info = info;
-    this.enter({ kind: 'connected', since: Date.now(), sessionId, connection, probe });
-    // A new connection's link may take a different path: its RTT starts from scratch.
-    this.monitor.resetSamples();
-    probe.start();
-  }
-
-  private handleLoss(phase: ConnectedPhase, error: ClientError): void {
-    if (this.lifetime.signal.aborted) return;
-    this.lastContactAt = phase.connection.lastInboundAt;
-    phase.probe.dispose();
-    const cannotResume = whyLinkCannotResume(this.options.transport);
-    if (cannotResume !== null) {
-      this.fail(new ClientError('transport', `${error.message} ${cannotResume}`));
-      return;
-    }
-    this.log(`Connection lost: ${error.message} Reconnecting…`);
-    const { attempt, settle } = newAttempt();
-    const outage: Outage = {
-      attemptNo: 1,
-      reason: error.message,
-      bounds: outageBounds({
-        lostAt: Date.now(),
-        lastContactAt: phase.connection.lastInboundAt,
-        info: this.info,
-        giveUpAfterMs: this.options.recoveryDeadlineMs,
-        holdMarginMs: this.options.sessionHoldMarginMs,
-      }),
-    };
-    this.recover(outage, attempt).finally(settle);
-  }
-
-  /** Attempts to resume the session, one at a time with backoff, until it is back or lost for good. */
-  private async recover(first: Outage, attempt: Attempt): Promise<void> {
-    for (let outage = first; ;) {
-      try {
-        await this.waitForTurn(outage, attempt);
-        this.lifetime.signal.throwIfAborted();
-        await this.opener.prepare(true);
-        await this.handshake(this.sessionId, outage.bounds.deadlineAt);
-        this.log(`Reconnected after ${outage.attemptNo} attempt(s); session ${this.sessionId} resumed.`);
-        for (const followed of [...this.processes.values()]) followed.resync();
-        return;
-      } catch (error) {
-        if (this.lifetime.signal.aborted) return;
-        const err = toClientError(error);
-        if (!isRetryable(err)) {
-          this.fail(err, outage.bounds);
-          return;
-        }
-        const { deadlineAt } = outage.bounds;
-        if (deadlineAt !== null && Date.now() >= deadlineAt) {
-          this.fail(deadlineError(outage.bounds, err, this.options.recoveryDeadlineMs), outage.bounds);
-          return;
-        }
-        outage = { ...outage, attemptNo: outage.attemptNo + 1, reason: err.message };
-      }
-    }
-  }
-
-  /** Enters the outage's next attempt, after its backoff wait if it has one. */
-  private async waitForTurn(outage: Outage, attempt: Attempt): Promise<void> {
-    const { deadlineAt } = outage.bounds;
-    const delay = backoffDelay(outage.attemptNo, this.options.backoff ?? DEFAULT_BACKOFF);
-    const wait = deadlineAt === null ? delay : Math.min(delay, Math.max(0, deadlineAt - Date.now()));
-    const since = Date.now();
-    if (wait > 0) {
-      const backoff = new BackoffWait(wait, this.lifetime.signal);
-      this.enter({ kind: 'waiting', since, attempt, outage, backoff }, outage.reason);
-      await backoff.done;
-      this.lifetime.signal.throwIfAborted();
-      this.enter({ kind: 'reconnecting', since, attempt, outage });
-    } else {
-      this.enter({ kind: 'reconnecting', since, attempt, outage }, outage.reason);
-    }
-  }
-
-  /** Ends what only a connected link has: its probe, and its connection if still open. */
-  private releaseLink(error: ClientError): void {
-    const phase = this.phase;
-    if (phase.kind !== 'connected') return;
-    phase.probe.dispose();
-    phase.connection.close(error);
-  }
-
-  /** Ends the session's life in this client; `bounds` when it ends an outage (to date an expiry). */
-  private fail(fatalError: ClientError, bounds: OutageBounds | null = null): void {
-    this.releaseLink(fatalError);
-    const since = Date.now();
-    const expired = fatalError.code === 'unknownSession' ? { expiredAt: expiredAt(bounds, since) } : {};
-    this.enter({ kind: 'failed', since, fatalError, ...expired }, fatalError.message);
-    for (const followed of [...this.processes.values()]) {
-      followed.fail(`The connection to the environment failed: ${fatalError.message}`);
-    }
-  }
-
-  // ── State and health ────────────────────────────────────────────────────────────────────────
-
-  private enter(phase: ClientPhase, reason?: string): void {
-    this.phase = phase;
-    const state = toConnectionState(phase);
-    this.publicState = state;
-    this.monitor.recordState(state, reason);
-    for (const listener of [...this.stateListeners]) guarded(() => listener(state));
-    this.emitHealth(true);
-  }
+  // ── Health ──────────────────────────────────────────────────────────────────────────────────
 
   /** Tells health listeners; unforced updates only when a flag changed. */
   private emitHealth(force: boolean): void {
@@ -596,9 +276,5 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     if (!force && key === this.lastHealthKey) return;
     this.lastHealthKey = key;
     for (const listener of [...this.healthListeners]) guarded(() => listener(snapshot));
-  }
-
-  private log(message: string): void {
-    this.options.log?.(message);
   }
 }

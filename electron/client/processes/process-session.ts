@@ -1,16 +1,13 @@
-// ProcessSession: one started process, surviving connection replacement. Owns the reorder buffer
-// (events released strictly in seq order, each once), the retained event log for late subscribers,
-// catch-up reads after a reconnect or overflow (with visible gap events), the ordered write pipeline
-// with per-process writeIds, and flow-control acknowledgements.
-import { randomBytes } from 'node:crypto';
+// ProcessSession: one started process, surviving connection replacement. Owns the ordering: the
+// reorder buffer (events released strictly in seq order, each once), the retained event log for
+// late subscribers, and flow-control acknowledgements. Catch-up reads after a reconnect or overflow
+// (with visible gap events) are catch-up.ts; the ordered write pipeline is process-writes.ts.
 import {
   ExtendedSignal,
   Method,
   Notification,
   TetherCapability,
-  terminalEofBytes,
   type ParamsOf,
-  type ProcessReadResult,
   type ProcessSignalName,
   type RequestMethod,
   type ResultOf,
@@ -18,17 +15,14 @@ import {
   type WriteStatus,
 } from '../../../shared/protocol';
 import type { ProcessEvent, ProcessHandle } from '../api';
-import { ClientError, isUnknownProcessError, toClientError } from '../client-error';
+import { ClientError } from '../client-error';
 import { AckPacer } from './ack-pacer';
-import {
-  CATCH_UP_READ_MAX_BYTES,
-  MAX_WRITE_BATCH_BYTES,
-  REORDER_MAX_BYTES,
-  REORDER_MAX_EVENTS,
-} from '../constants';
+import { CatchUp } from './catch-up';
+import { REORDER_MAX_BYTES, REORDER_MAX_EVENTS } from '../constants';
 import type { WireProcessEvent } from '../link/connection';
 import { EventLog, type EventLogLimits } from './event-log';
 import { wireBytesToBuffer } from '../link/message-decoder';
+import { WritePipeline } from './process-writes';
 import { ReorderBuffer, type ReorderEntry, type ReorderLimits } from './reorder-buffer';
 import type { RetainedOutputBudget } from './retained-budget';
 import { errorMessage } from '../../../shared/error-message';
@@ -72,34 +66,6 @@ const ACK_ALL_PRODUCED = Number.MAX_SAFE_INTEGER;
 
 type Listener = (event: ProcessEvent) => void;
 
-/** A piece of input, or (bytes null) the end of input, in the one ordered write pipeline. */
-interface QueuedWrite {
-  bytes: Uint8Array | null;
-  resolve(status: WriteStatus): void;
-  reject(error: unknown): void;
-}
-
-/**
- * Missing seq ranges [from, to] in (after, before) not covered by `held` (seq spans). Walks the
- * held spans, never the seqs between them: a server may claim any `nextSeq` (2^53 - 1, say), and
- * the cost must stay that of what we hold.
- */
-function missingRanges(
-  after: number,
-  before: number,
-  held: Array<[number, number]>,
-): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
-  let next = after + 1;
-  for (const [from, to] of held.sort((a, b) => a[0] - b[0])) {
-    if (to < next || from >= before) continue;
-    if (from > next) ranges.push([next, from - 1]);
-    next = Math.max(next, to + 1);
-  }
-  if (next < before) ranges.push([next, before - 1]);
-  return ranges;
-}
-
 export class ProcessSession implements ProcessHandle {
   readonly processId: string;
   pid: number | null = null;
@@ -108,24 +74,11 @@ export class ProcessSession implements ProcessHandle {
   closed = false;
   failure: string | null = null;
   private disposed = false;
-  /** process/start has succeeded, so process/read may be used. */
-  private started = false;
   private readonly buffer: ReorderBuffer;
   private readonly log: EventLog;
   private readonly listeners = new Set<Listener>();
-  private catchUp: Promise<void> | null = null;
-  private catchUpAgain = false;
-  private readonly writeQueue: QueuedWrite[] = [];
-  private writing = false;
-  /**
-   * Write ids are `<prefix>-<n>`, the prefix random per ProcessSession: a server drops a write whose
-   * id it has seen for the process (codex even when the bytes differ), so ids must never repeat
-   * those of an earlier client (before an app restart, or another re-attach) writing to it.
-   */
-  private readonly writeIdPrefix = randomBytes(8).toString('hex');
-  private writeCounter = 0;
-  /** Last byte queued for stdin (the tty EOF fallback needs to know if a line is open). */
-  private lastQueuedByte: number | null = null;
+  private readonly catchUp: CatchUp;
+  private readonly writes: WritePipeline;
   private readonly acks: AckPacer;
 
   constructor(
@@ -138,6 +91,17 @@ export class ProcessSession implements ProcessHandle {
       options.reorder ?? { maxEvents: REORDER_MAX_EVENTS, maxBytes: REORDER_MAX_BYTES },
     );
     this.log = new EventLog(options.retained, options.budget ?? null);
+    this.catchUp = new CatchUp({
+      processId: this.processId,
+      buffer: this.buffer,
+      read: (params) => ops.callRetrying(Method.processRead, params),
+      lastDeliveredSeq: () => this.lastDeliveredSeq,
+      exitDelivered: () => this.exitCode !== null,
+      finished: () => this.finished,
+      drain: () => this.drain(),
+      fail: (message) => this.fail(message),
+    });
+    this.writes = new WritePipeline(this.processId, ops, options.tty);
     this.acks = new AckPacer(options.outputWindowBytes ?? null, (consumed) => this.sendAck(consumed));
   }
 
@@ -148,9 +112,8 @@ export class ProcessSession implements ProcessHandle {
 
   /** Called once process/start succeeded; runs a catch-up that was requested meanwhile. */
   markStarted(pid: number | null): void {
-    this.started = true;
     this.pid = pid;
-    if (this.catchUpAgain) this.requestCatchUp();
+    this.catchUp.markStarted();
   }
 
   /** A notification from the connection. Safe to call with duplicates, stale or early seqs. */
@@ -161,7 +124,7 @@ export class ProcessSession implements ProcessHandle {
       this.drain();
     } else if (!this.buffer.add(event)) {
       // Overflow: drop it and fetch everything missing with process/read instead of failing.
-      this.requestCatchUp();
+      this.catchUp.request();
     }
   };
 
@@ -169,7 +132,7 @@ export class ProcessSession implements ProcessHandle {
   resync(): void {
     if (this.finished) return;
     this.acks.resend();
-    this.requestCatchUp();
+    this.catchUp.request();
   }
 
   /** Terminal failure: subscribers get one `failed` event; nothing follows it. */
@@ -179,7 +142,7 @@ export class ProcessSession implements ProcessHandle {
     this.buffer.clear();
     this.emit({ kind: 'failed', message });
     this.ops.forget(this.processId);
-    this.rejectQueuedWrites(new ClientError('disconnected', message));
+    this.writes.rejectQueued(new ClientError('disconnected', message));
   }
 
   subscribe(listener: Listener, options: { afterSeq?: number } = {}): () => void {
@@ -192,37 +155,14 @@ export class ProcessSession implements ProcessHandle {
     if (this.disposed)
       return Promise.reject(new ClientError('closed', `Process ${this.processId} was disposed.`));
     if (this.failure !== null) return Promise.reject(new ClientError('disconnected', this.failure));
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    if (bytes.byteLength > 0) this.lastQueuedByte = bytes[bytes.byteLength - 1]!;
-    const pieces: Array<Promise<WriteStatus>> = [];
-    for (let offset = 0; offset < bytes.byteLength || offset === 0; offset += MAX_WRITE_BATCH_BYTES) {
-      const piece = bytes.subarray(offset, offset + MAX_WRITE_BATCH_BYTES);
-      pieces.push(new Promise((resolve, reject) => this.writeQueue.push({ bytes: piece, resolve, reject })));
-      if (bytes.byteLength === 0) break;
-    }
-    this.pumpWrites();
-    return Promise.all(pieces).then((statuses) => statuses.find((s) => s !== 'accepted') ?? 'accepted');
+    return this.writes.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
   }
 
   closeStdin(): Promise<WriteStatus> {
     if (this.disposed)
       return Promise.reject(new ClientError('closed', `Process ${this.processId} was disposed.`));
     if (this.failure !== null) return Promise.reject(new ClientError('disconnected', this.failure));
-    if (!this.ops.hasCapability(TetherCapability.closeStdin)) {
-      if (this.options.tty) return this.write(terminalEofBytes(this.lastQueuedByte));
-      return Promise.reject(
-        new ClientError(
-          'unsupported',
-          "This server cannot close a process's stdin (it has no process/closeStdin, and the process " +
-            'has no terminal to send ^D to), so a program that reads to the end of its input keeps waiting.',
-        ),
-      );
-    }
-    const ended = new Promise<WriteStatus>((resolve, reject) =>
-      this.writeQueue.push({ bytes: null, resolve, reject }),
-    );
-    this.pumpWrites();
-    return ended;
+    return this.writes.closeStdin();
   }
 
   async signal(signal: ProcessSignalName): Promise<void> {
@@ -265,141 +205,13 @@ export class ProcessSession implements ProcessHandle {
     this.log.clear();
     this.listeners.clear();
     this.ops.forget(this.processId);
-    this.rejectQueuedWrites(new ClientError('closed', `Process ${this.processId} was disposed.`));
+    this.writes.rejectQueued(new ClientError('closed', `Process ${this.processId} was disposed.`));
   }
 
   private sendAck(consumed: number): void {
     if (this.finished) return;
     const consumedBytes = this.options.afterSeq === undefined ? consumed : ACK_ALL_PRODUCED;
     this.ops.notify(Notification.processAck, { processId: this.processId, consumedBytes });
-  }
-
-  private pumpWrites(): void {
-    const first = this.writeQueue[0];
-    if (this.writing || first === undefined) return;
-    const batch: QueuedWrite[] = [];
-    let call: Promise<{ status: WriteStatus }>;
-    if (first.bytes === null) {
-      batch.push(this.writeQueue.shift()!);
-      // The server closes at most once per process, so a retry after a reconnect is harmless.
-      call = this.ops.callRetrying(Method.processCloseStdin, { processId: this.processId });
-    } else {
-      const pieces: Uint8Array[] = [];
-      let size = 0;
-      for (let next: QueuedWrite | undefined = first; next?.bytes; next = this.writeQueue[0]) {
-        if (pieces.length > 0 && size + next.bytes.byteLength > MAX_WRITE_BATCH_BYTES) break;
-        batch.push(this.writeQueue.shift()!);
-        pieces.push(next.bytes);
-        size += next.bytes.byteLength;
-      }
-      const chunk = Buffer.concat(pieces).toString('base64');
-      const writeId = `${this.writeIdPrefix}-${++this.writeCounter}`;
-      call = this.ops.callRetrying(Method.processWrite, { processId: this.processId, chunk, writeId });
-    }
-    this.writing = true;
-    call
-      .then(
-        (result) => batch.forEach((w) => w.resolve(result.status)),
-        (error: unknown) => batch.forEach((w) => w.reject(error)),
-      )
-      .finally(() => {
-        this.writing = false;
-        this.pumpWrites();
-      });
-  }
-
-  private rejectQueuedWrites(error: ClientError): void {
-    for (const w of this.writeQueue.splice(0)) w.reject(error);
-  }
-
-  private requestCatchUp(): void {
-    if (this.finished) return;
-    if (this.catchUp || !this.started) {
-      this.catchUpAgain = true;
-      return;
-    }
-    this.catchUp = this.runCatchUp().finally(() => {
-      this.catchUp = null;
-    });
-  }
-
-  private async runCatchUp(): Promise<void> {
-    try {
-      do {
-        this.catchUpAgain = false;
-        await this.readUntilCaughtUp();
-      } while (this.catchUpAgain && !this.finished);
-    } catch (error) {
-      const err = toClientError(error);
-      this.fail(
-        isUnknownProcessError(err)
-          ? `The server no longer knows process ${this.processId}; its output after seq ${this.lastDeliveredSeq} cannot be recovered.`
-          : `Could not recover the output of process ${this.processId}: ${err.message}`,
-      );
-    }
-  }
-
-  /** process/read from the last delivered seq until nothing new comes back, merged into the stream. */
-  private async readUntilCaughtUp(): Promise<void> {
-    let afterSeq = this.lastDeliveredSeq;
-    let first = true;
-    while (!this.finished) {
-      const result = await this.ops.callRetrying(Method.processRead, {
-        processId: this.processId,
-        afterSeq,
-        maxBytes: CATCH_UP_READ_MAX_BYTES,
-        waitMs: 0,
-      });
-      if (this.finished) return;
-      for (const c of result.chunks) {
-        if (c.seq > this.lastDeliveredSeq) this.buffer.add({ kind: 'output', ...c }, true);
-        afterSeq = Math.max(afterSeq, c.seq);
-      }
-      const firstChunk = result.chunks[0];
-      if (first && firstChunk && !result.exited) {
-        // A running process has no exited/closed seq yet, so anything missing before the oldest
-        // retained chunk was evicted on the server.
-        this.addGaps(missingRanges(this.lastDeliveredSeq, firstChunk.seq, this.buffer.spans()));
-      }
-      first = false;
-      this.drain();
-      if (result.chunks.length === 0) {
-        this.resolveEnd(result);
-        this.drain();
-        if (result.failure) this.fail(result.failure);
-        return;
-      }
-    }
-  }
-
-  /**
-   * The read caught up: every seq below `nextSeq` not yet delivered or buffered is either the
-   * exit, the close, or output the server no longer retains. Place exit and close, gap the rest.
-   */
-  private resolveEnd(result: ProcessReadResult): void {
-    const nextSeq = result.nextSeq;
-    let ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
-    if (result.closed && !this.buffer.hasKind('closed')) {
-      const closedSeq = nextSeq - 1;
-      if (ranges.some(([a, b]) => a <= closedSeq && closedSeq <= b)) {
-        this.buffer.add({ kind: 'closed', seq: closedSeq }, true);
-        ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
-      }
-    }
-    if (result.exited && this.exitCode === null && !this.buffer.hasKind('exited') && ranges.length > 0) {
-      // Output drained after the exit sits above it, so an interior hole is the exit; otherwise the
-      // exit is the newest seq of the leading hole (older ones were evicted output).
-      const leading = ranges[0]![0] === this.lastDeliveredSeq + 1 ? ranges[0]! : null;
-      const interior = ranges.find((r) => r !== leading);
-      const exitedSeq = interior ? interior[0] : leading![1];
-      this.buffer.add({ kind: 'exited', seq: exitedSeq, exitCode: result.exitCode ?? -1 }, true);
-      ranges = missingRanges(this.lastDeliveredSeq, nextSeq, this.buffer.spans());
-    }
-    this.addGaps(ranges);
-  }
-
-  private addGaps(ranges: Array<[number, number]>): void {
-    for (const [from, to] of ranges) this.buffer.add({ kind: 'gap', fromSeq: from, toSeq: to }, true);
   }
 
   private drain(): void {

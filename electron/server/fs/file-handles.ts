@@ -54,7 +54,7 @@ export class FileHandles {
 
   private get(handleId: string): FileHandle {
     const handle = this.handles.get(handleId);
-    if (!handle) throw RpcError.notFound(`unknown file handle \`${handleId}\``);
+    if (!handle) throw RpcError.unknownFileHandle(handleId);
     return handle;
   }
 

@@ -19,20 +19,21 @@ import {
 } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import type {
-  FsCopyParams,
-  FsCreateDirectoryParams,
-  FsDirectoryEntry,
-  FsMetadata,
-  FsRemoveParams,
-  FsRenameParams,
-  FsWalkParams,
-  FsWalkResult,
-  FsWriteFileParams,
+import {
+  FsErrorKind,
+  type FsCopyParams,
+  type FsCreateDirectoryParams,
+  type FsDirectoryEntry,
+  type FsMetadata,
+  type FsRemoveParams,
+  type FsRenameParams,
+  type FsWalkParams,
+  type FsWalkResult,
+  type FsWriteFileParams,
 } from '../../../shared/protocol';
 import { decodeBase64Strict } from '../rpc/base64';
 import { MAX_READ_FILE_BYTES } from '../limits';
-import { toFsRpcError } from './os-error';
+import { errnoCode, toFsRpcError } from './os-error';
 import { pathToUri, uriToPath } from './path-uri';
 import { RpcError } from '../rpc/rpc-error';
 
@@ -200,11 +201,18 @@ export async function fsCopy(params: FsCopyParams): Promise<Record<string, never
 export async function fsRename(params: FsRenameParams): Promise<Record<string, never>> {
   const source = uriToPath(params.sourcePath);
   const destination = uriToPath(params.destinationPath);
-  await osCall(async () => {
+  try {
     if (params.keepDestinationMode) await takeOverAttributes(source, destination);
     if (params.noReplace) await renameNoReplace(source, destination);
     else await rename(source, destination);
-  });
+  } catch (error) {
+    const rpc = toFsRpcError(error);
+    // The client offers "replace or pick another name" on this kind, without reading the text.
+    if (params.noReplace && errnoCode(error) === 'EEXIST') {
+      throw new RpcError(rpc.code, rpc.message, { kind: FsErrorKind.exists });
+    }
+    throw rpc;
+  }
   return {};
 }
 

@@ -2,6 +2,7 @@
 // else thrown is reported as -32603 with its message.
 import {
   ErrorCode,
+  FsErrorKind,
   LIMIT_EXCEEDED_KIND,
   ProcessErrorKind,
   type SpawnFailureKindValue,
@@ -33,6 +34,12 @@ export class RpcError extends Error {
   static unknownProcess(processId: string): RpcError {
     return new RpcError(ErrorCode.invalidRequest, `unknown process id ${processId}`, {
       kind: ProcessErrorKind.unknownProcess,
+    });
+  }
+  /** Codex's -32004 and message for a handle this connection does not hold, plus a typed kind. */
+  static unknownFileHandle(handleId: string): RpcError {
+    return new RpcError(ErrorCode.notFound, `unknown file handle \`${handleId}\``, {
+      kind: FsErrorKind.unknownFileHandle,
     });
   }
   /** A resource cap was reached; the message says which, the bound, and what to do. */

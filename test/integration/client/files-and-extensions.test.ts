@@ -172,6 +172,13 @@ describe.each<ServerImpl>(['codex', 'tether'])('files and extensions against %s'
     await client.fs.rename(path.join(server.home, 'a.txt'), path.join(server.home, 'dir/b.txt'));
     const entries = await client.fs.readDirectory(path.join(server.home, 'dir'));
     expect(entries.map((e) => e.fileName).sort()).toEqual(['b.txt', 'sub']);
+    // A taken name is refused as 'exists' (Tether's server says so with a typed kind; against codex
+    // the client checks first), and neither file is touched.
+    writeFileSync(path.join(server.home, 'c.txt'), 'other');
+    await expect(
+      client.fs.rename(path.join(server.home, 'c.txt'), path.join(server.home, 'dir/b.txt')),
+    ).rejects.toMatchObject({ code: 'exists' });
+    expect(readFileSync(path.join(server.home, 'c.txt'), 'utf8')).toBe('other');
     const meta = await client.fs.getMetadata(path.join(server.home, 'dir/b.txt'));
     expect(meta).toMatchObject({ isFile: true, size: 5 });
     expect(Buffer.from(await client.fs.readFile(path.join(server.home, 'dir/b.txt'))).toString()).toBe(

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FsErrorKind } from '../../../shared/protocol';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { RpcPeer } from '../../support/rpc-peer';
 
@@ -109,6 +110,7 @@ describe('fs methods', () => {
         noReplace: true,
       });
       expect(refused.error?.message).toBe('File exists (os error 17)');
+      expect(refused.error?.data).toEqual({ kind: FsErrorKind.exists });
     }
     expect(readFileSync(path.join(dir, 'old'), 'utf8')).toBe('old');
     await c.call('fs/rename', {
@@ -166,6 +168,7 @@ describe('fs methods', () => {
     expect((await c.request('fs/readBlock', { handleId: 'nope', offset: 0, len: 1 })).error).toEqual({
       code: -32004,
       message: 'unknown file handle `nope`',
+      data: { kind: FsErrorKind.unknownFileHandle },
     });
   });
 });
