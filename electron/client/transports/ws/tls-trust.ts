@@ -3,8 +3,8 @@
 // exactly that one; without a pin it must verify against the system CAs for the URL's host name.
 import net from 'node:net';
 import tls from 'node:tls';
-import { normalizeFingerprint } from '../../../shared/tls-fingerprint';
-import { ClientError } from '../client-error';
+import { normalizeFingerprint } from '../../../../shared/tls-fingerprint';
+import { ClientError } from '../../client-error';
 
 /** Why a certificate is refused: not verifiable (no pin), or not the pinned one. */
 export type CertificateProblem = 'untrusted' | 'changed';

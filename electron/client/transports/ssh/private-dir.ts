@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ClientError } from '../client-error';
+import { ClientError } from '../../client-error';
 
 /** Parent of every bootstrap's directory; /tmp rather than os.tmpdir() to keep socket paths short. */
 function userRoot(): string {

@@ -2,9 +2,9 @@
 // installed there already, free space and tools, in a single command framed by markers. Then the
 // verdict: which node will run the server, or a precise error saying what the host lacks.
 import { REMOTE_BUNDLE_MANIFEST, REMOTE_SERVER_ROOT } from '../../../shared/remote-bundle';
-import { MIN_GLIBC, MIN_HOST_NODE_MAJOR, REMOTE_RUNTIME_ROOT } from './ssh-constants';
-import { SshError } from './ssh-error';
-import type { SshMaster } from './ssh-master';
+import { MIN_GLIBC, MIN_HOST_NODE_MAJOR, REMOTE_RUNTIME_ROOT } from '../transports/ssh/ssh-constants';
+import { SshError } from '../transports/ssh/ssh-error';
+import type { SshMaster } from '../transports/ssh/ssh-master';
 import {
   framedFields,
   newMarker,

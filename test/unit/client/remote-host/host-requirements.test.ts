@@ -5,7 +5,7 @@ import {
   hostRequirementsError,
   nodeChoice,
   type HostFacts,
-} from '../../../../electron/client/ssh/remote-probe';
+} from '../../../../electron/client/remote-host/remote-probe';
 
 const debian: HostFacts = {
   home: '/home/ann',

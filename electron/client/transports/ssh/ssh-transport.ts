@@ -2,13 +2,13 @@
 // `ssh … server.mjs bridge`, relaying to the host's daemon. A reconnect runs the bridge with
 // --no-start, whose exit 90 means the daemon (and so the session) is gone: that is said plainly,
 // and never papered over with a fresh session.
-import type { TransportSpec } from '../api';
-import { ClientError } from '../client-error';
-import { openStdioTransport } from '../transports/stdio-transport';
-import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport-types';
-import type { ArtifactLocations } from './local-artifacts';
+import type { TransportSpec } from '../../api';
+import { ClientError } from '../../client-error';
+import { openStdioTransport } from '../stdio-transport';
+import type { Transport, TransportHandlers, TransportOpener } from '../transport-types';
+import type { ArtifactLocations } from '../../remote-host/local-artifacts';
 import { SshBootstrap } from './ssh-bootstrap';
-import { BRIDGE_EXIT_NO_DAEMON } from '../../../shared/remote-bundle';
+import { BRIDGE_EXIT_NO_DAEMON } from '../../../../shared/remote-bundle';
 import { DEFAULT_SSH_SESSION_TTL_MS } from './ssh-constants';
 import type { SshHooks } from './ssh-hooks';
 

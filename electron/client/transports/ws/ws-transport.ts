@@ -6,10 +6,10 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import { ClientError, inboundMessageTooLarge } from '../client-error';
-import { MAX_INBOUND_MESSAGE_BYTES } from '../constants';
+import { ClientError, inboundMessageTooLarge } from '../../client-error';
+import { MAX_INBOUND_MESSAGE_BYTES } from '../../constants';
 import { openTrustedTlsSocket, tlsTargetOf } from './tls-trust';
-import type { Transport, TransportHandlers } from './transport-types';
+import type { Transport, TransportHandlers } from '../transport-types';
 
 /** Close code for a message past `maxPayload` (RFC 6455: message too big), and ws's error code. */
 const MESSAGE_TOO_BIG = 1009;

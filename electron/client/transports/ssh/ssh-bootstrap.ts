@@ -6,17 +6,17 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { REMOTE_BUNDLE_ENTRY, REMOTE_BUNDLE_MANIFEST } from '../../../shared/remote-bundle';
+import { REMOTE_BUNDLE_ENTRY, REMOTE_BUNDLE_MANIFEST } from '../../../../shared/remote-bundle';
 import { AskpassServer } from './askpass';
 import {
   findNodeRuntime,
   loadServerBundle,
   type ArtifactLocations,
   type ServerBundle,
-} from './local-artifacts';
+} from '../../remote-host/local-artifacts';
 import type { AskpassRequest } from './prompt-kind';
 import { PrivateDir } from './private-dir';
-import { installArtifact, type Artifact } from './remote-install';
+import { installArtifact, type Artifact } from '../../remote-host/remote-install';
 import {
   hostRequirementsError,
   nodeChoice,
@@ -25,8 +25,8 @@ import {
   remoteRuntimeDir,
   remoteServerDir,
   type HostFacts,
-} from './remote-probe';
-import { newMarker, remoteSh, runOnHost } from './remote-shell';
+} from '../../remote-host/remote-probe';
+import { newMarker, remoteSh, runOnHost } from '../../remote-host/remote-shell';
 import { SshError } from './ssh-error';
 import type { SshHooks } from './ssh-hooks';
 import { SshMaster, type SshTarget } from './ssh-master';

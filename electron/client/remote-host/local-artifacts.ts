@@ -12,7 +12,7 @@ import {
   REMOTE_BUNDLE_ENTRY,
   REMOTE_BUNDLE_MANIFEST,
 } from '../../../shared/remote-bundle';
-import { SshError } from './ssh-error';
+import { SshError } from '../transports/ssh/ssh-error';
 
 /** The installable server bundle: server.mjs, node-pty/ and manifest.json. */
 export interface ServerBundle {

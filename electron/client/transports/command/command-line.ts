@@ -1,7 +1,7 @@
 // Splits a command line into argv the way a POSIX shell would for a simple command: whitespace
 // separates words, single quotes are literal, double quotes allow \" \\ \$ \` escapes, a backslash
 // outside quotes escapes the next character. No expansion, pipes or redirections.
-import { AppError } from '../app-error';
+import { ClientError } from '../../client-error';
 
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
@@ -39,7 +39,7 @@ export function splitCommandLine(line: string): string[] {
       i++;
     } else if (c === '\\') {
       if (i + 1 >= line.length)
-        throw new AppError('invalidInput', 'The command line ends with a lone backslash.');
+        throw new ClientError('invalidArgument', 'The command line ends with a lone backslash.');
       if (line[i + 1] !== '\n') {
         word += line[i + 1];
         inWord = true;
@@ -52,10 +52,10 @@ export function splitCommandLine(line: string): string[] {
     }
   }
   if (inWord) words.push(word);
-  if (words.length === 0) throw new AppError('invalidInput', 'The command line is empty.');
+  if (words.length === 0) throw new ClientError('invalidArgument', 'The command line is empty.');
   return words;
 }
 
-function unterminated(kind: string): AppError {
-  return new AppError('invalidInput', `The command line has an unterminated ${kind} quote.`);
+function unterminated(kind: string): ClientError {
+  return new ClientError('invalidArgument', `The command line has an unterminated ${kind} quote.`);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitCommandLine } from '../../../../electron/app/environments/command-line';
-import { AppError } from '../../../../electron/app/app-error';
+import { splitCommandLine } from '../../../../electron/client/transports/command/command-line';
+import { ClientError } from '../../../../electron/client/client-error';
 
 describe('splitCommandLine', () => {
   it('splits on whitespace and keeps quoted words whole', () => {
@@ -34,8 +34,8 @@ describe('splitCommandLine', () => {
       } catch (error) {
         caught = error;
       }
-      expect(caught).toBeInstanceOf(AppError);
-      expect((caught as AppError).code).toBe('invalidInput');
+      expect(caught).toBeInstanceOf(ClientError);
+      expect((caught as ClientError).code).toBe('invalidArgument');
     }
   });
 });

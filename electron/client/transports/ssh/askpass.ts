@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { classifyPrompt, type AskpassRequest } from './prompt-kind';
 import type { PrivateDir } from './private-dir';
-import { shQuote } from './shell-quote';
+import { shQuote } from '../../../../shared/shell-quote';
 
 /** A question (or notice) from ssh; resolves to the answer, or null to refuse it. */
 export type AskpassHandler = (request: AskpassRequest) => Promise<string | null>;

@@ -1,7 +1,7 @@
 // A failed SSH connect step: a ClientError that also names the stage it failed in, so the UI can
 // say "authenticating failed: Permission denied (publickey)" and offer Retry / Show log.
-import type { ClientErrorCode } from '../api';
-import { ClientError } from '../client-error';
+import type { ClientErrorCode } from '../../api';
+import { ClientError } from '../../client-error';
 import type { SshStage } from './ssh-hooks';
 
 export class SshError extends ClientError {

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SshError } from './ssh-error';
-import type { SshMaster } from './ssh-master';
+import { SshError } from '../transports/ssh/ssh-error';
+import type { SshMaster } from '../transports/ssh/ssh-master';
 import { newMarker, remoteSh, runOnHost, SHA256_FUNCTION } from './remote-shell';
 
 /** How the host turns the uploaded payload into the installed tree. */

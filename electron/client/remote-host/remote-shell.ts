@@ -4,9 +4,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { SshError } from './ssh-error';
-import type { SshMaster } from './ssh-master';
-import type { SshStage } from './ssh-hooks';
+import { SshError } from '../transports/ssh/ssh-error';
+import type { SshMaster } from '../transports/ssh/ssh-master';
+import type { SshStage } from '../transports/ssh/ssh-hooks';
 
 /** The remote command line that runs `statements` (joined by "; ") under /bin/sh. */
 export function remoteSh(statements: string[]): string {
