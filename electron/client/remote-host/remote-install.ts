@@ -1,5 +1,5 @@
 // Installs one artifact (the server bundle, or a Node runtime) into its versioned directory on the
-// host, over the master's own channel: the payload goes through `cat` into a staging directory, its
+// host, through its HostShell: the payload goes through `cat` into a staging directory, its
 // sha256 is checked on the host, it is unpacked there and renamed into place, all under a mkdir
 // lock. A cut upload never passes the checksum, so an incomplete install is never renamed or run.
 import { randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SshError } from '../transports/ssh/ssh-error';
-import type { SshMaster } from '../transports/ssh/ssh-master';
+import type { HostShell } from './host-shell';
 import { newMarker, remoteSh, runOnHost, SHA256_FUNCTION } from './remote-shell';
 
 /** How the host turns the uploaded payload into the installed tree. */
@@ -31,9 +31,6 @@ export interface Artifact {
   /** A command that must succeed inside the staged tree before it is renamed (e.g. run node). */
   verify?: string;
 }
-
-/** ssh's own exit status when the connection (not the remote command) failed. */
-const SSH_FAILURE_EXIT = 255;
 
 export type InstallOutcome = 'installed' | 'alreadyInstalled';
 
@@ -76,7 +73,7 @@ function counter(onBytes: (total: number) => void): Transform {
  * connects at once install it once). `onProgress` sees the payload bytes sent so far.
  */
 export async function installArtifact(
-  master: SshMaster,
+  shell: HostShell,
   artifact: Artifact,
   onProgress: (bytesSent: number) => void,
 ): Promise<InstallOutcome> {
@@ -112,7 +109,7 @@ export async function installArtifact(
   ]);
 
   let sending: Promise<void> | null = null;
-  const run = await runOnHost(master, command, {
+  const run = await runOnHost(shell, command, {
     onStdout: (stdout, stdin) => {
       if (sending) return;
       if (stdout.includes(`${marker}-present`)) {
@@ -142,7 +139,7 @@ export async function installArtifact(
   if (/No space left/i.test(said)) {
     throw new SshError('hostSetup', 'installing', `The host has no space left for ${final}.\n${said}`);
   }
-  if (run.code === SSH_FAILURE_EXIT) {
+  if (shell.channelFailureExit !== null && run.code === shell.channelFailureExit) {
     throw new SshError(
       'transport',
       'installing',

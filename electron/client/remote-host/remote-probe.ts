@@ -2,9 +2,9 @@
 // installed there already, free space and tools, in a single command framed by markers. Then the
 // verdict: which node will run the server, or a precise error saying what the host lacks.
 import { REMOTE_BUNDLE_MANIFEST, REMOTE_SERVER_ROOT } from '../../../shared/remote-bundle';
-import { MIN_GLIBC, MIN_HOST_NODE_MAJOR, REMOTE_RUNTIME_ROOT } from '../transports/ssh/ssh-constants';
+import { MIN_GLIBC, MIN_HOST_NODE_MAJOR, REMOTE_RUNTIME_ROOT } from './host-constants';
 import { SshError } from '../transports/ssh/ssh-error';
-import type { SshMaster } from '../transports/ssh/ssh-master';
+import type { HostShell } from './host-shell';
 import {
   framedFields,
   newMarker,
@@ -46,7 +46,7 @@ export const remoteRuntimeDir = (home: string, runtimeId: string): string =>
   `${home}/${REMOTE_RUNTIME_ROOT}/${runtimeId}`;
 
 export async function probeHost(
-  master: SshMaster,
+  shell: HostShell,
   bundleId: string,
   remoteNodePath: string | undefined,
 ): Promise<HostFacts> {
@@ -56,7 +56,7 @@ export async function probeHost(
       ? `N="${safeRemotePath(remoteNodePath, 'remoteNodePath', 'checking')}"; [ -x "$N" ] || N=""`
       : 'N="$(command -v node 2>/dev/null || true)"';
   const run = await runOnHost(
-    master,
+    shell,
     remoteSh([
       SHA256_FUNCTION,
       `echo "${marker}-begin"`,

@@ -1,11 +1,11 @@
-// Runs the bootstrap's small POSIX sh scripts on the host over the master. A script travels as one
+// Runs the bootstrap's small POSIX sh scripts on the host through its HostShell. A script travels as one
 // line inside `exec /bin/sh -c '…'`, which every login shell (bash, zsh, fish, tcsh, dash) passes
 // on unchanged; its results are framed by random markers, so login noise (.bashrc, MOTD) is ignored.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { SshError } from '../transports/ssh/ssh-error';
-import type { SshMaster } from '../transports/ssh/ssh-master';
+import type { HostShell } from './host-shell';
 import type { SshStage } from '../transports/ssh/ssh-hooks';
 
 /** The remote command line that runs `statements` (joined by "; ") under /bin/sh. */
@@ -71,15 +71,15 @@ export interface RemoteRun {
 }
 
 /**
- * Runs `remoteCommand` over the master. `onStdout` sees all stdout so far each time more comes,
+ * Runs `remoteCommand` through `shell`. `onStdout` sees all stdout so far each time more comes,
  * with the command's stdin to feed; without it, stdin is closed at once.
  */
 export function runOnHost(
-  master: SshMaster,
+  shell: HostShell,
   remoteCommand: string,
   options: { onStdout?: (stdoutSoFar: string, stdin: Writable) => void } = {},
 ): Promise<RemoteRun> {
-  const [program, ...args] = master.commandArgv(remoteCommand);
+  const [program, ...args] = shell.commandArgv(remoteCommand);
   return new Promise((resolve, reject) => {
     const child = spawn(program ?? 'ssh', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

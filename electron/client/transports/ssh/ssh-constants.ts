@@ -11,9 +11,3 @@ export const SSH_CONNECT_TIMEOUT_S = 10;
  * for a laptop to sleep through a meeting. The client keeps reconnecting for as long.
  */
 export const DEFAULT_SSH_SESSION_TTL_MS = 3 * 60 * 60 * 1000;
-/** The oldest Node the exec-server runs on; an older host node means uploading our runtime. */
-export const MIN_HOST_NODE_MAJOR = 20;
-/** The runtime and node-pty's prebuilds need at least this glibc. */
-export const MIN_GLIBC = [2, 28] as const;
-/** Uploaded Node runtimes live in `~/.tether/runtime/node-v<version>-linux-<arch>/` on a host. */
-export const REMOTE_RUNTIME_ROOT = '.tether/runtime';

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { SSH_CONNECT_TIMEOUT_S, SSH_SERVER_ALIVE_COUNT, SSH_SERVER_ALIVE_INTERVAL_S } from './ssh-constants';
+import type { HostShell } from '../../remote-host/host-shell';
 import { SshError } from './ssh-error';
 import type { SshStageEvent } from './ssh-hooks';
 
@@ -57,7 +58,10 @@ function masterFailure(stderr: string, cancelled: boolean, destination: string):
   return new SshError('transport', 'connecting', `Could not connect to ${destination}.${saying}`);
 }
 
-export class SshMaster {
+export class SshMaster implements HostShell {
+  /** ssh's own exit status when the connection (not the remote command) failed. */
+  readonly channelFailureExit = 255;
+
   private child: ChildProcess | null = null;
   /** Set by the bootstrap when the user cancels a prompt, so the failure says so. */
   cancelled = false;
@@ -68,6 +72,10 @@ export class SshMaster {
     private readonly env: Record<string, string>,
     private readonly onLog: (line: string) => void,
   ) {}
+
+  get hostName(): string {
+    return this.target.destination;
+  }
 
   /** The master process is running (it may still be stuck on a dead network). */
   get running(): boolean {
