@@ -10,7 +10,12 @@ import { REMOTE_BUNDLE_ENTRY, REMOTE_BUNDLE_MANIFEST } from '../../../shared/rem
 import { SshError } from '../transports/ssh/ssh-error';
 import type { SshHooks } from '../transports/ssh/ssh-hooks';
 import type { HostShell } from './host-shell';
-import { findNodeRuntime, loadServerBundle, type ArtifactLocations, type ServerBundle } from './local-artifacts';
+import {
+  findNodeRuntime,
+  loadServerBundle,
+  type ArtifactLocations,
+  type ServerBundle,
+} from './local-artifacts';
 import { installArtifact, type Artifact } from './remote-install';
 import {
   hostRequirementsError,
@@ -50,7 +55,12 @@ const UNPACK_SPACE_FACTOR = 5;
  * The bridge to the daemon of a prepared host, run through `shell`; on resume it must not start
  * a new daemon (its exit then says the daemon is gone).
  */
-export function bridgeCommand(shell: HostShell, launch: Launch, sessionTtlMs: number, resume: boolean): BridgeCommand {
+export function bridgeCommand(
+  shell: HostShell,
+  launch: Launch,
+  sessionTtlMs: number,
+  resume: boolean,
+): BridgeCommand {
   const preamble = newMarker();
   const argv = shell.commandArgv(
     remoteSh([

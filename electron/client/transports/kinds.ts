@@ -13,8 +13,8 @@ import { wsKind, wsTransport } from './ws/ws-kind';
 const ENVIRONMENT_KINDS: { [K in EnvironmentKind]: ClientEnvironmentKind<K> } = {
   local: localKind,
   ws: wsKind,
-  command: commandKind,
   ssh: sshKind,
+  command: commandKind,
 };
 
 const TRANSPORT_KINDS: { [K in TransportSpec['kind']]: TransportKind<K> } = {

@@ -64,8 +64,8 @@ describe('where options, built from the environment kinds', () => {
   });
 
   it('says which one to give', () => {
-    expect(failureOf(['--server', 'ws://h:1', '--ssh', 'h'])).toBe('Give one of --server, --stdio or --ssh.');
-    expect(failureOf([])).toBe('Say where to run: --server ws://HOST:PORT, --stdio "COMMAND" or --ssh HOST.');
+    expect(failureOf(['--server', 'ws://h:1', '--ssh', 'h'])).toBe('Give one of --server, --ssh or --stdio.');
+    expect(failureOf([])).toBe('Say where to run: --server ws://HOST:PORT, --ssh HOST or --stdio "COMMAND".');
     expect(failureOf(['--stdio', 'x', '--tls-fingerprint', 'AB'])).toBe(
       '--tls-fingerprint needs a wss:// --server URL.',
     );
