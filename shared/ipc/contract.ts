@@ -66,7 +66,7 @@ export const HealthView = z.object({
 });
 export type HealthView = z.infer<typeof HealthView>;
 
-/** The stages of an SSH connect, in order (electron/client/ssh/ssh-hooks.ts). */
+/** The stages of an SSH connect, in order (electron/client/transports/ssh/ssh-hooks.ts). */
 export const SshStage = z.enum([
   'connecting',
   'authenticating',

@@ -1,5 +1,6 @@
-// The contract between the SSH bootstrap (electron/client/ssh) and whoever drives it: the app
-// (dialogs and stage indicators in the renderer) or `tether ssh` / `tether run --ssh` (a terminal).
+// The contract between the SSH bootstrap (this folder, and the host setup in ../../remote-host) and
+// whoever drives it: the app (dialogs and stage indicators in the renderer) or `tether ssh` /
+// `tether run --ssh` (a terminal).
 // The bootstrap never talks to a user itself; it asks through these hooks.
 
 /** The stages of an SSH connect, in order; a failure names the stage it happened in. */
