@@ -1,5 +1,6 @@
-// Every number that shapes the SSH bootstrap: ssh's keepalive and connect timeouts, the default
-// session lifetime on the host, the install lock. docs/ssh.md explains them; change them here only.
+// Every number that shapes the SSH login and link: ssh's keepalive and connect timeouts and the
+// default session lifetime on the host (what a host needs is remote-host/host-constants.ts).
+// docs/ssh.md explains them; change them here only.
 
 /** ssh `ServerAliveInterval` × `ServerAliveCountMax`: a silent master is given up after ~15 s. */
 export const SSH_SERVER_ALIVE_INTERVAL_S = 5;
