@@ -1,7 +1,6 @@
-// A Command environment: its command line must split into a program to run.
-import { isClientError } from '../../../client/client-error';
+// A Command environment: its command line must split into a program to run (a ClientError
+// 'invalidArgument' otherwise, which reaches the UI as invalidInput).
 import { splitCommandLine } from '../../../client/transports/command/command-line';
-import { AppError } from '../../app-error';
 import { probeProgram } from '../test-stage';
 import type { AppEnvironmentKind } from './app-kind';
 
@@ -9,12 +8,7 @@ export const commandAppKind: AppEnvironmentKind<'command'> = {
   kind: 'command',
   userAdded: true,
   check: (settings) => {
-    try {
-      splitCommandLine(settings.commandLine);
-    } catch (error) {
-      if (isClientError(error, 'invalidArgument')) throw new AppError('invalidInput', error.message);
-      throw error;
-    }
+    splitCommandLine(settings.commandLine);
     return settings;
   },
   usesToken: false,
