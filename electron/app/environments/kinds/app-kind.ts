@@ -9,7 +9,10 @@ export interface AppEnvironmentKind<K extends EnvironmentKind> {
   readonly kind: K;
   /** The user adds and removes environments of this kind (false: the one built-in Local). */
   readonly userAdded: boolean;
-  /** Valid settings as they are stored (canonical form); throws AppError('invalidInput') or ClientError('invalidArgument'). */
+  /**
+   * Valid settings as they are stored (canonical form); throws AppError('invalidInput') or
+   * ClientError('invalidArgument') (the dispatcher shows both as invalidInput).
+   */
   check(settings: SettingsOf<K>): SettingsOf<K>;
   /** Its environments may carry a bearer token (kept in the secret store, sent only to its origin). */
   readonly usesToken: boolean;
