@@ -36,6 +36,7 @@ import { SshPromptBroker } from './ssh/ssh-prompts';
 import { transferHandlers } from './handlers/transfer-handlers';
 import { TransferQueue } from './files/transfer-queue';
 import { transportFor } from './environments/transport-spec';
+import { appKind } from './environments/kinds';
 
 export interface AppServiceOptions {
   /** Where the config file lives (created if missing). */
@@ -211,7 +212,7 @@ export class AppService {
     return new EnvironmentRuntime(stored, hasToken, {
       createClient: this.options.createClient,
       transport: async (s) => {
-        const token = s.settings.kind === 'ws' ? await this.tokens.get(s.id) : null;
+        const token = appKind(s.settings.kind).usesToken ? await this.tokens.get(s.id) : null;
         return transportFor(s.settings, token, this.options.localServer, this.sshConfig);
       },
       bufferedBytes: (env) => this.flow.bufferedBytes(env),

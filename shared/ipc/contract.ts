@@ -2,7 +2,7 @@
 // response) and every event stream, declared once with zod schemas. The Electron preload bridge,
 // the main-process handlers, the web bridge and the renderer client all derive from this object.
 import { z } from 'zod';
-import { checkSshOption, MAX_SSH_OPTIONS, parseSshTarget } from '../ssh-target';
+import { EnvironmentSettings } from '../environment-kinds';
 import { PaneLayout } from './pane-layout';
 import { TERMINAL_SETTINGS_SHAPE } from './terminal-settings';
 
@@ -10,60 +10,16 @@ import { TERMINAL_SETTINGS_SHAPE } from './terminal-settings';
 
 export const EnvironmentId = z.string().min(1).max(100);
 
-/** Bounds of an SSH environment's session lifetime (how long a dropped session waits on the host). */
-export const SSH_SESSION_TTL_MIN_MS = 60_000;
-export const SSH_SESSION_TTL_MAX_MS = 7 * 24 * 3_600_000;
 export const ProcessKey = z.object({ envId: EnvironmentId, processId: z.string().min(1).max(200) });
 export type ProcessKey = z.infer<typeof ProcessKey>;
 
-export const EnvironmentKind = z.enum(['local', 'ws', 'command', 'ssh']);
-export type EnvironmentKind = z.infer<typeof EnvironmentKind>;
-
-/** Settings per kind. Tokens are write-only: the UI sends one, and only learns whether one is stored. */
-export const EnvironmentSettings = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('local') }),
-  z.object({
-    kind: z.literal('ws'),
-    url: z.string().min(1).max(2000),
-    /**
-     * wss only: the pinned SHA-256 fingerprint of the server certificate (see
-     * shared/tls-fingerprint.ts). When set it replaces CA validation; absent, the system CAs decide.
-     */
-    tlsFingerprint: z.string().max(200).optional(),
-  }),
-  z.object({
-    kind: z.literal('command'),
-    /** A command line, split like a POSIX shell would (quotes respected), e.g. `ssh host tether exec-server --listen stdio`. */
-    commandLine: z.string().min(1).max(4000),
-  }),
-  z.object({
-    kind: z.literal('ssh'),
-    /** An alias from ~/.ssh/config or [user@]host, as ssh takes it (see shared/ssh-target.ts). */
-    destination: z
-      .string()
-      .max(320)
-      .refine((d) => {
-        const parsed = parseSshTarget(d);
-        return parsed.ok && parsed.value.destination === d && parsed.value.port === undefined;
-      }, 'not an ssh destination (alias or [user@]host, no port, not starting with "-")'),
-    port: z.number().int().min(1).max(65_535).optional(),
-    /** Extra `Key=Value` options, each given to ssh as `-o Key=Value`. */
-    sshOptions: z
-      .array(
-        z
-          .string()
-          .max(1000)
-          .refine((o) => checkSshOption(o) === null, 'not a Key=Value ssh option'),
-      )
-      .max(MAX_SSH_OPTIONS)
-      .optional(),
-    /** A Node (≥ 20) on the host to run the server with, instead of the one Tether finds or installs. */
-    remoteNodePath: z.string().min(1).max(1000).startsWith('/').optional(),
-    /** How long the host keeps the session (and its processes) after the link drops. */
-    sessionTtlMs: z.number().int().min(SSH_SESSION_TTL_MIN_MS).max(SSH_SESSION_TTL_MAX_MS).optional(),
-  }),
-]);
-export type EnvironmentSettings = z.infer<typeof EnvironmentSettings>;
+export {
+  EnvironmentKind,
+  EnvironmentSettings,
+  SSH_SESSION_TTL_MAX_MS,
+  SSH_SESSION_TTL_MIN_MS,
+  type SettingsOf,
+} from '../environment-kinds';
 
 export const EnvironmentDraft = z.object({
   name: z.string().trim().min(1).max(100),
@@ -110,7 +66,7 @@ export const HealthView = z.object({
 });
 export type HealthView = z.infer<typeof HealthView>;
 
-/** The stages of an SSH connect, in order (electron/client/ssh/ssh-hooks.ts). */
+/** The stages of an SSH connect, in order (electron/client/transports/ssh/ssh-hooks.ts). */
 export const SshStage = z.enum([
   'connecting',
   'authenticating',

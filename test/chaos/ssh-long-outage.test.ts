@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
 import type { WriteStatus } from '../../shared/protocol';
 import { BACKOFF_JITTER, BACKOFF_STEADY_MS } from '../../electron/client/constants';
-import { SSH_SERVER_ALIVE_COUNT, SSH_SERVER_ALIVE_INTERVAL_S } from '../../electron/client/ssh/ssh-constants';
+import {
+  SSH_SERVER_ALIVE_COUNT,
+  SSH_SERVER_ALIVE_INTERVAL_S,
+} from '../../electron/client/transports/ssh/ssh-constants';
 import { SshTestRig, type SshdHost } from '../support/sshd';
 import { readFileIfAny } from '../integration/client/helpers';
 import { recordingHooks, sshClient } from '../integration/ssh/ssh-helpers';

@@ -1,33 +1,20 @@
-// "Test connection": tries an environment's settings step by step (name resolution, TCP connect,
-// the TLS certificate of wss://, spawn, handshake, version) with a fresh client that is closed
-// afterwards, and says which step failed and why, in words the user can act on.
-import { promises as dns } from 'node:dns';
-import { constants as fsConstants, promises as fs } from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
+// "Test connection": tries an environment's settings step by step (its kind's preflight, e.g. name
+// resolution, TCP connect and certificate, or the program to spawn; then handshake and version)
+// with a fresh client that is closed afterwards, and says which step failed and why, in words the
+// user can act on.
 import type { TestConnectionResult } from '../../../shared/ipc';
 import type { ConnectionState, ExecServerClientApi, TransportSpec } from '../../client/api';
-import type { SshHooks } from '../../client/ssh/ssh-hooks';
-import { CertificateError, openTrustedTlsSocket, tlsTargetOf } from '../../client/transports/tls-trust';
+import type { SshHooks } from '../../client/transports/ssh/ssh-hooks';
 import { AppError } from '../app-error';
+import { StageFailure, withDeadline } from './test-stage';
 import type { ClientFactory } from './environment-runtime';
 import { TEST_CONNECTION_TIMEOUT_MS } from '../limits';
 import { errorMessage } from '../../../shared/error-message';
 
-type Stage = TestConnectionResult['stage'];
-
-class StageFailure extends Error {
-  constructor(
-    readonly stage: Stage,
-    message: string,
-    readonly certificate?: TestConnectionResult['certificate'],
-  ) {
-    super(message);
-  }
-}
-
 export interface TestOptions {
   timeoutMs?: number;
+  /** The kind's checks before the handshake (name, socket, certificate, program). */
+  preflight?: (spec: TransportSpec, deadline: number) => Promise<void>;
   /** An SSH transport's hooks: its stages and prompts, as on a real connect. */
   ssh?: SshHooks;
   /** Every link state the test client goes through (the SSH progress derives its failure from them). */
@@ -42,12 +29,7 @@ export async function testConnection(
   const deadline = Date.now() + (options.timeoutMs ?? TEST_CONNECTION_TIMEOUT_MS);
   let client: ExecServerClientApi | null = null;
   try {
-    if (spec.kind === 'ws') {
-      await probeSocket(spec.url, deadline);
-      if (spec.url.startsWith('wss://')) await probeCertificate(spec.url, spec.tlsFingerprint, deadline);
-    } else if (spec.kind === 'stdio') {
-      await probeCommand(spec.command[0] ?? '');
-    }
+    await options.preflight?.(spec, deadline);
     client = createClient(spec, options.ssh ? { ssh: options.ssh } : {});
     if (options.onState) client.onStateChange(options.onState);
     await connectOnce(client, deadline);
@@ -86,100 +68,6 @@ export async function testConnection(
   } finally {
     await client?.close().catch(() => undefined);
   }
-}
-
-async function probeSocket(rawUrl: string, deadline: number): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    throw new AppError('invalidInput', `"${rawUrl}" is not a URL; use the form ws://host:port.`);
-  }
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
-    throw new AppError('invalidInput', `"${rawUrl}" must start with ws:// or wss://.`);
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(url.port || (url.protocol === 'wss:' ? 443 : 80));
-  let address = host;
-  if (net.isIP(host) === 0) {
-    try {
-      address = (await withDeadline(dns.lookup(host), deadline, `Looking up ${host} took too long.`)).address;
-    } catch (error) {
-      if (error instanceof StageFailure) throw error;
-      throw new StageFailure(
-        'dns',
-        `The host name ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}). Check the spelling and your network.`,
-      );
-    }
-  }
-  await new Promise<void>((resolve, reject) => {
-    const socket = net.connect({ host: address, port });
-    const timer = setTimeout(
-      () => {
-        socket.destroy();
-        reject(
-          new StageFailure(
-            'timeout',
-            `Nothing answered at ${host}:${port} in time; a firewall may be dropping the connection.`,
-          ),
-        );
-      },
-      Math.max(1, deadline - Date.now()),
-    );
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve();
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(
-        new StageFailure(
-          'refused',
-          error.code === 'ECONNREFUSED'
-            ? `Connection refused by ${host}:${port}: no exec-server is listening there. Is it running, and is the port right?`
-            : `Could not reach ${host}:${port} (${error.code ?? error.message}).`,
-        ),
-      );
-    });
-  });
-}
-
-/** The TLS handshake and certificate check on their own, so a refusal can carry the fingerprint. */
-async function probeCertificate(url: string, pin: string | undefined, deadline: number): Promise<void> {
-  try {
-    const socket = await openTrustedTlsSocket(tlsTargetOf(url, pin), Math.max(1, deadline - Date.now()));
-    socket.destroy();
-  } catch (error) {
-    if (!(error instanceof CertificateError)) throw error;
-    throw new StageFailure('certificate', error.message, {
-      problem: error.problem,
-      fingerprint: error.fingerprint,
-      pinned: error.pinned,
-    });
-  }
-}
-
-async function probeCommand(program: string): Promise<void> {
-  if (!program) throw new StageFailure('spawn', 'The command line is empty.');
-  const candidates = program.includes('/')
-    ? [program]
-    : (process.env.PATH ?? '')
-        .split(path.delimiter)
-        .filter(Boolean)
-        .map((dir) => path.join(dir, program));
-  for (const candidate of candidates) {
-    try {
-      await fs.access(candidate, fsConstants.X_OK);
-      return;
-    } catch {
-      // Not here; try the next PATH entry.
-    }
-  }
-  throw new StageFailure(
-    'spawn',
-    `The program "${program}" was not found or is not executable (searched PATH). Install it or give its full path.`,
-  );
 }
 
 /** Resolves once connected; fails on the first failure instead of letting the client retry. */
@@ -229,23 +117,4 @@ function classifyText(message: string, code?: string): StageFailure {
   if (/ENOENT|EACCES|spawn/i.test(message)) return new StageFailure('spawn', message);
   if (code === 'timeout' || /timed? ?out/i.test(message)) return new StageFailure('timeout', message);
   return new StageFailure('handshake', `The exec-server handshake failed: ${message}`);
-}
-
-function withDeadline<T>(promise: Promise<T>, deadline: number, message: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new StageFailure('timeout', message)),
-      Math.max(1, deadline - Date.now()),
-    );
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

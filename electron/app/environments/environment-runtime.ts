@@ -1,18 +1,19 @@
 // One environment at run time: its stored config, its client (while enabled), the link state and
 // health the UI sees, and its processes. Health-only changes reach the UI throttled; state and
-// config changes go out at once. An SSH environment also has its connect progress and asks its
-// prompts through the app's prompt broker.
+// config changes go out at once. An environment whose kind bootstraps a host (SSH) also has its
+// connect progress and asks its prompts through the app's prompt broker.
 import type { EnvironmentView, HealthView, LinkState } from '../../../shared/ipc';
 import type { ConnectionState, ExecServerClientApi, HealthSnapshot, TransportSpec } from '../../client/api';
-import type { SshHooks } from '../../client/ssh/ssh-hooks';
+import type { SshHooks } from '../../client/transports/ssh/ssh-hooks';
+import { errorMessage } from '../../../shared/error-message';
 import { AppError } from '../app-error';
 import type { StoredEnvironment } from '../persistence/config-store';
 import { HEALTH_SAMPLES_TO_UI, HEALTH_THROTTLE_MS } from '../limits';
 import type { ProcessRuntime } from '../processes/process-runtime';
 import { SshConnectProgress } from '../ssh/ssh-connect-progress';
 import { FirstConnectRetry } from './first-connect-retry';
+import { appKind } from './kinds';
 import type { SshPromptBroker } from '../ssh/ssh-prompts';
-import { errorMessage } from '../../../shared/error-message';
 
 /**
  * Makes an environment's client: `ssh` carries the hooks an SSH transport's bootstrap asks through,
@@ -45,11 +46,11 @@ export class EnvironmentRuntime {
   private health: HealthSnapshot | null = null;
   private lastEmitAt = 0;
   private throttleTimer: NodeJS.Timeout | null = null;
-  /** Created with the first SSH connect; kept across reconnects so *Show log* spans them. */
+  /** Created with the first connect that bootstraps a host; kept across reconnects so *Show log* spans them. */
   private ssh: SshConnectProgress | null = null;
-  /** A WebSocket environment whose first connect failed retries by itself (see FirstConnectRetry). */
+  /** An environment of a kind whose failed first connect retries by itself (see FirstConnectRetry). */
   private readonly firstConnectRetry = new FirstConnectRetry(
-    () => this.stored.settings.kind === 'ws',
+    () => appKind(this.stored.settings.kind).retriesFirstConnect,
     () => this.reconnectNow(),
   );
   /**
@@ -80,7 +81,7 @@ export class EnvironmentRuntime {
       health: this.health ? healthView(this.health) : null,
       info: this.client?.environmentInfo ? { ...this.client.environmentInfo } : null,
       bufferedBytes: this.deps.bufferedBytes(this),
-      ...(this.stored.settings.kind === 'ssh' ? { sshConnect: this.ssh?.view ?? null } : {}),
+      ...(appKind(this.stored.settings.kind).bootstrapsHost ? { sshConnect: this.ssh?.view ?? null } : {}),
     };
   }
 
@@ -127,7 +128,7 @@ export class EnvironmentRuntime {
         return;
       }
       if (this.client) return this.connect();
-      const ssh = this.stored.settings.kind === 'ssh' ? this.sshHooks() : undefined;
+      const ssh = appKind(this.stored.settings.kind).bootstrapsHost ? this.sshHooks() : undefined;
       const resumeSessionId = this.resumeSessionId;
       this.resumeSessionId = null;
       const client = this.deps.createClient(spec, {

@@ -116,7 +116,6 @@ export class SessionKeeper {
  * the app that end with it.
  */
 export function sessionOutlivesApp(env: EnvironmentRuntime, specOf: TransportSpecOf): boolean {
-  if (env.stored.settings.kind === 'local') return false;
   return whyLinkCannotResume(specOf(env.stored.settings)) === null;
 }
 

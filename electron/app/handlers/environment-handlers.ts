@@ -1,14 +1,13 @@
 // environments.* of the contract: adding, reconfiguring, removing, connecting and testing
 // environments, persisting each change, and what a change means for their running processes.
 import { randomUUID } from 'node:crypto';
-import type { EnvironmentDraft, EnvironmentSettings } from '../../../shared/ipc';
-import { normalizeFingerprint } from '../../../shared/tls-fingerprint';
+import type { EnvironmentDraft, EnvironmentKind, EnvironmentSettings } from '../../../shared/ipc';
 import { AppError } from '../app-error';
 import type { NamespaceHandlers } from './command-handlers';
-import { splitCommandLine } from '../environments/command-line';
 import { LOCAL_ENVIRONMENT_ID, type StoredEnvironment } from '../persistence/config-store';
-import { testConnection } from '../environments/connection-test';
-import { SSH_TEST_CONNECTION_TIMEOUT_MS } from '../limits';
+import { testConnection, type TestOptions } from '../environments/connection-test';
+import { appKind, checkSettings } from '../environments/kinds';
+import type { AppEnvironmentKind } from '../environments/kinds/app-kind';
 import { SshConnectProgress } from '../ssh/ssh-connect-progress';
 import type { SshConfigLocation } from '../ssh/ssh-hosts';
 import type { SshPromptBroker } from '../ssh/ssh-prompts';
@@ -42,7 +41,7 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
   return {
     'environments.list': () => envs.all().map((e) => e.view),
     'environments.add': async (draft) => {
-      if (draft.settings.kind === 'local') {
+      if (!appKind(draft.settings.kind).userAdded) {
         throw new AppError(
           'invalidInput',
           'There is exactly one Local environment; add an SSH, WebSocket or Command one.',
@@ -66,7 +65,7 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
     },
     'environments.update': async ({ id, draft }) => {
       const env = envs.get(id);
-      if ((draft.settings.kind === 'local') !== (id === LOCAL_ENVIRONMENT_ID)) {
+      if (appKind(draft.settings.kind).userAdded === (id === LOCAL_ENVIRONMENT_ID)) {
         throw new AppError('invalidInput', 'An environment cannot change to or from the Local kind.');
       }
       const settings = checkSettings(draft.settings);
@@ -134,16 +133,17 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
     },
     'environments.test': async ({ settings, token, id, name, testId }) => {
       const checked = checkSettings(settings);
-      if (checked.kind === 'ssh') {
+      const kind = appKind(checked.kind);
+      if (kind.bootstrapsHost) {
         const spec = transportFor(checked, null, deps.localServer, deps.sshConfig);
-        return testSsh(deps, spec, name, testId ?? randomUUID());
+        return testWithProgress(deps, kind, spec, name, testId ?? randomUUID());
       }
       const saved = (token == null && id ? envs.find(id) : undefined) ?? null;
       // The saved token goes only to the origin it was saved for; another URL is tested without it.
       const withheld = saved !== null && saved.hasToken && !sameTokenOrigin(saved.stored.settings, checked);
       const secret = token ?? (saved && !withheld ? await tokens.get(saved.id) : null);
       const spec = transportFor(checked, secret, deps.localServer, deps.sshConfig);
-      const result = await testConnection(spec, deps.createClient);
+      const result = await testConnection(spec, deps.createClient, testOptionsOf(kind));
       if (withheld && result.stage === 'auth') {
         return { ...result, message: `${result.message} ${withheldTokenHint(saved.stored.settings)}` };
       }
@@ -152,13 +152,22 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
   };
 }
 
+/** The kind's part of a test: its preflight and time limit. */
+function testOptionsOf(kind: AppEnvironmentKind<EnvironmentKind>): TestOptions {
+  return {
+    ...(kind.preflight ? { preflight: kind.preflight.bind(kind) } : {}),
+    ...(kind.testTimeoutMs !== undefined ? { timeoutMs: kind.testTimeoutMs } : {}),
+  };
+}
+
 /**
- * *Test connection* of an SSH environment: the same bootstrap stages as a connect, shown live
- * (ssh.testProgress), with its prompts in the app under the dialog's name. A test that ends leaves
- * no question behind.
+ * *Test connection* of a kind that bootstraps a host (SSH): the same stages as a connect, shown
+ * live (ssh.testProgress), with its prompts in the app under the dialog's name. A test that ends
+ * leaves no question behind.
  */
-async function testSsh(
+async function testWithProgress(
   deps: EnvironmentHandlerDeps,
+  kind: AppEnvironmentKind<EnvironmentKind>,
   spec: Parameters<typeof testConnection>[0],
   name: string | undefined,
   testId: string,
@@ -169,7 +178,7 @@ async function testSsh(
   );
   try {
     const result = await testConnection(spec, deps.createClient, {
-      timeoutMs: SSH_TEST_CONNECTION_TIMEOUT_MS,
+      ...testOptionsOf(kind),
       ssh: {
         prompt: (prompt) => deps.prompts.ask(asker, prompt),
         onStage: (event) => progress.onStage(event),
@@ -210,44 +219,10 @@ function withheldTokenHint(saved: EnvironmentSettings): string {
  * (a new one, or null to clear it): keeping it would send the saved secret to a different host.
  */
 function checkTokenStaysWithOrigin(env: EnvironmentRuntime, draft: EnvironmentDraft): void {
-  if (draft.token !== undefined || !env.hasToken || draft.settings.kind !== 'ws') return;
+  if (draft.token !== undefined || !env.hasToken || !appKind(draft.settings.kind).usesToken) return;
   if (sameTokenOrigin(env.stored.settings, draft.settings)) return;
   throw new AppError(
     'invalidInput',
     `The URL now points to ${tokenOrigin(draft.settings) ?? 'another server'}, but the saved token belongs to ${tokenOrigin(env.stored.settings) ?? 'the old URL'}. Enter the token again for the new URL.`,
   );
-}
-
-/** Valid settings as they are stored: a pinned fingerprint in its canonical form. */
-function checkSettings(settings: EnvironmentSettings): EnvironmentSettings {
-  if (settings.kind === 'command') splitCommandLine(settings.commandLine);
-  if (settings.kind === 'ssh') {
-    // The contract checked each part; an empty option list is stored as none.
-    const { sshOptions, ...rest } = settings;
-    return sshOptions && sshOptions.length > 0 ? { ...rest, sshOptions } : rest;
-  }
-  if (settings.kind !== 'ws') return settings;
-  let url: URL;
-  try {
-    url = new URL(settings.url);
-  } catch {
-    throw new AppError('invalidInput', `"${settings.url}" is not a URL; use the form ws://host:port.`);
-  }
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
-    throw new AppError('invalidInput', `"${settings.url}" must start with ws:// or wss://.`);
-  }
-  if (settings.tlsFingerprint === undefined || settings.tlsFingerprint === '') {
-    return { kind: 'ws', url: settings.url };
-  }
-  if (url.protocol !== 'wss:') {
-    throw new AppError('invalidInput', 'A certificate fingerprint can only be pinned for a wss:// URL.');
-  }
-  const fingerprint = normalizeFingerprint(settings.tlsFingerprint);
-  if (fingerprint === null) {
-    throw new AppError(
-      'invalidInput',
-      `"${settings.tlsFingerprint}" is not a SHA-256 fingerprint (64 hex digits, colons optional).`,
-    );
-  }
-  return { kind: 'ws', url: settings.url, tlsFingerprint: fingerprint };
 }

@@ -3,7 +3,7 @@
 // connect log behind *Show log*. Fed by the bootstrap's hooks and by the client's link state.
 import type { SshConnectView } from '../../../shared/ipc';
 import type { ConnectionState } from '../../client/api';
-import type { SshStageEvent } from '../../client/ssh/ssh-hooks';
+import type { SshStageEvent } from '../../client/transports/ssh/ssh-hooks';
 import { SSH_CONNECT_LOG_LINE_CHARS, SSH_CONNECT_LOG_LINES } from '../limits';
 
 export class SshConnectProgress {

@@ -3,7 +3,7 @@
 // queue to the renderers, and settles every question exactly once — answered, or cancelled (null).
 import { randomUUID } from 'node:crypto';
 import type { SshPromptView } from '../../../shared/ipc';
-import type { SshPrompt } from '../../client/ssh/ssh-hooks';
+import type { SshPrompt } from '../../client/transports/ssh/ssh-hooks';
 import { notFound } from '../app-error';
 
 /** Who asks: an environment, or a *Test connection* (envId null) with its own key. */

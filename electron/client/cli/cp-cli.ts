@@ -9,8 +9,8 @@ import { ClientError } from '../client-error';
 import { download, upload, type CopyProgress } from '../files/copy-files';
 import { fromPathUri } from '../files/path-uri';
 import { RemoteExecServerClient } from '../link/remote-client';
-import { transportFrom, withSshOptions, type WhereOptions } from './run-cli';
-import { terminalSshHooks } from '../ssh/terminal-hooks';
+import { transportFrom, withWhereOptions, type WhereOptions } from './where-options';
+import { terminalSshHooks } from '../transports/ssh/terminal-hooks';
 
 /** scp's exit status for any failure. */
 export const CP_FAILURE_EXIT_CODE = 1;
@@ -137,19 +137,11 @@ async function copy(source: string, destination: string, options: CpOptions): Pr
 }
 
 export function registerCpCommand(program: Command): void {
-  withSshOptions(
+  withWhereOptions(
     program
       .command('cp')
       .description('Copy files to or from a server (one side remote:PATH), riding through network drops.'),
   )
-    .option('--server <url>', 'exec-server WebSocket URL, ws://HOST:PORT or wss://HOST:PORT')
-    .option(
-      '--ssh <destination>',
-      'an SSH host (config alias or [user@]host): Tether installs its server there',
-    )
-    .option('--token-file <file>', 'file holding the bearer token for --server')
-    .option('--tls-fingerprint <sha256>', "pin the wss:// server certificate's SHA-256 fingerprint")
-    .option('--stdio <command>', 'shell command whose stdin/stdout speak the protocol (no reconnect)')
     .option('-r, --recursive', 'copy folders and everything in them')
     .option('-q, --quiet', 'no progress line')
     .argument('<source>', 'a local path, or remote:PATH')

@@ -12,8 +12,8 @@ import type { Attempt, ConnectedPhase, ClientPhase, Outage } from './link-state'
 import type { ProcessSession } from '../processes/process-session';
 import { RttProbe, type RttProbeEvents } from './rtt-probe';
 import { deadlineError, expiredAt, outageBounds, type OutageBounds } from './recovery-policy';
-import type { ArtifactLocations } from '../ssh/local-artifacts';
-import type { SshHooks } from '../ssh/ssh-hooks';
+import type { ArtifactLocations } from '../remote-host/local-artifacts';
+import type { SshHooks } from '../transports/ssh/ssh-hooks';
 import { transportOpener, whyLinkCannotResume } from '../transports/transport';
 import type { TransportOpener } from '../transports/transport-types';
 

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ClientError, inboundMessageTooLarge } from '../client-error';
 import { MAX_INBOUND_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS } from '../constants';
+import type { TransportKind } from './environment-kind';
 import type { Transport, TransportHandlers } from './transport-types';
 
 export interface StdioTransportSpec {
@@ -173,3 +174,14 @@ export async function openStdioTransport(
     },
   };
 }
+
+/** A stdio command starts a new server process that has never heard of the old session. */
+export const stdioTransport: TransportKind<'stdio'> = {
+  opener: (spec) => ({
+    prepare: () => Promise.resolve(),
+    open: (handlers, timeoutMs) => openStdioTransport(spec, handlers, timeoutMs),
+    dispose: () => undefined,
+  }),
+  whyLinkCannotResume: () =>
+    'A new stdio server process cannot resume the old session, so its processes are gone.',
+};

@@ -4,6 +4,8 @@
 // implementations import these types, and transport.ts builds them: the types live apart so that
 // the factory and its transports do not import each other.
 import type { ClientError } from '../client-error';
+import type { ArtifactLocations } from '../remote-host/local-artifacts';
+import type { SshHooks } from './ssh/ssh-hooks';
 
 export interface TransportHandlers {
   /**
@@ -48,4 +50,11 @@ export interface TransportOpener {
   open(handlers: TransportHandlers, timeoutMs: number, resume: boolean): Promise<Transport>;
   /** Ends what the opener holds between links (an SSH master). */
   dispose(): void;
+}
+
+export interface TransportOpenerOptions {
+  /** Prompts and progress of a connect that bootstraps a host; without them a question fails it. */
+  ssh?: SshHooks;
+  /** Where the host bootstrap finds what it uploads (defaults: this build's dist/ and .cache/). */
+  sshArtifacts?: ArtifactLocations;
 }

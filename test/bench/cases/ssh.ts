@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecServerClientApi } from '../../../electron/client/api';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
-import type { SshHooks, SshStage } from '../../../electron/client/ssh/ssh-hooks';
+import type { SshHooks, SshStage } from '../../../electron/client/transports/ssh/ssh-hooks';
 import { SSHD_BINARY, SshTestRig, type SshdHost } from '../../support/sshd';
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import { startHelper, withTimeout } from '../lib/child';

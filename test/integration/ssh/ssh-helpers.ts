@@ -7,7 +7,7 @@ import {
   RemoteExecServerClient,
   type RemoteClientOptions,
 } from '../../../electron/client/link/remote-client';
-import type { SshHooks, SshPrompt, SshStageEvent } from '../../../electron/client/ssh/ssh-hooks';
+import type { SshHooks, SshPrompt, SshStageEvent } from '../../../electron/client/transports/ssh/ssh-hooks';
 import type { SshdHost, SshTestRig } from '../../support/sshd';
 
 export interface RecordingHooks extends SshHooks {

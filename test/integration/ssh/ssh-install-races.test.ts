@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SshError } from '../../../electron/client/ssh/ssh-error';
+import { SshError } from '../../../electron/client/transports/ssh/ssh-error';
 import { daemonPids, SshTestRig } from '../../support/sshd';
 import { collect, waitFor } from '../client/helpers';
 import { installedOnHost, recordingHooks, sshClient, type RecordingHooks } from './ssh-helpers';

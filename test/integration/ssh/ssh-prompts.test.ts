@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isClientError } from '../../../electron/client/client-error';
-import { SshError } from '../../../electron/client/ssh/ssh-error';
+import { SshError } from '../../../electron/client/transports/ssh/ssh-error';
 import { SshTestRig } from '../../support/sshd';
 import { recordingHooks, sshClient } from './ssh-helpers';
 

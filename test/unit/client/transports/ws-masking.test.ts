@@ -1,7 +1,7 @@
 // Which WebSocket links send client frames with a real (random) masking key: every cleartext
 // link that leaves this machine; TLS links and loopback ones skip the masking cost.
 import { describe, expect, it } from 'vitest';
-import { framesNeedMasking } from '../../../../electron/client/transports/ws-transport';
+import { framesNeedMasking } from '../../../../electron/client/transports/ws/ws-transport';
 
 describe('framesNeedMasking', () => {
   it.each([

@@ -1,0 +1,8 @@
+// What a host needs to run Tether's server, and where the uploaded runtimes live on it.
+
+/** The oldest Node the exec-server runs on; an older host node means uploading our runtime. */
+export const MIN_HOST_NODE_MAJOR = 20;
+/** The runtime and node-pty's prebuilds need at least this glibc. */
+export const MIN_GLIBC = [2, 28] as const;
+/** Uploaded Node runtimes live in `~/.tether/runtime/node-v<version>-linux-<arch>/` on a host. */
+export const REMOTE_RUNTIME_ROOT = '.tether/runtime';

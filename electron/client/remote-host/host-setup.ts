@@ -1,0 +1,270 @@
+// Prepares a host for Tether's server through its HostShell, whatever the shell runs over: looks
+// at the host, installs the server bundle (and a Node runtime when the host has no usable node)
+// once per version, removes versions no daemon uses, and builds the command that bridges stdio
+// to the host's daemon.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { REMOTE_BUNDLE_ENTRY, REMOTE_BUNDLE_MANIFEST } from '../../../shared/remote-bundle';
+import { SshError } from '../transports/ssh/ssh-error';
+import type { SshHooks } from '../transports/ssh/ssh-hooks';
+import type { HostShell } from './host-shell';
+import {
+  findNodeRuntime,
+  loadServerBundle,
+  type ArtifactLocations,
+  type ServerBundle,
+} from './local-artifacts';
+import { installArtifact, type Artifact } from './remote-install';
+import {
+  hostRequirementsError,
+  nodeChoice,
+  probeHost,
+  REMOTE_NODE_PATH_HINT,
+  remoteRuntimeDir,
+  remoteServerDir,
+  type HostFacts,
+} from './remote-probe';
+import { newMarker, remoteSh, runOnHost } from './remote-shell';
+
+export interface HostSetupOptions {
+  /** A node of the user's own on the host; skips the host's PATH and the runtime upload. */
+  remoteNodePath?: string;
+  sessionTtlMs: number;
+  hooks: SshHooks;
+  artifacts?: ArtifactLocations;
+}
+
+/** How to start the bridge on a prepared host. */
+export interface Launch {
+  nodePath: string;
+  serverPath: string;
+}
+
+/** The bridge's command, and the line it prints before its stdout becomes the protocol stream. */
+export interface BridgeCommand {
+  argv: string[];
+  preamble: string;
+}
+
+/** Free space the install wants beyond the payload, for unpacking (payload × this factor). */
+const UNPACK_SPACE_FACTOR = 5;
+
+/**
+ * The bridge to the daemon of a prepared host, run through `shell`; on resume it must not start
+ * a new daemon (its exit then says the daemon is gone).
+ */
+export function bridgeCommand(
+  shell: HostShell,
+  launch: Launch,
+  sessionTtlMs: number,
+  resume: boolean,
+): BridgeCommand {
+  const preamble = newMarker();
+  const argv = shell.commandArgv(
+    remoteSh([
+      `echo "${preamble}"`,
+      `exec "${launch.nodePath}" "${launch.serverPath}" bridge --session-ttl-ms ${sessionTtlMs}` +
+        (resume ? ' --no-start' : ''),
+    ]),
+  );
+  return { argv, preamble };
+}
+
+export class HostSetup {
+  private bundle: ServerBundle | null = null;
+
+  constructor(
+    private readonly shell: HostShell,
+    private readonly options: HostSetupOptions,
+  ) {}
+
+  private get hooks(): SshHooks {
+    return this.options.hooks;
+  }
+
+  /** Probes the host, installs what it lacks, and says how to start the bridge there. */
+  async prepare(): Promise<Launch> {
+    const shell = this.shell;
+    this.hooks.onStage({ stage: 'checking', detail: `examining ${shell.hostName}` });
+    this.bundle ??= await loadServerBundle(this.options.artifacts ?? {});
+    const bundle = this.bundle;
+    const facts = await probeHost(shell, bundle.id, this.options.remoteNodePath);
+    this.hooks.onLog(describeFacts(facts));
+    const unfit = hostRequirementsError(facts, this.shell.hostName);
+    if (unfit) throw unfit;
+    let choice = nodeChoice(facts, this.options.remoteNodePath);
+    const serverDir = remoteServerDir(facts.home, bundle.id);
+
+    const bundleArtifact =
+      facts.installedManifestSha256 === bundle.manifestSha256
+        ? null
+        : await bundleArtifactFor(bundle, serverDir, facts.tools.has('gzip'));
+    const runtimeArtifact = choice.kind === 'runtime' ? this.runtimeArtifact(facts) : null;
+    const progress = new InstallProgress(this.hooks, [bundleArtifact, runtimeArtifact]);
+    if (bundleArtifact) {
+      this.checkSpace(facts, [bundleArtifact, runtimeArtifact]);
+      await progress.run(shell, bundleArtifact, `uploading the Tether server ${bundle.version}`);
+    }
+    if (choice.kind === 'host' && !(await loadsNodePty(shell, choice.path, serverDir))) {
+      if (this.options.remoteNodePath !== undefined) {
+        throw new SshError(
+          'hostSetup',
+          'checking',
+          `remoteNodePath "${choice.path}" cannot load Tether's terminal support (node-pty) on ${this.shell.hostName}.`,
+        );
+      }
+      this.hooks.onLog(`host node ${choice.path} cannot load node-pty; using Tether's own runtime`);
+      choice = { kind: 'runtime' };
+    }
+    let nodePath: string;
+    if (choice.kind === 'runtime') {
+      const artifact = runtimeArtifact ?? this.runtimeArtifact(facts);
+      if (artifact) {
+        this.checkSpace(facts, [artifact]);
+        await new InstallProgress(this.hooks, [artifact]).run(shell, artifact, 'uploading a Node runtime');
+      }
+      nodePath = `${this.runtimeDir(facts)}/bin/node`;
+    } else {
+      nodePath = choice.path;
+    }
+    if (bundleArtifact) await this.collectGarbage(shell, nodePath, serverDir, bundle.id);
+    this.hooks.onLog(`server: ${serverDir} with node ${nodePath}`);
+    return { nodePath, serverPath: `${serverDir}/${REMOTE_BUNDLE_ENTRY}` };
+  }
+
+  private runtimeDir(facts: HostFacts): string {
+    const runtime = findNodeRuntime(this.options.artifacts ?? {}, facts.arch ?? '');
+    if (!runtime) {
+      throw new SshError(
+        'hostSetup',
+        'checking',
+        `${this.shell.hostName} has no Node ≥ 20 (found: ${facts.nodePath ?? 'none'}), and no Node runtime for ` +
+          `linux-${facts.arch} was fetched to upload ("npm run fetch-node-runtimes"). ${REMOTE_NODE_PATH_HINT}`,
+      );
+    }
+    return remoteRuntimeDir(facts.home, runtime.id);
+  }
+
+  /** The runtime to upload, or null if the host has it already. */
+  private runtimeArtifact(facts: HostFacts): Artifact | null {
+    const finalDir = this.runtimeDir(facts);
+    const runtime = findNodeRuntime(this.options.artifacts ?? {}, facts.arch ?? '');
+    if (!runtime || facts.runtimes.includes(runtime.id)) return null;
+    // xz halves the upload (29 MB instead of the 52 MB npm tarball) when both ends have it.
+    const useXz = runtime.xz !== undefined && facts.tools.has('xz');
+    const payload = useXz && runtime.xz ? runtime.xz : runtime.tgz;
+    if (!useXz && !facts.tools.has('gzip')) {
+      throw new SshError(
+        'hostSetup',
+        'checking',
+        `${this.shell.hostName} has neither xz nor gzip to unpack a Node runtime. ${REMOTE_NODE_PATH_HINT}`,
+      );
+    }
+    return {
+      finalDir,
+      completeMarker: 'bin/node',
+      payload: { file: payload.file },
+      payloadBytes: payload.bytes,
+      payloadSha256: payload.sha256,
+      unpack: useXz ? { kind: 'xz-node' } : { kind: 'npm-node' },
+      // A runtime the host cannot run (e.g. its glibc is too old) is never put in place.
+      verify: './bin/node -e 0',
+    };
+  }
+
+  private checkSpace(facts: HostFacts, artifacts: Array<Artifact | null>): void {
+    const neededKb = artifacts.reduce(
+      (sum, a) => sum + (a ? (a.payloadBytes * UNPACK_SPACE_FACTOR) / 1024 : 0),
+      0,
+    );
+    if (facts.freeKb !== null && facts.freeKb < neededKb) {
+      throw new SshError(
+        'hostSetup',
+        'installing',
+        `${this.shell.hostName} has ${Math.round(facts.freeKb / 1024)} MB free in ${facts.home}; installing ` +
+          `Tether needs about ${Math.ceil(neededKb / 1024)} MB.`,
+      );
+    }
+  }
+
+  /** Removes server versions no daemon uses any more (the bundle's own `gc`); failure is only logged. */
+  private async collectGarbage(
+    shell: HostShell,
+    nodePath: string,
+    serverDir: string,
+    keep: string,
+  ): Promise<void> {
+    const run = await runOnHost(
+      shell,
+      remoteSh([`exec "${nodePath}" "${serverDir}/server.mjs" gc --keep ${keep}`]),
+    );
+    if (run.code !== 0)
+      this.hooks.onLog(`gc of old server versions failed (exit ${run.code}): ${run.stderr.trim()}`);
+  }
+}
+
+/** One line of the connect log saying what the probe found. */
+function describeFacts(facts: HostFacts): string {
+  const libc = facts.musl ? 'musl' : facts.glibc ? `glibc ${facts.glibc.join('.')}` : 'libc unknown';
+  const node = facts.nodePath ? `node ${facts.nodeMajor ?? '?'} at ${facts.nodePath}` : 'no node';
+  const installed = facts.installedManifestSha256 ? 'server installed' : 'server not installed';
+  return `host: ${facts.os} ${facts.machine}, ${libc}, ${node}, ${installed}, runtimes [${facts.runtimes.join(', ')}]`;
+}
+
+/** The bundle as one tar stream (gzip-compressed if the host can unpack it). */
+async function bundleArtifactFor(bundle: ServerBundle, serverDir: string, gzip: boolean): Promise<Artifact> {
+  const { stdout } = await promisify(execFile)('tar', ['-C', bundle.dir, '-cf', '-', '.'], {
+    encoding: 'buffer',
+    maxBuffer: 256 * 1024 * 1024,
+    // macOS tar would add ._ resource-fork files otherwise.
+    env: { ...process.env, COPYFILE_DISABLE: '1' },
+  });
+  const bytes = gzip ? gzipSync(stdout) : stdout;
+  return {
+    finalDir: serverDir,
+    completeMarker: REMOTE_BUNDLE_MANIFEST,
+    payload: { bytes },
+    payloadBytes: bytes.length,
+    payloadSha256: createHash('sha256').update(bytes).digest('hex'),
+    unpack: { kind: 'tar', gzip },
+  };
+}
+
+/** Whether `nodePath` on the host can load the bundle's node-pty (its ABI and glibc fit). */
+async function loadsNodePty(shell: HostShell, nodePath: string, serverDir: string): Promise<boolean> {
+  const run = await runOnHost(
+    shell,
+    remoteSh([`exec "${nodePath}" -e "require(process.argv[1])" "${serverDir}/node-pty"`]),
+  );
+  return run.code === 0;
+}
+
+/** One progress bar over the artifacts of one install step. */
+class InstallProgress {
+  private readonly total: number;
+  private done = 0;
+
+  constructor(
+    private readonly hooks: SshHooks,
+    artifacts: Array<Artifact | null>,
+  ) {
+    this.total = artifacts.reduce((sum, a) => sum + (a?.payloadBytes ?? 0), 0);
+  }
+
+  async run(shell: HostShell, artifact: Artifact, detail: string): Promise<void> {
+    const report = (sent: number): void =>
+      this.hooks.onStage({
+        stage: 'installing',
+        detail,
+        bytesSent: this.done + sent,
+        bytesTotal: this.total,
+      });
+    report(0);
+    const outcome = await installArtifact(shell, artifact, report);
+    this.hooks.onLog(`${artifact.finalDir}: ${outcome === 'installed' ? 'installed' : 'already installed'}`);
+    this.done += artifact.payloadBytes;
+    report(0);
+  }
+}

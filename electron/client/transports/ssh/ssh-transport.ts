@@ -1,0 +1,76 @@
+// The `ssh` transport: the bootstrap prepares the host, then each link is the stdio transport over
+// `ssh … server.mjs bridge`, relaying to the host's daemon. A reconnect runs the bridge with
+// --no-start, whose exit 90 means the daemon (and so the session) is gone: that is said plainly,
+// and never papered over with a fresh session.
+import type { TransportSpec } from '../../api';
+import { ClientError } from '../../client-error';
+import { openStdioTransport } from '../stdio-transport';
+import type { Transport, TransportHandlers, TransportOpener } from '../transport-types';
+import type { ArtifactLocations } from '../../remote-host/local-artifacts';
+import { SshBootstrap } from './ssh-bootstrap';
+import { BRIDGE_EXIT_NO_DAEMON } from '../../../../shared/remote-bundle';
+import { DEFAULT_SSH_SESSION_TTL_MS } from './ssh-constants';
+import type { SshHooks } from './ssh-hooks';
+
+type SshTransportSpec = Extract<TransportSpec, { kind: 'ssh' }>;
+
+export class SshTransportOpener implements TransportOpener {
+  private readonly bootstrap: SshBootstrap;
+
+  constructor(
+    private readonly spec: SshTransportSpec,
+    hooks: SshHooks | undefined,
+    artifacts: ArtifactLocations | undefined,
+  ) {
+    this.bootstrap = new SshBootstrap({
+      target: { destination: spec.destination, port: spec.port, sshOptions: spec.sshOptions },
+      remoteNodePath: spec.remoteNodePath,
+      sessionTtlMs: spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS,
+      hooks,
+      artifacts,
+    });
+  }
+
+  prepare(resume: boolean): Promise<void> {
+    return this.bootstrap.prepare(resume);
+  }
+
+  async open(handlers: TransportHandlers, timeoutMs: number, resume: boolean): Promise<Transport> {
+    const { argv, preamble } = this.bootstrap.bridgeCommand(resume);
+    let delivered = false;
+    const transport = await openStdioTransport(
+      {
+        command: argv,
+        preamble,
+        exitError: (code) =>
+          resume && code === BRIDGE_EXIT_NO_DAEMON
+            ? new ClientError(
+                'unknownSession',
+                `The session was lost on ${this.spec.destination}: Tether's daemon there is gone (e.g. after a ` +
+                  'reboot), and with it the processes of this session. Reconnect to start a new session.',
+              )
+            : null,
+      },
+      {
+        onMessage: (message) => handlers.onMessage(message),
+        onActivity: () => {
+          if (!delivered) {
+            delivered = true;
+            this.bootstrap.connected();
+          }
+          handlers.onActivity();
+        },
+        onClose: (error) => {
+          if (!delivered) this.bootstrap.suspectMaster();
+          handlers.onClose(error);
+        },
+      },
+      timeoutMs,
+    );
+    return { ...transport, description: `ssh ${this.spec.destination}` };
+  }
+
+  dispose(): void {
+    this.bootstrap.dispose();
+  }
+}
