@@ -1,7 +1,8 @@
 // The renderer's TetherBridge in web mode: the IPC contract over one WebSocket to the web host.
 // Framework-free; needs only a WebSocket implementation (the browser's global by default).
 // Pending invokes fail with IpcError 'disconnected' if the socket drops; it then reconnects.
-import { IpcError, type EventName, type TetherBridge } from './contract';
+import { IpcError, type TetherBridge } from './bridge';
+import type { EventName } from './contract';
 import { WebServerMessage } from './web-protocol';
 
 /** The part of the standard WebSocket API this bridge uses. */

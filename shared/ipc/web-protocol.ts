@@ -1,7 +1,7 @@
 // The framing of the IPC contract over the web host's WebSocket: invoke → result, and events.
 // Both the web host and the browser-side bridge use these schemas and names.
 import { z } from 'zod';
-import { IpcErrorPayload } from './contract';
+import { IpcErrorPayload } from './bridge';
 
 // Everything the web host serves lives under one per-launch path scope (`/<random>/`), so the names
 // below are relative to it.

@@ -1,0 +1,123 @@
+// The processes namespace: a process, its ordered events, and the commands of
+// electron/app/handlers/process-handlers.ts.
+import { z } from 'zod';
+import { command, type CommandsOfNamespace, EnvironmentId, type EventsOfNamespace, Ok } from './common';
+
+export const ProcessKey = z.object({ envId: EnvironmentId, processId: z.string().min(1).max(200) });
+export type ProcessKey = z.infer<typeof ProcessKey>;
+
+const ProcessState = z.enum(['starting', 'running', 'exited', 'failed', 'lost']);
+export type ProcessState = z.infer<typeof ProcessState>;
+
+export const ProcessView = z.object({
+  envId: EnvironmentId,
+  processId: z.string(),
+  argv: z.array(z.string()),
+  /** Short label for tabs and lists. */
+  title: z.string(),
+  cwd: z.string(),
+  tty: z.boolean(),
+  state: ProcessState,
+  pid: z.number().nullable(),
+  exitCode: z.number().nullable(),
+  failure: z.string().nullable(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  /** Terminal size last applied; null when the server cannot resize (size is fixed). */
+  size: z.object({ cols: z.number(), rows: z.number() }).nullable(),
+  resizable: z.boolean(),
+});
+export type ProcessView = z.infer<typeof ProcessView>;
+
+/** One ordered event of one process, as the renderer receives it. Output bytes are base64. */
+export const ProcessEventView = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('output'),
+    seq: z.number(),
+    stream: z.enum(['stdout', 'stderr', 'pty']),
+    data: z.string(),
+  }),
+  z.object({ kind: z.literal('exited'), seq: z.number(), exitCode: z.number() }),
+  z.object({ kind: z.literal('closed'), seq: z.number() }),
+  /** Seqs fromSeq..toSeq (inclusive) can no longer be delivered: drawn as a marker. */
+  z.object({
+    kind: z.literal('gap'),
+    fromSeq: z.number(),
+    toSeq: z.number(),
+    at: z.number(),
+  }),
+  z.object({ kind: z.literal('failed'), seq: z.number(), message: z.string() }),
+]);
+export type ProcessEventView = z.infer<typeof ProcessEventView>;
+
+/** The last seq an event covers: its seq, or a gap's toSeq. Cursors ("last seq handled") use it. */
+export function lastSeqOf(event: ProcessEventView): number {
+  return event.kind === 'gap' ? event.toSeq : event.seq;
+}
+
+export const ProcessEventBatch = z.object({
+  envId: EnvironmentId,
+  processId: z.string(),
+  events: z.array(ProcessEventView),
+});
+export type ProcessEventBatch = z.infer<typeof ProcessEventBatch>;
+
+export const processCommands = {
+  'processes.list': command(z.object({ envId: EnvironmentId }), z.array(ProcessView)),
+  'processes.start': command(
+    z.object({
+      envId: EnvironmentId,
+      /** Absent: the user's login shell. */
+      argv: z.array(z.string()).min(1).optional(),
+      /** A shell command line, run with `$SHELL -lc`. Exclusive with argv. */
+      shellLine: z.string().min(1).optional(),
+      cwd: z.string().optional(),
+      env: z.record(z.string(), z.string()).optional(),
+      tty: z.boolean(),
+      size: z.object({ cols: z.number().int().min(1), rows: z.number().int().min(1) }).optional(),
+    }),
+    ProcessView,
+  ),
+  /** Input for a process; `data` is UTF-8 text (keystrokes, paste) unless `base64` is set. */
+  'processes.write': command(
+    ProcessKey.extend({ data: z.string().max(1_048_576), base64: z.boolean().optional() }),
+    Ok,
+  ),
+  /**
+   * Ends the process's input after the writes before it (a pipe is closed, a terminal gets its EOF
+   * character); `unsupported` for a pipe process on a server that cannot close stdin (codex).
+   */
+  'processes.closeStdin': command(ProcessKey, Ok),
+  'processes.resize': command(
+    ProcessKey.extend({
+      cols: z.number().int().min(1).max(10_000),
+      rows: z.number().int().min(1).max(10_000),
+    }),
+    z.object({ applied: z.boolean() }),
+  ),
+  'processes.signal': command(
+    ProcessKey.extend({ signal: z.enum(['interrupt', 'terminate', 'kill', 'hangup']) }),
+    Ok,
+  ),
+  'processes.restart': command(ProcessKey, ProcessView),
+  /** Drop a finished process from the list (a running one must be terminated first). */
+  'processes.forget': command(ProcessKey, Ok),
+  /** Retained events with seq > afterSeq, for a pane opening or a reloaded renderer. */
+  'processes.replay': command(
+    ProcessKey.extend({ afterSeq: z.number().int().min(0) }),
+    z.object({ events: z.array(ProcessEventView), lastSeq: z.number() }),
+  ),
+  /**
+   * Flow control: the renderer has written `deltaBytes` more output bytes of this process into
+   * xterm since its previous ack. A delta, unlike the server's cumulative `process/ack`: a renderer
+   * joins mid-stream (after a reload) and has no offset of its own.
+   */
+  'processes.ack': command(ProcessKey.extend({ deltaBytes: z.number().int().min(0) }), Ok),
+} as const satisfies CommandsOfNamespace<'processes'>;
+
+export const processEvents = {
+  'processes.changed': ProcessView,
+  'processes.removed': ProcessKey,
+  /** Ordered, batched output; per process, seqs are ascending and each seq is sent once. */
+  'processes.events': z.array(ProcessEventBatch),
+} as const satisfies EventsOfNamespace<'processes'>;
