@@ -13,10 +13,13 @@ import { useRecentPaths } from '../files/recent-paths-store';
 import { tabTitle } from '../terminals/tab-title';
 import { titleProcessKey } from '../terminals/terminal-tab';
 import { useUi } from '../app/ui-store';
+import { useRestoreFocus } from '../ui/restore-focus';
 
 function Palette(props: { label: string; placeholder: string; onClose: () => void; children: ReactNode }) {
+  const ref = useRestoreFocus<HTMLDivElement>();
   return (
     <div
+      ref={ref}
       className="backdrop palette-backdrop"
       onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}
     >

@@ -1,5 +1,7 @@
-// A modal dialog frame: labelled, closes on Escape, keeps focus inside while open.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+// A modal dialog frame: labelled, closes on Escape, keeps focus inside while open and gives it back
+// to where it was when it closes.
+import { useEffect, useId, type ReactNode } from 'react';
+import { useRestoreFocus } from './restore-focus';
 
 export function Modal({
   title,
@@ -11,7 +13,7 @@ export function Modal({
   children: ReactNode;
 }) {
   const titleId = useId();
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRestoreFocus<HTMLDivElement>();
   useEffect(() => {
     const first = ref.current?.querySelector<HTMLElement>('input, select, textarea, button');
     first?.focus();
