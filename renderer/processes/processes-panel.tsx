@@ -11,6 +11,7 @@ import { useNow } from '../ui/use-now';
 import { ErrorLine } from '../ui/error-line';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { RowActions } from '../ui/row-actions';
+import { exitText, ProcessStateBadge } from './process-badge';
 
 export function ProcessesPanel({ env }: { env: EnvironmentView }) {
   const byKey = useProcesses((s) => s.byKey);
@@ -119,9 +120,9 @@ function ProcessRow({
         </span>
       </td>
       <td className="col-state">
-        <span className={`badge state-${p.state}`}>{p.state}</span>
+        <ProcessStateBadge process={p} />
       </td>
-      <td className="col-exit">{p.exitCode ?? (p.failure ? 'failed' : '—')}</td>
+      <td className="col-exit">{exitText(p)}</td>
       <td className="col-started">{formatDateTime(p.startedAt)}</td>
       <td className="col-duration">{formatDuration((p.endedAt ?? now) - p.startedAt)}</td>
       <td className="col-actions">

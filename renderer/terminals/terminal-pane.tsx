@@ -35,6 +35,7 @@ import type { TerminalStatus } from './xterm/process-terminal';
 import { useNow } from '../ui/use-now';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { StatusIcon } from '../health/status-indicator';
+import { ProcessStateBadge } from '../processes/process-badge';
 
 export function TerminalPane(props: {
   env: EnvironmentView;
@@ -157,7 +158,7 @@ export function TerminalPane(props: {
         <span className="pane-title" title={title}>
           {title}
         </span>
-        {process && <span className={`badge state-${process.state}`}>{process.state}</span>}
+        {process && <ProcessStateBadge process={process} />}
         {/* Only a live process has a size to fix; an ended one has none to change. */}
         {status?.sizeFixed && process?.state === 'running' && (
           <span className="badge" title="The server cannot resize this terminal">
