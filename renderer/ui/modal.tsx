@@ -7,10 +7,13 @@ export function Modal({
   title,
   onClose,
   children,
+  wide = false,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** For dialogs that show long lines (a log): most of the window's width instead of a form's. */
+  wide?: boolean;
 }) {
   const titleId = useId();
   const ref = useRestoreFocus<HTMLDivElement>();
@@ -22,7 +25,7 @@ export function Modal({
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
-        className="modal"
+        className={wide ? 'modal wide' : 'modal'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
