@@ -36,6 +36,7 @@ import { useNow } from '../ui/use-now';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { StatusIcon } from '../health/status-indicator';
 import { ProcessStateBadge } from '../processes/process-badge';
+import { TerminalSearchBar } from './terminal-search-bar';
 
 export function TerminalPane(props: {
   env: EnvironmentView;
@@ -241,7 +242,9 @@ export function TerminalPane(props: {
           Input not delivered: {status.inputError}
         </div>
       )}
-      {searchOpen && <SearchBar envId={env.id} processId={processId} onClose={() => toggleSearch(paneId)} />}
+      {searchOpen && (
+        <TerminalSearchBar envId={env.id} processId={processId} onClose={() => toggleSearch(paneId)} />
+      )}
       <div
         className="terminal-mount"
         ref={mountRef}
@@ -271,39 +274,5 @@ export function TerminalPane(props: {
         </div>
       )}
     </section>
-  );
-}
-
-function SearchBar({ envId, processId, onClose }: { envId: string; processId: string; onClose: () => void }) {
-  const [term, setTerm] = useState('');
-  const [found, setFound] = useState<boolean | null>(null);
-  const terminal = () => terminalFor({ envId, processId }, useSettings.getState().settings);
-  const close = () => {
-    terminal().clearSearch();
-    onClose();
-    terminal().focus();
-  };
-  return (
-    <div className="search-bar" role="search">
-      <input
-        autoFocus
-        aria-label="Search terminal"
-        value={term}
-        onChange={(e) => {
-          setTerm(e.target.value);
-          setFound(terminal().find(e.target.value, 'next'));
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') setFound(terminal().find(term, e.shiftKey ? 'previous' : 'next'));
-          if (e.key === 'Escape') close();
-        }}
-      />
-      <button onClick={() => setFound(terminal().find(term, 'previous'))}>Previous</button>
-      <button onClick={() => setFound(terminal().find(term, 'next'))}>Next</button>
-      {found === false && term && <span className="muted">no match</span>}
-      <button className="icon" aria-label="Close search" onClick={close}>
-        ×
-      </button>
-    </div>
   );
 }
