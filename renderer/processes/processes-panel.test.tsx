@@ -42,19 +42,17 @@ describe('a Processes row', () => {
 
 describe('the state badge', () => {
   it('tells a clean exit, a non-zero exit and an end by a signal apart', () => {
-    useProcesses
-      .getState()
-      .setForEnv('env-1', [
-        makeProcess({ processId: 'p-1', title: 'ok', state: 'exited', exitCode: 0, endedAt: Date.now() }),
-        makeProcess({ processId: 'p-2', title: 'make', state: 'exited', exitCode: 2, endedAt: Date.now() }),
-        makeProcess({
-          processId: 'p-3',
-          title: 'sleep',
-          state: 'exited',
-          exitCode: 137,
-          endedAt: Date.now(),
-        }),
-      ]);
+    useProcesses.getState().setForEnv('env-1', [
+      makeProcess({ processId: 'p-1', title: 'ok', state: 'exited', exitCode: 0, endedAt: Date.now() }),
+      makeProcess({ processId: 'p-2', title: 'make', state: 'exited', exitCode: 2, endedAt: Date.now() }),
+      makeProcess({
+        processId: 'p-3',
+        title: 'sleep',
+        state: 'exited',
+        exitCode: 137,
+        endedAt: Date.now(),
+      }),
+    ]);
     render(<ProcessesPanel env={makeEnv()} />);
     const cells = (title: string) =>
       within(screen.getByRole('row', { name: `Process ${title}` }))
