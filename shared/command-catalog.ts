@@ -37,6 +37,7 @@ const COMMANDS = [
   { id: 'addEnvironment', label: 'Add environment…' },
   { id: 'reconnectNow', label: 'Reconnect this environment now' },
   { id: 'editFile', label: 'Edit the selected file' },
+  { id: 'newFile', label: 'New file…' },
   { id: 'saveFile', label: 'Save the file in the editor', keysHint: 'Ctrl+S' },
   { id: 'renameTab', label: 'Rename terminal tab', keysHint: 'F2 (on the tab)' },
   { id: 'connectEnvironment', label: 'Connect this environment' },

@@ -89,6 +89,12 @@ export function appCommands(): AppCommand[] {
       ui.showPanel(envId, 'files');
       void openEditor(envId, entry.path);
     }),
+    named('newFile', () => {
+      const envId = activeEnvId();
+      if (!envId) return;
+      ui.showPanel(envId, 'files');
+      ui.openDialog({ kind: 'newFile', envId });
+    }),
     named('saveFile', () => {
       const envId = activeEnvId();
       const id = envId ? activeEditorId(envId) : null;
