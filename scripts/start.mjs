@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npm start`: builds Tether, then runs the desktop app in Electron. When Electron cannot start on
-// this machine (binary never downloaded, no display, missing system libraries), it says so and why,
-// and runs the same app in the browser instead (`tether web`).
+// this machine (binary never downloaded, no display, missing system libraries), it says so and why
+// in one line, and runs the same app in the browser instead (`tether web`). A missing binary is not
+// downloaded here: offline that only adds a stack trace; the line names the command that gets it.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronBinaryStatus } from './electron-binary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** An Electron that exits with an error this soon never showed a usable window. */
@@ -20,34 +20,22 @@ if (built.status !== 0) {
   process.exit(built.status ?? 1);
 }
 
-const reason = electronUnavailableReason();
+const electron = electronBinaryStatus(path.join(root, 'node_modules', 'electron'));
+const reason = electronUnavailableReason(electron);
 if (reason) {
   fallBackToWeb(reason);
 } else {
-  runElectron(electronBinary());
+  runElectron(electron.binary);
 }
 
 /** Every reason Electron cannot start here, joined; null when it can. */
-function electronUnavailableReason() {
+function electronUnavailableReason(status) {
   const reasons = [];
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     reasons.push('there is no graphical display (neither DISPLAY nor WAYLAND_DISPLAY is set)');
   }
-  let binary;
-  try {
-    binary = electronBinary();
-  } catch (error) {
-    reasons.push(`its binary is not installed and could not be downloaded (${firstLine(error)})`);
-  }
-  if (binary !== undefined && (!binary || !existsSync(binary))) {
-    reasons.push(`its binary is missing (${binary || 'no path'})`);
-  }
+  if (status.missing) reasons.push(status.missing);
   return reasons.length > 0 ? reasons.join('; and ') : null;
-}
-
-function electronBinary() {
-  // The electron package resolves (and on first use downloads) the binary when required.
-  return createRequire(import.meta.url)('electron');
 }
 
 function runElectron(binary) {
@@ -73,8 +61,10 @@ function runElectron(binary) {
 }
 
 function fallBackToWeb(why) {
-  console.error(`tether: Electron cannot start here: ${why}.`);
-  console.error('tether: running the same app in your browser instead (tether web).');
+  // One line: why, and that the same app opens in the browser (what `npx tether web` does).
+  console.error(
+    `tether: Electron cannot start here: ${why}. Opening the app in your browser instead (npx tether web).`,
+  );
   const child = spawn(process.execPath, [path.join(root, 'bin', 'tether.js'), 'web'], {
     cwd: root,
     stdio: 'inherit',
@@ -83,8 +73,4 @@ function fallBackToWeb(why) {
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
   child.once('exit', (code) => process.exit(code ?? 0));
-}
-
-function firstLine(error) {
-  return String(error instanceof Error ? error.message : error).split('\n')[0];
 }

@@ -19,6 +19,7 @@ import { RemoveEnvironmentDialog } from '../environments/remove-environment-dial
 import { SettingsDialog } from '../settings/settings-dialog';
 import { ShortcutsDialog } from '../palette/shortcuts-dialog';
 import { ConnectLogDialog } from '../environments/connect-log-dialog';
+import { NewFileDialog } from '../files/new-file-dialog';
 import { SshPromptDialog } from '../ssh/ssh-prompt-dialog';
 import { Sidebar } from './sidebar';
 import { StatusBar } from './status-bar';
@@ -103,6 +104,8 @@ function Dialogs() {
       // Keyed by environment: switching the open dialog to another one starts it afresh.
       return env ? <RemoveEnvironmentDialog key={env.id} env={env} onClose={close} /> : null;
     }
+    case 'newFile':
+      return byId[dialog.envId] ? <NewFileDialog envId={dialog.envId} onClose={close} /> : null;
     case 'connectLog': {
       const env = byId[dialog.id];
       return env ? <ConnectLogDialog envId={env.id} envName={env.name} onClose={close} /> : null;

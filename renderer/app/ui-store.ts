@@ -14,6 +14,8 @@ type Dialog =
   | { kind: 'commandPalette' }
   | { kind: 'quickSwitch' }
   | { kind: 'settings' }
+  /** The name of a new, empty file in the folder the file browser of `envId` shows. */
+  | { kind: 'newFile'; envId: string }
   /** Panes about to close whose processes would keep running unseen: terminate or keep? */
   | { kind: 'closePanes'; envId: string; paneIds: string[] }
   /** A link clicked in a terminal of `envId`, waiting for the user's say. */

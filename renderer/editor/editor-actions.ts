@@ -17,7 +17,7 @@ import { formatBytes } from '../ui/format';
 import { invoke } from '../ipc/ipc-client';
 import { editorTab, useEditors, type EditorContent } from './editors-store';
 import { useEnvironments } from '../environments/environments-store';
-import { parentPath } from '../files/files-store';
+import { filesOf, joinPath, parentPath, useFiles } from '../files/files-store';
 import { encodeBase64 } from '../terminals/xterm/base64';
 import { refreshIfShowing } from '../files/file-actions';
 
@@ -250,4 +250,24 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a);
   out.set(b, a.byteLength);
   return out;
+}
+
+/**
+ * Makes an empty file in the folder the browser shows and opens it in the editor. A name already
+ * taken is refused: the save mode that creates a file never replaces one.
+ */
+export async function makeFile(envId: string, name: string): Promise<void> {
+  const dir = filesOf(useFiles.getState().byEnv, envId).path ?? '/';
+  const path = joinPath(dir, name);
+  const result = await invoke('editor.save', {
+    envId,
+    path,
+    dataBase64: '',
+    mode: 'recreate',
+    base: null,
+    saveId: null,
+  });
+  if (result.kind !== 'saved') throw new Error(`${name} already exists in ${dir}.`);
+  await refreshIfShowing(envId, dir);
+  await openEditor(envId, result.path);
 }

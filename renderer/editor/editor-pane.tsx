@@ -97,13 +97,16 @@ function CodeMirrorHost({ id }: { id: string }) {
   useEffect(() => {
     let view: { focus(): void; destroy(): void } | null = null;
     let gone = false;
+    // The view mounts a moment later. Opening or switching to a tab focuses it, but if something
+    // took the focus meanwhile (Ctrl+Shift+E focusing the file list), that focus stays where it is.
+    const focusedAtStart = document.activeElement;
     // Loaded already: the document was made with it.
     void import('./editor-setup').then(({ mountView }) => {
       const state = documentState(id);
       if (gone || !parent.current || !state) return;
       const mounted = mountView(state, parent.current, (next) => commit(id, next));
       attachView(id, mounted);
-      mounted.focus();
+      if (document.activeElement === focusedAtStart) mounted.focus();
       view = mounted;
     });
     return () => {

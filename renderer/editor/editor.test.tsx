@@ -315,6 +315,36 @@ describe('opening from the file browser', () => {
   });
 });
 
+describe('Ctrl+Shift+E with a file open in the editor', () => {
+  beforeEach(() => {
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [fileEntry('notes.txt')] }));
+    bridge.handle('files.preview', () => ({ kind: 'text', text: 'x', truncated: false, size: 1 }));
+  });
+
+  it('focuses the file list, not the editor that mounts with the Files view', async () => {
+    const first = render(<FileBrowser env={makeEnv({ id: ENV })} />);
+    await within(await screen.findByRole('table', { name: 'Folder contents' })).findByText('notes.txt');
+    await act(() => openEditor(ENV, '/home/u/notes.txt'));
+    // Opening a file puts the focus in its editor.
+    await waitFor(() => expect(viewOf().hasFocus).toBe(true));
+    // Another panel shows (the Files view goes), then the shortcut brings it back with its editor.
+    first.unmount();
+    act(() => {
+      useUi.getState().showPanel(ENV, 'terminals');
+      useUi.getState().requestFileFocus();
+    });
+    render(<FileBrowser env={makeEnv({ id: ENV })} />);
+    const view = await waitFor(viewOf);
+    const list = screen.getByRole('region', { name: 'Files' });
+    await waitFor(() => expect(document.activeElement).toBe(list));
+    // The view is mounted and had its chance to take the focus.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(view.hasFocus).toBe(false);
+    expect(document.activeElement).toBe(list);
+  });
+});
+
 describe('the preview behind the editor', () => {
   beforeEach(() => {
     bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));

@@ -1,5 +1,6 @@
-// The command palette (Ctrl+Shift+P / F1): every command with its keys, fuzzy-filtered as you type;
-// and quick switch (Ctrl+P): environments, terminal tabs and recently opened folders.
+// The command palette (Ctrl+Shift+P / F1): every command with its keys, filtered as you type by the
+// starts of words (palette-match.ts); and quick switch (Ctrl+P): environments, terminal tabs and
+// recently opened folders, filtered the same way.
 import { Command } from 'cmdk';
 import { Folder, Server, SquareTerminal } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -11,16 +12,21 @@ import { useRecentPaths } from '../files/recent-paths-store';
 import { useTitleChanges } from '../terminals/pane-kinds';
 import { currentTabTitle } from '../terminals/terminal-tab';
 import { useUi } from '../app/ui-store';
+import { useRestoreFocus } from '../ui/restore-focus';
+import { paletteScore } from './palette-match';
 
 function Palette(props: { label: string; placeholder: string; onClose: () => void; children: ReactNode }) {
+  const ref = useRestoreFocus<HTMLDivElement>();
   return (
     <div
+      ref={ref}
       className="backdrop palette-backdrop"
       onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}
     >
       <Command
         className="palette"
         label={props.label}
+        filter={paletteScore}
         loop
         onKeyDown={(e) => {
           if (e.key === 'Escape') {

@@ -2,11 +2,17 @@
 // panel" ones). The command palette and the native menu's items run commands from here; names and
 // keys come from the catalog (shared/command-catalog.ts), so they are written once.
 import { activeEditorId, openEditor, saveEditor } from '../editor/editor-actions';
-import { reconnectAll, reconnectNow } from '../environments/environment-actions';
+import { reconnectAll, reconnectNow, setConnected } from '../environments/environment-actions';
+import { signalProcess } from '../processes/process-actions';
+import { saveSettings } from '../settings/settings-actions';
+import { useSettings } from '../settings/settings-store';
+import { terminalFor } from '../terminals/xterm/terminal-registry';
+import { resolvedTheme } from '../terminals/xterm/terminal-schemes';
+import type { ProcessKey } from '../../shared/ipc';
 import { runShortcut } from './shortcut-actions';
 import { useEnvironments } from '../environments/environments-store';
 import { filesOf, useFiles } from '../files/files-store';
-import { envPanes, usePanes } from '../terminals/panes-store';
+import { envPanes, leaves, processIdOf, usePanes } from '../terminals/panes-store';
 import { useUi, type EnvPanel } from '../app/ui-store';
 import { catalogCommand, type CommandId } from '../../shared/command-catalog';
 import { keysOf, SHORTCUTS } from './shortcuts';
@@ -30,6 +36,19 @@ function activeEnvId(): string | null {
   const id = useUi.getState().activeEnvId;
   return id && useEnvironments.getState().byId[id] ? id : null;
 }
+
+/** The process shown in the focused pane of the active environment's active tab. */
+function focusedProcess(): ProcessKey | null {
+  const envId = activeEnvId();
+  if (!envId) return null;
+  const env = envPanes(usePanes.getState().byEnv, envId);
+  const tab = env.tabs.find((t) => t.id === env.activeTabId);
+  const leaf = tab ? leaves(tab.root).find((l) => l.id === tab.focusedPaneId) : undefined;
+  const processId = leaf ? processIdOf(leaf) : undefined;
+  return processId ? { envId, processId } : null;
+}
+
+const ignore = () => undefined;
 
 /** A catalog command without a global binding: its label and any key hint come from the catalog. */
 function named(id: CommandId, run: () => void): AppCommand {
@@ -71,6 +90,12 @@ export function appCommands(): AppCommand[] {
       ui.showPanel(envId, 'files');
       void openEditor(envId, entry.path);
     }),
+    named('newFile', () => {
+      const envId = activeEnvId();
+      if (!envId) return;
+      ui.showPanel(envId, 'files');
+      ui.openDialog({ kind: 'newFile', envId });
+    }),
     named('saveFile', () => {
       const envId = activeEnvId();
       const id = envId ? activeEditorId(envId) : null;
@@ -82,6 +107,40 @@ export function appCommands(): AppCommand[] {
       if (!envId || !tabId) return;
       ui.showPanel(envId, 'terminals');
       ui.setRenamingTab(tabId);
+    }),
+    named('connectEnvironment', () => {
+      const envId = activeEnvId();
+      if (envId) void setConnected(envId, true).catch(ignore);
+    }),
+    named('disconnectEnvironment', () => {
+      const envId = activeEnvId();
+      if (envId) void setConnected(envId, false).catch(ignore);
+    }),
+    named('editEnvironment', () => {
+      const envId = activeEnvId();
+      if (envId) ui.openDialog({ kind: 'editEnvironment', id: envId });
+    }),
+    named('removeEnvironment', () => {
+      const envId = activeEnvId();
+      // The Local environment cannot be removed (the sidebar offers no Remove for it either).
+      if (envId && useEnvironments.getState().byId[envId]?.settings.kind !== 'local')
+        ui.openDialog({ kind: 'removeEnvironment', id: envId });
+    }),
+    named('interruptProcess', () => {
+      const key = focusedProcess();
+      if (key) void signalProcess(key, 'interrupt').catch(ignore);
+    }),
+    named('killProcess', () => {
+      const key = focusedProcess();
+      if (key) void signalProcess(key, 'kill').catch(ignore);
+    }),
+    named('clearTerminal', () => {
+      const key = focusedProcess();
+      if (key) terminalFor(key, useSettings.getState().settings).clear();
+    }),
+    named('toggleTheme', () => {
+      const now = resolvedTheme(useSettings.getState().settings.theme);
+      void saveSettings({ theme: now === 'dark' ? 'light' : 'dark' }).catch(ignore);
     }),
     named('reconnectAll', () => void reconnectAll().catch(() => undefined)),
     named('settings', () => ui.openDialog({ kind: 'settings' })),

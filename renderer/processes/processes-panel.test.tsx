@@ -1,6 +1,6 @@
 // The Processes panel: state, exit code and duration of each process, its actions, and Start.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useProcesses } from './processes-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
@@ -58,5 +58,67 @@ describe('ProcessesPanel', () => {
         env: { CC: 'clang' },
       }),
     );
+  });
+});
+
+describe('a Processes row', () => {
+  it('opens its actions menu on right-click and gives focus to its menu button on close', async () => {
+    const user = userEvent.setup();
+    bridge.handle('processes.signal', () => ({ ok: true }));
+    useProcesses.getState().setForEnv('env-1', [makeProcess()]);
+    render(<ProcessesPanel env={makeEnv()} />);
+    const row = screen.getByRole('row', { name: 'Process bash' });
+    fireEvent.contextMenu(within(row).getByText('running'), { clientX: 20, clientY: 20 });
+    const menu = screen.getByRole('menu', { name: 'Actions for bash' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Open pane', 'InterruptCtrl+C', 'Terminate', 'Kill', 'Restart']);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(within(row).getByRole('button', { name: 'More actions for bash' }));
+
+    fireEvent.contextMenu(row, { clientX: 20, clientY: 20 });
+    await user.click(screen.getByRole('menuitem', { name: 'Terminate' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('processes.signal')).toEqual([
+        { envId: 'env-1', processId: 'p-1', signal: 'terminate' },
+      ]),
+    );
+  });
+});
+
+describe('the state badge', () => {
+  it('tells a clean exit, a non-zero exit and an end by a signal apart', () => {
+    useProcesses.getState().setForEnv('env-1', [
+      makeProcess({ processId: 'p-1', title: 'ok', state: 'exited', exitCode: 0, endedAt: Date.now() }),
+      makeProcess({ processId: 'p-2', title: 'make', state: 'exited', exitCode: 2, endedAt: Date.now() }),
+      makeProcess({
+        processId: 'p-3',
+        title: 'sleep',
+        state: 'exited',
+        exitCode: 137,
+        endedAt: Date.now(),
+      }),
+    ]);
+    render(<ProcessesPanel env={makeEnv()} />);
+    const cells = (title: string) =>
+      within(screen.getByRole('row', { name: `Process ${title}` }))
+        .getAllByRole('cell')
+        .slice(1, 3)
+        .map((c) => [c.textContent, c.querySelector('.badge')?.className ?? null]);
+    expect(cells('ok')).toEqual([
+      ['exited', 'badge state-exited'],
+      ['0', null],
+    ]);
+    expect(cells('make')).toEqual([
+      ['exit error', 'badge state-exit-error'],
+      ['2', null],
+    ]);
+    expect(cells('sleep')).toEqual([
+      ['killed', 'badge state-killed'],
+      ['137 (SIGKILL)', null],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 // Every process of an environment with its state, exit code, start time and ticking duration,
 // the actions on it, and a form to start a new command.
-import { useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { Ban, OctagonX, Pause, RotateCw, SquareTerminal, Trash2 } from 'lucide-react';
 import type { EnvironmentView, ProcessView } from '../../shared/ipc';
 import { forgetProcess, openInPane, restartProcess, signalProcess, startProcess } from './process-actions';
@@ -9,7 +9,7 @@ import { formatDateTime, formatDuration } from '../ui/format';
 import { processesOf, useProcesses } from './processes-store';
 import { useNow } from '../ui/use-now';
 import { ErrorLine } from '../ui/error-line';
-import type { MenuEntry } from '../ui/popup-menu';
+import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { RowActions } from '../ui/row-actions';
 import { DataTable, type DataColumn } from '../ui/data-table';
 import { Field } from '../ui/field';
@@ -21,6 +21,7 @@ const PROCESS_COLUMNS: DataColumn<string>[] = [
   { key: 'started', label: 'Started', className: 'col-started' },
   { key: 'duration', label: 'Duration', className: 'col-duration' },
 ];
+import { exitText, ProcessStateBadge } from './process-badge';
 
 export function ProcessesPanel({ env }: { env: EnvironmentView }) {
   const byKey = useProcesses((s) => s.byKey);
@@ -92,8 +93,22 @@ function ProcessRow({
         ]
       : []),
   ];
+  const row = useRef<HTMLTableRowElement>(null);
+  const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
+  // The row itself cannot hold focus; its "More actions" button is the keyboard's way to the same menu.
+  const closeMenu = useCallback(() => {
+    setMenuAt(null);
+    row.current?.querySelector<HTMLElement>('button[aria-haspopup="menu"]')?.focus();
+  }, []);
   return (
-    <tr aria-label={`Process ${p.title}`}>
+    <tr
+      ref={row}
+      aria-label={`Process ${p.title}`}
+      onContextMenu={(e) => {
+        e.preventDefault();
+        setMenuAt(contextMenuPoint(e));
+      }}
+    >
       <td className="mono col-command" title={p.argv.join(' ')}>
         <span className="entry-text">
           {p.title}
@@ -101,13 +116,16 @@ function ProcessRow({
         </span>
       </td>
       <td className="col-state">
-        <span className={`badge state-${p.state}`}>{p.state}</span>
+        <ProcessStateBadge process={p} />
       </td>
-      <td className="col-exit">{p.exitCode ?? (p.failure ? 'failed' : '—')}</td>
+      <td className="col-exit">{exitText(p)}</td>
       <td className="col-started">{formatDateTime(p.startedAt)}</td>
       <td className="col-duration">{formatDuration((p.endedAt ?? now) - p.startedAt)}</td>
       <td className="col-actions">
         <RowActions name={p.title} inline={[openPane, restart]} menu={menu} />
+        {menuAt && (
+          <PopupMenu label={`Actions for ${p.title}`} items={menu} at={menuAt} onClose={closeMenu} />
+        )}
       </td>
     </tr>
   );

@@ -35,6 +35,8 @@ import type { TerminalStatus } from './xterm/process-terminal';
 import { useNow } from '../ui/use-now';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { StatusIcon } from '../health/status-indicator';
+import { ProcessStateBadge } from '../processes/process-badge';
+import { TerminalSearchBar } from './terminal-search-bar';
 
 export function TerminalPane(props: {
   env: EnvironmentView;
@@ -157,7 +159,7 @@ export function TerminalPane(props: {
         <span className="pane-title" title={title}>
           {title}
         </span>
-        {process && <span className={`badge state-${process.state}`}>{process.state}</span>}
+        {process && <ProcessStateBadge process={process} />}
         {/* Only a live process has a size to fix; an ended one has none to change. */}
         {status?.sizeFixed && process?.state === 'running' && (
           <span className="badge" title="The server cannot resize this terminal">
@@ -240,7 +242,9 @@ export function TerminalPane(props: {
           Input not delivered: {status.inputError}
         </div>
       )}
-      {searchOpen && <SearchBar envId={env.id} processId={processId} onClose={() => toggleSearch(paneId)} />}
+      {searchOpen && (
+        <TerminalSearchBar envId={env.id} processId={processId} onClose={() => toggleSearch(paneId)} />
+      )}
       <div
         className="terminal-mount"
         ref={mountRef}
@@ -270,39 +274,5 @@ export function TerminalPane(props: {
         </div>
       )}
     </section>
-  );
-}
-
-function SearchBar({ envId, processId, onClose }: { envId: string; processId: string; onClose: () => void }) {
-  const [term, setTerm] = useState('');
-  const [found, setFound] = useState<boolean | null>(null);
-  const terminal = () => terminalFor({ envId, processId }, useSettings.getState().settings);
-  const close = () => {
-    terminal().clearSearch();
-    onClose();
-    terminal().focus();
-  };
-  return (
-    <div className="search-bar" role="search">
-      <input
-        autoFocus
-        aria-label="Search terminal"
-        value={term}
-        onChange={(e) => {
-          setTerm(e.target.value);
-          setFound(terminal().find(e.target.value, 'next'));
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') setFound(terminal().find(term, e.shiftKey ? 'previous' : 'next'));
-          if (e.key === 'Escape') close();
-        }}
-      />
-      <button onClick={() => setFound(terminal().find(term, 'previous'))}>Previous</button>
-      <button onClick={() => setFound(terminal().find(term, 'next'))}>Next</button>
-      {found === false && term && <span className="muted">no match</span>}
-      <button className="icon" aria-label="Close search" onClick={close}>
-        ×
-      </button>
-    </div>
   );
 }

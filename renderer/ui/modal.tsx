@@ -1,17 +1,22 @@
-// A modal dialog frame: labelled, closes on Escape, keeps focus inside while open.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+// A modal dialog frame: labelled, closes on Escape, keeps focus inside while open and gives it back
+// to where it was when it closes.
+import { useEffect, useId, type ReactNode } from 'react';
+import { useRestoreFocus } from './restore-focus';
 
 export function Modal({
   title,
   onClose,
   children,
+  wide = false,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** For dialogs that show long lines (a log): most of the window's width instead of a form's. */
+  wide?: boolean;
 }) {
   const titleId = useId();
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRestoreFocus<HTMLDivElement>();
   useEffect(() => {
     const first = ref.current?.querySelector<HTMLElement>('input, select, textarea, button');
     first?.focus();
@@ -20,7 +25,7 @@ export function Modal({
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
-        className="modal"
+        className={wide ? 'modal wide' : 'modal'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

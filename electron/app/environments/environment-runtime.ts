@@ -46,6 +46,8 @@ export class EnvironmentRuntime {
   private health: HealthSnapshot | null = null;
   private lastEmitAt = 0;
   private throttleTimer: NodeJS.Timeout | null = null;
+  /** Removed (or the app is closing): no view goes out any more, or the UI would show it again. */
+  private disposed = false;
   /** Created with the first connect that bootstraps a host; kept across reconnects so *Show log* spans them. */
   private ssh: SshConnectProgress | null = null;
   /** An environment of a kind whose failed first connect retries by itself (see FirstConnectRetry). */
@@ -176,7 +178,7 @@ export class EnvironmentRuntime {
 
   /** Something shown in the view changed (e.g. buffered bytes): send it, at most a few times a second. */
   emitThrottled(): void {
-    if (this.throttleTimer) return;
+    if (this.throttleTimer || this.disposed) return;
     const wait = Math.max(0, this.lastEmitAt + HEALTH_THROTTLE_MS - Date.now());
     this.throttleTimer = setTimeout(() => this.emitNow(), wait);
   }
@@ -186,11 +188,17 @@ export class EnvironmentRuntime {
       clearTimeout(this.throttleTimer);
       this.throttleTimer = null;
     }
+    if (this.disposed) return;
     this.lastEmitAt = Date.now();
     this.deps.changed(this.view);
   }
 
+  /**
+   * Stops every view from going out, the throttled ones too: after a removal a late one (an output
+   * acknowledgement while the link closes) would bring the environment back into the sidebar.
+   */
   dispose(): void {
+    this.disposed = true;
     this.firstConnectRetry.cancel();
     if (this.throttleTimer) clearTimeout(this.throttleTimer);
     this.throttleTimer = null;

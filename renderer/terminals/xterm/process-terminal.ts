@@ -29,11 +29,21 @@ export interface TerminalStatus {
   inputError: string | null;
 }
 
+/** How a terminal search matches its term. */
+export interface TerminalSearchMatch {
+  caseSensitive: boolean;
+  regex: boolean;
+  wholeWord: boolean;
+}
+
+const PLAIN_SEARCH: TerminalSearchMatch = { caseSensitive: false, regex: false, wholeWord: false };
+
 export class ProcessTerminal {
   readonly element: HTMLDivElement;
   readonly terminal: Terminal;
   private readonly fitAddon = new FitAddon();
   private readonly searchAddon = new SearchAddon();
+  private lastSearchMatch: TerminalSearchMatch = PLAIN_SEARCH;
   private readonly flow: OutputFlow;
   private opened = false;
   private webgl: WebglAddon | null = null;
@@ -163,17 +173,36 @@ export class ProcessTerminal {
     this.terminal.focus();
   }
 
-  find(term: string, direction: 'next' | 'previous'): boolean {
+  find(term: string, direction: 'next' | 'previous', match: TerminalSearchMatch = PLAIN_SEARCH): boolean {
     if (!term) {
       this.searchAddon.clearDecorations();
       return false;
     }
+    // The addon only recounts when the term changes (it compares the new options with themselves),
+    // so a change of case, word or regex matching starts a fresh search.
+    if (
+      match.caseSensitive !== this.lastSearchMatch.caseSensitive ||
+      match.regex !== this.lastSearchMatch.regex ||
+      match.wholeWord !== this.lastSearchMatch.wholeWord
+    )
+      this.searchAddon.clearDecorations();
+    this.lastSearchMatch = match;
     const options = {
+      ...match,
+      // Decorations are also what makes the addon count the matches (onSearchResults).
       decorations: { matchOverviewRuler: '#d4a017', activeMatchColorOverviewRuler: '#ff8800' },
     };
     return direction === 'next'
       ? this.searchAddon.findNext(term, options)
       : this.searchAddon.findPrevious(term, options);
+  }
+
+  /** The current match's index (-1 past the addon's highlight limit) and the number of matches. */
+  onSearchResults(listener: (results: { index: number; count: number }) => void): () => void {
+    const subscription = this.searchAddon.onDidChangeResults((e) =>
+      listener({ index: e.resultIndex, count: e.resultCount }),
+    );
+    return () => subscription.dispose();
   }
 
   clearSearch(): void {

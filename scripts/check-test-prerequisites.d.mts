@@ -1,0 +1,12 @@
+// Types of check-test-prerequisites.mjs, for the tests that import it.
+export interface MissingPrerequisite {
+  what: string;
+  install: string;
+}
+export function missingPrerequisites(paths?: {
+  chromium?: string;
+  sshd?: string;
+  codex?: string | null;
+  runtimesDir?: string;
+}): MissingPrerequisite[];
+export function prerequisitesLine(missing: MissingPrerequisite[]): string;

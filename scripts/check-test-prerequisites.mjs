@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// Run first by `npm test`: checks once that what the suites need outside npm is there (Debian's
+// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, the pinned codex binary for the
+// conformance and chaos suites, the Node runtimes the SSH tests upload), and if not, fails at once
+// with one line saying what is missing and how to install it, instead of failing test by test.
+import { accessSync, constants, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { codexBinaryPath } from './install-codex.mjs';
+import { NODE_RUNTIME_VERSION } from './fetch-node-runtimes.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function executable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function runtimesFetched(dir) {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, 'runtimes.json'), 'utf8')).version === NODE_RUNTIME_VERSION;
+  } catch {
+    return false;
+  }
+}
+
+/** What is missing, each with the command that installs it; [] when everything is there. */
+export function missingPrerequisites({
+  chromium = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium',
+  sshd = '/usr/sbin/sshd',
+  codex = codexBinaryPath(),
+  runtimesDir = path.join(root, '.cache', 'node-runtimes'),
+} = {}) {
+  const missing = [];
+  if (!executable(chromium))
+    missing.push({ what: `Chromium (${chromium})`, install: 'apt-get install chromium' });
+  if (!executable(sshd)) missing.push({ what: `sshd (${sshd})`, install: 'apt-get install openssh-server' });
+  if (!codex || !executable(codex))
+    missing.push({ what: 'the pinned codex binary', install: 'npm run codex:install' });
+  if (!runtimesFetched(runtimesDir))
+    missing.push({ what: 'the Node runtimes for SSH hosts', install: 'npm run fetch-node-runtimes' });
+  return missing;
+}
+
+/** The one line `npm test` prints when something is missing. */
+export function prerequisitesLine(missing) {
+  return (
+    `npm test needs ${missing.map((m) => m.what).join(', ')}: \`bash .ci/run\` installs everything ` +
+    `(as root, on Debian) and runs the tests; or install them yourself: ${missing.map((m) => m.install).join('; ')}.`
+  );
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const missing = missingPrerequisites();
+  if (missing.length > 0) {
+    console.error(prerequisitesLine(missing));
+    process.exit(1);
+  }
+}
