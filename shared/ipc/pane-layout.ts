@@ -2,7 +2,7 @@
 // piece of content: a process's terminal, a file's editor), as the app host keeps it across
 // restarts. The renderer owns it while it runs; the host only stores the last one it was sent.
 // Bounded so a stored layout stays small. Optional fields added later need no migration; a change
-// of shape bumps PANE_LAYOUT_VERSION and gets one in electron/app/layout-file.ts.
+// of shape bumps PANE_LAYOUT_VERSION and gets one in electron/app/persistence/layout-file.ts.
 import { z } from 'zod';
 
 const MAX_TABS_PER_ENVIRONMENT = 100;
