@@ -10,7 +10,7 @@ import { setBridge } from './ipc/ipc-client';
 import { errorMessage } from '../shared/error-message';
 import { loadAll, startApp } from './app/start-app';
 import { catchUpAll } from './terminals/xterm/terminal-registry';
-import { setLinkOpener } from './environments/link-actions';
+import { setLinkOpener } from './web-links/link-actions';
 import { setHostKind } from './ipc/host-kind';
 import { useHostContact } from './app/host-contact-store';
 

@@ -3,7 +3,7 @@
 // desktop app while its window is not focused.
 import type { EnvironmentView, ProcessView, TransferView } from '../../shared/ipc';
 import { hostKind } from '../ipc/host-kind';
-import { envPanes, showsProcess, usePanes } from '../terminals/panes-store';
+import { envPanes, showsProcess, usePanes } from '../panes/panes-store';
 import { useToasts, type Toast } from '../ui/toasts-store';
 
 function notify(level: Toast['level'], message: string): void {

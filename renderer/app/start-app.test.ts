@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@testing-library/react';
 import { setBridge } from '../ipc/ipc-client';
-import { envPanes, leaves, usePanes, terminalContent, processIdOf } from '../terminals/panes-store';
+import { envPanes, leaves, usePanes, terminalContent, processIdOf } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useEnvironments } from '../environments/environments-store';
 import { useUi } from './ui-store';

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { Download, Save, X } from 'lucide-react';
 import { requestClose, saveEditor } from './editor-actions';
-import { downloadFile } from '../files/transfer-actions';
+import { downloadFile } from '../transfers/transfer-actions';
 import { attachView, commit, documentState } from './editor-documents';
 import { separatorName } from './line-endings';
 import { formatBytes, formatClock } from '../ui/format';

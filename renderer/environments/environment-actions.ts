@@ -3,7 +3,7 @@ import type { EnvironmentDraft, CommandInput, SshConnectView, TestConnectionResu
 import { invoke, onEvent } from '../ipc/ipc-client';
 import { closeEditorsOf } from '../editor/editor-actions';
 import { useEnvironments } from './environments-store';
-import { usePanes } from '../terminals/panes-store';
+import { usePanes } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useUi } from '../app/ui-store';
 

@@ -13,8 +13,8 @@ import { Field } from '../ui/field';
 import { TrustCertificatePrompt } from './trust-certificate-prompt';
 import { ErrorLine } from '../ui/error-line';
 import { freeEnvironmentColour } from '../../shared/environment-colours';
-import type { FieldErrors } from './kind-form';
-import { bindKindForm, KIND_FORMS, kindFieldsFrom, KINDS, type Kind } from './kind-forms';
+import type { FieldErrors } from './kinds/kind-form';
+import { bindKindForm, KIND_FORMS, kindFieldsFrom, KINDS, type Kind } from './kinds/kind-forms';
 import { useCertificateTrust } from './use-certificate-trust';
 import { testResultText, useConnectionTest } from './use-connection-test';
 

@@ -4,7 +4,7 @@ import { hasEditors, useEditors } from '../editor/editors-store';
 import { useRecentPaths } from './recent-paths-store';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from './files-store';
-import { ConflictChoices, isConflict } from './conflict-choices';
+import { ConflictChoices, isConflict } from '../transfers/conflict-choices';
 
 function state(envId: string) {
   return filesOf(useFiles.getState().byEnv, envId);

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ArrowUp, FolderPlus, FolderUp, RotateCw, SquareTerminal, Upload } from 'lucide-react';
 import { goUp, navigate, refresh, toggleHidden } from './file-actions';
 import type { EnvFiles } from './files-store';
-import { foldersOfPicked, type LocalFolder } from './local-folders';
+import { foldersOfPicked, type LocalFolder } from '../transfers/local-folders';
 
 export function FileToolbar({
   envId,

@@ -6,7 +6,7 @@ import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
 import { useEnvironments } from '../environments/environments-store';
 import { useProcesses } from '../processes/processes-store';
-import { terminalContent, usePanes } from '../terminals/panes-store';
+import { terminalContent, usePanes } from '../panes/panes-store';
 import { DEFAULT_SETTINGS, useSettings } from '../settings/settings-store';
 import { useUi } from '../app/ui-store';
 import { CommandPalette } from './command-palette';

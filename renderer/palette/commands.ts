@@ -12,7 +12,7 @@ import type { ProcessKey } from '../../shared/ipc';
 import { runShortcut } from './shortcut-actions';
 import { useEnvironments } from '../environments/environments-store';
 import { filesOf, useFiles } from '../files/files-store';
-import { envPanes, leaves, processIdOf, usePanes } from '../terminals/panes-store';
+import { envPanes, leaves, processIdOf, usePanes } from '../panes/panes-store';
 import { useUi, type EnvPanel } from '../app/ui-store';
 import { catalogCommand, type CommandId } from '../../shared/command-catalog';
 import { keysOf, SHORTCUTS } from './shortcuts';

@@ -1,10 +1,10 @@
 // Runs a keyboard shortcut (or its menu item) against the active environment and pane.
 import { useEnvironments } from '../environments/environments-store';
-import { envPanes, leaves, usePanes } from '../terminals/panes-store';
+import { envPanes, leaves, usePanes } from '../panes/panes-store';
 import { panelOf, useUi } from '../app/ui-store';
 import type { ShortcutId } from './shortcuts';
-import { focusNeighbourPane, requestClosePanes } from '../terminals/pane-actions';
-import type { FocusDirection } from '../terminals/pane-geometry';
+import { focusNeighbourPane, requestClosePanes } from '../panes/pane-actions';
+import type { FocusDirection } from '../panes/pane-geometry';
 
 const FOCUS_DIRECTIONS: Partial<Record<ShortcutId, FocusDirection>> = {
   focusPaneLeft: 'left',

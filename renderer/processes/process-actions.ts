@@ -2,13 +2,7 @@
 // open them in terminal panes.
 import type { CommandInput, ProcessKey, ProcessView } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
-import {
-  envPanes,
-  showsProcess,
-  terminalContent,
-  usePanes,
-  type SplitDirection,
-} from '../terminals/panes-store';
+import { envPanes, showsProcess, terminalContent, usePanes, type SplitDirection } from '../panes/panes-store';
 import { processKeyString } from './process-key';
 import { useProcesses } from './processes-store';
 import { useUi } from '../app/ui-store';

@@ -5,7 +5,7 @@ import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { envPanes, leaves, processIdOf, terminalContent, usePanes } from './panes-store';
+import { envPanes, leaves, processIdOf, terminalContent, usePanes } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useUi } from '../app/ui-store';
 import { makeProcess, type FakeBridge } from '../test/fake-bridge';

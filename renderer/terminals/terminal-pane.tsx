@@ -15,14 +15,14 @@ import {
   X,
 } from 'lucide-react';
 import type { EnvironmentView, ProcessView } from '../../shared/ipc';
-import { PANE_ID_ATTRIBUTE, requestClosePanes } from './pane-actions';
+import { PANE_ID_ATTRIBUTE, requestClosePanes } from '../panes/pane-actions';
 import { restartProcess } from '../processes/process-actions';
 import { openShell } from '../processes/process-actions';
 import { errorMessage } from '../../shared/error-message';
 import { linkStatus } from '../health/link-status';
 import { useHostContact } from '../app/host-contact-store';
 import { formatEnding } from '../ui/format';
-import { usePanes } from './panes-store';
+import { usePanes } from '../panes/panes-store';
 import { processKeyString } from '../processes/process-key';
 import { useProgramTitles } from './program-titles-store';
 import { keysOfId } from '../palette/shortcuts';

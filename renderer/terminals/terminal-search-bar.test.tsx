@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { startApp } from '../app/start-app';
-import { terminalContent, usePanes } from './panes-store';
+import { terminalContent, usePanes } from '../panes/panes-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withTwoEnvironments } from '../test/two-environments';
 import { App } from '../app/app';

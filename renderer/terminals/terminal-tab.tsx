@@ -5,12 +5,12 @@ import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } fro
 import { CircleStop, X } from 'lucide-react';
 import type { PaneLeaf, Tab } from '../../shared/ipc';
 import { MAX_TAB_TITLE_CHARS } from '../../shared/ipc';
-import { requestCloseTab } from './pane-actions';
-import { useActivity, type UnseenActivity } from './activity-store';
-import { leaves, processIdOf, usePanes } from './panes-store';
+import { requestCloseTab } from '../panes/pane-actions';
+import { useActivity, type UnseenActivity } from '../panes/activity-store';
+import { leaves, processIdOf, usePanes } from '../panes/panes-store';
 import { processKeyString } from '../processes/process-key';
 import { useUi } from '../app/ui-store';
-import { paneTitle, subscribeToTitles } from './pane-kinds';
+import { paneTitle, subscribeToTitles } from '../panes/pane-kinds';
 
 /** Where a dragged tab would land, relative to this one. */
 export type DropSide = 'before' | 'after';

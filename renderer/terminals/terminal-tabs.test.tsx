@@ -14,10 +14,10 @@ import {
   within,
 } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { envPanes, leaves, processIdOf, terminalContent, usePanes } from './panes-store';
+import { envPanes, leaves, processIdOf, terminalContent, usePanes } from '../panes/panes-store';
 import { useEnvironments } from '../environments/environments-store';
 import { useUi } from '../app/ui-store';
-import { useActivity } from './activity-store';
+import { useActivity } from '../panes/activity-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withShellPane, utf8Base64 as b64 } from '../test/shell-pane';
 import { App } from '../app/app';

@@ -2,12 +2,12 @@
 // drop here (the strip knows every tab's place); each tab draws itself (terminal-tab.tsx).
 import type { EnvironmentView } from '../../shared/ipc';
 import { Maximize2, Minimize2, Pencil, PencilOff, Plus, X } from 'lucide-react';
-import { requestCloseTab } from './pane-actions';
+import { requestCloseTab } from '../panes/pane-actions';
 import { openShell } from '../processes/process-actions';
-import { envPanes, usePanes } from './panes-store';
+import { envPanes, usePanes } from '../panes/panes-store';
 import { useUi } from '../app/ui-store';
 import { keysOfId } from '../palette/shortcuts';
-import { PaneLayout } from './pane-layout';
+import { PaneLayout } from '../panes/pane-layout';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { TerminalTab, type DropSide, type TabDragHandlers } from './terminal-tab';
 import { useCallback, useState, type DragEvent } from 'react';

@@ -1,18 +1,18 @@
 // Puts every renderer store back to its empty state between tests.
-import { useActivity } from '../terminals/activity-store';
+import { useActivity } from '../panes/activity-store';
 import { useProgramTitles } from '../terminals/program-titles-store';
-import { useConflicts } from '../files/conflicts-store';
+import { useConflicts } from '../transfers/conflicts-store';
 import { useEditors } from '../editor/editors-store';
 import { useEnvironments } from '../environments/environments-store';
 import { useFiles } from '../files/files-store';
 import { useNotices } from '../ui/notices-store';
-import { usePanes } from '../terminals/panes-store';
+import { usePanes } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useSshPrompts } from '../ssh/ssh-prompts-store';
 import { useRecentPaths } from '../files/recent-paths-store';
 import { DEFAULT_SETTINGS, useSettings } from '../settings/settings-store';
 import { useToasts } from '../ui/toasts-store';
-import { useTransfers } from '../files/transfers-store';
+import { useTransfers } from '../transfers/transfers-store';
 import { useUi } from '../app/ui-store';
 
 export function resetStores(): void {

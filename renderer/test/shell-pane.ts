@@ -3,7 +3,7 @@
 // processes with their replayed output, resize and ack accepted), and a tab open on each process.
 import type { ProcessView, Settings } from '../../shared/ipc';
 import { startApp } from '../app/start-app';
-import { terminalContent, usePanes } from '../terminals/panes-store';
+import { terminalContent, usePanes } from '../panes/panes-store';
 import { DEFAULT_SETTINGS } from '../settings/settings-store';
 import { makeEnv, makeProcess, type FakeBridge } from './fake-bridge';
 import { withTwoEnvironments } from './two-environments';

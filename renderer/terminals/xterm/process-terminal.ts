@@ -8,7 +8,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import type { ProcessKey, Settings } from '../../../shared/ipc';
 import { invoke } from '../../ipc/ipc-client';
-import { requestOpenLink } from '../../environments/link-actions';
+import { requestOpenLink } from '../../web-links/link-actions';
 import { hardwareWebglAvailable } from './gpu-probe';
 import { OutputFlow } from './output-flow';
 import { PASTE_CHUNK_CHARS } from './flow-limits';

@@ -2,7 +2,7 @@
 // machine): its fields as the form holds them, to and from settings, the checks before a test or a
 // save, and the component that shows them. The dialog itself never asks which kind it has.
 import type { ComponentType } from 'react';
-import type { EnvironmentSettings, EnvironmentView, SshConnectView } from '../../shared/ipc';
+import type { EnvironmentSettings, EnvironmentView, SshConnectView } from '../../../shared/ipc';
 
 /** Problems with a kind's fields, by field name, worded for the user. */
 export type FieldErrors = Partial<Record<string, string>>;

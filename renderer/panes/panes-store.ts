@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { EnvPanes, PaneContent, PaneLeaf, PaneNode, Tab } from '../../shared/ipc';
-import { sanitizeTitle } from './tab-title';
+import { sanitizeTitle } from '../terminals/tab-title';
 
 export type { EnvPanes, PaneContent, PaneLeaf, PaneNode } from '../../shared/ipc';
 export type SplitDirection = 'horizontal' | 'vertical';

@@ -1,10 +1,10 @@
 // The kinds of environment the dialog offers, each with its form (kind-form.ts), in the order of
 // the "Connect via" list. Adding a kind is one entry here and one fields component.
 import type { ReactNode } from 'react';
-import type { EnvironmentSettings } from '../../shared/ipc';
-import { sshFormFromSettings, sshSettingsFromForm, type SshFormFields } from '../ssh/ssh-form';
-import { SshConnectStages } from '../ssh/ssh-connect-stages';
-import { SshFields } from '../ssh/ssh-fields';
+import type { EnvironmentSettings } from '../../../shared/ipc';
+import { sshFormFromSettings, sshSettingsFromForm, type SshFormFields } from '../../ssh/ssh-form';
+import { SshConnectStages } from '../../ssh/ssh-connect-stages';
+import { SshFields } from '../../ssh/ssh-fields';
 import { COMMAND_FORM, type CommandForm } from './command-fields';
 import type { FieldErrors, KindFieldsProps, KindForm } from './kind-form';
 import { WS_FORM, type WsForm } from './ws-fields';

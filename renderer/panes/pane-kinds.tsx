@@ -11,11 +11,11 @@ import { useEditors } from '../editor/editors-store';
 import { leaves, usePanes, type EnvPanes } from './panes-store';
 import { processKeyString } from '../processes/process-key';
 import { useProcesses } from '../processes/processes-store';
-import { useProgramTitles } from './program-titles-store';
-import { tabTitle } from './tab-title';
-import { retainOnly as retainTerminals } from './xterm/terminal-registry';
+import { useProgramTitles } from '../terminals/program-titles-store';
+import { tabTitle } from '../terminals/tab-title';
+import { retainOnly as retainTerminals } from '../terminals/xterm/terminal-registry';
 import { EditorPane } from '../editor/editor-pane';
-import { TerminalPane } from './terminal-pane';
+import { TerminalPane } from '../terminals/terminal-pane';
 import '../editor/editor.css';
 
 type ContentOf<K extends PaneKindName> = Extract<PaneContent, { kind: K }>;

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../shared/error-message';
 import { requireWebLink } from '../../shared/web-link';
 import { openLink, trustHostAndOpen } from './link-actions';
-import { useEnvironments } from './environments-store';
+import { useEnvironments } from '../environments/environments-store';
 import { Modal } from '../ui/modal';
 import { ErrorLine } from '../ui/error-line';
 

@@ -8,7 +8,7 @@ import type { TransferView } from '../../shared/ipc';
 import { useTransfers } from './transfers-store';
 import { makeEnv, type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
-import { FileBrowser } from './file-browser';
+import { FileBrowser } from '../files/file-browser';
 import { TransferQueue } from './transfer-queue';
 
 let bridge: FakeBridge;

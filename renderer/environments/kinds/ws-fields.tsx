@@ -2,12 +2,12 @@
 // to another machine, and its pinned certificate for wss://) and its token, worded after how the
 // host keeps saved tokens. A saved token goes only to the origin it was saved for.
 import { useEffect, useState } from 'react';
-import type { EnvironmentSettings, EnvironmentView, TokenStorageView } from '../../shared/ipc';
-import { sameTokenOrigin, tokenOrigin } from '../../shared/token-origin';
-import { Field, fieldErrorId } from '../ui/field';
-import { tokenStorage } from './environment-actions';
+import type { EnvironmentSettings, EnvironmentView, TokenStorageView } from '../../../shared/ipc';
+import { sameTokenOrigin, tokenOrigin } from '../../../shared/token-origin';
+import { Field, fieldErrorId } from '../../ui/field';
+import { tokenStorage } from '../environment-actions';
 import type { KindFieldsProps, KindForm } from './kind-form';
-import { UnencryptedNote } from './unencrypted-note';
+import { UnencryptedNote } from '../unencrypted-note';
 
 export interface WsForm {
   url: string;

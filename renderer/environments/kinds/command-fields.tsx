@@ -1,5 +1,5 @@
 // A command environment in the dialog: a command line whose stdio speaks the protocol.
-import { Field } from '../ui/field';
+import { Field } from '../../ui/field';
 import type { KindFieldsProps, KindForm } from './kind-form';
 
 export interface CommandForm {

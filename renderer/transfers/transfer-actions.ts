@@ -4,11 +4,11 @@
 // the listing refreshes as each upload lands.
 import type { ConflictAnswer, FolderUploadPlan, IfExists, TransferView } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
-import { joinPath } from './files-store';
+import { joinPath } from '../files/files-store';
 import { useTransfers } from './transfers-store';
 import { encodeBase64 } from '../terminals/xterm/base64';
 import { ConflictChoices, isConflict } from './conflict-choices';
-import { refreshIfShowing } from './file-actions';
+import { refreshIfShowing } from '../files/file-actions';
 import type { LocalFolder } from './local-folders';
 
 /** Upload chunk size: at most 1 MiB of file per transfers.uploadChunk call. */

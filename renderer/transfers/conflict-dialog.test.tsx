@@ -8,7 +8,7 @@ import { IpcError, type FileEntry, type TransferView } from '../../shared/ipc';
 import { useTransfers } from './transfers-store';
 import { makeEnv, type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
-import { FileBrowser } from './file-browser';
+import { FileBrowser } from '../files/file-browser';
 
 let bridge: FakeBridge;
 const EXISTING = ['a.txt', 'b.txt'];

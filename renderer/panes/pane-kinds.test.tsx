@@ -9,7 +9,7 @@ import type { EditorFile } from '../../shared/ipc';
 import { startApp } from '../app/start-app';
 import { envPanes, leaves, terminalContent, usePanes, type PaneContent } from './panes-store';
 import { DEFAULT_SETTINGS } from '../settings/settings-store';
-import { terminalFor } from './xterm/terminal-registry';
+import { terminalFor } from '../terminals/xterm/terminal-registry';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withTwoEnvironments } from '../test/two-environments';
 import { App } from '../app/app';
