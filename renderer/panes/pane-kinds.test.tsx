@@ -37,7 +37,7 @@ beforeEach(async () => {
       makeProcess({ processId: 'p1', title: 'bash' }),
       makeProcess({ processId: 'p2', title: 'top' }),
     ])
-    .handle('processes.replay', () => ({ events: [], lastSeq: 0 }))
+    .handle('processes.replay', () => ({ events: [], lastSeq: 0, shownThroughSeq: 0 }))
     .handle('processes.resize', () => ({ applied: true }))
     .handle('processes.ack', () => ({ ok: true }))
     .handle('layout.save', () => ({ ok: true }))

@@ -27,6 +27,7 @@ beforeEach(async () => {
     .handle('processes.replay', () => ({
       events: [{ kind: 'output', seq: 1, stream: 'pty', data: btoa(OUTPUT) }],
       lastSeq: 1,
+      shownThroughSeq: 1,
     }))
     .handle('processes.resize', () => ({ applied: true }))
     .handle('processes.ack', () => ({ ok: true }));

@@ -43,6 +43,7 @@ export async function withShellPane(options: ShellPaneOptions = {}): Promise<She
         { kind: 'output', seq: 1, stream: 'pty', data: utf8Base64(options.replay?.(processId) ?? '') },
       ],
       lastSeq: 1,
+      shownThroughSeq: 1,
     }))
     .handle('processes.resize', () => ({ applied: true }))
     .handle('processes.ack', () => ({ ok: true }));

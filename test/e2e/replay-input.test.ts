@@ -1,6 +1,8 @@
 // A reload replays a shell's output into a fresh xterm, and terminal queries in that history (device
 // attributes, cursor position, DEC mode) must not be answered again: those answers would reach the
-// shell as typed input (issue 20, defect 2). Live queries after the reload are still answered.
+// shell as typed input (issue 20, defect 2). Live queries after the reload are still answered, and
+// so is a query no terminal has shown yet that reaches a new pane through its first replay (a
+// program that asks at startup, like fish, and waits for the answer).
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -65,5 +67,53 @@ describe('web app: replayed output after a reload', () => {
     // Queries made now are answered as before.
     await typeLine(page, QUERY_COMMAND);
     await expect.poll(() => countInPane(page, /^answered-ok$/m), poll).toBe(2);
+  });
+});
+
+// A login shell whose first output is a device-attributes query it waits for (up to 5 s).
+const ASKING_PROFILE = `printf '\\033[c'; IFS= read -rs -d c -t 5 ans; echo "got:\${ans:+yes}"\n`;
+
+describe('web app: a new pane whose program asks the terminal at once', () => {
+  let app: WebApp;
+  let browser: LaunchedBrowser;
+  let scratch: string;
+
+  beforeEach(async () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'tether-e2e-startup-query-'));
+    app = await startWebApp({ homeFiles: { '.bash_profile': ASKING_PROFILE } });
+    browser = await launchBrowser({ disableWebgl: true });
+  });
+  afterEach(async () => {
+    await browser?.close();
+    await app?.stop();
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
+
+  it('answers the first query of a process once, and not again after a reload', async () => {
+    const { page } = browser;
+    onTestFailed(() => reportFailure(page, 'startup-query', app));
+    await page.goto(app.url);
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Connection: connected/ }).count(), poll)
+      .toBeGreaterThan(0);
+    await expect.poll(() => countInPane(page, /^got:/m), poll).toBe(1);
+    expect(await countInPane(page, /^got:yes$/m)).toBe(1);
+
+    // A pane opened from the UI: its process starts before the pane attaches to it.
+    await page.getByRole('button', { name: 'New terminal' }).click();
+    await expect
+      .poll(() => page.getByRole('tablist', { name: 'Terminal tabs' }).getByRole('tab').count(), poll)
+      .toBe(2);
+    await expect.poll(() => countInPane(page, /^got:/m), poll).toBe(1);
+    expect(await countInPane(page, /^got:yes$/m)).toBe(1);
+
+    // After a reload the query is history: the shell gets no second answer as typed input.
+    await page.reload();
+    await expect.poll(() => countInPane(page, /^got:yes$/m), poll).toBe(1);
+    const recorded = path.join(scratch, 'line.txt');
+    const command = `fc -ln -0 > ${recorded}; echo recorded-$((2+2))`;
+    await typeLine(page, command);
+    await expect.poll(() => countInPane(page, /^recorded-4$/m), poll).toBe(1);
+    expect(existsSync(recorded) ? readFileSync(recorded, 'utf8').trim() : '(no file)').toBe(command);
   });
 });

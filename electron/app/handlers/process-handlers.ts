@@ -95,10 +95,14 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
     },
     'processes.replay': ({ envId, processId, afterSeq }, feed) => {
       const runtime = envs.process(envId, processId);
-      return feed.replay(envId, processId, runtime.log, afterSeq);
+      return {
+        ...feed.replay(envId, processId, runtime.log, afterSeq),
+        shownThroughSeq: runtime.shownThroughSeq,
+      };
     },
-    'processes.ack': ({ envId, processId, deltaBytes }, feed) => {
-      envs.process(envId, processId);
+    'processes.ack': ({ envId, processId, deltaBytes, shownThroughSeq }, feed) => {
+      const runtime = envs.process(envId, processId);
+      if (shownThroughSeq !== undefined) runtime.shown(shownThroughSeq);
       feed.ack(envId, processId, deltaBytes);
       return { ok: true };
     },

@@ -28,6 +28,11 @@ export class ProcessRuntime {
   private awaitingReattach: boolean;
   /** The last seq delivered before the restart (what the previous run had shown). */
   private readonly restoredLastSeq: number;
+  /**
+   * The last seq some renderer's terminal has parsed: a replay marks events through it as already
+   * shown (their terminal queries were answered then) and later ones as fresh, to be answered.
+   */
+  private shownSeq: number;
 
   constructor(
     readonly envId: string,
@@ -39,6 +44,9 @@ export class ProcessRuntime {
   ) {
     this.awaitingReattach = restored !== undefined;
     this.restoredLastSeq = restored?.lastSeq ?? 0;
+    // The previous run kept no record of what its terminals parsed: what it received counts as
+    // shown (it most likely was), so a reload after the restart answers none of it again.
+    this.shownSeq = this.restoredLastSeq;
     this.view = {
       envId,
       processId: options.processId,
@@ -76,6 +84,15 @@ export class ProcessRuntime {
   /** The last seq delivered, in this run or (until this run catches up) the one before. */
   get lastDeliveredSeq(): number {
     return Math.max(this.log.lastSeq, this.restoredLastSeq);
+  }
+
+  get shownThroughSeq(): number {
+    return this.shownSeq;
+  }
+
+  /** A renderer's terminal has parsed this process's output through `seq`. */
+  shown(seq: number): void {
+    this.shownSeq = Math.max(this.shownSeq, Math.min(seq, this.lastDeliveredSeq));
   }
 
   /** True once for a restored process: the caller re-attaches it to the server's process. */

@@ -41,7 +41,7 @@ function setup(
     sink,
     replay: async () => {
       await replayed;
-      return { events: replayEvents, lastSeq };
+      return { events: replayEvents, lastSeq, shownThroughSeq: lastSeq };
     },
     ack: (bytes) => acks.push(bytes),
     ...(watermarks ? { highWatermark: watermarks.high, lowWatermark: watermarks.low } : {}),
@@ -110,7 +110,9 @@ describe('OutputFlow', () => {
       sink,
       replay: async (afterSeq) => {
         calls.push(afterSeq);
-        return afterSeq === 0 ? { events: [out(1, 'a')], lastSeq: 1 } : { events: [out(2, 'b')], lastSeq: 2 };
+        return afterSeq === 0
+          ? { events: [out(1, 'a')], lastSeq: 1, shownThroughSeq: 1 }
+          : { events: [out(2, 'b')], lastSeq: 2, shownThroughSeq: 2 };
       },
       ack: () => undefined,
     });
@@ -119,6 +121,48 @@ describe('OutputFlow', () => {
     expect(calls).toEqual([0, 1]);
     expect(sink.written).toEqual(['a', 'b']);
     expect(sink.replayed).toEqual([true, true]);
+  });
+
+  it('marks as replayed only what some terminal has shown: later replayed output is fresh', async () => {
+    const sink = new ManualSink();
+    const flow = new OutputFlow({
+      sink,
+      // A new pane: seq 1 was parsed elsewhere, 2 and 3 never were. Then a catch-up after the
+      // bridge was down: 4 was shown by another window meanwhile, 5 by none.
+      replay: async (afterSeq) =>
+        afterSeq === 0
+          ? { events: [out(1, 'a'), out(2, 'b'), out(3, 'c')], lastSeq: 3, shownThroughSeq: 1 }
+          : { events: [out(4, 'd'), out(5, 'e')], lastSeq: 5, shownThroughSeq: 4 },
+      ack: () => undefined,
+    });
+    await flow.start();
+    await flow.catchUp();
+    expect(sink.written).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(sink.replayed).toEqual([true, false, false, true, false]);
+  });
+
+  it('tells with its acks how far the sink has parsed, and nothing for output it never parsed', async () => {
+    const sink = new ManualSink();
+    const acks: Array<[number, number | undefined]> = [];
+    const flow = new OutputFlow({
+      sink,
+      replay: async () => ({ events: [out(1, 'ab'), out(2, 'cd')], lastSeq: 2, shownThroughSeq: 0 }),
+      ack: (bytes, shownThroughSeq) => acks.push([bytes, shownThroughSeq]),
+    });
+    await flow.start();
+    sink.waiting.shift()?.();
+    flow.pushLive([out(2, 'cd')]);
+    // The duplicate is acknowledged at once, with seq 1's parsed bytes: seq 2 is not parsed yet.
+    expect(acks).toEqual([[4, 1]]);
+    flow.pushLive([out(3, 'ef')]);
+    sink.waiting.shift()?.();
+    flow.dispose();
+    // Seq 2 was parsed; seq 3 (still in the sink) is acknowledged on dispose but never shown.
+    expect(acks).toEqual([
+      [4, 1],
+      [4, 2],
+    ]);
+    expect(sum(acks.map(([bytes]) => bytes))).toBe(8);
   });
 });
 
@@ -257,7 +301,7 @@ describe('OutputFlow replay', () => {
       sink: new ManualSink(),
       replay: async (afterSeq) => {
         calls.push(afterSeq);
-        return { events: [], lastSeq: 0 };
+        return { events: [], lastSeq: 0, shownThroughSeq: 0 };
       },
       ack: () => undefined,
     });
@@ -283,7 +327,7 @@ describe('OutputFlow replay', () => {
       replay: async (afterSeq) => {
         calls.push(afterSeq);
         if (afterSeq === 0) await new Promise<void>((resolve) => (release = resolve));
-        return { events: [], lastSeq: 4 };
+        return { events: [], lastSeq: 4, shownThroughSeq: 4 };
       },
       ack: () => undefined,
     });
@@ -313,7 +357,11 @@ describe('OutputFlow replay', () => {
   it('never moves lastSeq back for a replay that returned less', async () => {
     const flow = new OutputFlow({
       sink: new ManualSink(),
-      replay: async (afterSeq) => ({ events: afterSeq === 0 ? [out(1, 'a'), out(2, 'b')] : [], lastSeq: 1 }),
+      replay: async (afterSeq) => ({
+        events: afterSeq === 0 ? [out(1, 'a'), out(2, 'b')] : [],
+        lastSeq: 1,
+        shownThroughSeq: 1,
+      }),
       ack: () => undefined,
     });
     await flow.start();

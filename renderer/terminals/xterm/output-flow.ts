@@ -1,7 +1,8 @@
 // Per-process output pipeline into one terminal: replays retained output first, buffers live
 // events meanwhile, drops duplicates by seq, writes against the sink's completion callback with
 // high/low watermarks, and acknowledges every output byte it received exactly once (batched): the
-// AppService counts replayed and live bytes alike against this renderer's window.
+// AppService counts replayed and live bytes alike against this renderer's window. Acks also tell
+// the AppService how far the sink has parsed, so a later replay knows which output was shown.
 import { lastSeqOf, type CommandOutput, type ProcessEventView } from '../../../shared/ipc';
 import { decodeBase64 } from './base64';
 import { ACK_BATCH_BYTES, ACK_INTERVAL_MS, HIGH_WATERMARK_BYTES, LOW_WATERMARK_BYTES } from './flow-limits';
@@ -11,7 +12,10 @@ import { PipeOutput } from './pipe-output';
 
 /**
  * Where output goes: xterm in the app, a recorder in tests. `done` fires once the data is parsed.
- * `replayed` marks output from a replay (retained history), whose terminal answers must go nowhere.
+ * `replayed` marks output some terminal has already parsed (a replay through the AppService's
+ * `shownThroughSeq`): its terminal queries were answered then, so answers to them must go nowhere.
+ * Replayed output no terminal has shown yet (a new pane's first output, output missed while the
+ * bridge was down) is fresh, like live output.
  */
 export interface OutputSink {
   write(data: Uint8Array | string, done: () => void, replayed: boolean): void;
@@ -20,8 +24,11 @@ export interface OutputSink {
 export interface OutputFlowDeps {
   sink: OutputSink;
   replay: (afterSeq: number) => Promise<CommandOutput<'processes.replay'>>;
-  /** The renderer consumed `deltaBytes` more output bytes (a delta, see `processes.ack`). */
-  ack: (deltaBytes: number) => void;
+  /**
+   * The renderer consumed `deltaBytes` more output bytes (a delta, see `processes.ack`);
+   * `shownThroughSeq` is set when the sink has parsed output through a later seq since the last ack.
+   */
+  ack: (deltaBytes: number, shownThroughSeq?: number) => void;
   highWatermark?: number;
   lowWatermark?: number;
 }
@@ -32,6 +39,8 @@ interface QueuedWrite {
   /** Output bytes this write acknowledges once parsed (0 for markers). */
   ackBytes: number;
   replayed: boolean;
+  /** The seq of the event this write shows (0 for our own notes). */
+  seq: number;
 }
 
 const DIM_YELLOW = '\x1b[2;33m';
@@ -57,6 +66,9 @@ export class OutputFlow {
   private paused = false;
   private ackWaiting = 0;
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The last seq the sink has parsed, and the last one told to the AppService. */
+  private parsedSeq = 0;
+  private reportedSeq = 0;
   private readonly high: number;
   private readonly low: number;
   /** Newlines and stderr's colour for a process without a tty (see pipe-output). */
@@ -106,7 +118,7 @@ export class OutputFlow {
         this.ackNow(result.events.reduce((sum, e) => sum + outputBytes(e), 0));
         return;
       }
-      for (const event of result.events) this.accept(event, true);
+      for (const event of result.events) this.accept(event, lastSeqOf(event) <= result.shownThroughSeq);
       this.lastSeqSeen = Math.max(this.lastSeqSeen, result.lastSeq);
     } catch (error) {
       if (this.disposed) return;
@@ -157,25 +169,28 @@ export class OutputFlow {
         const bytes = decodeBase64(event.data);
         // A pty's line discipline already wrote `\r\n`; pipe output is translated for the screen.
         const data = event.stream === 'pty' ? bytes : this.pipe.translate(event.stream, bytes);
-        this.enqueue({ data, size: data.length, ackBytes: bytes.length, replayed });
+        this.enqueue({ data, size: data.length, ackBytes: bytes.length, replayed, seq });
         break;
       }
       case 'gap':
         this.enqueueText(
           this.pipe.interrupt({ lostOutput: true }) + gapMarker(event.fromSeq, event.toSeq, event.at),
           replayed,
+          seq,
         );
         break;
       case 'exited':
         this.enqueueText(
           `${this.pipe.interrupt({ lostOutput: false })}\r\n${DIM}[process exited with code ${event.exitCode}]${RESET}\r\n`,
           replayed,
+          seq,
         );
         break;
       case 'failed':
         this.enqueueText(
           `${this.pipe.interrupt({ lostOutput: false })}\r\n${RED}[process failed: ${event.message}]${RESET}\r\n`,
           replayed,
+          seq,
         );
         break;
       case 'closed':
@@ -183,8 +198,8 @@ export class OutputFlow {
     }
   }
 
-  private enqueueText(text: string, replayed: boolean): void {
-    this.enqueue({ data: text, size: text.length, ackBytes: 0, replayed });
+  private enqueueText(text: string, replayed: boolean, seq = 0): void {
+    this.enqueue({ data: text, size: text.length, ackBytes: 0, replayed, seq });
   }
 
   private enqueue(item: QueuedWrite): void {
@@ -209,6 +224,7 @@ export class OutputFlow {
     this.pending -= item.size;
     if (this.disposed) return;
     this.pendingAckBytes -= item.ackBytes;
+    this.parsedSeq = Math.max(this.parsedSeq, item.seq);
     if (item.ackBytes > 0) {
       this.ackWaiting += item.ackBytes;
       if (this.ackWaiting >= ACK_BATCH_BYTES) this.flushAck();
@@ -232,7 +248,12 @@ export class OutputFlow {
     if (this.ackWaiting <= 0) return;
     const bytes = this.ackWaiting;
     this.ackWaiting = 0;
-    this.deps.ack(bytes);
+    if (this.parsedSeq > this.reportedSeq) {
+      this.reportedSeq = this.parsedSeq;
+      this.deps.ack(bytes, this.parsedSeq);
+    } else {
+      this.deps.ack(bytes);
+    }
   }
 }
 

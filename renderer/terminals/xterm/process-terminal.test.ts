@@ -73,7 +73,11 @@ describe('ProcessTerminal replay', () => {
     // A live query arrives while the replay is under way: it is held, then written right after
     // the replayed output, so its answer is the first thing xterm may send.
     view.pushLive([output(3, 'live\x1b[6n')]);
-    finishReplay({ events: [output(1, 'old' + QUERIES), output(2, QUERIES + 'history')], lastSeq: 2 });
+    finishReplay({
+      events: [output(1, 'old' + QUERIES), output(2, QUERIES + 'history')],
+      lastSeq: 2,
+      shownThroughSeq: 2,
+    });
     await waitFor(() => expect(writes()).not.toEqual([]));
     // Cursor at row 1, column 15: after "old", "history" and "live" (the queries print nothing).
     expect(writes()).toEqual(['\x1b[1;15R']);
@@ -88,9 +92,37 @@ describe('ProcessTerminal replay', () => {
     host.remove();
   });
 
+  it('answers queries in replayed output no terminal has shown yet, once, and says it has shown them', async () => {
+    bridge
+      .handle('processes.replay', () => ({
+        // Seq 1 was parsed by a terminal before; seq 2, the program's first query, by none yet
+        // (a new pane attaching after its process started).
+        events: [output(1, 'old' + QUERIES), output(2, 'new\x1b[c')],
+        lastSeq: 2,
+        shownThroughSeq: 1,
+      }))
+      .handle('processes.resize', () => ({ applied: true }))
+      .handle('processes.ack', () => ({ ok: true }))
+      .handle('processes.write', () => ({ ok: true }));
+    const view = new ProcessTerminal({ envId: 'e', processId: 'p' }, DEFAULT_SETTINGS);
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    view.attach(host);
+    await waitFor(() => expect(writes()).toEqual(['\x1b[?1;2c']));
+    await waitFor(() => expect(bridge.callsOf('processes.ack').at(-1)?.shownThroughSeq).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(writes()).toEqual(['\x1b[?1;2c']);
+    view.dispose();
+    host.remove();
+  });
+
   it('sends what the user types while the replay is still being parsed', async () => {
     bridge
-      .handle('processes.replay', () => ({ events: [output(1, 'old' + QUERIES)], lastSeq: 1 }))
+      .handle('processes.replay', () => ({
+        events: [output(1, 'old' + QUERIES)],
+        lastSeq: 1,
+        shownThroughSeq: 1,
+      }))
       .handle('processes.resize', () => ({ applied: true }))
       .handle('processes.ack', () => ({ ok: true }))
       .handle('processes.write', () => ({ ok: true }));

@@ -85,8 +85,9 @@ export class ProcessTerminal {
     this.terminal.loadAddon(this.fitAddon);
     this.terminal.loadAddon(this.searchAddon);
     this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
-    // While replayed output is parsed, what xterm produces by itself is dropped: its answers to
-    // queries in that history (DA, cursor reports, colour queries...) were given when it first ran,
+    // While replayed output is parsed (output some terminal already showed, see OutputFlow), what
+    // xterm produces by itself is dropped: its answers to queries in it (DA, cursor reports, colour
+    // queries...) were given when it was first shown,
     // and mouse and focus reports would be encoded for modes the program set back then. What the
     // user types still goes out: right after a restart is when people type at once.
     this.terminal.onData((data) => {
@@ -121,8 +122,12 @@ export class ProcessTerminal {
         },
       },
       replay: (afterSeq) => invoke('processes.replay', { ...key, afterSeq }),
-      ack: (deltaBytes) => {
-        invoke('processes.ack', { ...key, deltaBytes }).catch(() => undefined);
+      ack: (deltaBytes, shownThroughSeq) => {
+        invoke('processes.ack', {
+          ...key,
+          deltaBytes,
+          ...(shownThroughSeq !== undefined ? { shownThroughSeq } : {}),
+        }).catch(() => undefined);
       },
     });
   }

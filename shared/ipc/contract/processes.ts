@@ -102,17 +102,27 @@ export const processCommands = {
   'processes.restart': command(ProcessKey, ProcessView),
   /** Drop a finished process from the list (a running one must be terminated first). */
   'processes.forget': command(ProcessKey, Ok),
-  /** Retained events with seq > afterSeq, for a pane opening or a reloaded renderer. */
+  /**
+   * Retained events with seq > afterSeq, for a pane opening or a reloaded renderer. Events with
+   * seq ≤ `shownThroughSeq` were already parsed by some terminal: their queries were answered then.
+   */
   'processes.replay': command(
     ProcessKey.extend({ afterSeq: z.number().int().min(0) }),
-    z.object({ events: z.array(ProcessEventView), lastSeq: z.number() }),
+    z.object({ events: z.array(ProcessEventView), lastSeq: z.number(), shownThroughSeq: z.number() }),
   ),
   /**
-   * Flow control: the renderer has written `deltaBytes` more output bytes of this process into
-   * xterm since its previous ack. A delta, unlike the server's cumulative `process/ack`: a renderer
-   * joins mid-stream (after a reload) and has no offset of its own.
+   * Flow control: the renderer has consumed `deltaBytes` more output bytes of this process since
+   * its previous ack. A delta, unlike the server's cumulative `process/ack`: a renderer joins
+   * mid-stream (after a reload) and has no offset of its own. `shownThroughSeq`, when set, is the
+   * last seq its terminal has parsed (bytes acked without a terminal leave it out).
    */
-  'processes.ack': command(ProcessKey.extend({ deltaBytes: z.number().int().min(0) }), Ok),
+  'processes.ack': command(
+    ProcessKey.extend({
+      deltaBytes: z.number().int().min(0),
+      shownThroughSeq: z.number().int().min(0).optional(),
+    }),
+    Ok,
+  ),
 } as const satisfies CommandsOfNamespace<'processes'>;
 
 export const processEvents = {

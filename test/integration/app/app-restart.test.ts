@@ -97,6 +97,9 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
 
     // A renderer of the new app: replay what is retained, then follow live.
     const replayed = await h2.invoke('processes.replay', { envId, processId: ticker.processId, afterSeq: 0 });
+    // What the previous run received counts as shown (it kept no record of what its terminals
+    // parsed); what the ticker printed while the app was down is fresh.
+    expect(replayed.shownThroughSeq).toBe(savedTicker.lastSeq);
     const live = () => eventsOf(h2, ticker.processId).filter((e) => lastSeqOf(e) > replayed.lastSeq);
     const shown = () => outputText([...replayed.events, ...live()]);
     const grown = seenBeforeQuit.split('\n').length + 20;

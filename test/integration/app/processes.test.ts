@@ -215,6 +215,52 @@ describe('processes on the Local environment (Tether stdio server)', () => {
     }
   });
 
+  it('replays with how far some terminal has shown the output: only acks of parsed output move it', async () => {
+    const view = await h.invoke('processes.start', {
+      envId: 'local',
+      argv: ['sh', '-c', 'printf first; read go; printf second; read end'],
+      tty: false,
+    });
+    const { processId } = view;
+    const key = { envId: 'local', processId };
+    await waitFor(() => outputText(eventsOf(h, processId)) === 'first', 'first output');
+    const firstSeq = lastSeqOf(eventsOf(h, processId).at(-1)!);
+    const replay = async (feed: RendererFeed) => {
+      const result = await dispatch(h.service.handlers, feed, 'processes.replay', { ...key, afterSeq: 0 });
+      if (!result.ok) throw new Error(result.error.message);
+      return result.output as { lastSeq: number; shownThroughSeq: number };
+    };
+    const other = h.service.attach(() => undefined);
+    try {
+      // No terminal has parsed anything yet: a new pane's first replay is fresh output.
+      expect((await replay(other)).shownThroughSeq).toBe(0);
+      // A renderer without a pane for the process acks what it got at once, without showing it.
+      await h.invoke('processes.ack', { ...key, deltaBytes: 5 });
+      expect((await replay(other)).shownThroughSeq).toBe(0);
+      // A terminal parsed it: every renderer's replay now marks it as shown.
+      await h.invoke('processes.ack', { ...key, deltaBytes: 0, shownThroughSeq: firstSeq });
+      expect((await replay(other)).shownThroughSeq).toBe(firstSeq);
+      await h.invoke('processes.write', { ...key, data: 'go\n' });
+      await waitFor(() => outputText(eventsOf(h, processId)) === 'firstsecond', 'second output');
+      // Output after it is fresh until a terminal reports it parsed; the point never moves back,
+      // nor past what the app has received.
+      const later = await replay(other);
+      expect(later.lastSeq).toBeGreaterThan(firstSeq);
+      expect(later.shownThroughSeq).toBe(firstSeq);
+      await dispatch(h.service.handlers, other, 'processes.ack', {
+        ...key,
+        deltaBytes: 0,
+        shownThroughSeq: 1,
+      });
+      expect((await replay(other)).shownThroughSeq).toBe(firstSeq);
+      await h.invoke('processes.ack', { ...key, deltaBytes: 0, shownThroughSeq: 1_000_000 });
+      expect((await replay(h.feed)).shownThroughSeq).toBe(later.lastSeq);
+    } finally {
+      h.service.detach(other);
+      await h.invoke('processes.write', { ...key, data: 'end\n' });
+    }
+  });
+
   it('holds flow control under a flood: unacked bytes stay bounded and an interrupt still ends it', async () => {
     const view = await h.invoke('processes.start', { envId: 'local', argv: ['yes', 'flood'], tty: true });
     const { processId } = view;
