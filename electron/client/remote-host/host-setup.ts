@@ -112,7 +112,7 @@ export class HostSetup {
         throw new SshError(
           'hostSetup',
           'checking',
-          `remoteNodePath "${choice.path}" cannot load Tether's terminal support (node-pty) on ${this.shell.hostName}.`,
+          `"Node on the host" (${choice.path}) cannot load Tether's terminal support (node-pty) on ${this.shell.hostName}.`,
         );
       }
       this.hooks.onLog(`host node ${choice.path} cannot load node-pty; using Tether's own runtime`);

@@ -110,8 +110,8 @@ export type NodeChoice = { kind: 'host'; path: string } | { kind: 'runtime' };
 
 /** How a user points Tether at a node of their own, for errors about the host's node. */
 export const REMOTE_NODE_PATH_HINT =
-  `If the host has a Node ≥ ${MIN_HOST_NODE_MAJOR} of its own that can load native modules, set the ` +
-  `environment's "remoteNodePath" to it.`;
+  `If the host has a Node ≥ ${MIN_HOST_NODE_MAJOR} of its own that can load native modules, give its ` +
+  `path as the environment's "Node on the host" (--remote-node for tether run and tether ssh).`;
 
 /** The first reason Tether cannot serve this host at all, as an error for the user. */
 export function hostRequirementsError(facts: HostFacts, destination: string): SshError | null {
@@ -151,7 +151,7 @@ export function nodeChoice(facts: HostFacts, remoteNodePath: string | undefined)
       throw new SshError(
         'hostSetup',
         'checking',
-        `remoteNodePath "${remoteNodePath}" is not a runnable Node ≥ ${MIN_HOST_NODE_MAJOR} on the host` +
+        `"Node on the host" (${remoteNodePath}) is not a runnable Node ≥ ${MIN_HOST_NODE_MAJOR} on the host` +
           (facts.nodeMajor !== null ? ` (it is Node ${facts.nodeMajor}).` : '.'),
       );
     }

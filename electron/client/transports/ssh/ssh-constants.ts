@@ -12,3 +12,5 @@ export const SSH_CONNECT_TIMEOUT_S = 10;
  * for a laptop to sleep through a meeting. The client keeps reconnecting for as long.
  */
 export const DEFAULT_SSH_SESSION_TTL_MS = 3 * 60 * 60 * 1000;
+/** ssh's own exit status when the connection, not the command it ran, failed. */
+export const SSH_CONNECTION_FAILED_EXIT = 255;

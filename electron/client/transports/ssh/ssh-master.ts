@@ -3,7 +3,12 @@
 // client, so a reconnect over a live master needs no new handshake and never a second prompt.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { SSH_CONNECT_TIMEOUT_S, SSH_SERVER_ALIVE_COUNT, SSH_SERVER_ALIVE_INTERVAL_S } from './ssh-constants';
+import {
+  SSH_CONNECT_TIMEOUT_S,
+  SSH_CONNECTION_FAILED_EXIT,
+  SSH_SERVER_ALIVE_COUNT,
+  SSH_SERVER_ALIVE_INTERVAL_S,
+} from './ssh-constants';
 import type { HostShell } from '../../remote-host/host-shell';
 import { SshError } from './ssh-error';
 import type { SshStageEvent } from './ssh-hooks';
@@ -29,11 +34,17 @@ function targetArgs(target: SshTarget): string[] {
 /** How often the master checks whether its control socket is there yet. */
 const SOCKET_POLL_MS = 20;
 
+/** The host as the user typed it, with its port when one was given: `box (port 2222)`. */
+export function hostLabel(target: SshTarget): string {
+  return target.port === undefined ? target.destination : `${target.destination} (port ${target.port})`;
+}
+
 /** ssh's stderr while the master fails, turned into the error the user sees. */
-function masterFailure(stderr: string, cancelled: boolean, destination: string): SshError {
+export function masterFailure(stderr: string, cancelled: boolean, destination: string): SshError {
+  // ssh's version banner (printed at higher log levels) says nothing about what went wrong.
   const said = stderr
     .split('\n')
-    .filter((line) => line.trim() && !line.startsWith('debug'))
+    .filter((line) => line.trim() && !line.startsWith('debug') && !/^OpenSSH_\S+/.test(line))
     .join('\n')
     .trim();
   const saying = said ? `\nssh said:\n${said}` : '';
@@ -59,8 +70,7 @@ function masterFailure(stderr: string, cancelled: boolean, destination: string):
 }
 
 export class SshMaster implements HostShell {
-  /** ssh's own exit status when the connection (not the remote command) failed. */
-  readonly channelFailureExit = 255;
+  readonly channelFailureExit = SSH_CONNECTION_FAILED_EXIT;
 
   private child: ChildProcess | null = null;
   /** Set by the bootstrap when the user cancels a prompt, so the failure says so. */
@@ -146,7 +156,7 @@ export class SshMaster implements HostShell {
       const onExit = (): void => {
         clearInterval(poll);
         lines.flush();
-        reject(masterFailure(stderr, this.cancelled, this.target.destination));
+        reject(masterFailure(stderr, this.cancelled, hostLabel(this.target)));
       };
       child.once('exit', onExit);
       child.once('error', (error) => {

@@ -9,10 +9,35 @@ import type { Transport, TransportHandlers, TransportOpener } from '../transport
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
 import { SshBootstrap } from './ssh-bootstrap';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../../shared/remote-bundle';
-import { DEFAULT_SSH_SESSION_TTL_MS } from './ssh-constants';
+import { DEFAULT_SSH_SESSION_TTL_MS, SSH_CONNECTION_FAILED_EXIT } from './ssh-constants';
 import type { SshHooks } from './ssh-hooks';
 
 type SshTransportSpec = Extract<TransportSpec, { kind: 'ssh' }>;
+
+/**
+ * What the end of a bridge means, in the user's words, where its exit status tells: the daemon is
+ * gone (a reconnect with --no-start), or ssh lost the connection. Null: the stdio transport's own.
+ */
+export function bridgeExitError(
+  code: number | null,
+  resume: boolean,
+  destination: string,
+): ClientError | null {
+  if (resume && code === BRIDGE_EXIT_NO_DAEMON) {
+    return new ClientError(
+      'unknownSession',
+      `The session was lost on ${destination}: Tether's daemon there is gone (e.g. after a ` +
+        'reboot), and with it the processes of this session. Reconnect to start a new session.',
+    );
+  }
+  if (code === SSH_CONNECTION_FAILED_EXIT) {
+    return new ClientError(
+      'disconnected',
+      `The SSH connection to ${destination} dropped (the network, or the host closed it).`,
+    );
+  }
+  return null;
+}
 
 export class SshTransportOpener implements TransportOpener {
   private readonly bootstrap: SshBootstrap;
@@ -42,14 +67,7 @@ export class SshTransportOpener implements TransportOpener {
       {
         command: argv,
         preamble,
-        exitError: (code) =>
-          resume && code === BRIDGE_EXIT_NO_DAEMON
-            ? new ClientError(
-                'unknownSession',
-                `The session was lost on ${this.spec.destination}: Tether's daemon there is gone (e.g. after a ` +
-                  'reboot), and with it the processes of this session. Reconnect to start a new session.',
-              )
-            : null,
+        exitError: (code) => bridgeExitError(code, resume, this.spec.destination),
       },
       {
         onMessage: (message) => handlers.onMessage(message),
