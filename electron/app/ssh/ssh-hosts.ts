@@ -2,7 +2,7 @@
 // to every host followed, wildcard and negated patterns skipped, Match blocks ignored), each with
 // what `ssh -G` resolves it to. ssh runs with an argv (no shell), bounded time, a few at a time.
 import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SSHConfig, { LineType, type Line } from 'ssh-config';
@@ -22,9 +22,11 @@ export interface SshConfigLocation {
 }
 
 /** ~/.ssh/config of $HOME, as the rest of the app sees the home directory. */
-export function userSshConfig(): SshConfigLocation {
-  const home = os.homedir();
-  return { file: path.join(home, '.ssh', 'config'), explicit: home !== os.userInfo().homedir };
+export function userSshConfig(home = os.homedir(), passwdHome = os.userInfo().homedir): SshConfigLocation {
+  const file = path.join(home, '.ssh', 'config');
+  // `-F` with a file that is not there is fatal to ssh ("Can't open user config file"); without
+  // one, ssh reads the passwd home's config as it would for the user at a shell.
+  return { file, explicit: home !== passwdHome && existsSync(file) };
 }
 
 export async function listSshHosts(config: SshConfigLocation, ssh = 'ssh'): Promise<SshHostView[]> {
