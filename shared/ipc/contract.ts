@@ -104,6 +104,8 @@ export const HealthView = z.object({
   lastContactAt: z.number().nullable(),
   degraded: z.boolean(),
   stalled: z.boolean(),
+  /** While stalled: when the client replaces the link by itself (null: not stalled, or it cannot). */
+  stallReconnectAt: z.number().nullable(),
   reconnectCount: z.number(),
   history: z.array(z.object({ at: z.number(), state: z.string(), reason: z.string().optional() })),
   thresholds: z.object({ degradedRttMs: z.number(), stalledAfterMs: z.number() }),
@@ -131,6 +133,12 @@ export const SshConnectView = z.object({
   bytesTotal: z.number().optional(),
   /** The last attempt's failure: the stage it stopped in and ssh's own message. */
   failure: z.object({ stage: SshStage, message: z.string() }).nullable(),
+  /**
+   * The stages this attempt entered, the current one included. One before the current stage that
+   * is not here was skipped: a reconnect over a live master signs in again to nothing, and an
+   * installed server is not installed again.
+   */
+  passed: z.array(SshStage),
   /** Lines in the connect log (ssh.connectLog), so *Show log* knows there is something. */
   logLines: z.number(),
 });
