@@ -117,7 +117,11 @@ export class SshMaster {
     let stderr = '';
     let authenticated = false;
     const lines = new LineSplitter((line) => {
-      if (/^debug1: Authenticating to /.test(line)) onStage({ stage: 'authenticating' });
+      // Signing in starts once the host key is settled: ssh says "Authenticating to" before that,
+      // and a host-key question after it would look like a new attempt.
+      if (/^debug1: (SSH2_MSG_SERVICE_ACCEPT received|Authentications that can continue)/.test(line)) {
+        onStage({ stage: 'authenticating' });
+      }
       if (/^Authenticated to /.test(line) || /^debug1: Authentication succeeded/.test(line)) {
         authenticated = true;
       }
