@@ -111,7 +111,8 @@ export type ClientErrorCode =
 /** A state change kept in the bounded history shown by the health panel. */
 export interface StateChange {
   at: number;
-  state: ConnectionState['kind'];
+  /** A state entered, or `stalled`: a connected link stopped answering (its end is `connected` again). */
+  state: ConnectionState['kind'] | 'stalled';
   reason?: string;
 }
 
@@ -126,6 +127,12 @@ export interface HealthSnapshot {
   lastContactAt: number | null;
   degraded: boolean;
   stalled: boolean;
+  /**
+   * While stalled: when the client drops the link and resumes the session on a new one unless a
+   * reply comes first. Null when not stalled, or when the link cannot be replaced without losing
+   * its session (a stdio server); only a link with a time here is offered *Reconnect now*.
+   */
+  stallReconnectAt: number | null;
   reconnectCount: number;
   history: StateChange[];
   thresholds: { degradedRttMs: number; stalledAfterMs: number };

@@ -51,6 +51,17 @@ export const HEALTH_MAX_SAMPLES = 120;
 export const DEGRADED_RTT_MS = 250;
 /** No inbound byte for this long while a probe is outstanding marks the link stalled. */
 export const STALLED_AFTER_MS = 4_000;
+/**
+ * A stalled link without transport pings (an SSH bridge) that can be replaced without losing its
+ * session is dropped after this long without a reply, and the session resumed on a new link (the
+ * ordinary loss and recovery). Long enough that a busy server or a short network hiccup passes
+ * without a reconnect (almost 4× STALLED_AFTER_MS), and as patient as ssh's own keepalive
+ * (ServerAliveInterval × ServerAliveCountMax = 15 s), so an SSH link gets the same grace whichever
+ * of the two notices first. A WebSocket link is closed sooner, at DEAD_AFTER_MS, as its pings tell
+ * a dead peer from a busy one; a stdio server's link is never dropped, since a new one cannot
+ * resume the session.
+ */
+export const STALL_RECONNECT_AFTER_MS = 15_000;
 /** State changes kept for the health panel. */
 export const HEALTH_HISTORY_LIMIT = 100;
 

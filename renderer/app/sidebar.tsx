@@ -13,6 +13,7 @@ import {
 } from '../environments/environment-actions';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { linkAlert, LinkAlertDot, StatusIndicator } from '../health/status-indicator';
+import { offersReconnectNow } from '../health/link-status';
 import { useNow } from '../ui/use-now';
 import { useHostContact } from './host-contact-store';
 
@@ -35,7 +36,7 @@ export function Sidebar() {
     {
       label: 'Reconnect now',
       icon: RefreshCw,
-      disabled: !env.enabled || env.link.kind === 'connected',
+      disabled: !env.enabled || (env.link.kind === 'connected' && !offersReconnectNow(env)),
       onSelect: () => void reconnectNow(env.id).catch(ignore),
     },
     { label: 'Edit…', icon: Pencil, onSelect: () => openDialog({ kind: 'editEnvironment', id: env.id }) },

@@ -7,6 +7,7 @@ import { ExpiredSession } from './expired-session';
 import { FileBrowser } from '../files/file-browser';
 import { HealthPanel } from '../health/health-panel';
 import { LinkFailure } from '../health/link-failure';
+import { offersReconnectNow } from '../health/link-status';
 import { ProcessesPanel } from '../processes/processes-panel';
 import { SshConnectStages } from '../ssh/ssh-connect-stages';
 import { StatusIndicator } from '../health/status-indicator';
@@ -32,7 +33,7 @@ export function EnvironmentView({ env }: { env: Env }) {
         <h2>{env.name}</h2>
         <StatusIndicator env={env} />
         <span className="spacer" />
-        {env.link.kind !== 'connected' && env.link.expiredAt === undefined && env.enabled && (
+        {offersReconnectNow(env) && (
           <button onClick={() => void reconnectNow(env.id).catch(ignore)}>
             <RefreshCw size={14} aria-hidden="true" />
             Reconnect now

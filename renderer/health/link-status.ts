@@ -79,12 +79,21 @@ export function linkStatus(env: EnvironmentView, now: number, hostLost = false):
     case 'degraded':
       text = health?.lastRttMs != null ? `${kind}, ${formatMs(health.lastRttMs)}` : kind;
       break;
-    case 'stalled':
+    case 'stalled': {
       text =
         health?.lastContactAt != null
           ? `stalled, no reply for ${secondsSince(health.lastContactAt, now)} s`
           : 'stalled';
+      // The client gives a replaceable link up by itself: say when, so waiting is a choice.
+      const reconnectAt = health?.stallReconnectAt ?? null;
+      if (reconnectAt !== null) {
+        text +=
+          reconnectAt - now >= COUNTDOWN_FROM_MS
+            ? ` · reconnecting in ${Math.ceil((reconnectAt - now) / 1000)} s`
+            : ' · reconnecting';
+      }
       break;
+    }
     case 'reconnecting': {
       const retryAt = link.nextRetryAt ?? null;
       text =
@@ -134,6 +143,16 @@ export function linkStatus(env: EnvironmentView, now: number, hostLost = false):
   }
   const detail = kind === 'failed' && link.reason ? link.reason : null;
   return { kind, text, label: `Connection: ${text}`, icon: ICONS[kind], detail };
+}
+
+/**
+ * Whether *Reconnect now* has something to do: a link that is down and not expired (expiry offers
+ * a new session instead), or a stalled one the client can replace without losing its session.
+ */
+export function offersReconnectNow(env: EnvironmentView): boolean {
+  if (!env.enabled) return false;
+  if (env.link.kind !== 'connected') return env.link.expiredAt === undefined;
+  return env.health?.stalled === true && env.health.stallReconnectAt !== null;
 }
 
 function secondsSince(at: number, now: number): number {

@@ -1,6 +1,8 @@
-// The stages of an SSH connect as a list — done, current (with its live detail, and a progress bar
-// while installing), still to come — and a failure naming its stage with ssh's own message. The
-// environment view adds *Retry* and *Show log*; the dialog's *Test connection* shows it bare.
+// The stages of an SSH connect as a list — done, skipped (a reconnect over a live master does not
+// sign in again; an installed server is not installed again), current (with its live detail, and
+// a progress bar while installing), still to come — and a failure naming its stage with ssh's own
+// message. The environment view adds *Retry* and *Show log*; the dialog's *Test connection* shows
+// it bare.
 import type { ReactNode } from 'react';
 import type { SshConnectView } from '../../shared/ipc';
 import { formatBytes } from '../ui/format';
@@ -14,7 +16,9 @@ export function SshConnectStages({ progress, actions }: { progress: SshConnectVi
         {SSH_STAGES.map((stage, index) => {
           const state =
             index < reached || (stage === 'connected' && index === reached)
-              ? 'done'
+              ? progress.passed.includes(stage)
+                ? 'done'
+                : 'skipped'
               : index === reached
                 ? progress.failure
                   ? 'failed'
@@ -45,7 +49,7 @@ export function SshConnectStages({ progress, actions }: { progress: SshConnectVi
   );
 }
 
-const STATE_ICON = { done: '✓', current: '◌', failed: '✕', pending: '·' } as const;
+const STATE_ICON = { done: '✓', skipped: '–', current: '◌', failed: '✕', pending: '·' } as const;
 
 function InstallProgress({ sent, total }: { sent: number; total: number }) {
   return (

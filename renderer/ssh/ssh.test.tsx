@@ -103,16 +103,24 @@ describe('the SSH environment form', () => {
       const testId = input.testId!;
       bridge.emit('ssh.testProgress', {
         testId,
-        progress: { stage: 'installing', bytesSent: 100, bytesTotal: 400, failure: null, logLines: 1 },
+        progress: {
+          stage: 'installing',
+          bytesSent: 100,
+          bytesTotal: 400,
+          failure: null,
+          passed: ['connecting', 'authenticating', 'checking', 'installing'],
+          logLines: 1,
+        },
       });
       // Another window's test: not this dialog's.
       bridge.emit('ssh.testProgress', {
         testId: 'someone-else',
-        progress: { stage: 'starting', failure: null, logLines: 0 },
+        progress: { stage: 'starting', failure: null, passed: ['starting'], logLines: 0 },
       });
       const failed = {
         stage: 'starting' as const,
         failure: { stage: 'starting' as const, message: 'the daemon did not start' },
+        passed: ['connecting' as const, 'authenticating' as const, 'checking' as const, 'starting' as const],
         logLines: 4,
       };
       return new Promise((resolve) => {
@@ -244,6 +252,36 @@ function sshEnv(patch: Partial<EnvironmentView>): EnvironmentView {
 }
 
 describe('ssh connect stages', () => {
+  it('show the steps a reconnect over a live master skips as skipped, never as done', () => {
+    useEnvironments.getState().setAll([
+      sshEnv({
+        link: { kind: 'reconnecting', since: 0, attempt: 1, nextRetryAt: null },
+        sshConnect: {
+          stage: 'starting',
+          detail: 'reattaching to the daemon',
+          failure: null,
+          passed: ['connecting', 'starting'],
+          logLines: 5,
+        },
+      }),
+    ]);
+    useUi.getState().selectEnv('env-1');
+    render(<App />);
+    const stages = screen.getByRole('region', { name: 'SSH connect stages' });
+    const states = within(stages)
+      .getAllByRole('listitem')
+      .map((item) => item.getAttribute('aria-label'));
+    expect(states).toEqual([
+      'connecting: done',
+      'authenticating: skipped',
+      'checking the host: skipped',
+      'installing the server: skipped',
+      'starting the server: current',
+      'connected: pending',
+    ]);
+    expect(within(stages).getByLabelText('installing the server: skipped').textContent).not.toContain('✓');
+  });
+
   it('show the install progress in the sidebar indicator and the environment view', () => {
     useEnvironments.getState().setAll([
       sshEnv({
@@ -253,6 +291,7 @@ describe('ssh connect stages', () => {
           bytesSent: 512 * 1024,
           bytesTotal: 2 * 1_048_576,
           failure: null,
+          passed: ['connecting', 'authenticating', 'checking', 'installing'],
           logLines: 3,
         },
       }),
@@ -284,7 +323,12 @@ describe('ssh connect stages', () => {
     useEnvironments.getState().setAll([
       sshEnv({
         link: { kind: 'failed', since: 0, reason: message },
-        sshConnect: { stage: 'authenticating', failure: { stage: 'authenticating', message }, logLines: 2 },
+        sshConnect: {
+          stage: 'authenticating',
+          failure: { stage: 'authenticating', message },
+          passed: ['connecting', 'authenticating'],
+          logLines: 2,
+        },
       }),
     ]);
     useUi.getState().selectEnv('env-1');

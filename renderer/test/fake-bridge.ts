@@ -69,6 +69,7 @@ export function makeEnv(patch: Partial<EnvironmentView> = {}): EnvironmentView {
       lastContactAt: 3_000,
       degraded: false,
       stalled: false,
+      stallReconnectAt: null,
       reconnectCount: 2,
       history: [
         { at: 1_000, state: 'connecting' },

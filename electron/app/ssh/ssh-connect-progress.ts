@@ -1,13 +1,15 @@
 // Where one SSH connect is, for the UI: the stage the bootstrap last reported (with its live detail
 // and install progress), the stage and ssh message of the last failed attempt, and the bounded
 // connect log behind *Show log*. Fed by the bootstrap's hooks and by the client's link state.
-import type { SshConnectView } from '../../../shared/ipc';
+import type { SshConnectView, SshStage } from '../../../shared/ipc';
 import type { ConnectionState } from '../../client/api';
 import type { SshStageEvent } from '../../client/transports/ssh/ssh-hooks';
 import { SSH_CONNECT_LOG_LINE_CHARS, SSH_CONNECT_LOG_LINES } from '../limits';
 
 export class SshConnectProgress {
   private current: SshStageEvent = { stage: 'connecting' };
+  /** The stages the current attempt entered, in order: only these are shown as done. */
+  private passed: SshStage[] = ['connecting'];
   private failure: SshConnectView['failure'] = null;
   /** The failure of the current attempt is in the log (the client repeats its state while waiting). */
   private failureLogged = false;
@@ -23,6 +25,7 @@ export class SshConnectProgress {
     return {
       ...this.current,
       failure: this.failure,
+      passed: [...this.passed],
       logLines: this.log.length,
     };
   }
@@ -40,9 +43,11 @@ export class SshConnectProgress {
       this.append('— connecting —');
       this.failure = null;
       this.failureLogged = false;
+      this.passed = [];
     }
     const urgent = newAttempt || event.stage !== this.current.stage;
     this.current = { ...event };
+    this.enter(event.stage);
     if (event.stage === 'connected') this.failure = null;
     this.changed(urgent);
   }
@@ -60,15 +65,22 @@ export class SshConnectProgress {
     if (state.kind === 'connected') {
       this.current = { stage: 'connected' };
       this.failure = null;
+      this.enter('connected');
     } else if (
       (state.kind === 'reconnecting' || state.kind === 'failed') &&
       this.current.stage !== 'connected'
     ) {
       this.failed(state.reason);
     } else if (state.kind === 'reconnecting') {
-      // The established link dropped: the next attempt starts from the beginning.
+      // The established link dropped: the next attempt starts from the beginning, and over a
+      // live master it goes straight on to starting the bridge: the stages between never happen.
       this.current = { stage: 'connecting', detail: state.reason };
+      this.passed = ['connecting'];
     }
+  }
+
+  private enter(stage: SshStage): void {
+    if (!this.passed.includes(stage)) this.passed.push(stage);
   }
 
   /** The current attempt failed with `message` at the stage it had reached. */

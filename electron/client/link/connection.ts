@@ -47,6 +47,11 @@ export interface ConnectionEvents {
   onProtocolError?(message: string): void;
   /** Notifications other than process events (unknown ones included). */
   onNotification?(method: string, params: unknown): void;
+  /**
+   * The link became stalled (no byte back for STALLED_AFTER_MS while waiting for an answer), or
+   * answers again; `silentMs` is how long it has been silent. Not called when it closes.
+   */
+  onStallChange?(stalled: boolean, silentMs: number): void;
 }
 
 interface PendingCall {
@@ -85,8 +90,14 @@ export class ExecServerConnection {
   lastProtocolError: string | null = null;
   /** Binary data frames agreed in this connection's initialize (never before its result). */
   private binaryFrames = false;
+  /** The stall last reported through onStallChange. */
+  private stallReported = false;
 
-  private constructor(private readonly events: ConnectionEvents) {
+  private constructor(
+    private readonly events: ConnectionEvents,
+    /** A link without pings that stays stalled this long is closed (null: never, it cannot be replaced). */
+    private readonly stallLimitMs: number | null,
+  ) {
     this.ticker = setInterval(() => this.tick(), LIVENESS_TICK_MS);
     this.ticker.unref();
   }
@@ -97,8 +108,9 @@ export class ExecServerConnection {
     events: ConnectionEvents,
     connectTimeoutMs: number,
     resume = false,
+    stallLimitMs: number | null = null,
   ): Promise<ExecServerConnection> {
-    const connection = new ExecServerConnection(events);
+    const connection = new ExecServerConnection(events, stallLimitMs);
     const handlers: TransportHandlers = {
       onMessage: (message, binary) => connection.handleMessage(message, binary === true),
       onActivity: () => connection.handleActivity(),
@@ -134,6 +146,16 @@ export class ExecServerConnection {
   /** True while we wait for the peer and it has been silent for longer than STALLED_AFTER_MS. */
   get stalled(): boolean {
     return this.awaitingSince !== null && Date.now() - this.awaitingSince > STALLED_AFTER_MS;
+  }
+
+  /**
+   * When this connection closes itself if the peer stays silent: DEAD_AFTER_MS into the wait on a
+   * link with pings, the stall limit on one without. Null while not waiting, or when never.
+   */
+  get giveUpAt(): number | null {
+    if (this.awaitingSince === null) return null;
+    const limit = this.transport?.hasPings ? DEAD_AFTER_MS : this.stallLimitMs;
+    return limit === null ? null : this.awaitingSince + limit;
   }
 
   call<M extends RequestMethod>(
@@ -240,7 +262,12 @@ export class ExecServerConnection {
   }
 
   private handleActivity(): void {
-    this.lastInboundAt = Date.now();
+    const now = Date.now();
+    if (this.stallReported) {
+      this.stallReported = false;
+      this.events.onStallChange?.(false, now - (this.awaitingSince ?? now));
+    }
+    this.lastInboundAt = now;
     this.awaitingSince = null;
   }
 
@@ -252,17 +279,25 @@ export class ExecServerConnection {
         this.transport.ping();
         this.awaitingSince ??= now;
       }
-      // Only transports with pings can tell a busy peer from a dead one; others are just flagged stalled.
-      if (this.awaitingSince !== null && now - this.awaitingSince > DEAD_AFTER_MS) {
-        this.close(
-          new ClientError(
-            'disconnected',
-            `No data from ${this.description} for ${Math.round((now - this.lastInboundAt) / 1000)} s while ` +
-              'waiting for an answer; the link is considered dead.',
-          ),
-        );
-        return;
-      }
+    }
+    const giveUpAt = this.giveUpAt;
+    if (giveUpAt !== null && now > giveUpAt) {
+      const silentS = Math.round((now - this.lastInboundAt) / 1000);
+      // Only transports with pings can tell a busy peer from a dead one; others are given up as stalled.
+      this.close(
+        new ClientError(
+          'disconnected',
+          this.transport?.hasPings
+            ? `No data from ${this.description} for ${silentS} s while waiting for an answer; the link is considered dead.`
+            : `No reply from ${this.description} for ${silentS} s; the stalled link is given up for a new one.`,
+        ),
+      );
+      return;
+    }
+    const stalled = this.stalled;
+    if (stalled !== this.stallReported) {
+      this.stallReported = stalled;
+      this.events.onStallChange?.(stalled, now - (this.awaitingSince ?? now));
     }
     this.router.expire(now);
   }

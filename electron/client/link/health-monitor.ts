@@ -42,6 +42,17 @@ export class HealthMonitor {
     if (this.history.length > HEALTH_HISTORY_LIMIT) this.history.shift();
   }
 
+  /** A stall of the connected link began, or ended with a reply (after `silentMs` without one). */
+  recordStall(stalled: boolean, silentMs: number, at = Date.now()): void {
+    const seconds = Math.round(silentMs / 1000);
+    this.history.push(
+      stalled
+        ? { at, state: 'stalled', reason: `no reply for ${seconds} s` }
+        : { at, state: 'connected', reason: `replies again after ${seconds} s of silence` },
+    );
+    if (this.history.length > HEALTH_HISTORY_LIMIT) this.history.shift();
+  }
+
   /** Clears RTT samples (a new connection's link may be a different path). */
   resetSamples(): void {
     this.samples = [];
@@ -50,6 +61,8 @@ export class HealthMonitor {
   snapshot(link: {
     lastContactAt: number | null;
     stalled: boolean;
+    /** When the link gives up its stall (the connection's giveUpAt); absent: never. */
+    stallReconnectAt?: number | null;
     probeAgeMs: number | null;
   }): HealthSnapshot {
     const sorted = this.samples.map(([, rtt]) => rtt).sort((a, b) => a - b);
@@ -66,6 +79,7 @@ export class HealthMonitor {
         (p95 !== null && p95 > DEGRADED_RTT_MS) ||
         (link.probeAgeMs !== null && link.probeAgeMs > DEGRADED_RTT_MS),
       stalled: link.stalled,
+      stallReconnectAt: link.stalled ? (link.stallReconnectAt ?? null) : null,
       reconnectCount: this.reconnects,
       history: [...this.history],
       thresholds: { degradedRttMs: DEGRADED_RTT_MS, stalledAfterMs: STALLED_AFTER_MS },

@@ -80,6 +80,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         this.emitHealth(true);
       },
       installed: () => this.monitor.resetSamples(),
+      stallChanged: (stalled, silentMs) => {
+        this.monitor.recordStall(stalled, silentMs);
+        this.emitHealth(true);
+      },
       onSample: (rttMs) => this.monitor.addSample(rttMs),
       onSettled: () => this.emitHealth(true),
       onTick: () => this.emitHealth(false),
@@ -136,6 +140,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     return this.monitor.snapshot({
       lastContactAt: link ? link.connection.lastInboundAt : this.link.lastContactAt,
       stalled: link?.connection.stalled ?? false,
+      stallReconnectAt: link?.connection.giveUpAt ?? null,
       probeAgeMs: link?.probe.outstandingMs ?? null,
     });
   }

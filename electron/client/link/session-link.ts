@@ -7,7 +7,12 @@ import type { TransportSpec } from '../api';
 import { BackoffWait, backoffDelay, DEFAULT_BACKOFF, type BackoffSchedule } from './backoff';
 import { ClientError, isTransientCode, toClientError } from '../client-error';
 import { ExecServerConnection } from './connection';
-import { CLIENT_NAME, CONNECT_TIMEOUT_MS, INITIALIZE_TIMEOUT_MS } from '../constants';
+import {
+  CLIENT_NAME,
+  CONNECT_TIMEOUT_MS,
+  INITIALIZE_TIMEOUT_MS,
+  STALL_RECONNECT_AFTER_MS,
+} from '../constants';
 import type { Attempt, ConnectedPhase, ClientPhase, Outage } from './link-state';
 import type { ProcessSession } from '../processes/process-session';
 import { RttProbe, type RttProbeEvents } from './rtt-probe';
@@ -30,6 +35,11 @@ export interface SessionLinkOptions {
   backoff?: BackoffSchedule;
   /** How long past the server's advertised session lifetime to keep trying (default 1 min). */
   sessionHoldMarginMs?: number;
+  /**
+   * Drop a stalled link without pings and resume on a new one after this long without a reply
+   * (default STALL_RECONNECT_AFTER_MS). Links that cannot resume (stdio) are never dropped.
+   */
+  stallReconnectAfterMs?: number;
   connectTimeoutMs?: number;
   initializeTimeoutMs?: number;
   /**
@@ -56,6 +66,8 @@ export interface SessionLinkHooks extends RttProbeEvents {
   entered(link: ClientPhase, reason?: string): void;
   /** A new connection was installed: its link may take another path, so RTT starts from scratch. */
   installed(): void;
+  /** The connected link stalled, or answers again after `silentMs` of silence. */
+  stallChanged(stalled: boolean, silentMs: number): void;
   log(message: string): void;
 }
 
@@ -130,7 +142,21 @@ export class SessionLink {
       this.ready().catch(() => undefined);
     } else if (link.kind === 'idle') {
       this.ready().catch(() => undefined);
+    } else if (link.kind === 'connected' && link.connection.stalled && this.canReplaceLink) {
+      // Waiting out a stall helps no one who asked: drop the link, and the loss resumes the session.
+      const silentS = Math.round((Date.now() - link.connection.lastInboundAt) / 1000);
+      link.connection.close(
+        new ClientError(
+          'disconnected',
+          `Reconnect asked while the link was stalled (no reply for ${silentS} s); it is given up for a new one.`,
+        ),
+      );
     }
+  }
+
+  /** Whether a new link can take over the session (not a stdio server's: its session dies with it). */
+  private get canReplaceLink(): boolean {
+    return whyLinkCannotResume(this.options.transport) === null;
   }
 
   /** Ends the link for good: the connection closes, and every followed process fails. */
@@ -234,9 +260,16 @@ export class SessionLink {
           if (link.kind === 'connected' && link.connection === connection) this.handleLoss(link, error);
         },
         onProtocolError: (message) => this.log(message),
+        onStallChange: (stalled, silentMs) => {
+          const link = this.link;
+          if (link.kind === 'connected' && link.connection === connection) {
+            this.hooks.stallChanged(stalled, silentMs);
+          }
+        },
       },
       remaining(this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS),
       resumeSessionId !== null,
+      this.canReplaceLink ? (this.options.stallReconnectAfterMs ?? STALL_RECONNECT_AFTER_MS) : null,
     );
     for (const followed of this.hooks.processes()) connection.route(followed.processId, followed.accept);
     try {
@@ -287,6 +320,8 @@ export class SessionLink {
     if (this.lifetime.signal.aborted) return;
     this.lastContact = link.connection.lastInboundAt;
     link.probe.dispose();
+    // A link lost while stalled may have ridden on something stuck too (an SSH master on a dead route).
+    if (link.connection.stalled) this.opener.linkStalled?.();
     const cannotResume = whyLinkCannotResume(this.options.transport);
     if (cannotResume !== null) {
       this.fail(new ClientError('transport', `${error.message} ${cannotResume}`));

@@ -48,6 +48,11 @@ export interface Transport {
 export interface TransportOpener {
   prepare(resume: boolean): Promise<void>;
   open(handlers: TransportHandlers, timeoutMs: number, resume: boolean): Promise<Transport>;
+  /**
+   * A link of this opener was lost while stalled: what links ride on (an SSH master) may be stuck
+   * on the same dead route, and is rebuilt before the next link rather than trusted.
+   */
+  linkStalled?(): void;
   /** Ends what the opener holds between links (an SSH master). */
   dispose(): void;
 }

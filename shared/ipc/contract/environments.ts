@@ -59,6 +59,8 @@ export const HealthView = z.object({
   lastContactAt: z.number().nullable(),
   degraded: z.boolean(),
   stalled: z.boolean(),
+  /** While stalled: when the client replaces the link by itself (null: not stalled, or it cannot). */
+  stallReconnectAt: z.number().nullable(),
   reconnectCount: z.number(),
   history: z.array(z.object({ at: z.number(), state: z.string(), reason: z.string().optional() })),
   thresholds: z.object({ degradedRttMs: z.number(), stalledAfterMs: z.number() }),

@@ -31,6 +31,12 @@ export const SshConnectView = z.object({
   bytesTotal: z.number().optional(),
   /** The last attempt's failure: the stage it stopped in and ssh's own message. */
   failure: z.object({ stage: SshStage, message: z.string() }).nullable(),
+  /**
+   * The stages this attempt entered, the current one included. One before the current stage that
+   * is not here was skipped: a reconnect over a live master signs in again to nothing, and an
+   * installed server is not installed again.
+   */
+  passed: z.array(SshStage),
   /** Lines in the connect log (ssh.connectLog), so *Show log* knows there is something. */
   logLines: z.number(),
 });

@@ -68,7 +68,11 @@ describe('SSH environments in the app', () => {
       ]);
       const install = stages.filter((s) => s.stage === 'installing' && s.bytesTotal);
       expect(install.at(-1)?.bytesSent).toBe(install.at(-1)?.bytesTotal);
-      expect((await envView(h, env.id)).sshConnect).toMatchObject({ stage: 'connected', failure: null });
+      expect((await envView(h, env.id)).sshConnect).toMatchObject({
+        stage: 'connected',
+        failure: null,
+        passed: order,
+      });
 
       const started = await h.invoke('processes.start', {
         envId: env.id,

@@ -1,6 +1,7 @@
 // Shared pieces of the SSH integration tests: hooks that record every stage, log line and prompt
 // (answering from a script), and a client on the ssh transport to a rig host.
-import { existsSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TransportSpec } from '../../../electron/client/api';
 import {
@@ -61,4 +62,36 @@ export function sshClient(
 export function installedOnHost(host: SshdHost, sub: 'server' | 'runtime'): string[] {
   const dir = path.join(host.home, '.tether', sub);
   return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+/** The SSH master of a client on `rig` to `host` (there is at most one): its pid and ControlPath. */
+export function masterOf(rig: SshTestRig, host: SshdHost): { pid: number; controlPath: string } | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(path.join('/proc', entry, 'cmdline'), 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // The rig's own config file tells our masters from those of other tests on this machine.
+    if (!argv.includes('ControlMaster=yes') || !argv.includes(rig.configFile)) continue;
+    if (!argv.includes(host.alias)) continue;
+    const controlPath = argv.find((arg) => arg.startsWith('ControlPath='))?.slice('ControlPath='.length);
+    if (controlPath) return { pid: Number(entry), controlPath };
+  }
+  return null;
+}
+
+/** Whether a master answers on `controlPath` (`ssh -O check`, as the bootstrap asks it). */
+export function masterAnswers(rig: SshTestRig, host: SshdHost, controlPath: string): boolean {
+  const run = spawnSync(
+    'ssh',
+    [...rig.sshOptions, '-o', `ControlPath=${controlPath}`, '-O', 'check', host.alias],
+    {
+      stdio: 'ignore',
+      timeout: 10_000,
+    },
+  );
+  return run.status === 0;
 }

@@ -2,7 +2,7 @@
 // authenticates once, through askpass, and every probe, upload and bridge rides on it as a mux
 // client, so a reconnect over a live master needs no new handshake and never a second prompt.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import {
   SSH_CONNECT_TIMEOUT_S,
   SSH_CONNECTION_FAILED_EXIT,
@@ -31,8 +31,8 @@ function targetArgs(target: SshTarget): string[] {
   ];
 }
 
-/** How often the master checks whether its control socket is there yet. */
-const SOCKET_POLL_MS = 20;
+/** How often a starting master is asked (`ssh -O check`) whether it is up yet. */
+const MASTER_CHECK_POLL_MS = 100;
 
 /** The host as the user typed it, with its port when one was given: `box (port 2222)`. */
 export function hostLabel(target: SshTarget): string {
@@ -92,9 +92,12 @@ export class SshMaster implements HostShell {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Starts the master and resolves once it is authenticated and its control socket is up. */
+  /** Starts the master and resolves once it is authenticated and answers on its control socket. */
   async start(onStage: (event: SshStageEvent) => void): Promise<void> {
-    this.stop();
+    await this.stopAndWait();
+    // A master that was killed leaves its socket behind. ssh would take the stale file as another
+    // master's and run without multiplexing, so every later step would sign in on its own.
+    if (existsSync(this.controlPath) && !(await this.answers())) rmSync(this.controlPath, { force: true });
     this.cancelled = false;
     onStage({ stage: 'connecting', detail: `ssh ${this.target.destination}` });
     const child = spawn(
@@ -132,7 +135,11 @@ export class SshMaster implements HostShell {
     let stderr = '';
     let authenticated = false;
     const lines = new LineSplitter((line) => {
-      if (/^debug1: Authenticating to /.test(line)) onStage({ stage: 'authenticating' });
+      // Signing in starts once the host key is settled: ssh says "Authenticating to" before that,
+      // and a host-key question after it would look like a new attempt.
+      if (/^debug1: (SSH2_MSG_SERVICE_ACCEPT received|Authentications that can continue)/.test(line)) {
+        onStage({ stage: 'authenticating' });
+      }
       if (/^Authenticated to /.test(line) || /^debug1: Authentication succeeded/.test(line)) {
         authenticated = true;
       }
@@ -145,22 +152,35 @@ export class SshMaster implements HostShell {
       lines.push(data);
     });
 
+    // Up means authenticated and multiplexing: the master answers on its socket, not just made it.
     await new Promise<void>((resolve, reject) => {
-      const poll = setInterval(() => {
-        if (existsSync(this.controlPath)) {
-          clearInterval(poll);
-          child.off('exit', onExit);
-          resolve();
-        }
-      }, SOCKET_POLL_MS);
+      let settled = false;
+      let poll: NodeJS.Timeout | null = null;
+      const settle = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        if (poll) clearTimeout(poll);
+        child.off('exit', onExit);
+        return true;
+      };
+      const check = (): void => {
+        poll = null;
+        const probing = existsSync(this.controlPath) ? this.answers() : Promise.resolve(false);
+        void probing.then((up) => {
+          if (settled) return;
+          if (up && settle()) resolve();
+          else poll = setTimeout(check, MASTER_CHECK_POLL_MS);
+        });
+      };
       const onExit = (): void => {
-        clearInterval(poll);
+        if (!settle()) return;
         lines.flush();
         reject(masterFailure(stderr, this.cancelled, hostLabel(this.target)));
       };
+      poll = setTimeout(check, MASTER_CHECK_POLL_MS);
       child.once('exit', onExit);
       child.once('error', (error) => {
-        clearInterval(poll);
+        if (!settle()) return;
         reject(
           new SshError(
             'transport',
@@ -177,7 +197,11 @@ export class SshMaster implements HostShell {
 
   /** Asks the running master whether it still holds its connection (`ssh -O check`). */
   async check(): Promise<boolean> {
-    if (!this.running) return false;
+    return this.running && (await this.answers());
+  }
+
+  /** Whether a master answers on the control socket (`ssh -O check`), ours or a leftover. */
+  private async answers(): Promise<boolean> {
     const status = await new Promise<number | null>((resolve) => {
       const probe = spawn(
         'ssh',
@@ -214,6 +238,14 @@ export class SshMaster implements HostShell {
     const child = this.child;
     this.child = null;
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  }
+
+  /** Stops the master and waits until it is gone, so its socket is not mistaken for the next one's. */
+  private async stopAndWait(): Promise<void> {
+    const child = this.child;
+    this.stop();
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
   }
 }
 

@@ -88,6 +88,10 @@ export class SshTransportOpener implements TransportOpener {
     return { ...transport, description: `ssh ${this.spec.destination}` };
   }
 
+  linkStalled(): void {
+    this.bootstrap.suspectMaster();
+  }
+
   dispose(): void {
     this.bootstrap.dispose();
   }

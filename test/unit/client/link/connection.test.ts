@@ -1,12 +1,14 @@
 // ExecServerConnection against a scripted WebSocket peer on 127.0.0.1: malformed input is reported
 // and never thrown, early notifications wait for their route, results are validated, server
-// requests are refused politely, and a peer that goes silent is declared dead.
+// requests are refused politely, and a peer that goes silent is declared dead; a silent link
+// without pings is reported stalled, and given up at its stall limit when it has one.
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ClientError } from '../../../../electron/client/client-error';
 import { ExecServerConnection, type WireProcessEvent } from '../../../../electron/client/link/connection';
 import { transportOpener } from '../../../../electron/client/transports/transport';
+import { STALLED_AFTER_MS } from '../../../../electron/client/constants';
 import { waitFor } from '../../../support/wait';
 
 interface Peer {
@@ -128,4 +130,38 @@ describe('ExecServerConnection', () => {
     expect(connection.closed).toBe(true);
     expect(closes).toHaveLength(1);
   });
+
+  it('reports a silent stdio link stalled, and gives it up at its stall limit only if it has one', async () => {
+    // Reads everything, answers nothing: a link that froze with its peer still there.
+    const silent = transportOpener({ kind: 'stdio', command: ['/bin/sh', '-c', 'exec cat > /dev/null'] });
+    const open = async (stallLimitMs: number | null) => {
+      const stalls: boolean[] = [];
+      const closes: ClientError[] = [];
+      const connection = await ExecServerConnection.open(
+        silent,
+        { onClose: (e) => closes.push(e), onStallChange: (stalled) => stalls.push(stalled) },
+        5_000,
+        false,
+        stallLimitMs,
+      );
+      cleanups.push(() => connection.close());
+      connection.call('environment/status', undefined, { timeoutMs: 60_000 }).catch(() => undefined);
+      return { connection, stalls, closes };
+    };
+    const limited = await open(STALLED_AFTER_MS + 1_500);
+    const unlimited = await open(null);
+
+    await waitFor(() => limited.stalls.length > 0, 'the stall to be reported', STALLED_AFTER_MS + 5_000);
+    expect(limited.stalls).toEqual([true]);
+    expect(limited.connection.giveUpAt).not.toBeNull();
+    await waitFor(() => limited.closes.length > 0, 'the stalled link to be given up', 10_000);
+    expect(limited.closes[0]!.message).toMatch(
+      /No reply from stdio: .* for \d+ s; the stalled link is given up/,
+    );
+
+    expect(unlimited.connection.closed, 'a link without a stall limit stays').toBe(false);
+    expect(unlimited.connection.stalled).toBe(true);
+    expect(unlimited.connection.giveUpAt).toBeNull();
+    expect(unlimited.stalls).toEqual([true]);
+  }, 30_000);
 });

@@ -149,3 +149,21 @@ describe('HealthMonitor state history', () => {
     expect(history.every((change) => change.state === 'connected')).toBe(true);
   });
 });
+
+describe('HealthMonitor stalls', () => {
+  it('puts a stall and its end in the history without counting a reconnect', () => {
+    const monitor = new HealthMonitor();
+    monitor.recordState(connected);
+    monitor.recordStall(true, 4_200, 10);
+    monitor.recordStall(false, 9_000, 20);
+    const snap = monitor.snapshot({ ...link, stalled: false, stallReconnectAt: 99 });
+    expect(snap.history.slice(1)).toEqual([
+      { at: 10, state: 'stalled', reason: 'no reply for 4 s' },
+      { at: 20, state: 'connected', reason: 'replies again after 9 s of silence' },
+    ]);
+    expect(snap.reconnectCount).toBe(0);
+    // Only a stalled link has a time at which it is given up.
+    expect(snap.stallReconnectAt).toBeNull();
+    expect(monitor.snapshot({ ...link, stalled: true, stallReconnectAt: 99 }).stallReconnectAt).toBe(99);
+  });
+});
