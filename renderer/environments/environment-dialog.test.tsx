@@ -1,7 +1,7 @@
 // The environment form speaks in human messages (issue #14, defects 7 and 16): Test connection
 // checks the field it needs first, and a new environment gets a colour no other one has.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEnvironments } from './environments-store';
 import { makeEnv, type FakeBridge } from '../test/fake-bridge';
@@ -42,6 +42,7 @@ describe('Test connection', () => {
   it('with a malformed URL says what a URL looks like', async () => {
     const user = userEvent.setup();
     render(<EnvironmentDialog onClose={() => undefined} />);
+    await user.selectOptions(screen.getByLabelText('Connect via'), 'ws');
     await user.type(screen.getByLabelText('URL'), 'host:7000');
     await user.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(screen.getByText('Enter a URL like ws://host:port.')).toBeTruthy();
@@ -80,6 +81,9 @@ describe('EnvironmentDialog', () => {
     bridge.handle('environments.add', (draft) => makeEnv({ id: 'new', name: draft.name }));
     let closed = false;
     render(<EnvironmentDialog onClose={() => (closed = true)} />);
+    // A new environment starts on SSH, the road most users take.
+    expect((screen.getByLabelText('Connect via') as HTMLSelectElement).value).toBe('ssh');
+    await user.selectOptions(screen.getByLabelText('Connect via'), 'ws');
     await user.click(screen.getByRole('button', { name: 'Add' }));
     expect(screen.getByText('Give the environment a name.')).toBeTruthy();
     expect(screen.getByText('Enter a URL like ws://host:port.')).toBeTruthy();
@@ -107,6 +111,7 @@ describe('token storage wording', () => {
       description: 'not encrypted: no OS keychain was found',
     }));
     render(<EnvironmentDialog onClose={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Connect via'), { target: { value: 'ws' } });
     const note = await screen.findByText(/Saved tokens are not encrypted: no OS keychain was found\./);
     expect(note.className).toBe('field-warning');
     expect(screen.getByLabelText('Token').getAttribute('aria-describedby')).toBe(note.id);
@@ -118,6 +123,7 @@ describe('token storage wording', () => {
       description: 'encrypted with the OS keychain (kwallet6)',
     }));
     render(<EnvironmentDialog onClose={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Connect via'), { target: { value: 'ws' } });
     const note = await screen.findByText('Saved tokens are encrypted with the OS keychain (kwallet6).');
     expect(note.className).toBe('field-note');
   });

@@ -33,7 +33,8 @@ export function EnvironmentDialog({
       existing?.color ??
       freeEnvironmentColour(Object.values(useEnvironments.getState().byId).map((e) => e.color.toLowerCase())),
   );
-  const [kind, setKind] = useState<Kind>(existing?.settings.kind ?? 'ws');
+  // SSH is the road most users take (Tether installs its server there), so a new one starts on it.
+  const [kind, setKind] = useState<Kind>(existing?.settings.kind ?? 'ssh');
   const [kindFields, setKindFields] = useState(() => kindFieldsFrom(existing?.settings));
   // Name and colour; then the kind's fields, as a test checks them and as only a save does.
   const [errors, setErrors] = useState<{ name?: string; color?: string }>({});

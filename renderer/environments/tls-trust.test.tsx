@@ -44,6 +44,7 @@ function selfSignedServer(): void {
 
 async function fillIn(user: ReturnType<typeof userEvent.setup>, url: string): Promise<void> {
   await user.type(screen.getByLabelText('Name'), 'Lab');
+  await user.selectOptions(screen.getByLabelText('Connect via'), 'ws');
   await user.type(screen.getByLabelText('URL'), url);
 }
 
@@ -115,6 +116,7 @@ describe('trust on first use in the environment dialog', () => {
 describe('the unencrypted-link note', () => {
   it('appears in the dialog for ws:// to another machine, not for wss:// or loopback', () => {
     render(<EnvironmentDialog onClose={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Connect via'), { target: { value: 'ws' } });
     const typeUrl = (value: string): void =>
       void fireEvent.change(screen.getByLabelText('URL'), { target: { value } });
     for (const quiet of [

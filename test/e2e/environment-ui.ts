@@ -23,6 +23,7 @@ export async function addEnvironment(
   await dialog.getByRole('button', { name: 'Add' }).click();
   await expect.poll(() => dialog.getByText('Give the environment a name.').count(), poll).toBe(1);
   await dialog.getByLabel('Name').fill('Lab box');
+  await dialog.getByLabel('Connect via').selectOption('ws');
   await dialog.getByLabel('URL').fill(target.url);
   if (target.token !== undefined) await dialog.getByLabel('Token').fill(target.token);
   await dialog.getByRole('button', { name: 'Test connection' }).click();
