@@ -57,6 +57,7 @@ export async function navigate(envId: string, path: string): Promise<void> {
     patch(envId, (f) => ({
       path: result.path,
       entries: result.entries,
+      hiddenCount: result.hiddenCount ?? 0,
       loading: false,
       selected: null,
       marked: [],

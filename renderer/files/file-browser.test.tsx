@@ -300,3 +300,12 @@ describe('FileBrowser', () => {
     );
   });
 });
+
+describe('a folder of dot-files only', () => {
+  it('says it holds hidden files instead of calling itself empty', async () => {
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [], hiddenCount: 3 }));
+    render(<FileBrowser env={makeEnv()} />);
+    expect(await screen.findByText('Only hidden files here (3): tick Hidden to see them.')).toBeTruthy();
+    expect(screen.queryByText('Empty folder. Drop files here to upload.')).toBeNull();
+  });
+});

@@ -155,7 +155,11 @@ export function FileTable({
           ))}
         </DataTable>
         {files.path && entries.length === 0 && !files.loading && (
-          <p className="muted">Empty folder. Drop files here to upload.</p>
+          <p className="muted">
+            {files.hiddenCount > 0
+              ? `Only hidden files here (${files.hiddenCount}): tick Hidden to see them.`
+              : 'Empty folder. Drop files here to upload.'}
+          </p>
         )}
       </div>
       {/* Beside the list, not in it: the menu's keys and clicks are not the list's. */}

@@ -8,6 +8,8 @@ export type SortKey = 'name' | 'size' | 'modified';
 export interface EnvFiles {
   path: string | null;
   entries: FileEntry[];
+  /** Dot-entries of the folder that the hidden toggle keeps out of `entries`. */
+  hiddenCount: number;
   loading: boolean;
   error: string | null;
   showHidden: boolean;
@@ -25,6 +27,7 @@ export interface EnvFiles {
 const EMPTY_FILES: EnvFiles = {
   path: null,
   entries: [],
+  hiddenCount: 0,
   loading: false,
   error: null,
   showHidden: false,

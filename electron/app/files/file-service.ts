@@ -31,9 +31,11 @@ export async function listDirectory(
   fs: RemoteFileSystemApi,
   path: string,
   showHidden: boolean,
-): Promise<{ path: string; entries: FileEntry[] }> {
+): Promise<{ path: string; entries: FileEntry[]; hiddenCount: number }> {
   const raw = await fs.readDirectory(path);
   const visible = raw.filter((e) => showHidden || !e.fileName.startsWith('.'));
+  // What the hidden toggle keeps out, so a folder of dot-files never reads as empty.
+  const hiddenCount = raw.length - visible.length;
   const entries = await mapLimited(visible, LIST_METADATA_CONCURRENCY, async (e) => {
     const full = joinPath(path, e.fileName);
     try {
@@ -56,7 +58,7 @@ export async function listDirectory(
     const dirB = b.kind === 'directory' ? 0 : 1;
     return dirA - dirB || a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });
   });
-  return { path, entries };
+  return { path, entries, hiddenCount };
 }
 
 export async function statPath(fs: RemoteFileSystemApi, path: string): Promise<FileEntry> {

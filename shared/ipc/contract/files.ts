@@ -32,7 +32,12 @@ export const fileCommands = {
   'files.home': command(z.object({ envId: EnvironmentId }), z.object({ home: z.string(), cwd: z.string() })),
   'files.list': command(
     z.object({ envId: EnvironmentId, path: z.string().min(1), showHidden: z.boolean() }),
-    z.object({ path: z.string(), entries: z.array(FileEntry) }),
+    /** `hiddenCount`: the dot-entries left out because `showHidden` was false. */
+    z.object({
+      path: z.string(),
+      entries: z.array(FileEntry),
+      hiddenCount: z.number().int().min(0).optional(),
+    }),
   ),
   'files.stat': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), FileEntry),
   'files.preview': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), FilePreview),

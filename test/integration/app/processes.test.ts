@@ -414,6 +414,8 @@ describe('processes and files on codex exec-server (no server-side flow control)
       ['a-dir', 'directory', null],
       ['b.txt', 'file', 5],
     ]);
+    // The dot-file the toggle keeps out is counted, so the view can say it is there.
+    expect(listing.hiddenCount).toBe(1);
     expect(await h.invoke('files.preview', { envId, path: `${dir}/b.txt` })).toEqual({
       kind: 'text',
       text: 'hello',
