@@ -309,3 +309,15 @@ describe('a folder of dot-files only', () => {
     expect(screen.queryByText('Empty folder. Drop files here to upload.')).toBeNull();
   });
 });
+
+describe('a symbolic link', () => {
+  it('is marked as a link beside its name', async () => {
+    TREE['/home/u']!.push({ ...entry('/home/u', 'current', 'directory'), link: true });
+    const { table } = await openBrowser();
+    const row = within(table).getByText('current').closest('tr')!;
+    expect(within(row).getByLabelText('symbolic link')).toBeTruthy();
+    expect(
+      within(within(table).getByText('alpha.txt').closest('tr')!).queryByLabelText('symbolic link'),
+    ).toBeNull();
+  });
+});

@@ -140,6 +140,11 @@ export function FileTable({
                 >
                   <FileIcon entry={entry} />
                   <span className="entry-text">{entry.name}</span>
+                  {entry.link && (
+                    <span className="entry-link" title="Symbolic link" aria-label="symbolic link">
+                      ↪
+                    </span>
+                  )}
                 </button>
               </td>
               <td className="col-size">{entry.kind === 'directory' ? '' : formatBytes(entry.size)}</td>

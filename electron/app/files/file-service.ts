@@ -154,6 +154,7 @@ function entryFrom(
     size: meta.isDirectory ? null : meta.size,
     modifiedAtMs: meta.modifiedAtMs || null,
     hidden: isHidden(name),
+    ...(meta.isSymlink ? { link: true } : {}),
   };
 }
 

@@ -10,6 +10,8 @@ export const FileEntry = z.object({
   size: z.number().nullable(),
   modifiedAtMs: z.number().nullable(),
   hidden: z.boolean(),
+  /** The entry is a symbolic link; `kind`, size and time are its target's (a dangling one is `symlink`). */
+  link: z.boolean().optional(),
 });
 export type FileEntry = z.infer<typeof FileEntry>;
 

@@ -402,17 +402,19 @@ describe('processes and files on codex exec-server (no server-side flow control)
     await h.invoke('files.mkdir', { envId, path: dir });
     await h.invoke('processes.start', {
       envId,
-      shellLine: `printf 'hello' > ${dir}/b.txt && mkdir ${dir}/a-dir && printf x > ${dir}/.hidden`,
+      shellLine: `printf 'hello' > ${dir}/b.txt && mkdir ${dir}/a-dir && printf x > ${dir}/.hidden && ln -s b.txt ${dir}/c-link`,
       tty: false,
     });
     await waitFor(
-      async () => (await h.invoke('files.list', { envId, path: dir, showHidden: true })).entries.length === 3,
+      async () => (await h.invoke('files.list', { envId, path: dir, showHidden: true })).entries.length === 4,
       'files created',
     );
     const listing = await h.invoke('files.list', { envId, path: dir, showHidden: false });
-    expect(listing.entries.map((e) => [e.name, e.kind, e.size])).toEqual([
-      ['a-dir', 'directory', null],
-      ['b.txt', 'file', 5],
+    expect(listing.entries.map((e) => [e.name, e.kind, e.size, e.link ?? false])).toEqual([
+      ['a-dir', 'directory', null, false],
+      ['b.txt', 'file', 5, false],
+      // A link shows its target's kind and size, and says it is a link.
+      ['c-link', 'file', 5, true],
     ]);
     // The dot-file the toggle keeps out is counted, so the view can say it is there.
     expect(listing.hiddenCount).toBe(1);
