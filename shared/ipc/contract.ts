@@ -181,6 +181,8 @@ export const EnvironmentView = z.object({
   bufferedBytes: z.number(),
   /** SSH environments: the connect's stage, detail and last failure; absent for other kinds. */
   sshConnect: SshConnectView.nullable().optional(),
+  /** The folder the environment's workspace is rooted in (Files opens there); absent: home. */
+  workspaceFolder: z.string().nullable().optional(),
 });
 export type EnvironmentView = z.infer<typeof EnvironmentView>;
 
@@ -461,6 +463,13 @@ export const commands = {
   'environments.reconnectAll': command(Empty, Ok),
   /** The renderer saw the network come back (`online`) or the window regain focus: retry now. */
   'environments.networkMayBeBack': command(Empty, Ok),
+  // ── Workspace (environments) ──
+  /** Roots the environment's workspace in the folder `path` (checked to be one), or home with null. */
+  'environments.setWorkspaceFolder': command(
+    z.object({ id: EnvironmentId, path: z.string().min(1).max(4096).nullable() }),
+    EnvironmentView,
+  ),
+  // ── end Workspace (environments) ──
   'environments.test': command(
     z.object({
       settings: EnvironmentSettings,
@@ -548,6 +557,25 @@ export const commands = {
     z.object({ names: z.array(z.string()) }),
   ),
   'files.delete': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
+  // ── Workspace (files): creating, copying and duplicating; a move is files.rename ──
+  /** Creates an empty file at `path`; a taken name is refused (code `conflict`), never replaced. */
+  'files.createFile': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
+  /** Copies `from` (a file or a folder) to `to`; a taken `to` is refused unless `ifExists` says otherwise. */
+  'files.copy': command(
+    z.object({
+      envId: EnvironmentId,
+      from: z.string().min(1),
+      to: z.string().min(1),
+      ifExists: IfExists.default('fail'),
+    }),
+    z.object({ ok: z.literal(true), path: z.string() }),
+  ),
+  /** Copies `path` beside itself under the first free numbered name ("a (1).txt"). */
+  'files.duplicate': command(
+    z.object({ envId: EnvironmentId, path: z.string().min(1) }),
+    z.object({ ok: z.literal(true), path: z.string() }),
+  ),
+  // ── end Workspace (files) ──
 
   /** Reads a file for the editor (text, a read-only preview, or the reason it cannot be edited). */
   'editor.open': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), EditorFile),

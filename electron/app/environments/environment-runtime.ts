@@ -80,6 +80,7 @@ export class EnvironmentRuntime {
       health: this.health ? healthView(this.health) : null,
       info: this.client?.environmentInfo ? { ...this.client.environmentInfo } : null,
       bufferedBytes: this.deps.bufferedBytes(this),
+      workspaceFolder: this.stored.workspaceFolder ?? null,
       ...(this.stored.settings.kind === 'ssh' ? { sshConnect: this.ssh?.view ?? null } : {}),
     };
   }
