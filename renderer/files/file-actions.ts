@@ -1,6 +1,5 @@
 // What the user can do in the file browser: navigate, expand the tree, preview, and change files.
 import { invoke } from '../ipc/ipc-client';
-import { hasEditors, useEditors } from '../editor/editors-store';
 import { useRecentPaths } from './recent-paths-store';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from './files-store';
@@ -132,10 +131,7 @@ export async function toggleTreeNode(envId: string, path: string): Promise<void>
   if (!f.tree[path]) await loadTreeNode(envId, path);
 }
 
-/**
- * Moves the cursor to `path` and marks `marked`, by default the entry alone. A file is previewed,
- * unless the environment's editor covers the preview: then nobody would see it, so it is not read.
- */
+/** Moves the cursor to `path` and marks `marked`, by default the entry alone; a file is previewed. */
 export async function selectEntry(
   envId: string,
   path: string,
@@ -143,7 +139,7 @@ export async function selectEntry(
   marked: string[] = [path],
 ): Promise<void> {
   useFiles.getState().patch(envId, { selected: path, marked, preview: null });
-  if (isFile && !hasEditors(useEditors.getState(), envId)) await previewFile(envId, path);
+  if (isFile) await previewFile(envId, path);
 }
 
 /** Reads the preview of the file at `path`, shown while it is still the one under the cursor. */

@@ -3,17 +3,15 @@
 // files and folders by button or drag-and-drop, downloads of both, and the transfer queue.
 import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentView, FileEntry } from '../../shared/ipc';
-import { HOME_RETRIES, navigate, openHome, previewFile, selectEntry } from './file-actions';
+import { HOME_RETRIES, navigate, openHome, selectEntry } from './file-actions';
 import { openEditor } from '../editor/editor-actions';
 import { openShell } from '../processes/process-actions';
 import { readDrop, type LocalFolder } from './local-folders';
 import { downloadFile, downloadFolder, uploadFiles, uploadFolder } from './transfer-actions';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, sortEntries, useFiles, type EnvFiles } from './files-store';
-import { hasEditors, useEditors } from '../editor/editors-store';
 import { useUi } from '../app/ui-store';
 import { ConflictPrompt } from './conflict-dialog';
-import { EditorArea } from '../editor/editor-area';
 import { FilePreviewView } from './file-preview';
 import { TransferQueue } from './transfer-queue';
 import { FileToolbar } from './file-toolbar';
@@ -104,7 +102,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
           onDelete={(targets) => setPrompt({ kind: 'delete', entries: targets })}
           onDrop={onDrop}
         />
-        <EditorOrPreview envId={env.id} files={files} entries={entries} />
+        <Preview files={files} entries={entries} />
       </div>
       <TransferQueue envId={env.id} />
       <ConflictPrompt />
@@ -118,29 +116,9 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
   );
 }
 
-/**
- * Beside the list: the environment's editor while it has open files, else the preview of the file
- * under the cursor. Kept apart so the editor can move elsewhere without touching the list.
- */
-function EditorOrPreview({
-  envId,
-  files,
-  entries,
-}: {
-  envId: string;
-  files: EnvFiles;
-  entries: FileEntry[];
-}) {
-  const editing = useEditors((s) => hasEditors(s, envId));
+/** Beside the list: the preview of the file under the cursor (files open in editor panes). */
+function Preview({ files, entries }: { files: EnvFiles; entries: FileEntry[] }) {
   const selected = entries.find((e) => e.path === files.selected) ?? null;
-  // The file under the cursor was not previewed while the editor covered it: once the last editor
-  // tab closes, its preview is read.
-  const unpreviewed =
-    !editing && selected && selected.kind !== 'directory' && !files.preview ? selected.path : null;
-  useEffect(() => {
-    if (unpreviewed) void previewFile(envId, unpreviewed);
-  }, [envId, unpreviewed]);
-  if (editing) return <EditorArea envId={envId} />;
   if (selected && selected.kind !== 'directory' && files.preview)
     return <FilePreviewView name={selected.name} state={files.preview} />;
   return null;

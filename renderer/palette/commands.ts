@@ -68,7 +68,6 @@ export function appCommands(): AppCommand[] {
       const files = filesOf(useFiles.getState().byEnv, envId);
       const entry = files.entries.find((e) => e.path === files.selected);
       if (!entry || entry.kind === 'directory') return;
-      ui.showPanel(envId, 'files');
       void openEditor(envId, entry.path);
     }),
     named('saveFile', () => {
