@@ -1,6 +1,7 @@
 // What the user can do in the file browser: navigate, expand the tree, preview, and change files.
 import { invoke } from '../ipc/ipc-client';
 import { useRecentPaths } from './recent-paths-store';
+import { useEnvironments } from '../environments/environments-store';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from './files-store';
 import { ConflictChoices, isConflict } from './conflict-choices';
@@ -14,7 +15,7 @@ export const HOME_RETRIES = 5;
 export const HOME_RETRY_MS = 2_000;
 
 /**
- * Lists the environment's working (else home) folder. With `retries`, a load that leaves no folder
+ * Lists the environment's workspace folder, else its working (else home) folder. With `retries`, a load that leaves no folder
  * shown is tried again that many times, HOME_RETRY_MS apart: the first load can fail right at
  * connect, and the list would stay empty until the user navigates. `signal` stops the retries.
  */
@@ -24,8 +25,13 @@ export async function openHome(
 ): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const { home, cwd } = await invoke('files.home', { envId });
-      await navigate(envId, cwd || home);
+      const folder = useEnvironments.getState().byId[envId]?.workspaceFolder;
+      if (folder) await navigate(envId, folder);
+      // A workspace folder gone from the server leaves the home folder shown.
+      if (!folder || state(envId).path === null) {
+        const { home, cwd } = await invoke('files.home', { envId });
+        await navigate(envId, cwd || home);
+      }
     } catch (error) {
       useFiles.getState().patch(envId, { error: errorMessage(error) });
     }

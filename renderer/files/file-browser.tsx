@@ -1,6 +1,8 @@
-// The file browser of one environment: a toolbar with a path bar, a lazy folder tree, a sortable
-// list driven by mouse and keyboard, preview or the editor beside it, file operations, uploads of
-// files and folders by button or drag-and-drop, downloads of both, and the transfer queue.
+// The file browser of one environment: its workspace (the folder it is rooted in, listed again
+// every few seconds to catch changes made elsewhere), a toolbar with a path bar, a lazy folder
+// tree, a sortable list driven by mouse and keyboard, the preview beside it, file operations
+// (new, rename, delete, cut / copy / paste, duplicate, drag to move), uploads of files and folders
+// by button or drag-and-drop, downloads of both, and the transfer queue.
 import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentView, FileEntry } from '../../shared/ipc';
 import { HOME_RETRIES, navigate, openHome, selectEntry } from './file-actions';
@@ -19,10 +21,22 @@ import { FolderTree } from './folder-tree';
 import { FileTable } from './file-table';
 import { FilePrompts, type FilePrompt } from './file-prompts';
 import type { EntryCommands } from './entry-menu';
+import type { EntryOperations } from './file-table';
+import {
+  closeWorkspaceFolder,
+  duplicateEntries,
+  FOLDER_POLL_MS,
+  moveInto,
+  openWorkspaceFolder,
+  pasteInto,
+  putOnClipboard,
+  recheckFolder,
+} from './workspace-actions';
 
 export function FileBrowser({ env }: { env: EnvironmentView }) {
   const files = useFiles((s) => filesOf(s.byEnv, env.id));
   const focusRequest = useUi((s) => s.fileFocusRequest);
+  const askOpenFolder = useUi((s) => s.openFolderRequest === env.id);
   const [prompt, setPrompt] = useState<FilePrompt | null>(null);
   const [opError, setOpError] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
@@ -37,6 +51,27 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
   useEffect(() => {
     if (focusRequest > 0) listRef.current?.focus();
   }, [focusRequest]);
+  const shownPath = useRef(files.path);
+  shownPath.current = files.path;
+  useEffect(() => {
+    if (!askOpenFolder) return;
+    useUi.getState().requestOpenFolder(null);
+    setPrompt({ kind: 'openFolder', initial: shownPath.current ?? '/' });
+  }, [askOpenFolder]);
+  // The protocol has no file-system watch: the open folder is listed again while it is shown.
+  const shownFolder = files.path;
+  useEffect(() => {
+    if (!shownFolder || !connected) return;
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy || document.hidden) return;
+      busy = true;
+      void recheckFolder(env.id)
+        .catch(() => undefined)
+        .finally(() => (busy = false));
+    }, FOLDER_POLL_MS);
+    return () => clearInterval(timer);
+  }, [env.id, shownFolder, connected]);
 
   const entries = sortEntries(files.entries, files.sort);
   const act = (fn: () => Promise<unknown>) => {
@@ -44,7 +79,17 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
     fn().catch((e: unknown) => setOpError(errorMessage(e)));
   };
   const openTerminal = (cwd: string) => act(() => openShell(env.id, { cwd }));
-  const commands: Omit<EntryCommands, 'remove'> = {
+  const paths = (entries: FileEntry[]) => entries.map((e) => e.path);
+  const operations: EntryOperations = {
+    cut: (targets) => putOnClipboard(env.id, 'cut', paths(targets)),
+    copy: (targets) => putOnClipboard(env.id, 'copy', paths(targets)),
+    duplicate: (targets) => act(() => duplicateEntries(env.id, paths(targets))),
+    ...(files.clipboard
+      ? { paste: (folder: string | null) => act(() => pasteInto(env.id, folder ?? files.path ?? '/')) }
+      : {}),
+    move: (moving, folder) => act(() => moveInto(env.id, moving, folder)),
+  };
+  const commands: Omit<EntryCommands, 'remove' | 'cut' | 'copy' | 'duplicate' | 'pasteInto'> = {
     open: (entry) =>
       entry.kind === 'directory'
         ? void navigate(env.id, entry.path)
@@ -59,6 +104,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
     rename: (entry) => setPrompt({ kind: 'rename', entry }),
     copyPath: (entry) => act(() => navigator.clipboard.writeText(entry.path)),
     openTerminal: (entry) => openTerminal(entry.path),
+    openAsWorkspace: (entry) => act(() => openWorkspaceFolder(env.id, entry.path)),
   };
   const activate = (entry: FileEntry) =>
     entry.kind === 'directory' ? void navigate(env.id, entry.path) : void openEditor(env.id, entry.path);
@@ -84,11 +130,21 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
       <FileToolbar
         envId={env.id}
         files={files}
+        workspaceFolder={env.workspaceFolder ?? null}
+        onOpenFolder={() => setPrompt({ kind: 'openFolder', initial: files.path ?? '/' })}
+        onCloseFolder={() => act(() => closeWorkspaceFolder(env.id))}
+        onNewFile={() => setPrompt({ kind: 'newFile' })}
         onNewFolder={() => setPrompt({ kind: 'mkdir' })}
+        {...(operations.paste ? { onPaste: () => operations.paste?.(null) } : {})}
         onUpload={upload}
         onOpenTerminal={openTerminal}
       />
-      <FolderTree envId={env.id} shown={files.path !== null} />
+      <FolderTree
+        envId={env.id}
+        shown={files.path !== null}
+        root={env.workspaceFolder ?? null}
+        onMove={operations.move}
+      />
       <div className="files-main">
         <FileTable
           envId={env.id}
@@ -101,6 +157,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
           activate={activate}
           onDelete={(targets) => setPrompt({ kind: 'delete', entries: targets })}
           onDrop={onDrop}
+          operations={operations}
         />
         <Preview files={files} entries={entries} />
       </div>

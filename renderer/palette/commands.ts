@@ -6,6 +6,7 @@ import { reconnectAll, reconnectNow } from '../environments/environment-actions'
 import { runShortcut } from './shortcut-actions';
 import { useEnvironments } from '../environments/environments-store';
 import { filesOf, useFiles } from '../files/files-store';
+import { closeWorkspaceFolder, workspaceFolderOf } from '../files/workspace-actions';
 import { envPanes, usePanes } from '../terminals/panes-store';
 import { useUi, type EnvPanel } from '../app/ui-store';
 import { catalogCommand, type CommandId } from '../../shared/command-catalog';
@@ -69,6 +70,18 @@ export function appCommands(): AppCommand[] {
       const entry = files.entries.find((e) => e.path === files.selected);
       if (!entry || entry.kind === 'directory') return;
       void openEditor(envId, entry.path);
+    }),
+    named('openFolder', () => {
+      const envId = activeEnvId();
+      if (!envId) return;
+      ui.showPanel(envId, 'files');
+      ui.requestOpenFolder(envId);
+    }),
+    named('closeFolder', () => {
+      const envId = activeEnvId();
+      if (!envId || !workspaceFolderOf(envId)) return;
+      ui.showPanel(envId, 'files');
+      void closeWorkspaceFolder(envId).catch(() => undefined);
     }),
     named('saveFile', () => {
       const envId = activeEnvId();
