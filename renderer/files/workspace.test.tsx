@@ -158,16 +158,7 @@ describe('file operations', () => {
 
   it('dragging a file onto a folder row moves it there', async () => {
     const { table } = await openBrowser();
-    const data = new Map<string, string>();
-    const dataTransfer = {
-      get types() {
-        return [...data.keys()];
-      },
-      setData: (type: string, value: string) => data.set(type, value),
-      getData: (type: string) => data.get(type) ?? '',
-      effectAllowed: 'all',
-      dropEffect: 'none',
-    };
+    const { data, dataTransfer } = fakeDrag();
     const row = (name: string) => within(table).getByText(name).closest('tr')!;
     fireEvent.dragStart(row('a.txt'), { dataTransfer });
     expect(data.has(ENTRIES_DRAG_TYPE)).toBe(true);
@@ -179,7 +170,36 @@ describe('file operations', () => {
       ]),
     );
   });
+
+  it('dragging a file onto a folder of the tree moves it there', async () => {
+    const { table } = await openBrowser();
+    const { dataTransfer } = fakeDrag();
+    fireEvent.dragStart(within(table).getByText('a.txt').closest('tr')!, { dataTransfer });
+    const home = within(tree()).getByRole('button', { name: 'home' }).closest('.tree-row')!;
+    fireEvent.dragOver(home, { dataTransfer });
+    fireEvent.drop(home, { dataTransfer });
+    await waitFor(() =>
+      expect(bridge.callsOf('files.rename')).toEqual([
+        { envId: 'env-1', from: '/home/u/a.txt', to: '/home/a.txt', ifExists: 'fail' },
+      ]),
+    );
+  });
 });
+
+/** A DataTransfer that keeps what a drag start puts in it, for the drop to read. */
+function fakeDrag() {
+  const data = new Map<string, string>();
+  const dataTransfer = {
+    get types() {
+      return [...data.keys()];
+    },
+    setData: (type: string, value: string) => data.set(type, value),
+    getData: (type: string) => data.get(type) ?? '',
+    effectAllowed: 'all',
+    dropEffect: 'none',
+  };
+  return { data, dataTransfer };
+}
 
 describe('watching the open folder', () => {
   it('a file made elsewhere shows after the next listing, the cursor kept', async () => {
