@@ -273,6 +273,20 @@ export function closeEditor(id: string): void {
   }
 }
 
+/**
+ * A file or folder was moved or renamed from `from` to `to` on the server: the editors of the files
+ * in it follow (their tab, pane and next save go to the new path).
+ */
+export function followMove(envId: string, from: string, to: string): void {
+  for (const tab of useEditors.getState().tabs) {
+    if (tab.envId !== envId || (tab.path !== from && !tab.path.startsWith(`${from}/`))) continue;
+    const moved = to + tab.path.slice(from.length);
+    // The tab takes the new path before its pane does (see openDocument).
+    useEditors.getState().patch(tab.id, { path: moved, name: baseName(moved) });
+    movePanes(envId, tab.path, moved);
+  }
+}
+
 /** The open editor tab of the file a pane shows, if its document is open. */
 export function editorOfContent(content: PaneContent): EditorTab | undefined {
   if (content.kind !== 'editor') return undefined;

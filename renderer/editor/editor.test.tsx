@@ -26,6 +26,8 @@ import { FileBrowser } from '../files/file-browser';
 import { TerminalsPanel } from '../terminals/terminals-panel';
 import { envPanes, leaves, usePanes } from '../terminals/panes-store';
 import { retainShownContent } from '../terminals/pane-kinds';
+import { renameEntry } from '../files/file-actions';
+import { moveInto } from '../files/workspace-actions';
 
 const ENV = 'env-1';
 const version = (sha: string, size = 10): EditVersion => ({
@@ -425,6 +427,22 @@ describe('the editor pane in the main area', () => {
     const tab = envPanes(usePanes.getState().byEnv, ENV).tabs[0]!;
     expect(tab.maximizedPaneId).toBe(tab.focusedPaneId);
     expect(leaves(tab.root).find((l) => l.id === tab.maximizedPaneId)?.content.kind).toBe('editor');
+  });
+
+  it('follows its file when it is renamed or its folder moved in Files, and saves to the new path', async () => {
+    bridge.handle('files.rename', ({ to }) => ({ ok: true, path: to }));
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [] }));
+    const { view } = await openInArea();
+    await act(() => renameEntry(ENV, '/home/u/notes.txt', 'renamed.txt'));
+    expect(editorPanes()).toEqual(['/home/u/renamed.txt']);
+    expect(await within(tabStrip()).findByRole('tab', { name: /renamed\.txt/ })).toBeTruthy();
+    await act(() => moveInto(ENV, ['/home/u'], '/srv'));
+    expect(editorPanes()).toEqual(['/srv/u/renamed.txt']);
+    type(view, 0, 'x');
+    fireEvent.keyDown(view.contentDOM, { key: 's', ctrlKey: true });
+    await waitFor(() => expect(bridge.callsOf('editor.save')).toHaveLength(1));
+    expect(bridge.callsOf('editor.save')[0]).toMatchObject({ path: '/srv/u/renamed.txt' });
   });
 
   it('a pane restored with the layout reads its file when it shows', async () => {

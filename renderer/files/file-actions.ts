@@ -5,6 +5,7 @@ import { useEnvironments } from '../environments/environments-store';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from './files-store';
 import { ConflictChoices, isConflict } from './conflict-choices';
+import { followMove } from '../editor/editor-actions';
 
 function state(envId: string) {
   return filesOf(useFiles.getState().byEnv, envId);
@@ -173,14 +174,16 @@ export async function makeFolder(envId: string, name: string): Promise<void> {
 export async function renameEntry(envId: string, from: string, newName: string): Promise<void> {
   const dir = parentPath(from);
   const to = joinPath(dir, newName);
+  let moved: string;
   try {
-    await invoke('files.rename', { envId, from, to });
+    moved = (await invoke('files.rename', { envId, from, to })).path ?? to;
   } catch (error) {
     if (!isConflict(error)) throw error;
     const choice = await new ConflictChoices(dir, 1).decide(newName);
     if (choice === 'skip') return;
-    await invoke('files.rename', { envId, from, to, ifExists: choice });
+    moved = (await invoke('files.rename', { envId, from, to, ifExists: choice })).path ?? to;
   }
+  followMove(envId, from, moved);
   useFiles.getState().patch(envId, { tree: {} });
   await refresh(envId);
 }

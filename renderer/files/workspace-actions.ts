@@ -7,6 +7,7 @@ import { ConflictChoices, isConflict } from './conflict-choices';
 import { navigate } from './file-actions';
 import { filesOf, joinPath, parentPath, useFiles, type EnvFiles } from './files-store';
 import type { FileEntry } from '../../shared/ipc';
+import { followMove } from '../editor/editor-actions';
 
 function state(envId: string): EnvFiles {
   return filesOf(useFiles.getState().byEnv, envId);
@@ -82,10 +83,11 @@ async function transfer(envId: string, how: 'copy' | 'move', paths: string[], di
   // A move into the folder it is in already changes nothing.
   const todo = how === 'move' ? paths.filter((p) => parentPath(p) !== dir) : paths;
   const choices = new ConflictChoices(dir, todo.length);
-  const send = (from: string, to: string, ifExists: 'fail' | 'replace' | 'keepBoth') =>
-    how === 'copy'
-      ? invoke('files.copy', { envId, from, to, ifExists })
-      : invoke('files.rename', { envId, from, to, ifExists });
+  const send = async (from: string, to: string, ifExists: 'fail' | 'replace' | 'keepBoth') => {
+    if (how === 'copy') return invoke('files.copy', { envId, from, to, ifExists });
+    const moved = await invoke('files.rename', { envId, from, to, ifExists });
+    followMove(envId, from, moved.path ?? to);
+  };
   try {
     for (const from of todo) {
       const name = from.slice(from.lastIndexOf('/') + 1);
