@@ -26,6 +26,7 @@ import {
   closeWorkspaceFolder,
   duplicateEntries,
   FOLDER_POLL_MS,
+  folderPollDelay,
   moveInto,
   openWorkspaceFolder,
   pasteInto,
@@ -58,19 +59,19 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
     useUi.getState().requestOpenFolder(null);
     setPrompt({ kind: 'openFolder', initial: shownPath.current ?? '/' });
   }, [askOpenFolder]);
-  // The protocol has no file-system watch: the open folder is listed again while it is shown.
+  // The protocol has no file-system watch: the open folder is listed again while it is shown, one
+  // listing at a time, and a folder slow to list is listed less often (see folderPollDelay).
   const shownFolder = files.path;
   useEffect(() => {
     if (!shownFolder || !connected) return;
-    let busy = false;
-    const timer = setInterval(() => {
-      if (busy || document.hidden) return;
-      busy = true;
-      void recheckFolder(env.id)
-        .catch(() => undefined)
-        .finally(() => (busy = false));
-    }, FOLDER_POLL_MS);
-    return () => clearInterval(timer);
+    let timer: ReturnType<typeof setTimeout>;
+    const tick = async (): Promise<void> => {
+      const started = Date.now();
+      if (!document.hidden) await recheckFolder(env.id).catch(() => undefined);
+      timer = setTimeout(() => void tick(), folderPollDelay(Date.now() - started));
+    };
+    timer = setTimeout(() => void tick(), FOLDER_POLL_MS);
+    return () => clearTimeout(timer);
   }, [env.id, shownFolder, connected]);
 
   const entries = sortEntries(files.entries, files.sort);

@@ -107,6 +107,13 @@ async function transfer(envId: string, how: 'copy' | 'move', paths: string[], di
 
 /** How often the open folder is listed again to catch changes made elsewhere (see docs/files.md). */
 export const FOLDER_POLL_MS = 3_000;
+/** A listing that took this long waits this many times as long before the next one. */
+const FOLDER_POLL_BACKOFF = 10;
+
+/** The pause before the next listing, after one that took `listedInMs`: a big or slow folder waits longer. */
+export function folderPollDelay(listedInMs: number): number {
+  return Math.max(FOLDER_POLL_MS, listedInMs * FOLDER_POLL_BACKOFF);
+}
 
 /** What tells two listings apart: every entry's name, kind, size and modified time. */
 function fingerprint(entries: FileEntry[]): string {

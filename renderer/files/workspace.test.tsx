@@ -12,7 +12,7 @@ import { withFreshBridge } from '../test/fresh-bridge';
 import { useEnvironments } from '../environments/environments-store';
 import { FileBrowser } from './file-browser';
 import { ENTRIES_DRAG_TYPE } from './file-table';
-import { FOLDER_POLL_MS } from './workspace-actions';
+import { FOLDER_POLL_MS, folderPollDelay } from './workspace-actions';
 
 const entry = (dir: string, name: string, kind: FileEntry['kind'] = 'file'): FileEntry => ({
   name,
@@ -214,4 +214,9 @@ describe('watching the open folder', () => {
     ).toBeTruthy();
     expect(within(table).getByText('a.txt').closest('tr')!.className).toContain('cursor');
   }, 20_000);
+
+  it('lists a folder slow to list less often', () => {
+    expect(folderPollDelay(50)).toBe(FOLDER_POLL_MS);
+    expect(folderPollDelay(600)).toBe(6_000);
+  });
 });
