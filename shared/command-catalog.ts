@@ -38,6 +38,8 @@ const COMMANDS = [
   { id: 'reconnectNow', label: 'Reconnect this environment now' },
   { id: 'editFile', label: 'Edit the selected file' },
   { id: 'newFile', label: 'New file…' },
+  { id: 'openFolder', label: 'Open folder… (the workspace of this environment)' },
+  { id: 'closeFolder', label: 'Close folder (back to the home folder)' },
   { id: 'saveFile', label: 'Save the file in the editor', keysHint: 'Ctrl+S' },
   { id: 'renameTab', label: 'Rename terminal tab', keysHint: 'F2 (on the tab)' },
   { id: 'connectEnvironment', label: 'Connect this environment' },

@@ -29,6 +29,8 @@ interface UiState {
   searchPaneId: string | null;
   /** Bumped to ask the file browser to take keyboard focus. */
   fileFocusRequest: number;
+  /** The environment whose Files view is to ask *Open folder* (from the palette), until it does. */
+  openFolderRequest: string | null;
   /** The tab whose name is being edited in the tab strip. */
   renamingTabId: string | null;
   selectEnv: (id: string | null) => void;
@@ -36,6 +38,7 @@ interface UiState {
   openDialog: (dialog: Dialog | null) => void;
   toggleSearch: (paneId: string | null) => void;
   requestFileFocus: () => void;
+  requestOpenFolder: (envId: string | null) => void;
   setRenamingTab: (tabId: string | null) => void;
 }
 
@@ -45,12 +48,14 @@ export const useUi = create<UiState>((set) => ({
   dialog: null,
   searchPaneId: null,
   fileFocusRequest: 0,
+  openFolderRequest: null,
   renamingTabId: null,
   selectEnv: (id) => set({ activeEnvId: id }),
   showPanel: (envId, panel) => set((s) => ({ panelByEnv: { ...s.panelByEnv, [envId]: panel } })),
   openDialog: (dialog) => set({ dialog }),
   toggleSearch: (paneId) => set((s) => ({ searchPaneId: s.searchPaneId === paneId ? null : paneId })),
   requestFileFocus: () => set((s) => ({ fileFocusRequest: s.fileFocusRequest + 1 })),
+  requestOpenFolder: (envId) => set({ openFolderRequest: envId }),
   setRenamingTab: (tabId) => set({ renamingTabId: tabId }),
 }));
 

@@ -1,6 +1,7 @@
-// What the user can do with editors: open a remote file, save it (checking first that the server
-// still has what was opened), settle a conflict (overwrite, take theirs, save a copy), recreate a
-// deleted file, and close a tab, asking first when it has unsaved changes.
+// What the user can do with editors: open a remote file in an editor pane of the main area (or
+// focus the pane that has it), save it (checking first that the server still has what was opened),
+// settle a conflict (overwrite, take theirs, save a copy), recreate a deleted file, and close it,
+// asking first when it has unsaved changes. A file has at most one document and one pane.
 import {
   EDITOR_SAVE_CHUNK_BYTES,
   EDITOR_SAVE_LIMIT_BYTES,
@@ -9,23 +10,64 @@ import {
   type EditorSaveMode,
   type EditorSaveResult,
   type EditVersion,
+  type PaneContent,
 } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { change, documentState, dropDocument, markSaved, putDocument } from './editor-documents';
 import { lineEndingsOf } from './line-endings';
 import { formatBytes } from '../ui/format';
 import { invoke } from '../ipc/ipc-client';
-import { editorTab, useEditors, type EditorContent } from './editors-store';
+import { editorTab, useEditors, type EditorContent, type EditorTab } from './editors-store';
 import { useEnvironments } from '../environments/environments-store';
 import { filesOf, joinPath, parentPath, useFiles } from '../files/files-store';
 import { encodeBase64 } from '../terminals/xterm/base64';
 import { refreshIfShowing } from '../files/file-actions';
+import { envPanes, leaves, sameContent, usePanes } from '../panes/panes-store';
+import { useUi } from '../app/ui-store';
 
 const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
 let nextId = 1;
 
-/** Opens `path` in a tab of `envId`'s editor, or shows the tab that already has it. */
+export function editorContent(envId: string, path: string): PaneContent {
+  return { kind: 'editor', environmentId: envId, path };
+}
+
+/**
+ * Opens `path` in an editor pane of `envId`'s main area, or focuses the pane that already shows
+ * it, and brings the main area (the Terminals panel) forward.
+ */
 export async function openEditor(envId: string, path: string): Promise<void> {
+  showEditorPane(envId, path);
+  useUi.getState().showPanel(envId, 'terminals');
+  await openDocument(envId, path);
+}
+
+/** Focuses the pane showing `path` (activating its tab), else opens one in a new tab. */
+function showEditorPane(envId: string, path: string): void {
+  const panes = usePanes.getState();
+  const content = editorContent(envId, path);
+  for (const tab of envPanes(panes.byEnv, envId).tabs) {
+    const leaf = leaves(tab.root).find((l) => sameContent(l.content, content));
+    if (leaf) {
+      panes.activateTab(envId, tab.id);
+      panes.focusPane(envId, leaf.id);
+      return;
+    }
+  }
+  panes.openTab(envId, content);
+}
+
+/** The panes that showed `from` show `to` (a symlink opened as its target, a saved copy). */
+function movePanes(envId: string, from: string, to: string): void {
+  if (from !== to)
+    usePanes.getState().replaceContent(envId, editorContent(envId, from), editorContent(envId, to));
+}
+
+/**
+ * Reads `path` into a document for the editor pane that shows it (none is opened here: a pane
+ * restored with the layout calls this itself). A document already open for it is kept.
+ */
+export async function openDocument(envId: string, path: string): Promise<void> {
   const store = useEditors.getState();
   const open = store.tabs.find((t) => t.envId === envId && t.path === path);
   if (open) {
@@ -55,8 +97,12 @@ export async function openEditor(envId: string, path: string): Promise<void> {
     if (twin) {
       closeEditor(id);
       useEditors.getState().activate(envId, twin.id);
+      showEditorPane(envId, twin.path);
       return;
     }
+    // The tab takes the target's path before its pane does: a pane showing a path no tab has closes it.
+    useEditors.getState().patch(id, { path: file.path });
+    movePanes(envId, path, file.path);
     await load(id, file);
   } catch (error) {
     useEditors.getState().patch(id, { content: { kind: 'failed', error: errorMessage(error) } });
@@ -133,6 +179,7 @@ export async function saveEditor(
       deleted: false,
       savedAt: Date.now(),
     }));
+    movePanes(tab.envId, tab.path, result.path);
     // A new name in the folder (a copy, a recreated file) shows in its listing.
     if (mode === 'copy' || mode === 'recreate') void refreshIfShowing(tab.envId, parentPath(result.path));
   } else if (result.kind === 'conflict') {
@@ -214,10 +261,44 @@ export function requestClose(id: string): void {
   else closeEditor(id);
 }
 
+/** Closes tab `id` without asking, and the pane that showed it. */
 export function closeEditor(id: string): void {
+  const tab = editorTab(id);
   stopWaiting(id);
   dropDocument(id);
   useEditors.getState().remove(id);
+  if (tab) {
+    const content = editorContent(tab.envId, tab.path);
+    usePanes.getState().prune(tab.envId, (c) => !sameContent(c, content));
+  }
+}
+
+/**
+ * A file or folder was moved or renamed from `from` to `to` on the server: the editors of the files
+ * in it follow (their tab, pane and next save go to the new path).
+ */
+export function followMove(envId: string, from: string, to: string): void {
+  for (const tab of useEditors.getState().tabs) {
+    if (tab.envId !== envId || (tab.path !== from && !tab.path.startsWith(`${from}/`))) continue;
+    const moved = to + tab.path.slice(from.length);
+    // The tab takes the new path before its pane does (see openDocument).
+    useEditors.getState().patch(tab.id, { path: moved, name: baseName(moved) });
+    movePanes(envId, tab.path, moved);
+  }
+}
+
+/** The open editor tab of the file a pane shows, if its document is open. */
+export function editorOfContent(content: PaneContent): EditorTab | undefined {
+  if (content.kind !== 'editor') return undefined;
+  return useEditors.getState().tabs.find((t) => t.envId === content.environmentId && t.path === content.path);
+}
+
+/** Closes the editors no pane shows any more (their pane closed, or its tab did). */
+export function closeEditorsNotShown(shown: PaneContent[]): void {
+  for (const tab of useEditors.getState().tabs) {
+    const content = editorContent(tab.envId, tab.path);
+    if (!shown.some((c) => sameContent(c, content))) closeEditor(tab.id);
+  }
 }
 
 /** Closes every editor tab of `envId` without asking (its environment is gone). */
@@ -235,9 +316,12 @@ export async function saveAndClose(id: string): Promise<void> {
   if ((await saveEditor(id)) === 'saved') closeEditor(id);
 }
 
-/** The active tab of `envId`'s editor, if it has one. */
+/** The editor in the focused pane of `envId`'s active tab, if that pane is an editor. */
 export function activeEditorId(envId: string): string | null {
-  return useEditors.getState().activeByEnv[envId] ?? null;
+  const panes = envPanes(usePanes.getState().byEnv, envId);
+  const tab = panes.tabs.find((t) => t.id === panes.activeTabId);
+  const leaf = tab && leaves(tab.root).find((l) => l.id === tab.focusedPaneId);
+  return (leaf && editorOfContent(leaf.content)?.id) ?? null;
 }
 
 function baseName(path: string): string {
@@ -259,15 +343,14 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 export async function makeFile(envId: string, name: string): Promise<void> {
   const dir = filesOf(useFiles.getState().byEnv, envId).path ?? '/';
   const path = joinPath(dir, name);
-  const result = await invoke('editor.save', {
-    envId,
-    path,
-    dataBase64: '',
-    mode: 'recreate',
-    base: null,
-    saveId: null,
-  });
-  if (result.kind !== 'saved') throw new Error(`${name} already exists in ${dir}.`);
+  try {
+    // The one way Tether creates a file: a taken name is refused, never replaced.
+    await invoke('files.createFile', { envId, path });
+  } catch (error) {
+    if (error instanceof IpcError && error.code === 'conflict')
+      throw new Error(`${name} already exists in ${dir}.`);
+    throw error;
+  }
   await refreshIfShowing(envId, dir);
-  await openEditor(envId, result.path);
+  await openEditor(envId, path);
 }

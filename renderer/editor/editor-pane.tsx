@@ -1,6 +1,7 @@
-// One open file in the editor: its path and save state, Save, the reason a file is read-only or not
-// shown, a conflict or deletion found on save, and the CodeMirror view of its document.
-import { useEffect, useRef } from 'react';
+// One open file in the editor: its path and save state, Save (also Ctrl+S), the reason a file is
+// read-only or not shown, a conflict or deletion found on save, and the CodeMirror view of its
+// document. The pane it sits in may add its own controls to the toolbar.
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Download, Save, X } from 'lucide-react';
 import { requestClose, saveEditor } from './editor-actions';
 import { downloadFile } from '../transfers/transfer-actions';
@@ -12,10 +13,17 @@ import { useEnvironments } from '../environments/environments-store';
 import { EditorConflict, EditorDeleted } from './editor-conflict';
 import { ErrorLine } from '../ui/error-line';
 
-export function EditorPane({ tab }: { tab: EditorTab }) {
+export function EditorPane({ tab, controls }: { tab: EditorTab; controls?: ReactNode }) {
   const { content } = tab;
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 's') {
+      // Also keeps the browser's own "save page" away.
+      e.preventDefault();
+      void saveEditor(tab.id);
+    }
+  };
   return (
-    <div className="editor-pane" role="tabpanel" aria-label={tab.name}>
+    <div className="editor-pane" aria-label={tab.name} onKeyDown={onKeyDown}>
       <div className="editor-toolbar">
         <span className="editor-path mono" title={tab.path}>
           {tab.path}
@@ -32,6 +40,7 @@ export function EditorPane({ tab }: { tab: EditorTab }) {
             <span className="label">Save</span>
           </button>
         )}
+        {controls}
         <button
           className="icon"
           aria-label={`Close ${tab.name}`}

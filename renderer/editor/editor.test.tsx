@@ -1,8 +1,9 @@
-// The editor as a user meets it in the Files view: Enter / double-click / *Edit* open a file in a
-// tab, the dot marks unsaved changes, Ctrl+S saves the file's own bytes (CRLF, byte-order mark),
-// closing a changed tab asks save / discard / cancel, a conflict shows both versions and its
-// choices work, a save while the link is down is tried again once it is back, and binary or huge
-// files are refused or shown read-only with the reason.
+// The editor as a user meets it: Enter / double-click / *Edit* in Files open a file in an editor
+// pane, a tab of the main area beside the terminals (a second time focuses that pane), the dot on
+// the tab marks unsaved changes, Ctrl+S saves the file's own bytes (CRLF, byte-order mark),
+// closing a changed editor (its own button or its tab) asks save / discard / cancel, a conflict
+// shows both versions and its choices work, a save while the link is down is tried again once it
+// is back, and binary or huge files are refused or shown read-only with the reason.
 import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -21,8 +22,12 @@ import { useEnvironments } from '../environments/environments-store';
 import { decodeBase64 } from '../terminals/xterm/base64';
 import { makeEnv, type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
-import { EditorArea } from './editor-area';
 import { FileBrowser } from '../files/file-browser';
+import { TerminalsPanel } from '../terminals/terminals-panel';
+import { envPanes, leaves, usePanes } from '../panes/panes-store';
+import { retainShownContent } from '../panes/pane-kinds';
+import { renameEntry } from '../files/file-actions';
+import { moveInto } from '../files/workspace-actions';
 
 const ENV = 'env-1';
 const version = (sha: string, size = 10): EditVersion => ({
@@ -40,7 +45,10 @@ const text = (path: string, body: string, bom = false, sha = 'a'): EditorFile =>
 
 let bridge: FakeBridge;
 let files: Record<string, EditorFile>;
+let stopRetaining: () => void;
 beforeEach(() => {
+  // As start-app.ts does: a pane that closes frees its document.
+  stopRetaining = usePanes.subscribe((state) => retainShownContent(state.byEnv));
   bridge = withFreshBridge();
   useEnvironments.getState().upsert(makeEnv({ id: ENV }));
   files = { '/home/u/notes.txt': text('/home/u/notes.txt', 'one\r\ntwo\r\n', true) };
@@ -51,10 +59,26 @@ beforeEach(() => {
   });
   bridge.handle('editor.save', ({ path }) => ({ kind: 'saved', path, version: version('b') }));
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  stopRetaining();
+});
+
+/** The main area: the strip of tabs (terminals and editors) and the active tab's panes. */
+function MainArea() {
+  return <TerminalsPanel env={makeEnv({ id: ENV })} />;
+}
+
+const tabStrip = () => screen.getByRole('tablist', { name: 'Terminal tabs' });
+
+/** Every editor pane of the environment, by the file it shows. */
+const editorPanes = () =>
+  envPanes(usePanes.getState().byEnv, ENV).tabs.flatMap((t) =>
+    leaves(t.root).flatMap((l) => (l.content.kind === 'editor' ? [l.content.path] : [])),
+  );
 
 async function openInArea(path = '/home/u/notes.txt') {
-  render(<EditorArea envId={ENV} />);
+  render(<MainArea />);
   await act(() => openEditor(ENV, path));
   const tab = await screen.findByRole('tab', { name: new RegExp(path.split('/').pop()!) });
   // CodeMirror comes in a chunk of its own; the view mounts once it is there.
@@ -241,7 +265,7 @@ describe('files the editor will not edit', () => {
       size: 2048,
       reason: 'This file cannot be edited: it contains NUL bytes. Download it instead.',
     };
-    render(<EditorArea envId={ENV} />);
+    render(<MainArea />);
     await act(() => openEditor(ENV, '/home/u/a.bin'));
     const note = await screen.findByRole('note');
     expect(note.textContent).toContain('it contains NUL bytes');
@@ -258,7 +282,7 @@ describe('files the editor will not edit', () => {
       size: 9_000_000,
       reason: "It is larger than the editor's limit of 5 MiB.",
     };
-    render(<EditorArea envId={ENV} />);
+    render(<MainArea />);
     await act(() => openEditor(ENV, '/home/u/big.log'));
     expect((await screen.findByRole('note')).textContent).toContain('Read-only');
     const view = await waitFor(viewOf);
@@ -288,9 +312,14 @@ describe('opening from the file browser', () => {
     files['/home/u/b.txt'] = text('/home/u/b.txt', 'b\n');
   });
 
-  it('Enter and double-click open a file in the editor, a second time its tab; Edit is in the menu', async () => {
+  it('Enter and double-click open a file in an editor pane, a second time its tab; Edit is in the menu', async () => {
     const user = userEvent.setup();
-    render(<FileBrowser env={makeEnv({ id: ENV })} />);
+    render(
+      <>
+        <FileBrowser env={makeEnv({ id: ENV })} />
+        <MainArea />
+      </>,
+    );
     const table = await screen.findByRole('table', { name: 'Folder contents' });
     await within(table).findByText('notes.txt');
     screen.getByRole('region', { name: 'Files' }).focus();
@@ -302,50 +331,24 @@ describe('opening from the file browser', () => {
     await waitFor(() =>
       expect(screen.getByRole('tab', { name: /notes\.txt/ }).getAttribute('aria-selected')).toBe('true'),
     );
-    expect(screen.getAllByRole('tab')).toHaveLength(2);
+    expect(within(tabStrip()).getAllByRole('tab')).toHaveLength(2);
+    expect(editorPanes()).toEqual(['/home/u/notes.txt', '/home/u/b.txt']);
     expect(bridge.callsOf('editor.open')).toHaveLength(2);
-    // A link to a file that is open already shows that file's tab.
+    expect(useUi.getState().panelByEnv[ENV]).toBe('terminals');
+    // A link to a file that is open already shows that file's tab, and no second pane.
     files['/home/u/link.txt'] = text('/home/u/b.txt', 'b\n');
     await act(() => openEditor(ENV, '/home/u/link.txt'));
-    expect(screen.getAllByRole('tab')).toHaveLength(2);
+    expect(within(tabStrip()).getAllByRole('tab')).toHaveLength(2);
+    expect(editorPanes()).toEqual(['/home/u/notes.txt', '/home/u/b.txt']);
     expect(screen.getByRole('tab', { name: /b\.txt/ }).getAttribute('aria-selected')).toBe('true');
+    expect(document.querySelectorAll('.cm-content')).toHaveLength(1);
     fireEvent.contextMenu(within(table).getByText('b.txt'));
     expect(screen.getByRole('menuitem', { name: /Edit/ })).toBeTruthy();
     expect(useEditors.getState().tabs.map((t) => t.name)).toEqual(['notes.txt', 'b.txt']);
   });
 });
 
-describe('Ctrl+Shift+E with a file open in the editor', () => {
-  beforeEach(() => {
-    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
-    bridge.handle('files.list', ({ path }) => ({ path, entries: [fileEntry('notes.txt')] }));
-    bridge.handle('files.preview', () => ({ kind: 'text', text: 'x', truncated: false, size: 1 }));
-  });
-
-  it('focuses the file list, not the editor that mounts with the Files view', async () => {
-    const first = render(<FileBrowser env={makeEnv({ id: ENV })} />);
-    await within(await screen.findByRole('table', { name: 'Folder contents' })).findByText('notes.txt');
-    await act(() => openEditor(ENV, '/home/u/notes.txt'));
-    // Opening a file puts the focus in its editor.
-    await waitFor(() => expect(viewOf().hasFocus).toBe(true));
-    // Another panel shows (the Files view goes), then the shortcut brings it back with its editor.
-    first.unmount();
-    act(() => {
-      useUi.getState().showPanel(ENV, 'terminals');
-      useUi.getState().requestFileFocus();
-    });
-    render(<FileBrowser env={makeEnv({ id: ENV })} />);
-    const view = await waitFor(viewOf);
-    const list = screen.getByRole('region', { name: 'Files' });
-    await waitFor(() => expect(document.activeElement).toBe(list));
-    // The view is mounted and had its chance to take the focus.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(view.hasFocus).toBe(false);
-    expect(document.activeElement).toBe(list);
-  });
-});
-
-describe('the preview behind the editor', () => {
+describe('the preview beside the list', () => {
   beforeEach(() => {
     bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
     bridge.handle('files.list', ({ path }) => ({
@@ -361,21 +364,95 @@ describe('the preview behind the editor', () => {
     files['/home/u/b.txt'] = text('/home/u/b.txt', 'b\n');
   });
 
-  it('is not read while editor tabs cover it, and is once the last tab closes', async () => {
+  it('stays in the Files view while files are open in editor panes', async () => {
     const user = userEvent.setup();
     render(<FileBrowser env={makeEnv({ id: ENV })} />);
     const table = await screen.findByRole('table', { name: 'Folder contents' });
     await user.dblClick(await within(table).findByText('b.txt'));
-    await screen.findByRole('tab', { name: /b\.txt/ });
-    const previewsBefore = bridge.callsOf('files.preview').length;
+    await waitFor(() => expect(editorPanes()).toEqual(['/home/u/b.txt']));
     await user.click(within(table).getByText('notes.txt'));
-    expect(useFiles.getState().byEnv[ENV]?.selected).toBe('/home/u/notes.txt');
-    expect(bridge.callsOf('files.preview')).toHaveLength(previewsBefore);
-
-    await user.click(screen.getByRole('button', { name: 'Close b.txt' }));
     const preview = await screen.findByRole('complementary', { name: 'Preview of notes.txt' });
     await within(preview).findByText('preview of /home/u/notes.txt');
-    expect(bridge.callsOf('files.preview').at(-1)).toMatchObject({ path: '/home/u/notes.txt' });
+    expect(document.querySelector('.cm-content')).toBeNull();
+  });
+});
+
+describe('the editor pane in the main area', () => {
+  it('closing its tab with unsaved changes asks first; Discard closes tab and file', async () => {
+    const user = userEvent.setup();
+    const { tab, view } = await openInArea();
+    type(view, 0, 'x');
+    fireEvent.keyDown(tab, { key: 'Delete' });
+    const dialog = screen.getByRole('dialog', { name: 'Save changes to notes.txt?' });
+    expect(editorPanes()).toEqual(['/home/u/notes.txt']);
+    await user.click(within(dialog).getByRole('button', { name: 'Discard' }));
+    expect(editorPanes()).toEqual([]);
+    expect(useEditors.getState().tabs).toEqual([]);
+    expect(screen.queryByRole('tab')).toBeNull();
+  });
+
+  it('an unchanged editor closes with its tab, and its file is opened again afresh', async () => {
+    const { tab } = await openInArea();
+    fireEvent.keyDown(tab, { key: 'Delete' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(useEditors.getState().tabs).toEqual([]);
+    await act(() => openEditor(ENV, '/home/u/notes.txt'));
+    expect(bridge.callsOf('editor.open')).toHaveLength(2);
+  });
+
+  it('shares its tab with a shell beside it and can be maximized', async () => {
+    const user = userEvent.setup();
+    bridge.handle('processes.start', ({ cwd }) => ({
+      envId: ENV,
+      processId: 'p-1',
+      argv: ['sh'],
+      title: 'sh',
+      cwd: cwd ?? '/',
+      tty: true,
+      state: 'running',
+      pid: 1,
+      exitCode: null,
+      failure: null,
+      startedAt: 0,
+      endedAt: null,
+      size: null,
+      resizable: true,
+    }));
+    await openInArea();
+    await user.click(screen.getByRole('button', { name: 'Split right' }));
+    await waitFor(() => expect(bridge.callsOf('processes.start')).toHaveLength(1));
+    expect(bridge.callsOf('processes.start')[0]).toMatchObject({ cwd: '/home/u' });
+    const editorPane = screen.getByRole('region', { name: 'Editor notes.txt' });
+    await user.click(within(editorPane).getByRole('button', { name: 'Maximize pane' }));
+    const tab = envPanes(usePanes.getState().byEnv, ENV).tabs[0]!;
+    expect(tab.maximizedPaneId).toBe(tab.focusedPaneId);
+    expect(leaves(tab.root).find((l) => l.id === tab.maximizedPaneId)?.content.kind).toBe('editor');
+  });
+
+  it('follows its file when it is renamed or its folder moved in Files, and saves to the new path', async () => {
+    bridge.handle('files.rename', ({ to }) => ({ ok: true, path: to }));
+    bridge.handle('files.home', () => ({ home: '/home/u', cwd: '/home/u' }));
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [] }));
+    const { view } = await openInArea();
+    await act(() => renameEntry(ENV, '/home/u/notes.txt', 'renamed.txt'));
+    expect(editorPanes()).toEqual(['/home/u/renamed.txt']);
+    expect(await within(tabStrip()).findByRole('tab', { name: /renamed\.txt/ })).toBeTruthy();
+    await act(() => moveInto(ENV, ['/home/u'], '/srv'));
+    expect(editorPanes()).toEqual(['/srv/u/renamed.txt']);
+    type(view, 0, 'x');
+    fireEvent.keyDown(view.contentDOM, { key: 's', ctrlKey: true });
+    await waitFor(() => expect(bridge.callsOf('editor.save')).toHaveLength(1));
+    expect(bridge.callsOf('editor.save')[0]).toMatchObject({ path: '/srv/u/renamed.txt' });
+  });
+
+  it('a pane restored with the layout reads its file when it shows', async () => {
+    act(() =>
+      usePanes.getState().openTab(ENV, { kind: 'editor', environmentId: ENV, path: '/home/u/notes.txt' }),
+    );
+    render(<MainArea />);
+    const view = await waitFor(viewOf);
+    expect(view.state.doc.toString()).toBe('one\ntwo\n');
+    expect(bridge.callsOf('editor.open')).toEqual([{ envId: ENV, path: '/home/u/notes.txt' }]);
   });
 });
 
@@ -422,7 +499,7 @@ describe('unsaved edits outside the editor', () => {
   });
 
   it('the palette edits the selected file and saves the open one', async () => {
-    render(<EditorArea envId={ENV} />);
+    render(<MainArea />);
     useUi.getState().selectEnv(ENV);
     useFiles.getState().patch(ENV, {
       path: '/home/u',
@@ -446,7 +523,7 @@ describe('unsaved edits outside the editor', () => {
       );
     run('editFile');
     expect(await screen.findByRole('tab', { name: /notes\.txt/ })).toBeTruthy();
-    expect(useUi.getState().panelByEnv[ENV]).toBe('files');
+    expect(useUi.getState().panelByEnv[ENV]).toBe('terminals');
     type(await waitFor(viewOf), 0, 'x');
     run('saveFile');
     await waitFor(() => expect(bridge.callsOf('editor.save')).toHaveLength(1));

@@ -1,4 +1,4 @@
-// The open editor tabs of every environment's Files view: what each holds (text with its version,
+// The open editor documents of every environment (each shown in an editor pane of the main area): what each holds (text with its version,
 // a read-only preview, or why not), whether it has unsaved changes, its save and any conflict.
 // The document itself lives in its CodeMirror state (editor/editor-documents.ts).
 import { create } from 'zustand';
@@ -75,11 +75,6 @@ export const useEditors = create<EditorsState>((set) => ({
     }),
   activate: (envId, id) => set((s) => ({ activeByEnv: { ...s.activeByEnv, [envId]: id } })),
 }));
-
-/** Whether `envId` has editor tabs open: then its editor covers the file preview. */
-export function hasEditors(state: Pick<EditorsState, 'tabs'>, envId: string): boolean {
-  return state.tabs.some((t) => t.envId === envId);
-}
 
 export function editorTab(id: string): EditorTab | undefined {
   return useEditors.getState().tabs.find((t) => t.id === id);

@@ -1,10 +1,11 @@
 // What the user can do in the file browser: navigate, expand the tree, preview, and change files.
 import { invoke } from '../ipc/ipc-client';
-import { hasEditors, useEditors } from '../editor/editors-store';
 import { useRecentPaths } from './recent-paths-store';
+import { useEnvironments } from '../environments/environments-store';
 import { errorMessage } from '../../shared/error-message';
 import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from './files-store';
 import { ConflictChoices, isConflict } from '../transfers/conflict-choices';
+import { followMove } from '../editor/editor-actions';
 
 function state(envId: string) {
   return filesOf(useFiles.getState().byEnv, envId);
@@ -15,7 +16,7 @@ export const HOME_RETRIES = 5;
 export const HOME_RETRY_MS = 2_000;
 
 /**
- * Lists the environment's working (else home) folder. With `retries`, a load that leaves no folder
+ * Lists the environment's workspace folder, else its working (else home) folder. With `retries`, a load that leaves no folder
  * shown is tried again that many times, HOME_RETRY_MS apart: the first load can fail right at
  * connect, and the list would stay empty until the user navigates. `signal` stops the retries.
  */
@@ -25,8 +26,13 @@ export async function openHome(
 ): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const { home, cwd } = await invoke('files.home', { envId });
-      await navigate(envId, cwd || home);
+      const folder = useEnvironments.getState().byId[envId]?.workspaceFolder;
+      if (folder) await navigate(envId, folder);
+      // A workspace folder gone from the server leaves the home folder shown.
+      if (!folder || state(envId).path === null) {
+        const { home, cwd } = await invoke('files.home', { envId });
+        await navigate(envId, cwd || home);
+      }
     } catch (error) {
       useFiles.getState().patch(envId, { error: errorMessage(error) });
     }
@@ -133,10 +139,7 @@ export async function toggleTreeNode(envId: string, path: string): Promise<void>
   if (!f.tree[path]) await loadTreeNode(envId, path);
 }
 
-/**
- * Moves the cursor to `path` and marks `marked`, by default the entry alone. A file is previewed,
- * unless the environment's editor covers the preview: then nobody would see it, so it is not read.
- */
+/** Moves the cursor to `path` and marks `marked`, by default the entry alone; a file is previewed. */
 export async function selectEntry(
   envId: string,
   path: string,
@@ -144,7 +147,7 @@ export async function selectEntry(
   marked: string[] = [path],
 ): Promise<void> {
   useFiles.getState().patch(envId, { selected: path, marked, preview: null });
-  if (isFile && !hasEditors(useEditors.getState(), envId)) await previewFile(envId, path);
+  if (isFile) await previewFile(envId, path);
 }
 
 /** Reads the preview of the file at `path`, shown while it is still the one under the cursor. */
@@ -172,14 +175,16 @@ export async function makeFolder(envId: string, name: string): Promise<void> {
 export async function renameEntry(envId: string, from: string, newName: string): Promise<void> {
   const dir = parentPath(from);
   const to = joinPath(dir, newName);
+  let moved: string;
   try {
-    await invoke('files.rename', { envId, from, to });
+    moved = (await invoke('files.rename', { envId, from, to })).path ?? to;
   } catch (error) {
     if (!isConflict(error)) throw error;
     const choice = await new ConflictChoices(dir, 1).decide(newName);
     if (choice === 'skip') return;
-    await invoke('files.rename', { envId, from, to, ifExists: choice });
+    moved = (await invoke('files.rename', { envId, from, to, ifExists: choice })).path ?? to;
   }
+  followMove(envId, from, moved);
   useFiles.getState().patch(envId, { tree: {} });
   await refresh(envId);
 }

@@ -1,15 +1,21 @@
-// The questions the file browser asks: a name for a new folder, a new name for an entry, and
-// whether to delete (one entry, or the list of the marked ones). Each closes itself when done.
+// The questions the file browser asks: a name for a new file or folder, a new name for an entry,
+// the folder to open as the workspace, and whether to delete (one entry, or the list of the
+// marked ones). Each closes itself when done.
 import { useState } from 'react';
 import type { FileEntry } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { deleteEntries, makeFolder, renameEntry } from './file-actions';
+import { makeFile, openWorkspaceFolder } from './workspace-actions';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorLine } from '../ui/error-line';
 import { Modal } from '../ui/modal';
 
 export type FilePrompt =
-  { kind: 'mkdir' } | { kind: 'rename'; entry: FileEntry } | { kind: 'delete'; entries: FileEntry[] };
+  | { kind: 'mkdir' }
+  | { kind: 'newFile' }
+  | { kind: 'openFolder'; initial: string }
+  | { kind: 'rename'; entry: FileEntry }
+  | { kind: 'delete'; entries: FileEntry[] };
 
 export function FilePrompts({
   envId,
@@ -34,6 +40,26 @@ export function FilePrompts({
           initial=""
           onClose={onClose}
           onSubmit={(name) => makeFolder(envId, name)}
+        />
+      );
+    case 'newFile':
+      return (
+        <NamePrompt
+          title="New file"
+          initial=""
+          onClose={onClose}
+          onSubmit={(name) => makeFile(envId, name)}
+        />
+      );
+    case 'openFolder':
+      return (
+        <NamePrompt
+          title="Open folder"
+          label="Folder"
+          path
+          initial={prompt.initial}
+          onClose={onClose}
+          onSubmit={(path) => openWorkspaceFolder(envId, path)}
         />
       );
     case 'rename':
@@ -102,6 +128,10 @@ function DeletePrompt({
 
 function NamePrompt(props: {
   title: string;
+  /** What is asked for (default: a name). */
+  label?: string;
+  /** A path on the server is asked for, so "/" is allowed. */
+  path?: boolean;
   initial: string;
   onClose: () => void;
   onSubmit: (name: string) => Promise<void>;
@@ -114,8 +144,8 @@ function NamePrompt(props: {
         onSubmit={async (e) => {
           e.preventDefault();
           const trimmed = name.trim();
-          if (!trimmed || trimmed.includes('/')) {
-            setError('Enter a name without "/".');
+          if (props.path ? !trimmed.startsWith('/') : !trimmed || trimmed.includes('/')) {
+            setError(props.path ? 'Enter a full path, starting with "/".' : 'Enter a name without "/".');
             return;
           }
           try {
@@ -127,7 +157,8 @@ function NamePrompt(props: {
         }}
       >
         <label>
-          Name <input aria-label="Name" value={name} onChange={(e) => setName(e.target.value)} />
+          {props.label ?? 'Name'}{' '}
+          <input aria-label={props.label ?? 'Name'} value={name} onChange={(e) => setName(e.target.value)} />
         </label>
         <ErrorLine message={error} />
         <div className="modal-actions">

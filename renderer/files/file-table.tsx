@@ -1,7 +1,8 @@
 // The file list: a sortable table of the current folder (name, size, modified, row actions) that
-// takes the keyboard (see use-file-selection.ts), a context menu per entry, and drops of files and
-// folders to upload into the folder shown.
-import { useCallback, useState, type RefObject } from 'react';
+// takes the keyboard (see use-file-selection.ts; Ctrl+X / C / V / D cut, copy, paste and
+// duplicate), a context menu per entry, drops of files and folders to upload into the folder shown,
+// and entries dragged onto a folder (in the list or the tree) to move them there.
+import { useCallback, useState, type KeyboardEvent, type RefObject } from 'react';
 import { Download } from 'lucide-react';
 import type { FileEntry } from '../../shared/ipc';
 import { goUp, markEntries, selectEntry, sortBy } from './file-actions';
@@ -21,6 +22,31 @@ const FILE_COLUMNS: DataColumn<SortKey>[] = [
   { key: 'modified', label: 'Modified', className: 'col-modified', sortable: true },
 ];
 
+/** The drag data of entries dragged within the file browser: their paths, as JSON. */
+export const ENTRIES_DRAG_TYPE = 'application/x-tether-entries';
+
+/** The paths of dragged entries, or null when the drag is not of entries (e.g. local files). */
+export function draggedEntries(transfer: DataTransfer): string[] | null {
+  // A drop of local files made up by a page script or a test may carry no types at all.
+  if (!Array.from(transfer.types ?? []).includes(ENTRIES_DRAG_TYPE)) return null;
+  try {
+    const paths: unknown = JSON.parse(transfer.getData(ENTRIES_DRAG_TYPE));
+    return Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What the list does with the entries an action applies to (the marked ones, else the cursor's). */
+export interface EntryOperations {
+  cut: (entries: FileEntry[]) => void;
+  copy: (entries: FileEntry[]) => void;
+  duplicate: (entries: FileEntry[]) => void;
+  /** Paste into a folder, or into the folder shown (null); absent while there is nothing to paste. */
+  paste?: (folder: string | null) => void;
+  move: (paths: string[], folder: string) => void;
+}
+
 export function FileTable({
   envId,
   files,
@@ -32,6 +58,7 @@ export function FileTable({
   activate,
   onDelete,
   onDrop,
+  operations,
 }: {
   envId: string;
   files: EnvFiles;
@@ -41,14 +68,16 @@ export function FileTable({
   opError: string | null;
   listRef: RefObject<HTMLDivElement | null>;
   /** The entry menu's commands, but Delete, which applies to the marked entries. */
-  commands: Omit<EntryCommands, 'remove'>;
+  commands: Omit<EntryCommands, 'remove' | 'cut' | 'copy' | 'duplicate' | 'pasteInto'>;
   /** Enter and double-click: a folder opens, a file opens in the editor. */
   activate: (entry: FileEntry) => void;
   /** Asks before deleting `entries`. */
   onDelete: (entries: FileEntry[]) => void;
   onDrop: (transfer: DataTransfer) => void;
+  operations: EntryOperations;
 }) {
   const [dragging, setDragging] = useState(false);
+  const [dropFolder, setDropFolder] = useState<string | null>(null);
   const [contextMenu, setContextMenu] = useState<{ at: { x: number; y: number }; entry: FileEntry } | null>(
     null,
   );
@@ -76,8 +105,29 @@ export function FileTable({
   const entryCommands: EntryCommands = {
     ...commands,
     remove: (entry) => onDelete(selection.targetsOf(entry)),
+    cut: (entry) => operations.cut(selection.targetsOf(entry)),
+    copy: (entry) => operations.copy(selection.targetsOf(entry)),
+    duplicate: (entry) => operations.duplicate(selection.targetsOf(entry)),
+    ...(operations.paste ? { pasteInto: (folder: FileEntry) => operations.paste?.(folder.path) } : {}),
   };
   const marked = new Set(files.marked);
+  const current = entries.find((e) => e.path === files.selected);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const command = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
+    const key = e.key.toLowerCase();
+    if (e.target === e.currentTarget && command && ['x', 'c', 'v', 'd'].includes(key)) {
+      e.preventDefault();
+      if (key === 'v') operations.paste?.(null);
+      else if (current) {
+        const targets = selection.targetsOf(current);
+        if (key === 'x') operations.cut(targets);
+        else if (key === 'c') operations.copy(targets);
+        else operations.duplicate(targets);
+      }
+      return;
+    }
+    selection.onListKey(e);
+  };
 
   return (
     <>
@@ -87,8 +137,8 @@ export function FileTable({
         className={`file-list${dragging ? ' dragging' : ''}`}
         aria-label="Files"
         role="region"
-        aria-keyshortcuts="ArrowUp ArrowDown Enter F2 Delete Backspace Control+A"
-        onKeyDown={selection.onListKey}
+        aria-keyshortcuts="ArrowUp ArrowDown Enter F2 Delete Backspace Control+A Control+X Control+C Control+V Control+D"
+        onKeyDown={onKeyDown}
         onDragOver={(e) => {
           e.preventDefault();
           setDragging(true);
@@ -97,7 +147,8 @@ export function FileTable({
         onDrop={(e) => {
           e.preventDefault();
           setDragging(false);
-          onDrop(e.dataTransfer);
+          // Entries dropped on the list itself stay where they are; only a folder row takes them.
+          if (!draggedEntries(e.dataTransfer)) onDrop(e.dataTransfer);
         }}
       >
         <ErrorLine message={files.error} />
@@ -118,7 +169,35 @@ export function FileTable({
               key={entry.path}
               data-path={entry.path}
               aria-selected={marked.has(entry.path)}
-              className={entry.path === files.selected ? 'cursor' : undefined}
+              className={
+                [entry.path === files.selected && 'cursor', dropFolder === entry.path && 'drop-target']
+                  .filter(Boolean)
+                  .join(' ') || undefined
+              }
+              draggable
+              onDragStart={(e) => {
+                const paths = selection.targetsOf(entry).map((t) => t.path);
+                e.dataTransfer.setData(ENTRIES_DRAG_TYPE, JSON.stringify(paths));
+                e.dataTransfer.effectAllowed = 'move';
+              }}
+              onDragOver={(e) => {
+                if (entry.kind !== 'directory' || !e.dataTransfer.types.includes(ENTRIES_DRAG_TYPE)) return;
+                e.preventDefault();
+                e.stopPropagation();
+                e.dataTransfer.dropEffect = 'move';
+                setDropFolder(entry.path);
+              }}
+              onDragLeave={() => setDropFolder((f) => (f === entry.path ? null : f))}
+              onDrop={(e) => {
+                const paths = draggedEntries(e.dataTransfer);
+                if (entry.kind !== 'directory' || !paths) return;
+                e.preventDefault();
+                e.stopPropagation();
+                setDropFolder(null);
+                setDragging(false);
+                const moving = paths.filter((p) => p !== entry.path);
+                if (moving.length > 0) operations.move(moving, entry.path);
+              }}
               onClick={(e) => selection.onRowClick(e, entry)}
               onDoubleClick={() => activate(entry)}
               onContextMenu={(e) => {

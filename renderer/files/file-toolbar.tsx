@@ -1,8 +1,19 @@
-// The file browser's toolbar: up one folder, a path bar you can type into, refresh, the hidden
-// toggle, New folder, uploads of files and of a folder (through the system's pickers), and a
-// terminal opened in the current folder.
+// The file browser's toolbar: the workspace folder (Open folder…, Close folder), up one folder, a
+// path bar you can type into, refresh, the hidden toggle, New file, New folder, Paste, uploads of
+// files and of a folder (through the system's pickers), and a terminal opened in the current folder.
 import { useEffect, useRef, useState } from 'react';
-import { ArrowUp, FolderPlus, FolderUp, RotateCw, SquareTerminal, Upload } from 'lucide-react';
+import {
+  ArrowUp,
+  ClipboardPaste,
+  FilePlus,
+  FolderOpen,
+  FolderPlus,
+  FolderUp,
+  FolderX,
+  RotateCw,
+  SquareTerminal,
+  Upload,
+} from 'lucide-react';
 import { goUp, navigate, refresh, toggleHidden } from './file-actions';
 import type { EnvFiles } from './files-store';
 import { foldersOfPicked, type LocalFolder } from '../transfers/local-folders';
@@ -10,13 +21,24 @@ import { foldersOfPicked, type LocalFolder } from '../transfers/local-folders';
 export function FileToolbar({
   envId,
   files,
+  workspaceFolder,
+  onOpenFolder,
+  onCloseFolder,
+  onNewFile,
   onNewFolder,
+  onPaste,
   onUpload,
   onOpenTerminal,
 }: {
   envId: string;
   files: EnvFiles;
+  workspaceFolder: string | null;
+  onOpenFolder: () => void;
+  onCloseFolder: () => void;
+  onNewFile: () => void;
   onNewFolder: () => void;
+  /** Absent while Cut or Copy took nothing. */
+  onPaste?: () => void;
   onUpload: (list: FileList | File[], folders?: LocalFolder[]) => void;
   onOpenTerminal: (cwd: string) => void;
 }) {
@@ -26,6 +48,16 @@ export function FileToolbar({
   useEffect(() => setPathText(files.path ?? ''), [files.path]);
   return (
     <div className="files-toolbar">
+      <button onClick={onOpenFolder} title="Root the workspace in a folder">
+        <FolderOpen size={15} aria-hidden="true" />
+        <span className="label">Open folder…</span>
+      </button>
+      {workspaceFolder && (
+        <button onClick={onCloseFolder} title={`Close ${workspaceFolder}: back to the home folder`}>
+          <FolderX size={15} aria-hidden="true" />
+          <span className="label">Close folder</span>
+        </button>
+      )}
       <button
         className="icon"
         onClick={() => void goUp(envId)}
@@ -49,10 +81,20 @@ export function FileToolbar({
       <label className="toggle">
         <input type="checkbox" checked={files.showHidden} onChange={() => void toggleHidden(envId)} /> Hidden
       </label>
+      <button onClick={onNewFile} disabled={!files.path}>
+        <FilePlus size={15} aria-hidden="true" />
+        <span className="label">New file</span>
+      </button>
       <button onClick={onNewFolder} disabled={!files.path}>
         <FolderPlus size={15} aria-hidden="true" />
         <span className="label">New folder</span>
       </button>
+      {onPaste && (
+        <button onClick={onPaste} disabled={!files.path} title="Paste here (Ctrl+V)">
+          <ClipboardPaste size={15} aria-hidden="true" />
+          <span className="label">Paste</span>
+        </button>
+      )}
       <button onClick={() => uploadInput.current?.click()} disabled={!files.path}>
         <Upload size={15} aria-hidden="true" />
         <span className="label">Upload</span>

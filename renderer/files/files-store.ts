@@ -1,5 +1,5 @@
 // File browser state per environment: current directory and its entries, the lazily loaded tree,
-// sort order, hidden toggle, selection and preview.
+// sort order, hidden toggle, selection, preview, and what Cut or Copy took.
 import { create } from 'zustand';
 import type { FileEntry, FilePreview } from '../../shared/ipc';
 
@@ -22,6 +22,8 @@ export interface EnvFiles {
   /** Children of expanded directories in the tree, by path. */
   tree: Record<string, FileEntry[]>;
   expanded: Record<string, boolean>;
+  /** What Cut or Copy took, for the next Paste. */
+  clipboard: { mode: 'cut' | 'copy'; paths: string[] } | null;
 }
 
 const EMPTY_FILES: EnvFiles = {
@@ -37,6 +39,7 @@ const EMPTY_FILES: EnvFiles = {
   preview: null,
   tree: {},
   expanded: {},
+  clipboard: null,
 };
 
 interface FilesState {

@@ -1,24 +1,52 @@
-// The folder tree beside the file list: lazy (a folder's subfolders load when it opens), opened
-// down to the current folder, which it marks and scrolls into view.
-import { useEffect, useRef } from 'react';
+// The folder tree beside the file list: rooted in the workspace folder (else "/"), lazy (a folder's
+// subfolders load when it opens), opened down to the current folder, which it marks and scrolls
+// into view; entries dragged onto a folder move there.
+import { useEffect, useRef, useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { loadTreeNode, navigate, toggleTreeNode } from './file-actions';
 import { filesOf, useFiles } from './files-store';
 import { FileIcon } from './file-icon';
+import { draggedEntries, ENTRIES_DRAG_TYPE } from './file-table';
 
-export function FolderTree({ envId, shown }: { envId: string; shown: boolean }) {
+type MoveInto = (paths: string[], folder: string) => void;
+
+export function FolderTree({
+  envId,
+  shown,
+  root,
+  onMove,
+}: {
+  envId: string;
+  shown: boolean;
+  /** The workspace folder, or null for the whole file system. */
+  root: string | null;
+  onMove: MoveInto;
+}) {
+  const rootPath = root ?? '/';
+  const rootName = root ? (root.split('/').filter(Boolean).pop() ?? root) : '/';
   return (
     <nav className="tree" aria-label="Folder tree">
       {shown && (
         <ul>
-          <TreeNode envId={envId} path="/" name="/" />
+          <TreeNode key={rootPath} envId={envId} path={rootPath} name={rootName} onMove={onMove} />
         </ul>
       )}
     </nav>
   );
 }
 
-function TreeNode({ envId, path, name }: { envId: string; path: string; name: string }) {
+function TreeNode({
+  envId,
+  path,
+  name,
+  onMove,
+}: {
+  envId: string;
+  path: string;
+  name: string;
+  onMove: MoveInto;
+}) {
+  const [dropping, setDropping] = useState(false);
   const expanded = useFiles((s) => !!filesOf(s.byEnv, envId).expanded[path]);
   const children = useFiles((s) => filesOf(s.byEnv, envId).tree[path]);
   const current = useFiles((s) => filesOf(s.byEnv, envId).path === path);
@@ -32,7 +60,25 @@ function TreeNode({ envId, path, name }: { envId: string; path: string; name: st
   }, [current]);
   return (
     <li>
-      <div ref={rowRef} className={`tree-row${current ? ' current' : ''}`}>
+      <div
+        ref={rowRef}
+        className={`tree-row${current ? ' current' : ''}${dropping ? ' drop-target' : ''}`}
+        onDragOver={(e) => {
+          if (!e.dataTransfer.types.includes(ENTRIES_DRAG_TYPE)) return;
+          e.preventDefault();
+          e.dataTransfer.dropEffect = 'move';
+          setDropping(true);
+        }}
+        onDragLeave={() => setDropping(false)}
+        onDrop={(e) => {
+          const paths = draggedEntries(e.dataTransfer);
+          setDropping(false);
+          if (!paths) return;
+          e.preventDefault();
+          const moving = paths.filter((p) => p !== path);
+          if (moving.length > 0) onMove(moving, path);
+        }}
+      >
         <button
           className="tree-toggle"
           aria-expanded={expanded}
@@ -58,7 +104,7 @@ function TreeNode({ envId, path, name }: { envId: string; path: string; name: st
       {expanded && children && children.length > 0 && (
         <ul>
           {children.map((c) => (
-            <TreeNode key={c.path} envId={envId} path={c.path} name={c.name} />
+            <TreeNode key={c.path} envId={envId} path={c.path} name={c.name} onMove={onMove} />
           ))}
         </ul>
       )}

@@ -21,11 +21,10 @@ beforeEach(() => {
   existing = new Set(['/home/u/taken.txt']);
   bridge
     .handle('files.list', ({ path }) => ({ path, entries: [] }))
-    .handle('editor.save', ({ path }) => {
-      if (existing.has(path))
-        return { kind: 'conflict', theirs: { kind: 'text', path, text: 'x', bom: false, version } };
+    .handle('files.createFile', ({ path }) => {
+      if (existing.has(path)) throw new IpcError('conflict', `${path} exists`);
       existing.add(path);
-      return { kind: 'saved', path, version };
+      return { ok: true };
     })
     .handle('editor.open', ({ path }) => {
       if (!existing.has(path)) throw new IpcError('notFound', `${path} does not exist`);
@@ -55,13 +54,9 @@ describe('New file…', () => {
     await user.clear(within(dialog).getByRole('textbox'));
     await user.type(within(dialog).getByRole('textbox'), 'notes.md{Enter}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New file' })).toBeNull());
-    expect(bridge.callsOf('editor.save').at(-1)).toMatchObject({
-      envId: 'env-1',
-      path: '/home/u/notes.md',
-      dataBase64: '',
-      mode: 'recreate',
-    });
+    expect(bridge.callsOf('files.createFile').at(-1)).toEqual({ envId: 'env-1', path: '/home/u/notes.md' });
     await waitFor(() => expect(useEditors.getState().tabs.map((t) => t.path)).toEqual(['/home/u/notes.md']));
-    expect(useUi.getState().panelByEnv['env-1']).toBe('files');
+    // The editor is a main-area tab: the Terminals panel comes forward with it.
+    expect(useUi.getState().panelByEnv['env-1']).toBe('terminals');
   });
 });

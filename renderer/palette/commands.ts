@@ -13,6 +13,7 @@ import { runShortcut } from './shortcut-actions';
 import { useEnvironments } from '../environments/environments-store';
 import { filesOf, useFiles } from '../files/files-store';
 import { envPanes, leaves, processIdOf, usePanes } from '../panes/panes-store';
+import { closeWorkspaceFolder, workspaceFolderOf } from '../files/workspace-actions';
 import { useUi, type EnvPanel } from '../app/ui-store';
 import { catalogCommand, type CommandId } from '../../shared/command-catalog';
 import { keysOf, SHORTCUTS } from './shortcuts';
@@ -87,7 +88,6 @@ export function appCommands(): AppCommand[] {
       const files = filesOf(useFiles.getState().byEnv, envId);
       const entry = files.entries.find((e) => e.path === files.selected);
       if (!entry || entry.kind === 'directory') return;
-      ui.showPanel(envId, 'files');
       void openEditor(envId, entry.path);
     }),
     named('newFile', () => {
@@ -95,6 +95,18 @@ export function appCommands(): AppCommand[] {
       if (!envId) return;
       ui.showPanel(envId, 'files');
       ui.openDialog({ kind: 'newFile', envId });
+    }),
+    named('openFolder', () => {
+      const envId = activeEnvId();
+      if (!envId) return;
+      ui.showPanel(envId, 'files');
+      ui.requestOpenFolder(envId);
+    }),
+    named('closeFolder', () => {
+      const envId = activeEnvId();
+      if (!envId || !workspaceFolderOf(envId)) return;
+      ui.showPanel(envId, 'files');
+      void closeWorkspaceFolder(envId).catch(() => undefined);
     }),
     named('saveFile', () => {
       const envId = activeEnvId();

@@ -1,12 +1,14 @@
 // Closing panes and tabs (a pane whose process still runs, and shows in no other pane, is not
-// closed silently: the user chooses to terminate it or to keep it running in the background), and
-// moving between panes by where they are on screen.
+// closed silently: the user chooses to terminate it or to keep it running in the background; an
+// editor with unsaved changes asks save / discard / cancel first), and moving between panes by
+// where they are on screen.
 import { processKeyString } from '../processes/process-key';
 import { envPanes, leaves, processIdOf, usePanes } from './panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useUi } from '../app/ui-store';
 import type { ProcessView } from '../../shared/ipc';
 import { signalProcess } from '../processes/process-actions';
+import { editorOfContent, requestClose } from '../editor/editor-actions';
 import { neighbourInDirection, type FocusDirection, type PaneRect } from './pane-geometry';
 
 function isRunning(p: ProcessView | undefined): p is ProcessView {
@@ -30,14 +32,33 @@ export function processesLeftWithoutPane(envId: string, paneIds: string[]): Proc
   return [...left.values()];
 }
 
-/** Closes the panes at once when nothing would be left running unseen; otherwise asks first. */
-export function requestClosePanes(envId: string, paneIds: string[]): void {
+/**
+ * Closes the panes at once when nothing would be left running unseen; otherwise asks first. An
+ * editor pane with unsaved changes stays until its own question (shown in its tab) is answered.
+ */
+export function requestClosePanes(envId: string, requested: string[]): void {
+  const paneIds = requested.filter((id) => !askedAboutUnsavedEdits(envId, id));
   if (paneIds.length === 0) return;
   if (processesLeftWithoutPane(envId, paneIds).length === 0) {
     closePanes(envId, paneIds);
     return;
   }
   useUi.getState().openDialog({ kind: 'closePanes', envId, paneIds });
+}
+
+/** Whether pane `paneId` is an editor with unsaved changes, now asking what to do with them. */
+function askedAboutUnsavedEdits(envId: string, paneId: string): boolean {
+  const env = envPanes(usePanes.getState().byEnv, envId);
+  for (const tab of env.tabs) {
+    const leaf = leaves(tab.root).find((l) => l.id === paneId);
+    const editor = leaf && editorOfContent(leaf.content);
+    if (!editor?.dirty) continue;
+    // The question shows in the pane, so its tab comes forward.
+    usePanes.getState().activateTab(envId, tab.id);
+    requestClose(editor.id);
+    return true;
+  }
+  return false;
 }
 
 export function requestCloseTab(envId: string, tabId: string): void {

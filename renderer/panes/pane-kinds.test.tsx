@@ -4,7 +4,6 @@
 import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { EditorFile } from '../../shared/ipc';
 import { startApp } from '../app/start-app';
 import { envPanes, leaves, terminalContent, usePanes, type PaneContent } from './panes-store';
@@ -13,6 +12,7 @@ import { terminalFor } from '../terminals/xterm/terminal-registry';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
 import { withTwoEnvironments } from '../test/two-environments';
 import { App } from '../app/app';
+import { useEditors } from '../editor/editors-store';
 
 const notes: PaneContent = { kind: 'editor', environmentId: 'env-1', path: '/home/u/notes.txt' };
 const file: EditorFile = {
@@ -58,7 +58,6 @@ const panes = () => envPanes(usePanes.getState().byEnv, 'env-1').tabs.map((t) =>
 
 describe('pane kinds', () => {
   it('draws a terminal and an editor in one tab, and names the tab after the focused pane', async () => {
-    const user = userEvent.setup();
     render(<App />);
     expect(screen.getByRole('region', { name: 'Terminal bash' })).toBeTruthy();
     const editor = screen.getByRole('region', { name: 'Editor notes.txt' });
@@ -67,8 +66,7 @@ describe('pane kinds', () => {
     act(() => usePanes.getState().focusPane('env-1', panes()[0]![0]!.id));
     expect(strip().getByRole('tab', { name: /^1: bash/ })).toBeTruthy();
 
-    // After a restart the file is not open yet: the pane offers to open it, and then shows it.
-    await user.click(within(editor).getByRole('button', { name: 'Open' }));
+    // After a restart the file is not open yet: the pane reads it when it first shows, once.
     expect(bridge.callsOf('editor.open')).toEqual([{ envId: 'env-1', path: '/home/u/notes.txt' }]);
     // Loading the file pulls in CodeMirror's chunk, slow on a busy machine: a bound, not a timing.
     expect(await within(editor).findByRole('button', { name: /Save/ }, { timeout: 20_000 })).toBeTruthy();
@@ -92,5 +90,14 @@ describe('pane kinds', () => {
 
     act(() => bridge.emit('processes.removed', { envId: 'env-1', processId: 'p1' }));
     expect(panes().map((tab) => tab.map((l) => l.content))).toEqual([[notes]]);
+  });
+
+  it('frees the document of an editor pane that closes', async () => {
+    render(<App />);
+    const editor = screen.getByRole('region', { name: 'Editor notes.txt' });
+    await within(editor).findByRole('button', { name: /Save/ }, { timeout: 20_000 });
+    expect(useEditors.getState().tabs.map((t) => t.path)).toEqual(['/home/u/notes.txt']);
+    act(() => usePanes.getState().closePane('env-1', panes()[0]![1]!.id));
+    expect(useEditors.getState().tabs).toEqual([]);
   });
 });

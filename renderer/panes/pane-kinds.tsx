@@ -2,11 +2,15 @@
 // what it calls the tab it is focused in, and what it holds while shown and frees once no pane
 // shows it. pane-layout.tsx draws every leaf through this table and start-app.ts hands every
 // layout change to retainShownContent, so a new kind is one entry here and one component.
-import { useEffect, useReducer, type ComponentType } from 'react';
-import { X } from 'lucide-react';
+import { useEffect, useReducer, useRef, type ComponentType } from 'react';
+import { Columns2, Maximize2, Minimize2, Rows2 } from 'lucide-react';
 import type { EnvironmentView, PaneContent, PaneKindName } from '../../shared/ipc';
-import { openEditor } from '../editor/editor-actions';
-import { PANE_ID_ATTRIBUTE, requestClosePanes } from './pane-actions';
+import { closeEditorsNotShown, openDocument } from '../editor/editor-actions';
+import { EditorClosePrompt } from '../editor/editor-close-prompt';
+import { openShell } from '../processes/process-actions';
+import { parentPath } from '../files/files-store';
+import { keysOfId } from '../palette/shortcuts';
+import { PANE_ID_ATTRIBUTE } from './pane-actions';
 import { useEditors } from '../editor/editors-store';
 import { leaves, usePanes, type EnvPanes } from './panes-store';
 import { processKeyString } from '../processes/process-key';
@@ -68,8 +72,9 @@ const editor: PaneKind<ContentOf<'editor'>> = {
   Pane: EditorKindPane,
   title: (_envId, { path }) => path.split('/').filter(Boolean).pop() ?? path,
   titleStores: [],
-  // The open documents belong to the editor store (and their unsaved-edit guard), not to panes.
-  retainOnly: () => undefined,
+  // A document lives as long as its pane: closing the pane (asked first while it has unsaved
+  // changes, see pane-actions.ts) or its tab closes the file.
+  retainOnly: (shown) => closeEditorsNotShown(shown.map((s) => s.content)),
 };
 
 export const PANE_KINDS: { [K in PaneKindName]: PaneKind<ContentOf<K>> } = { terminal, editor };
@@ -124,36 +129,84 @@ function TerminalKindPane({ content, ...props }: PaneProps<ContentOf<'terminal'>
 }
 
 /**
- * A file's editor in a pane: the open document, or a way to open it (e.g. after a restart).
- * Nothing opens one yet but a stored layout: a document has one CodeMirror view at a time, so the
- * Files view's editor and a pane must not show the same file at once.
+ * A file's editor in a pane: the open document with Save, Ctrl+S and the close question, plus the
+ * pane's own controls (split beside it with a shell in the file's folder, maximize). A pane
+ * restored with the layout reads its file when it first shows.
  */
-function EditorKindPane({ env, paneId, content, focused }: PaneProps<ContentOf<'editor'>>) {
+function EditorKindPane({
+  env,
+  paneId,
+  content,
+  focused,
+  hiddenPanes,
+  canMaximize,
+}: PaneProps<ContentOf<'editor'>>) {
   const tab = useEditors((s) =>
     s.tabs.find((t) => t.envId === content.environmentId && t.path === content.path),
   );
+  const openedAtMount = useRef(tab !== undefined);
+  useEffect(() => {
+    // Only at mount: a document that closes takes its pane with it, and must not be read again.
+    if (!openedAtMount.current) void openDocument(content.environmentId, content.path);
+  }, [content.environmentId, content.path]);
+  const { focusPane, toggleMaximize } = usePanes.getState();
+  const maximized = hiddenPanes > 0;
   const name = editor.title(env.id, content);
+  const split = (direction: 'horizontal' | 'vertical') =>
+    void openShell(env.id, { cwd: parentPath(content.path), splitOf: { paneId, direction } }).catch(
+      () => undefined,
+    );
+  const maximizeLabel = maximized ? 'Restore panes' : 'Maximize pane';
+  const controls = (
+    <>
+      <button
+        className="icon"
+        aria-label="Split right"
+        title="Split right: a shell in this folder"
+        onClick={() => split('horizontal')}
+      >
+        <Columns2 size={14} aria-hidden="true" />
+      </button>
+      <button
+        className="icon"
+        aria-label="Split down"
+        title="Split down: a shell in this folder"
+        onClick={() => split('vertical')}
+      >
+        <Rows2 size={14} aria-hidden="true" />
+      </button>
+      {canMaximize && (
+        <button
+          className="icon"
+          aria-label={maximizeLabel}
+          aria-pressed={maximized}
+          title={`${maximizeLabel} (${keysOfId('maximizePane')})`}
+          onClick={() => toggleMaximize(env.id, paneId)}
+        >
+          {maximized ? (
+            <Minimize2 size={14} aria-hidden="true" />
+          ) : (
+            <Maximize2 size={14} aria-hidden="true" />
+          )}
+        </button>
+      )}
+    </>
+  );
   return (
     <section
-      className={`pane editor-kind${focused ? ' focused' : ''}`}
+      className={`pane editor-kind${focused ? ' focused' : ''}${maximized ? ' maximized' : ''}`}
       aria-label={`Editor ${name}`}
       {...{ [PANE_ID_ATTRIBUTE]: paneId }}
-      onMouseDown={() => usePanes.getState().focusPane(env.id, paneId)}
+      onMouseDown={() => focusPane(env.id, paneId)}
+      onFocus={() => focusPane(env.id, paneId)}
     >
       {tab ? (
-        <EditorPane tab={tab} />
+        <>
+          <EditorPane tab={tab} controls={controls} />
+          {tab.closing && <EditorClosePrompt tab={tab} />}
+        </>
       ) : (
-        <div className="editor-kind-closed">
-          <span className="mono">{content.path}</span>
-          <button onClick={() => void openEditor(content.environmentId, content.path)}>Open</button>
-          <button
-            className="icon"
-            aria-label={`Close ${name}`}
-            onClick={() => requestClosePanes(env.id, [paneId])}
-          >
-            <X size={15} aria-hidden="true" />
-          </button>
-        </div>
+        <p className="muted editor-message">Opening {content.path}…</p>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 // One tab of the terminal strip: its title (the user's name, else what its focused pane's kind
-// calls it: for a terminal the program's title, else the command), a marker for what happened there unseen, rename in place (double-click or F2), drag to
-// reorder, and close by ×, middle click or Delete.
+// calls it: for a terminal the program's title, else the command; for an editor the file's name),
+// a marker for what happened there unseen, a dot while an editor in it has unsaved changes, rename
+// in place (double-click or F2), drag to reorder, and close by ×, middle click or Delete.
 import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
 import { CircleStop, X } from 'lucide-react';
 import type { PaneLeaf, Tab } from '../../shared/ipc';
@@ -11,6 +12,7 @@ import { leaves, processIdOf, usePanes } from '../panes/panes-store';
 import { processKeyString } from '../processes/process-key';
 import { useUi } from '../app/ui-store';
 import { paneTitle, subscribeToTitles } from '../panes/pane-kinds';
+import { useEditors } from '../editor/editors-store';
 
 /** Where a dragged tab would land, relative to this one. */
 export type DropSide = 'before' | 'after';
@@ -59,6 +61,17 @@ function useTabActivity(envId: string, tab: Tab): UnseenActivity | null {
   });
 }
 
+/** Whether an editor in some pane of the tab has unsaved changes. */
+function useTabUnsaved(tab: Tab): boolean {
+  return useEditors((s) =>
+    leaves(tab.root).some(
+      ({ content }) =>
+        content.kind === 'editor' &&
+        s.tabs.some((t) => t.dirty && t.envId === content.environmentId && t.path === content.path),
+    ),
+  );
+}
+
 export function TerminalTab(props: {
   envId: string;
   tab: Tab;
@@ -71,6 +84,7 @@ export function TerminalTab(props: {
   const { envId, tab, index, active, dropSide, drag } = props;
   const title = useTabTitle(envId, tab);
   const activity = useTabActivity(envId, tab);
+  const unsaved = useTabUnsaved(tab);
   const renaming = useUi((s) => s.renamingTabId === tab.id);
   const setRenaming = useUi((s) => s.setRenamingTab);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -127,6 +141,11 @@ export function TerminalTab(props: {
         {index + 1}: {title}
         {count > 1 ? ` (${count})` : ''}
       </span>
+      {unsaved && (
+        <span className="editor-dirty" aria-label="unsaved changes" title="Unsaved changes">
+          ●
+        </span>
+      )}
       <span
         className="close"
         aria-hidden="true"

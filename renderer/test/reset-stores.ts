@@ -36,6 +36,7 @@ export function resetStores(): void {
     dialog: null,
     searchPaneId: null,
     fileFocusRequest: 0,
+    openFolderRequest: null,
     renamingTabId: null,
   });
   localStorage.clear();

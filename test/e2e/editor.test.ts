@@ -1,5 +1,5 @@
 // Editing a remote file in Chromium, against Tether's server behind a fault proxy: open it from the
-// file browser, type, Ctrl+S, and the file on the server's disk changes (its CRLF kept); a change
+// file browser (into an editor tab of the main area), type, Ctrl+S, and the file on the server's disk changes (its CRLF kept); a change
 // made on disk behind the editor makes the next save show the conflict with both versions, and
 // *Overwrite with mine* writes mine; a save while the link is cut goes through once it is back.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

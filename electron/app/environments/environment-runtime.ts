@@ -83,6 +83,7 @@ export class EnvironmentRuntime {
       health: this.health ? healthView(this.health) : null,
       info: this.client?.environmentInfo ? { ...this.client.environmentInfo } : null,
       bufferedBytes: this.deps.bufferedBytes(this),
+      workspaceFolder: this.stored.workspaceFolder ?? null,
       ...(appKind(this.stored.settings.kind).bootstrapsHost ? { sshConnect: this.ssh?.view ?? null } : {}),
     };
   }

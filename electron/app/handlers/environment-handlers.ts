@@ -83,6 +83,22 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       env.emitNow();
       return env.view;
     },
+    'environments.setWorkspaceFolder': async ({ id, path }) => {
+      const env = envs.get(id);
+      if (path === null) {
+        const { workspaceFolder: _closed, ...rest } = env.stored;
+        env.stored = rest;
+      } else {
+        const fs = await envs.connectedFs(id);
+        const folder = await fs.canonicalize(path);
+        if (!(await fs.getMetadata(folder)).isDirectory)
+          throw new AppError('invalidInput', `${path} is not a folder; open a folder as the workspace.`);
+        env.stored = { ...env.stored, workspaceFolder: folder };
+      }
+      await save();
+      env.emitNow();
+      return env.view;
+    },
     'environments.remove': async ({ id, terminateProcesses }) => {
       const env = envs.get(id);
       if (id === LOCAL_ENVIRONMENT_ID)

@@ -5,6 +5,7 @@ import { AppError } from '../app-error';
 import type { NamespaceHandlers } from './command-handlers';
 import type { EnvironmentRegistry } from '../environments/environment-registry';
 import { resolveTarget } from '../files/existing-target';
+import { copyEntry, createFile, duplicateEntry, isWithin } from '../files/file-operations';
 import { homeOf, joinPath, listDirectory, mapLimited, previewFile, statPath } from '../files/file-service';
 import { LIST_METADATA_CONCURRENCY } from '../limits';
 
@@ -24,6 +25,8 @@ export function fileHandlers(envs: EnvironmentRegistry): FileHandlers {
     'files.rename': async ({ envId, from, to, ifExists }) => {
       const fs = await envs.connectedFs(envId);
       if (from === to) return { ok: true, path: to };
+      if (isWithin(to, from))
+        throw new AppError('invalidInput', `${from} cannot be moved into itself; choose another folder.`);
       const target = await resolveTarget(fs, to, ifExists);
       await fs.rename(from, target.path, { overwrite: target.overwrite });
       return { ok: true, path: target.path };
@@ -40,5 +43,17 @@ export function fileHandlers(envs: EnvironmentRegistry): FileHandlers {
       await (await envs.connectedFs(envId)).remove(path, { recursive: true, force: false });
       return { ok: true };
     },
+    'files.createFile': async ({ envId, path }) => {
+      await createFile(await envs.connectedFs(envId), path);
+      return { ok: true };
+    },
+    'files.copy': async ({ envId, from, to, ifExists }) => ({
+      ok: true,
+      path: await copyEntry(await envs.connectedFs(envId), from, to, ifExists),
+    }),
+    'files.duplicate': async ({ envId, path }) => ({
+      ok: true,
+      path: await duplicateEntry(await envs.connectedFs(envId), path),
+    }),
   };
 }

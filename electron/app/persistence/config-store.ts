@@ -25,6 +25,8 @@ export const StoredEnvironment = z.object({
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
   settings: EnvironmentSettings,
   enabled: z.boolean(),
+  /** The workspace folder (environments.setWorkspaceFolder); absent: the home folder. */
+  workspaceFolder: z.string().min(1).max(4096).optional(),
 });
 export type StoredEnvironment = z.infer<typeof StoredEnvironment>;
 

@@ -83,6 +83,8 @@ export const EnvironmentView = z.object({
   bufferedBytes: z.number(),
   /** SSH environments: the connect's stage, detail and last failure; absent for other kinds. */
   sshConnect: SshConnectView.nullable().optional(),
+  /** The folder the environment's workspace is rooted in (Files opens there); absent: home. */
+  workspaceFolder: z.string().nullable().optional(),
 });
 export type EnvironmentView = z.infer<typeof EnvironmentView>;
 
@@ -123,6 +125,11 @@ export const environmentCommands = {
   'environments.reconnectAll': command(Empty, Ok),
   /** The renderer saw the network come back (`online`) or the window regain focus: retry now. */
   'environments.networkMayBeBack': command(Empty, Ok),
+  /** Roots the environment's workspace in the folder `path` (checked to be one), or home with null. */
+  'environments.setWorkspaceFolder': command(
+    z.object({ id: EnvironmentId, path: z.string().min(1).max(4096).nullable() }),
+    EnvironmentView,
+  ),
   'environments.test': command(
     z.object({
       settings: EnvironmentSettings,

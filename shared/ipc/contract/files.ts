@@ -60,4 +60,21 @@ export const fileCommands = {
     z.object({ names: z.array(z.string()) }),
   ),
   'files.delete': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
+  /** Creates an empty file at `path`; a taken name is refused (code `conflict`), never replaced. */
+  'files.createFile': command(z.object({ envId: EnvironmentId, path: z.string().min(1) }), Ok),
+  /** Copies `from` (a file or a folder) to `to`; a taken `to` is refused unless `ifExists` says otherwise. */
+  'files.copy': command(
+    z.object({
+      envId: EnvironmentId,
+      from: z.string().min(1),
+      to: z.string().min(1),
+      ifExists: IfExists.default('fail'),
+    }),
+    z.object({ ok: z.literal(true), path: z.string() }),
+  ),
+  /** Copies `path` beside itself under the first free numbered name ("a (1).txt"). */
+  'files.duplicate': command(
+    z.object({ envId: EnvironmentId, path: z.string().min(1) }),
+    z.object({ ok: z.literal(true), path: z.string() }),
+  ),
 } as const satisfies CommandsOfNamespace<'files'>;
