@@ -2,7 +2,7 @@
 // is being renamed.
 import { create } from 'zustand';
 
-export type EnvPanel = 'terminals' | 'processes' | 'files' | 'health';
+export type EnvPanel = 'terminals' | 'processes' | 'files' | 'search' | 'health';
 
 type Dialog =
   | { kind: 'addEnvironment' }
@@ -12,7 +12,7 @@ type Dialog =
   | { kind: 'connectLog'; id: string }
   | { kind: 'shortcuts' }
   | { kind: 'commandPalette' }
-  | { kind: 'quickSwitch' }
+  | { kind: 'quickOpen' }
   | { kind: 'settings' }
   /** Panes about to close whose processes would keep running unseen: terminate or keep? */
   | { kind: 'closePanes'; envId: string; paneIds: string[] }

@@ -11,7 +11,7 @@ import {
   type EditVersion,
 } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
-import { change, documentState, dropDocument, markSaved, putDocument } from './editor-documents';
+import { change, documentState, dropDocument, focusView, markSaved, putDocument } from './editor-documents';
 import { lineEndingsOf } from './line-endings';
 import { formatBytes } from '../ui/format';
 import { invoke } from '../ipc/ipc-client';
@@ -24,12 +24,20 @@ import { refreshIfShowing } from '../files/file-actions';
 const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
 let nextId = 1;
 
-/** Opens `path` in a tab of `envId`'s editor, or shows the tab that already has it. */
-export async function openEditor(envId: string, path: string): Promise<void> {
+/**
+ * Opens `path` in a tab of `envId`'s editor, or shows the tab that already has it; with `line`
+ * (from 1), its cursor goes to the start of that line, scrolled into view.
+ */
+export async function openEditor(
+  envId: string,
+  path: string,
+  options: { line?: number } = {},
+): Promise<void> {
   const store = useEditors.getState();
   const open = store.tabs.find((t) => t.envId === envId && t.path === path);
   if (open) {
     store.activate(envId, open.id);
+    if (options.line !== undefined) await goToLine(open.id, options.line);
     return;
   }
   const id = `editor-${nextId++}`;
@@ -55,9 +63,11 @@ export async function openEditor(envId: string, path: string): Promise<void> {
     if (twin) {
       closeEditor(id);
       useEditors.getState().activate(envId, twin.id);
+      if (options.line !== undefined) await goToLine(twin.id, options.line);
       return;
     }
     await load(id, file);
+    if (options.line !== undefined) await goToLine(id, options.line);
   } catch (error) {
     useEditors.getState().patch(id, { content: { kind: 'failed', error: errorMessage(error) } });
   }
@@ -65,6 +75,15 @@ export async function openEditor(envId: string, path: string): Promise<void> {
 
 /** CodeMirror and the editor's setup: a chunk of its own, loaded when the first file opens. */
 const editorSetup = () => import('./editor-setup');
+
+/** Moves the cursor of tab `id` to the start of `line` and scrolls it into view (a view not yet shown does on mount). */
+async function goToLine(id: string, line: number): Promise<void> {
+  const state = documentState(id);
+  if (!state) return;
+  const setup = await editorSetup();
+  change(id, setup.lineSelection(state, line));
+  focusView(id);
+}
 
 /** Puts a file as read from the server into tab `id`: a new document, or none for binary files. */
 async function load(id: string, file: EditorFile): Promise<void> {
