@@ -28,6 +28,8 @@ function Palette(props: {
   /** Quick open filters and ranks by itself: it holds the query and the selected item. */
   search?: Controlled;
   selected?: Controlled;
+  /** A line under the list (outside it: a listbox holds only options). */
+  footer?: ReactNode;
 }) {
   return (
     <div
@@ -57,6 +59,7 @@ function Palette(props: {
           <Command.Empty>Nothing matches.</Command.Empty>
           {props.children}
         </Command.List>
+        {props.footer && <div className="palette-footer">{props.footer}</div>}
       </Command>
     </div>
   );
@@ -94,8 +97,6 @@ interface QuickItem {
 interface QuickGroup {
   heading: string;
   items: Ranked<QuickItem>[];
-  /** Shown in place of the items (the listing is loading, failed, or was cut). */
-  status?: ReactNode;
 }
 
 /** Items shown per group: Quick open ranks every file, but a list of thousands helps nobody. */
@@ -141,7 +142,7 @@ function FileLabel({ path, positions }: { path: string; positions: number[] }) {
   );
 }
 
-/** The Files group's state line: loading, failed, or cut at the host's limit; with a refresh. */
+/** The file listing's state, under the list: loading, failed, or cut at the host's limit; with a refresh. */
 function ListingStatus({ envId, listing }: { envId: string; listing: FileListing | undefined }) {
   const refresh = (
     <button className="link" onClick={() => void loadWorkspaceFiles(envId, true)}>
@@ -247,13 +248,7 @@ export function QuickOpen({ onClose }: { onClose: () => void }) {
     },
   ];
   const rank = (items: QuickItem[]) => rankFuzzy(items, (item) => item.text, query, SHOWN_PER_GROUP);
-  const fileGroup: QuickGroup | null = envId
-    ? {
-        heading: 'Files',
-        items: rank(fileItems),
-        status: <ListingStatus envId={envId} listing={listing} />,
-      }
-    : null;
+  const fileGroup: QuickGroup | null = envId ? { heading: 'Files', items: rank(fileItems) } : null;
   const others: QuickGroup[] = switchGroups.map((g) => ({ heading: g.heading, items: rank(g.items) }));
   // With a query, the group holding the best match comes first, so Enter takes the best match;
   // without one, the places to switch to come first, as before there were files.
@@ -272,25 +267,27 @@ export function QuickOpen({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       search={{ value: query, onChange: setQuery }}
       selected={{ value: selected, onChange: setSelected }}
+      footer={envId && <ListingStatus envId={envId} listing={listing} />}
     >
-      {groups.map((group) => (
-        <Command.Group key={group.heading} heading={group.heading}>
-          {group.items.map(({ item, match }) => (
-            <Command.Item key={item.id} value={item.id} onSelect={() => run(item.run)}>
-              {item.icon}
-              {item.id.startsWith('file:') ? (
-                <FileLabel path={item.text} positions={match.positions} />
-              ) : (
-                <span className={`palette-label${item.mono ? ' mono' : ''}`}>
-                  <Highlighted text={item.text} positions={match.positions} />
-                </span>
-              )}
-              {item.note && <span className="muted">{item.note}</span>}
-            </Command.Item>
-          ))}
-          {group.status && <div className="palette-status">{group.status}</div>}
-        </Command.Group>
-      ))}
+      {groups
+        .filter((group) => group.items.length > 0)
+        .map((group) => (
+          <Command.Group key={group.heading} heading={group.heading}>
+            {group.items.map(({ item, match }) => (
+              <Command.Item key={item.id} value={item.id} onSelect={() => run(item.run)}>
+                {item.icon}
+                {item.id.startsWith('file:') ? (
+                  <FileLabel path={item.text} positions={match.positions} />
+                ) : (
+                  <span className={`palette-label${item.mono ? ' mono' : ''}`}>
+                    <Highlighted text={item.text} positions={match.positions} />
+                  </span>
+                )}
+                {item.note && <span className="muted">{item.note}</span>}
+              </Command.Item>
+            ))}
+          </Command.Group>
+        ))}
     </Palette>
   );
 }

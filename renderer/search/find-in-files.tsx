@@ -7,7 +7,7 @@ import { CaseSensitive, Regex, Search, Square, WholeWord } from 'lucide-react';
 import type { EnvironmentView, TextMatch, TextSearchResult } from '../../shared/ipc';
 import { ErrorLine } from '../ui/error-line';
 import { cancelFind, findInFiles, openFileAt } from './search-actions';
-import { formOf, useSearch, type FindForm } from './search-store';
+import { findOf, formOf, useSearch, type FindForm } from './search-store';
 
 function Toggle(props: { label: string; on: boolean; onChange: (on: boolean) => void; children: ReactNode }) {
   return (
@@ -106,7 +106,7 @@ function Results({ envId, root, result }: { envId: string; root: string; result:
 
 export function FindInFiles({ env }: { env: EnvironmentView }) {
   const form = useSearch((s) => formOf(s.forms, env.id));
-  const find = useSearch((s) => s.finds[env.id] ?? { kind: 'idle' as const });
+  const find = useSearch((s) => findOf(s.finds, env.id));
   const focusRequest = useSearch((s) => s.findFocusRequest);
   const patch = (change: Partial<FindForm>) => useSearch.getState().patchForm(env.id, change);
   const queryRef = useRef<HTMLInputElement>(null);

@@ -59,3 +59,9 @@ export const useSearch = create<SearchState>((set) => ({
 export function formOf(forms: Record<string, FindForm>, envId: string): FindForm {
   return forms[envId] ?? EMPTY_FORM;
 }
+
+const IDLE: FindState = { kind: 'idle' };
+
+export function findOf(finds: Record<string, FindState>, envId: string): FindState {
+  return finds[envId] ?? IDLE;
+}
