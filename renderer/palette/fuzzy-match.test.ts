@@ -12,7 +12,8 @@ describe('fuzzyMatch', () => {
   });
 
   it('aligns on word and segment starts rather than on the first occurrence', () => {
-    // "cp" could take the c and p of "com-p…": the word starts of command-palette win.
+    // "st" is in "la-st" too, but the start of the word "step" wins.
+    expect(fuzzyMatch('st', 'last-step.ts')?.positions).toEqual([5, 6]);
     expect(fuzzyMatch('cp', 'command-palette.tsx')?.positions).toEqual([0, 8]);
     expect(fuzzyMatch('fm', 'src/fmt/fuzzy-match.ts')?.positions).toEqual([4, 5]);
     expect(fuzzyMatch('ea', 'editor/editor-actions.ts')?.positions).toEqual([7, 14]);
