@@ -145,7 +145,11 @@ function FileLabel({ path, positions }: { path: string; positions: number[] }) {
 /** The file listing's state, under the list: loading, failed, or cut at the host's limit; with a refresh. */
 function ListingStatus({ envId, listing }: { envId: string; listing: FileListing | undefined }) {
   const refresh = (
-    <button className="link" onClick={() => void loadWorkspaceFiles(envId, true)}>
+    <button
+      className="link"
+      aria-label="Refresh the file list"
+      onClick={() => void loadWorkspaceFiles(envId, true)}
+    >
       Refresh
     </button>
   );

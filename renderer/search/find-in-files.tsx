@@ -88,6 +88,7 @@ function Results({ envId, root, result }: { envId: string; root: string; result:
                 <li key={`${match.line}-${i}`}>
                   <button
                     className="find-match"
+                    aria-label={`Line ${match.line}: ${match.text}`}
                     onClick={() => openFileAt(envId, file.path, match.line)}
                     title={`${file.path}:${match.line}`}
                   >
