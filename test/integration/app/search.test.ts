@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIND_MAX_MATCHES, FIND_MAX_MATCHES_PER_FILE } from '../../../electron/app/limits';
 import { IpcError, type TextSearchResult } from '../../../shared/ipc';
+import { startLocalApp } from './app-harness';
 import { remoteAppRig, type RemoteAppRig } from './remote-app-rig';
 
 const HOSTILE = 'we:ird\nname.txt';
@@ -217,5 +218,22 @@ describe.each(SERVERS)('search on the $impl server', ({ impl, modes }) => {
       expect(result).toMatchObject({ tool: 'rg', stopped: 'cancelled', totalMatches: 0 });
       expect(Date.now() - started).toBeLessThan(20_000);
     });
+  });
+});
+
+describe('search on the Local environment', () => {
+  it('lists and finds with the tools of this machine, through the stdio server the app starts', async () => {
+    const local = await startLocalApp('tether-search-');
+    try {
+      const envId = (await local.h.invoke('environments.list', {}))[0]!.id;
+      const root = makeWorkspace(local.dir);
+      const listed = await local.h.invoke('search.files', { envId, root });
+      expect(listed.source).toBe('rg');
+      expect(listed.files).toContain(HOSTILE);
+      const found = await local.h.invoke('search.text', { envId, root, searchId: 'local', query: 'strange' });
+      expect(matchesOf(found)).toEqual([[path.join(root, HOSTILE), 1, 'strange']]);
+    } finally {
+      await local.close();
+    }
   });
 });
