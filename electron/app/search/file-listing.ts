@@ -119,6 +119,8 @@ async function listWith(
     },
   });
   if (result.stopped === 'timeout') return { files, truncated: true };
+  // rg exits 1 when it found no file at all: an empty folder, not a failure.
+  if (source === 'rg' && result.exitCode === 1 && files.length === 0) return { files, truncated: false };
   // rg exits 2 when some files were unreadable but still lists the rest; anything else failed.
   if (result.exitCode !== 0 && !(source === 'rg' && result.exitCode === 2 && files.length > 0) && !full)
     return null;
