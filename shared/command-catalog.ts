@@ -25,7 +25,8 @@ const COMMANDS = [
   { id: 'focusFiles', label: 'Focus file browser', keys: 'Ctrl+Shift+E' },
   { id: 'search', label: 'Search in terminal', keys: 'Ctrl+Shift+F' },
   { id: 'commandPalette', label: 'Command palette', keys: 'Ctrl+Shift+P', alsoKeys: 'F1' },
-  { id: 'quickSwitch', label: 'Go to environment, terminal or folder', keys: 'Ctrl+P' },
+  { id: 'quickOpen', label: 'Quick open: a file, environment, terminal or folder', keys: 'Ctrl+P' },
+  { id: 'findInFiles', label: 'Find in files', keys: 'Ctrl+Shift+H' },
   { id: 'focusPaneLeft', label: 'Focus pane to the left', keys: 'Alt+Left' },
   { id: 'focusPaneRight', label: 'Focus pane to the right', keys: 'Alt+Right' },
   { id: 'focusPaneUp', label: 'Focus pane above', keys: 'Alt+Up' },
@@ -69,7 +70,8 @@ export function catalogCommand(id: CommandId): CatalogCommand {
 /** The renderer commands the native menu's View menu offers, in order; null is a separator. */
 export const MENU_COMMANDS: readonly (CommandId | null)[] = [
   'commandPalette',
-  'quickSwitch',
+  'quickOpen',
+  'findInFiles',
   null,
   'newTerminal',
   'splitRight',

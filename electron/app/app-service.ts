@@ -30,6 +30,7 @@ import { SavedSessions } from './persistence/saved-sessions';
 import { SessionKeeper } from './environments/session-keeper';
 import type { EventSink, RendererFeed } from './processes/renderer-link';
 import type { SecretStore } from './persistence/secret-store';
+import { searchHandlers } from './handlers/search-handlers';
 import { sshHandlers } from './handlers/ssh-handlers';
 import { userSshConfig, type SshConfigLocation } from './ssh/ssh-hosts';
 import { SshPromptBroker } from './ssh/ssh-prompts';
@@ -110,6 +111,7 @@ export class AppService {
       ...sshHandlers({ envs, prompts: this.prompts, sshConfig: this.sshConfig }),
       ...processHandlers({ envs, flow }),
       ...fileHandlers(envs),
+      ...searchHandlers(envs),
       ...editorHandlers(envs, (work) => this.transfers.trackCleanup(work)),
       ...layoutHandlers(new LayoutStore(options.dataDir)),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),

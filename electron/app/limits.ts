@@ -87,3 +87,28 @@ export const SSH_CONFIG_INCLUDE_DEPTH = 16;
 export const MAX_SAVED_PROCESSES_PER_ENVIRONMENT = 100;
 /** The saved-sessions file is rewritten at most this often while output flows (and at quit). */
 export const SAVED_SESSIONS_INTERVAL_MS = 1_000;
+
+/** A helper program on the host (rg, grep, git, find) keeps this much of its stderr for the error. */
+export const HOST_COMMAND_STDERR_BYTES = 8 * 1024;
+/** After a helper program is told to stop, its closed event is awaited this long at most. */
+export const HOST_COMMAND_STOP_WAIT_MS = 3_000;
+/** search.files: at most this many files of a workspace are listed for Quick open… */
+export const QUICK_OPEN_MAX_FILES = 20_000;
+/** …no deeper than this many folders below its root… */
+export const QUICK_OPEN_MAX_DEPTH = 16;
+/** …and the listing stops after this long, keeping what it has. */
+export const QUICK_OPEN_TIMEOUT_MS = 20_000;
+/** Folders read at once by the listing that walks the file system (no rg, git or find on the host). */
+export const QUICK_OPEN_WALK_CONCURRENCY = 8;
+/** Listings kept per environment (one per workspace root), the least recently used dropped first. */
+export const QUICK_OPEN_CACHED_ROOTS = 8;
+/** search.text: matches sent to the renderer; beyond it they are only counted… */
+export const FIND_MAX_MATCHES = 1_000;
+/** …up to this many, after which the search stops and says "at least". */
+export const FIND_COUNT_LIMIT = 100_000;
+/** Matches taken from one file (rg --max-count, grep -m). */
+export const FIND_MAX_MATCHES_PER_FILE = 200;
+/** A search stops after this long, keeping what it found. */
+export const FIND_TIMEOUT_MS = 30_000;
+/** A matched line is cut to this many characters around its first match. */
+export const FIND_LINE_CHARS = 240;

@@ -50,11 +50,11 @@ describe('App', () => {
     expect(screen.queryByRole('combobox', { name: 'Command palette' })).toBeNull();
   });
 
-  it('quick switch (Ctrl+P) goes to an environment or a recent folder', async () => {
+  it('quick open (Ctrl+P) goes to an environment or a recent folder', async () => {
     const user = userEvent.setup();
     render(<App />);
     await user.keyboard('{Control>}p{/Control}');
-    const input = screen.getByRole('combobox', { name: 'Quick switch' });
+    const input = screen.getByRole('combobox', { name: 'Quick open' });
     await user.type(input, 'pi');
     await user.keyboard('{Enter}');
     expect(screen.getByRole('heading', { name: 'Pi' })).toBeTruthy();
@@ -62,7 +62,7 @@ describe('App', () => {
     bridge.handle('files.list', ({ path }) => ({ path, entries: [] }));
     useRecentPaths.getState().visited('env-1', '/srv/build-logs');
     await user.keyboard('{Control>}p{/Control}');
-    await user.type(screen.getByRole('combobox', { name: 'Quick switch' }), 'build-logs');
+    await user.type(screen.getByRole('combobox', { name: 'Quick open' }), 'build-logs');
     await user.keyboard('{Enter}');
     expect(screen.getByRole('heading', { name: 'Build box' })).toBeTruthy();
     expect(useUi.getState().panelByEnv['env-1']).toBe('files');

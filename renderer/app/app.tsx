@@ -9,7 +9,7 @@ import { useUi } from './ui-store';
 import { applySettingsToAll } from '../terminals/xterm/terminal-registry';
 import { AppMenu } from './app-menu';
 import { ClosePanesDialog } from '../panes/close-panes-dialog';
-import { CommandPalette, QuickSwitch } from '../palette/command-palette';
+import { CommandPalette, QuickOpen } from '../palette/command-palette';
 import { EnvironmentDialog } from '../environments/environment-dialog';
 import { EnvironmentView } from '../environments/environment-view';
 import { HostContactBanner } from './host-contact-banner';
@@ -116,8 +116,8 @@ function Dialogs() {
       return <SettingsDialog onClose={close} />;
     case 'commandPalette':
       return <CommandPalette onClose={close} />;
-    case 'quickSwitch':
-      return <QuickSwitch onClose={close} />;
+    case 'quickOpen':
+      return <QuickOpen onClose={close} />;
     case 'closePanes':
       return <ClosePanesDialog envId={dialog.envId} paneIds={dialog.paneIds} onClose={close} />;
     case 'openLink':

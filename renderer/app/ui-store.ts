@@ -2,7 +2,7 @@
 // is being renamed.
 import { create } from 'zustand';
 
-export type EnvPanel = 'terminals' | 'processes' | 'files' | 'health';
+export type EnvPanel = 'terminals' | 'processes' | 'files' | 'search' | 'health';
 
 type Dialog =
   | { kind: 'addEnvironment' }
@@ -12,7 +12,7 @@ type Dialog =
   | { kind: 'connectLog'; id: string }
   | { kind: 'shortcuts' }
   | { kind: 'commandPalette' }
-  | { kind: 'quickSwitch' }
+  | { kind: 'quickOpen' }
   | { kind: 'settings' }
   /** The name of a new, empty file in the folder the file browser of `envId` shows. */
   | { kind: 'newFile'; envId: string }

@@ -13,7 +13,7 @@ import {
   type PaneContent,
 } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
-import { change, documentState, dropDocument, markSaved, putDocument } from './editor-documents';
+import { change, documentState, dropDocument, focusView, markSaved, putDocument } from './editor-documents';
 import { lineEndingsOf } from './line-endings';
 import { formatBytes } from '../ui/format';
 import { invoke } from '../ipc/ipc-client';
@@ -34,12 +34,17 @@ export function editorContent(envId: string, path: string): PaneContent {
 
 /**
  * Opens `path` in an editor pane of `envId`'s main area, or focuses the pane that already shows
- * it, and brings the main area (the Terminals panel) forward.
+ * it, and brings the main area (the Terminals panel) forward; with `line` (from 1), its cursor goes
+ * to the start of that line, scrolled into view.
  */
-export async function openEditor(envId: string, path: string): Promise<void> {
+export async function openEditor(
+  envId: string,
+  path: string,
+  options: { line?: number } = {},
+): Promise<void> {
   showEditorPane(envId, path);
   useUi.getState().showPanel(envId, 'terminals');
-  await openDocument(envId, path);
+  await openDocument(envId, path, options);
 }
 
 /** Focuses the pane showing `path` (activating its tab), else opens one in a new tab. */
@@ -67,11 +72,16 @@ function movePanes(envId: string, from: string, to: string): void {
  * Reads `path` into a document for the editor pane that shows it (none is opened here: a pane
  * restored with the layout calls this itself). A document already open for it is kept.
  */
-export async function openDocument(envId: string, path: string): Promise<void> {
+export async function openDocument(
+  envId: string,
+  path: string,
+  options: { line?: number } = {},
+): Promise<void> {
   const store = useEditors.getState();
   const open = store.tabs.find((t) => t.envId === envId && t.path === path);
   if (open) {
     store.activate(envId, open.id);
+    if (options.line !== undefined) await goToLine(open.id, options.line);
     return;
   }
   const id = `editor-${nextId++}`;
@@ -98,12 +108,14 @@ export async function openDocument(envId: string, path: string): Promise<void> {
       closeEditor(id);
       useEditors.getState().activate(envId, twin.id);
       showEditorPane(envId, twin.path);
+      if (options.line !== undefined) await goToLine(twin.id, options.line);
       return;
     }
     // The tab takes the target's path before its pane does: a pane showing a path no tab has closes it.
     useEditors.getState().patch(id, { path: file.path });
     movePanes(envId, path, file.path);
     await load(id, file);
+    if (options.line !== undefined) await goToLine(id, options.line);
   } catch (error) {
     useEditors.getState().patch(id, { content: { kind: 'failed', error: errorMessage(error) } });
   }
@@ -111,6 +123,15 @@ export async function openDocument(envId: string, path: string): Promise<void> {
 
 /** CodeMirror and the editor's setup: a chunk of its own, loaded when the first file opens. */
 const editorSetup = () => import('./editor-setup');
+
+/** Moves the cursor of tab `id` to the start of `line` and scrolls it into view (a view not yet shown does on mount). */
+async function goToLine(id: string, line: number): Promise<void> {
+  const state = documentState(id);
+  if (!state) return;
+  const setup = await editorSetup();
+  change(id, setup.lineSelection(state, line));
+  focusView(id);
+}
 
 /** Puts a file as read from the server into tab `id`: a new document, or none for binary files. */
 async function load(id: string, file: EditorFile): Promise<void> {

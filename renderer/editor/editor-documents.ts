@@ -54,6 +54,11 @@ export function change(id: string, spec: TransactionSpec): void {
   else commit(id, doc.state.update(spec).state);
 }
 
+/** Gives the view showing `id`, if any, the keyboard focus. */
+export function focusView(id: string): void {
+  documents.get(id)?.view?.focus();
+}
+
 /** The server now has `text` (what was saved, or what was taken from it). */
 export function markSaved(id: string, text: Text): void {
   const doc = documents.get(id);

@@ -3,7 +3,7 @@
 // follows light and dark, read-only for previews, and the language for the file name, loaded lazily.
 // The one module that imports CodeMirror itself: the app loads it (and CodeMirror) on first use.
 import { basicSetup, EditorView } from 'codemirror';
-import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, type Extension, type TransactionSpec } from '@codemirror/state';
 import {
   HighlightStyle,
   LanguageDescription,
@@ -65,7 +65,10 @@ export function createDocument(text: string, options: { readOnly: boolean }): Ed
   });
 }
 
-/** A view of `state` in `parent`; every change it makes is handed to `changed`. */
+/**
+ * A view of `state` in `parent`; every change it makes is handed to `changed`. It opens scrolled to
+ * the cursor, which a jump to a line (lineSelection) may have moved before the view existed.
+ */
 export function mountView(
   state: EditorState,
   parent: HTMLElement,
@@ -74,11 +77,21 @@ export function mountView(
   return new EditorView({
     state,
     parent,
+    scrollTo: EditorView.scrollIntoView(state.selection.main.head, { y: 'center' }),
     dispatchTransactions: (transactions, view) => {
       view.update(transactions);
       changed(view.state);
     },
   });
+}
+
+/** Puts the cursor at the start of `line` (from 1, kept within the document) and scrolls to it. */
+export function lineSelection(state: EditorState, line: number): TransactionSpec {
+  const target = state.doc.line(Math.min(Math.max(1, Math.floor(line)), state.doc.lines));
+  return {
+    selection: { anchor: target.from },
+    effects: EditorView.scrollIntoView(target.from, { y: 'center' }),
+  };
 }
 
 /** Reconfigures a document's language slot (for change()). */

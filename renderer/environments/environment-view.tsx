@@ -1,10 +1,11 @@
-// The selected environment: its header (status, reconnect, edit, remove) and its four panels.
+// The selected environment: its header (status, reconnect, edit, remove) and its panels.
 import { Pencil, Plug, RefreshCw, ScrollText, Trash2, Unplug } from 'lucide-react';
 import type { EnvironmentView as Env } from '../../shared/ipc';
 import { reconnectNow, setConnected } from './environment-actions';
 import { panelOf, useUi, type EnvPanel } from '../app/ui-store';
 import { ExpiredSession } from './expired-session';
 import { FileBrowser } from '../files/file-browser';
+import { FindInFiles } from '../search/find-in-files';
 import { HealthPanel } from '../health/health-panel';
 import { LinkFailure } from '../health/link-failure';
 import { offersReconnectNow } from '../health/link-status';
@@ -18,6 +19,7 @@ const PANELS: { id: EnvPanel; label: string }[] = [
   { id: 'terminals', label: 'Terminals' },
   { id: 'processes', label: 'Processes' },
   { id: 'files', label: 'Files' },
+  { id: 'search', label: 'Search' },
   { id: 'health', label: 'Health' },
 ];
 
@@ -91,6 +93,7 @@ export function EnvironmentView({ env }: { env: Env }) {
       {panel === 'terminals' && <TerminalsPanel env={env} />}
       {panel === 'processes' && <ProcessesPanel env={env} />}
       {panel === 'files' && <FileBrowser env={env} />}
+      {panel === 'search' && <FindInFiles env={env} />}
       {panel === 'health' && <HealthPanel env={env} />}
     </>
   );

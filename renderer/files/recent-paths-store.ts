@@ -1,9 +1,9 @@
-// Folders the user opened in the file browser, newest first, per environment, for quick switch.
+// Folders the user opened in the file browser, newest first, per environment, for Quick open.
 // Kept in localStorage so they survive a reload.
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
-/** How many folders quick switch remembers per environment. */
+/** How many folders Quick open remembers per environment. */
 const RECENT_PATHS_LIMIT = 20;
 
 interface RecentPathsState {

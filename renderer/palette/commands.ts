@@ -30,6 +30,7 @@ const PANEL_LABELS: Record<EnvPanel, string> = {
   terminals: 'Terminals',
   processes: 'Processes',
   files: 'Files',
+  search: 'Search',
   health: 'Health',
 };
 

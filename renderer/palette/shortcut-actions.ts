@@ -13,6 +13,7 @@ const FOCUS_DIRECTIONS: Partial<Record<ShortcutId, FocusDirection>> = {
   focusPaneDown: 'down',
 };
 import { openShell } from '../processes/process-actions';
+import { showFindInFiles } from '../search/search-actions';
 
 function focusedPane(envId: string): string | null {
   const env = envPanes(usePanes.getState().byEnv, envId);
@@ -23,7 +24,7 @@ function focusedPane(envId: string): string | null {
 
 export function runShortcut(id: ShortcutId): void {
   const ui = useUi.getState();
-  if (id === 'commandPalette' || id === 'quickSwitch') {
+  if (id === 'commandPalette' || id === 'quickOpen') {
     ui.openDialog({ kind: id });
     return;
   }
@@ -55,6 +56,9 @@ export function runShortcut(id: ShortcutId): void {
         const direction = id === 'splitRight' ? 'horizontal' : 'vertical';
         void openShell(envId, { splitOf: { paneId: pane, direction } }).catch(() => undefined);
       } else void openShell(envId).catch(() => undefined);
+      break;
+    case 'findInFiles':
+      showFindInFiles(envId);
       break;
     case 'focusFiles':
       ui.showPanel(envId, 'files');

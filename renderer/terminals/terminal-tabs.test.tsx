@@ -65,7 +65,7 @@ describe('renaming a tab', () => {
     expect(document.activeElement).toBe(strip().getByRole('tab', { name: /^1: build logs/ }));
     expect(bridge.callsOf('layout.save').at(-1)!.byEnv['env-1']!.tabs[0]!.name).toBe('build logs');
 
-    // Quick switch knows the tab by the same name.
+    // Quick open knows the tab by the same name.
     await user.keyboard('{Control>}p{/Control}');
     expect(screen.getByRole('option', { name: /^1: build logs/ })).toBeTruthy();
     await user.keyboard('{Escape}');

@@ -14,6 +14,7 @@ import { DEFAULT_SETTINGS, useSettings } from '../settings/settings-store';
 import { useToasts } from '../ui/toasts-store';
 import { useTransfers } from '../transfers/transfers-store';
 import { useUi } from '../app/ui-store';
+import { useSearch } from '../search/search-store';
 
 export function resetStores(): void {
   useEnvironments.setState({ loaded: false, byId: {}, order: [] });
@@ -30,6 +31,7 @@ export function resetStores(): void {
   useActivity.setState({ unseenByKey: {} });
   useProgramTitles.setState({ byKey: {} });
   useSettings.setState({ settings: DEFAULT_SETTINGS });
+  useSearch.setState({ listings: {}, forms: {}, finds: {}, findFocusRequest: 0 });
   useUi.setState({
     activeEnvId: null,
     panelByEnv: {},

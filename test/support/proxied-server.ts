@@ -13,9 +13,12 @@ export interface ProxiedServer {
 
 export async function startProxiedServer(
   impl: ServerImpl,
-  options: { serverArgs?: string[] } = {},
+  options: { serverArgs?: string[]; serverEnv?: NodeJS.ProcessEnv } = {},
 ): Promise<ProxiedServer> {
-  const server = await startServer(impl, 'ws', { extraArgs: options.serverArgs ?? [] });
+  const server = await startServer(impl, 'ws', {
+    extraArgs: options.serverArgs ?? [],
+    ...(options.serverEnv ? { env: options.serverEnv } : {}),
+  });
   let proxy: FaultProxy;
   try {
     proxy = await FaultProxy.forUrl(server.url!);

@@ -9,6 +9,7 @@ import { environmentCommands, environmentEvents } from './environments';
 import { fileCommands } from './files';
 import { layoutCommands } from './layout';
 import { processCommands, processEvents } from './processes';
+import { searchCommands } from './search';
 import { sshCommands, sshEvents } from './ssh';
 import { transferCommands, transferEvents } from './transfers';
 
@@ -19,6 +20,7 @@ export * from './environments';
 export * from './files';
 export * from './layout';
 export * from './processes';
+export * from './search';
 export * from './ssh';
 export * from './transfers';
 
@@ -31,6 +33,7 @@ export const commands = {
   ...sshCommands,
   ...layoutCommands,
   ...appCommands,
+  ...searchCommands,
 } as const;
 
 const events = {

@@ -23,6 +23,8 @@ export interface RemoteAppRigOptions {
   impl?: ServerImpl;
   /** Extra `tether exec-server` arguments, e.g. a short `--session-ttl-ms`. */
   serverArgs?: string[];
+  /** Variables the server runs with (and its processes inherit), e.g. a PATH without some tools. */
+  serverEnv?: NodeJS.ProcessEnv;
   backoff?: BackoffSchedule;
 }
 
