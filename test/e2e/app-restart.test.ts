@@ -104,7 +104,13 @@ async function interruptThenEcho(page: Page, times: number): Promise<void> {
   // The terminal echoes ^C; a dropped one would leave the sleep holding the shell for 300 s.
   await expect.poll(() => countInPane(page, /\^C/), poll).toBe(times);
   // Keys typed before the shell's new prompt can be discarded by the shell taking the terminal back.
-  await expect.poll(async () => /\^C\n[^\n]*[#$]\s*$/.test(await paneText(page)), poll).toBe(true);
+  // The new prompt: a line ending in $ or # after the last ^C (blank lines may come between).
+  await expect
+    .poll(async () => {
+      const text = await paneText(page);
+      return /\n[^\n]*[#$]\s*$/.test(text.slice(text.lastIndexOf('^C')));
+    }, poll)
+    .toBe(true);
   await page.keyboard.type('echo typed-$((6*7))', keys);
   await page.keyboard.press('Enter');
   await expect.poll(() => countInPane(page, /^typed-42$/m), poll).toBe(times);
