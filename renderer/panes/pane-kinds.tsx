@@ -3,13 +3,13 @@
 // shows it. pane-layout.tsx draws every leaf through this table and start-app.ts hands every
 // layout change to retainShownContent, so a new kind is one entry here and one component.
 import { useEffect, useReducer, useRef, type ComponentType } from 'react';
-import { Columns2, Maximize2, Minimize2, Rows2 } from 'lucide-react';
+
 import type { EnvironmentView, PaneContent, PaneKindName } from '../../shared/ipc';
 import { closeEditorsNotShown, openDocument } from '../editor/editor-actions';
 import { EditorClosePrompt } from '../editor/editor-close-prompt';
 import { openShell } from '../processes/process-actions';
 import { parentPath } from '../files/files-store';
-import { keysOfId } from '../palette/shortcuts';
+import { PaneButtons } from './pane-buttons';
 import { PANE_ID_ATTRIBUTE } from './pane-actions';
 import { useEditors } from '../editor/editors-store';
 import { leaves, usePanes, type EnvPanes } from './panes-store';
@@ -149,48 +149,24 @@ function EditorKindPane({
     // Only at mount: a document that closes takes its pane with it, and must not be read again.
     if (!openedAtMount.current) void openDocument(content.environmentId, content.path);
   }, [content.environmentId, content.path]);
-  const { focusPane, toggleMaximize } = usePanes.getState();
+  const { focusPane } = usePanes.getState();
   const maximized = hiddenPanes > 0;
   const name = editor.title(env.id, content);
   const split = (direction: 'horizontal' | 'vertical') =>
     void openShell(env.id, { cwd: parentPath(content.path), splitOf: { paneId, direction } }).catch(
       () => undefined,
     );
-  const maximizeLabel = maximized ? 'Restore panes' : 'Maximize pane';
   const controls = (
-    <>
-      <button
-        className="icon"
-        aria-label="Split right"
-        title="Split right: a shell in this folder"
-        onClick={() => split('horizontal')}
-      >
-        <Columns2 size={14} aria-hidden="true" />
-      </button>
-      <button
-        className="icon"
-        aria-label="Split down"
-        title="Split down: a shell in this folder"
-        onClick={() => split('vertical')}
-      >
-        <Rows2 size={14} aria-hidden="true" />
-      </button>
-      {canMaximize && (
-        <button
-          className="icon"
-          aria-label={maximizeLabel}
-          aria-pressed={maximized}
-          title={`${maximizeLabel} (${keysOfId('maximizePane')})`}
-          onClick={() => toggleMaximize(env.id, paneId)}
-        >
-          {maximized ? (
-            <Minimize2 size={14} aria-hidden="true" />
-          ) : (
-            <Maximize2 size={14} aria-hidden="true" />
-          )}
-        </button>
-      )}
-    </>
+    <PaneButtons
+      envId={env.id}
+      paneId={paneId}
+      maximized={maximized}
+      canMaximize={canMaximize}
+      split={split}
+      splitTitle={(direction) =>
+        `Split ${direction === 'horizontal' ? 'right' : 'down'}: a shell in this folder`
+      }
+    />
   );
   return (
     <section

@@ -23,6 +23,7 @@ import { linkStatus } from '../health/link-status';
 import { useHostContact } from '../app/host-contact-store';
 import { formatEnding } from '../ui/format';
 import { usePanes } from '../panes/panes-store';
+import { PaneButtons } from '../panes/pane-buttons';
 import { processKeyString } from '../processes/process-key';
 import { useProgramTitles } from './program-titles-store';
 import { keysOfId } from '../palette/shortcuts';
@@ -181,37 +182,18 @@ export function TerminalPane(props: {
         >
           <Search size={14} aria-hidden="true" />
         </button>
-        <button
-          className="icon"
-          aria-label="Split right"
-          title={`Split right (${keysOfId('splitRight')})`}
-          onClick={() => split('horizontal')}
-        >
-          <Columns2 size={14} aria-hidden="true" />
-        </button>
-        <button
-          className="icon"
-          aria-label="Split down"
-          title={`Split down (${keysOfId('splitDown')})`}
-          onClick={() => split('vertical')}
-        >
-          <Rows2 size={14} aria-hidden="true" />
-        </button>
-        {canMaximize && (
-          <button
-            className="icon"
-            aria-label={maximizeLabel}
-            aria-pressed={maximized}
-            title={`${maximizeLabel} (${maximizeKeys})`}
-            onClick={() => toggleMaximize(env.id, paneId)}
-          >
-            {maximized ? (
-              <Minimize2 size={14} aria-hidden="true" />
-            ) : (
-              <Maximize2 size={14} aria-hidden="true" />
-            )}
-          </button>
-        )}
+        <PaneButtons
+          envId={env.id}
+          paneId={paneId}
+          maximized={maximized}
+          canMaximize={canMaximize}
+          split={split}
+          splitTitle={(direction) =>
+            direction === 'horizontal'
+              ? `Split right (${keysOfId('splitRight')})`
+              : `Split down (${keysOfId('splitDown')})`
+          }
+        />
         <button
           className="icon"
           aria-label="Close pane"
