@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Run first by `npm test`: checks once that what the suites need outside npm is there (Debian's
-// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, the pinned codex binary for the
+// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, ripgrep and unzip, the pinned codex binary for the
 // conformance and chaos suites, the Node runtimes the SSH tests upload), and if not, fails at once
 // with one line saying what is missing and how to install it, instead of failing test by test.
 import { accessSync, constants, readFileSync } from 'node:fs';
@@ -20,6 +20,15 @@ function executable(file) {
   }
 }
 
+/** The program's path on PATH, or null. */
+function onPath(program) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, program);
+    if (executable(file)) return file;
+  }
+  return null;
+}
+
 function runtimesFetched(dir) {
   try {
     return JSON.parse(readFileSync(path.join(dir, 'runtimes.json'), 'utf8')).version === NODE_RUNTIME_VERSION;
@@ -34,11 +43,15 @@ export function missingPrerequisites({
   sshd = '/usr/sbin/sshd',
   codex = codexBinaryPath(),
   runtimesDir = path.join(root, '.cache', 'node-runtimes'),
+  // Find in files is tested with ripgrep; the folder-download tests read zips with unzip.
+  tools = { rg: onPath('rg'), unzip: onPath('unzip') },
 } = {}) {
   const missing = [];
   if (!executable(chromium))
     missing.push({ what: `Chromium (${chromium})`, install: 'apt-get install chromium' });
   if (!executable(sshd)) missing.push({ what: `sshd (${sshd})`, install: 'apt-get install openssh-server' });
+  if (!tools.rg) missing.push({ what: 'ripgrep (rg)', install: 'apt-get install ripgrep' });
+  if (!tools.unzip) missing.push({ what: 'unzip', install: 'apt-get install unzip' });
   if (!codex || !executable(codex))
     missing.push({ what: 'the pinned codex binary', install: 'npm run codex:install' });
   if (!runtimesFetched(runtimesDir))

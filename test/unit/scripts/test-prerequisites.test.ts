@@ -23,10 +23,13 @@ describe('the test prerequisites check', () => {
       sshd: path.join(scratch, 'sshd'),
       codex: null,
       runtimesDir: scratch,
+      tools: { rg: null, unzip: null },
     });
     expect(missing.map((m) => m.install)).toEqual([
       'apt-get install chromium',
       'apt-get install openssh-server',
+      'apt-get install ripgrep',
+      'apt-get install unzip',
       'npm run codex:install',
       'npm run fetch-node-runtimes',
     ]);
@@ -47,6 +50,7 @@ describe('the test prerequisites check', () => {
         sshd: path.join(scratch, 'sshd'),
         codex: path.join(scratch, 'codex'),
         runtimesDir: scratch,
+        tools: { rg: '/usr/bin/rg', unzip: '/usr/bin/unzip' },
       }),
     ).toEqual([]);
   });
