@@ -16,8 +16,8 @@ export class SshConnectProgress {
   private readonly log: string[] = [];
 
   /**
-   * `changed` runs after a change the UI shows: `urgent` for a new stage (sent at once), not for
-   * install progress and log lines (which may be throttled).
+   * `changed` runs after a change the UI shows: `urgent` for a new stage and for an upload's last
+   * bytes (sent at once), not for install progress on the way and log lines (which may be throttled).
    */
   constructor(private readonly changed: (urgent: boolean) => void) {}
 
@@ -45,7 +45,10 @@ export class SshConnectProgress {
       this.failureLogged = false;
       this.passed = [];
     }
-    const urgent = newAttempt || event.stage !== this.current.stage;
+    // The last piece of an upload goes out at once too: a throttled 100 % could be overtaken by the
+    // next stage, and the install would never be seen to finish.
+    const uploaded = event.bytesTotal !== undefined && event.bytesSent === event.bytesTotal;
+    const urgent = newAttempt || event.stage !== this.current.stage || uploaded;
     this.current = { ...event };
     this.enter(event.stage);
     if (event.stage === 'connected') this.failure = null;

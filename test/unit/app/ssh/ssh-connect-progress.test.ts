@@ -42,4 +42,13 @@ describe('SshConnectProgress', () => {
     progress.onStage({ stage: 'connecting' });
     expect(progress.view.passed).toEqual(['connecting']);
   });
+
+  it('sends the end of an upload at once, like a new stage; progress on the way may wait', () => {
+    const urgency: boolean[] = [];
+    const progress = new SshConnectProgress((urgent) => urgency.push(urgent));
+    progress.onStage({ stage: 'installing', bytesSent: 0, bytesTotal: 100 });
+    progress.onStage({ stage: 'installing', bytesSent: 50, bytesTotal: 100 });
+    progress.onStage({ stage: 'installing', bytesSent: 100, bytesTotal: 100 });
+    expect(urgency).toEqual([true, false, true]);
+  });
 });
