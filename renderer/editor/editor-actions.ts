@@ -1,36 +1,20 @@
 // What the user can do with editors: open a remote file in an editor pane of the main area (or
-// focus the pane that has it), save it (checking first that the server still has what was opened),
-// settle a conflict (overwrite, take theirs, save a copy), recreate a deleted file, and close it,
-// asking first when it has unsaved changes. A file has at most one document and one pane.
-import {
-  EDITOR_SAVE_CHUNK_BYTES,
-  EDITOR_SAVE_LIMIT_BYTES,
-  IpcError,
-  type EditorFile,
-  type EditorSaveMode,
-  type EditorSaveResult,
-  type EditVersion,
-  type PaneContent,
-} from '../../shared/ipc';
+// focus the pane that has it), follow a file moved on the server, make a new file, and close an
+// editor, asking first when it has unsaved changes. A file has at most one document and one pane.
+// Saving and conflicts are editor-save.ts.
+import { IpcError, type PaneContent } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
-import { change, documentState, dropDocument, focusView, markSaved, putDocument } from './editor-documents';
-import { lineEndingsOf } from './line-endings';
-import { formatBytes } from '../ui/format';
+import { change, documentState, dropDocument, focusView } from './editor-documents';
+import { baseName, editorContent, editorSetup, load, movePanes } from './editor-load';
+import { saveEditor, stopWaiting } from './editor-save';
 import { invoke } from '../ipc/ipc-client';
-import { editorTab, useEditors, type EditorContent, type EditorTab } from './editors-store';
-import { useEnvironments } from '../environments/environments-store';
-import { filesOf, joinPath, parentPath, useFiles } from '../files/files-store';
-import { encodeBase64 } from '../terminals/xterm/base64';
+import { editorTab, useEditors, type EditorTab } from './editors-store';
+import { filesOf, joinPath, useFiles } from '../files/files-store';
 import { refreshIfShowing } from '../files/file-actions';
 import { envPanes, leaves, sameContent, usePanes } from '../panes/panes-store';
 import { useUi } from '../app/ui-store';
 
-const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
 let nextId = 1;
-
-export function editorContent(envId: string, path: string): PaneContent {
-  return { kind: 'editor', environmentId: envId, path };
-}
 
 /**
  * Opens `path` in an editor pane of `envId`'s main area, or focuses the pane that already shows
@@ -60,12 +44,6 @@ function showEditorPane(envId: string, path: string): void {
     }
   }
   panes.openTab(envId, content);
-}
-
-/** The panes that showed `from` show `to` (a symlink opened as its target, a saved copy). */
-function movePanes(envId: string, from: string, to: string): void {
-  if (from !== to)
-    usePanes.getState().replaceContent(envId, editorContent(envId, from), editorContent(envId, to));
 }
 
 /**
@@ -121,9 +99,6 @@ export async function openDocument(
   }
 }
 
-/** CodeMirror and the editor's setup: a chunk of its own, loaded when the first file opens. */
-const editorSetup = () => import('./editor-setup');
-
 /** Moves the cursor of tab `id` to the start of `line` and scrolls it into view (a view not yet shown does on mount). */
 async function goToLine(id: string, line: number): Promise<void> {
   const state = documentState(id);
@@ -131,147 +106,6 @@ async function goToLine(id: string, line: number): Promise<void> {
   const setup = await editorSetup();
   change(id, setup.lineSelection(state, line));
   focusView(id);
-}
-
-/** Puts a file as read from the server into tab `id`: a new document, or none for binary files. */
-async function load(id: string, file: EditorFile): Promise<void> {
-  const patch = useEditors.getState().patch;
-  const content: EditorContent =
-    file.kind === 'text'
-      ? { kind: 'text', bom: file.bom, endings: lineEndingsOf(file.text), version: file.version }
-      : file.kind === 'preview'
-        ? { kind: 'preview', size: file.size, reason: file.reason }
-        : { kind: 'binary', size: file.size, reason: file.reason };
-  if (file.kind !== 'binary') {
-    const setup = await editorSetup();
-    putDocument(id, setup.createDocument(file.text, { readOnly: file.kind === 'preview' }));
-    void setup.languageFor(baseName(file.path)).then((language) => {
-      if (language) change(id, setup.languageChange(language));
-    });
-  } else dropDocument(id);
-  patch(id, { path: file.path, name: baseName(file.path), content, conflict: null, deleted: false });
-}
-
-/** Saves tab `id`; `mode` says what may be replaced on the server (see EditorSaveMode). */
-export async function saveEditor(
-  id: string,
-  mode: EditorSaveMode = 'ifUnchanged',
-): Promise<EditorSaveResult['kind'] | null> {
-  const tab = editorTab(id);
-  const state = documentState(id);
-  if (!tab || !state || tab.content.kind !== 'text' || tab.save.kind === 'saving') return null;
-  const { content } = tab;
-  const patch = useEditors.getState().patch;
-  const sent = state.doc;
-  const text = new TextEncoder().encode(sent.sliceString(0, sent.length, content.endings.separator));
-  const bytes = content.bom ? concat(BOM, text) : text;
-  if (bytes.byteLength > EDITOR_SAVE_LIMIT_BYTES) {
-    patch(id, {
-      save: {
-        kind: 'failed',
-        error: `Not saved: ${formatBytes(bytes.byteLength)} is over the editor's save limit of ${formatBytes(EDITOR_SAVE_LIMIT_BYTES)}. Your changes are still here.`,
-      },
-    });
-    return null;
-  }
-  patch(id, { save: { kind: 'saving' } });
-  let result: EditorSaveResult;
-  try {
-    result = await sendSave(tab.envId, tab.path, bytes, mode, content.version);
-  } catch (error) {
-    const linkDown =
-      (error instanceof IpcError && error.code === 'disconnected') ||
-      useEnvironments.getState().byId[tab.envId]?.link.kind !== 'connected';
-    const message = `Not saved: ${errorMessage(error)}. Your changes are still here.`;
-    patch(id, {
-      save: linkDown ? { kind: 'waitingForLink', error: message } : { kind: 'failed', error: message },
-    });
-    if (linkDown) retryWhenConnected(id, tab.envId, mode);
-    return null;
-  }
-  if (result.kind === 'saved') {
-    markSaved(id, sent);
-    patch(id, (t) => ({
-      path: result.path,
-      name: baseName(result.path),
-      content: t.content.kind === 'text' ? { ...t.content, version: result.version } : t.content,
-      save: { kind: 'idle' },
-      conflict: null,
-      deleted: false,
-      savedAt: Date.now(),
-    }));
-    movePanes(tab.envId, tab.path, result.path);
-    // A new name in the folder (a copy, a recreated file) shows in its listing.
-    if (mode === 'copy' || mode === 'recreate') void refreshIfShowing(tab.envId, parentPath(result.path));
-  } else if (result.kind === 'conflict') {
-    patch(id, { save: { kind: 'idle' }, conflict: result.theirs, deleted: false });
-  } else {
-    patch(id, { save: { kind: 'idle' }, deleted: true, conflict: null });
-  }
-  return result.kind;
-}
-
-/** editor.save with `bytes`: inline when they fit one message's chunk, else sent in chunks first. */
-async function sendSave(
-  envId: string,
-  path: string,
-  bytes: Uint8Array,
-  mode: EditorSaveMode,
-  base: EditVersion,
-): Promise<EditorSaveResult> {
-  if (bytes.byteLength <= EDITOR_SAVE_CHUNK_BYTES) {
-    return invoke('editor.save', { envId, path, dataBase64: encodeBase64(bytes), mode, base });
-  }
-  const { saveId } = await invoke('editor.beginSave', { envId, totalBytes: bytes.byteLength });
-  for (let offset = 0; offset < bytes.byteLength; offset += EDITOR_SAVE_CHUNK_BYTES) {
-    const chunk = bytes.subarray(offset, offset + EDITOR_SAVE_CHUNK_BYTES);
-    await invoke('editor.saveChunk', { saveId, offset, dataBase64: encodeBase64(chunk) });
-  }
-  return invoke('editor.save', { envId, path, mode, base, saveId });
-}
-
-/** Saves tabs whose link dropped once it is back; one watcher per tab. */
-const waitingForLink = new Map<string, () => void>();
-
-function retryWhenConnected(id: string, envId: string, mode: EditorSaveMode): void {
-  waitingForLink.get(id)?.();
-  const stop = useEnvironments.subscribe((s) => {
-    if (s.byId[envId]?.link.kind !== 'connected') return;
-    stopWaiting(id);
-    if (editorTab(id)?.save.kind === 'waitingForLink') void saveEditor(id, mode);
-  });
-  waitingForLink.set(id, stop);
-}
-
-function stopWaiting(id: string): void {
-  waitingForLink.get(id)?.();
-  waitingForLink.delete(id);
-}
-
-/** *Take theirs*: the editor gets the server's version (mine stays in the undo history). */
-export async function takeTheirs(id: string): Promise<void> {
-  const tab = editorTab(id);
-  const theirs = tab?.conflict;
-  const state = documentState(id);
-  if (!tab || !theirs) return;
-  if (theirs.kind !== 'text' || !state) {
-    // Not editable any more (binary now, or too large): show it as it is.
-    await load(id, theirs);
-    return;
-  }
-  change(id, { changes: { from: 0, to: state.doc.length, insert: theirs.text } });
-  const now = documentState(id);
-  if (now) markSaved(id, now.doc);
-  useEditors.getState().patch(id, {
-    content: { kind: 'text', bom: theirs.bom, endings: lineEndingsOf(theirs.text), version: theirs.version },
-    conflict: null,
-    save: { kind: 'idle' },
-  });
-}
-
-/** Back to editing; the next save checks the server again. */
-export function dismissConflict(id: string): void {
-  useEditors.getState().patch(id, { conflict: null, deleted: false });
 }
 
 /** Closes tab `id`, or asks first (save / discard / cancel) when it has unsaved changes. */
@@ -343,18 +177,6 @@ export function activeEditorId(envId: string): string | null {
   const tab = panes.tabs.find((t) => t.id === panes.activeTabId);
   const leaf = tab && leaves(tab.root).find((l) => l.id === tab.focusedPaneId);
   return (leaf && editorOfContent(leaf.content)?.id) ?? null;
-}
-
-function baseName(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  return trimmed.slice(trimmed.lastIndexOf('/') + 1) || '/';
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a);
-  out.set(b, a.byteLength);
-  return out;
 }
 
 /**

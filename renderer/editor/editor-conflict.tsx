@@ -3,7 +3,7 @@
 // the file is gone (Recreate it / Keep editing).
 import { useMemo } from 'react';
 import type { EditorFile } from '../../shared/ipc';
-import { dismissConflict, saveEditor, takeTheirs } from './editor-actions';
+import { dismissConflict, saveEditor, takeTheirs } from './editor-save';
 import { documentText } from './editor-documents';
 import { diffLines, hunksOf, type DiffLine } from './line-diff';
 import { formatBytes, formatDateTime } from '../ui/format';

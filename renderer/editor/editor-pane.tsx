@@ -3,7 +3,8 @@
 // document. The pane it sits in may add its own controls to the toolbar.
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Download, Save, X } from 'lucide-react';
-import { requestClose, saveEditor } from './editor-actions';
+import { requestClose } from './editor-actions';
+import { saveEditor } from './editor-save';
 import { downloadFile } from '../transfers/transfer-actions';
 import { attachView, commit, documentState } from './editor-documents';
 import { separatorName } from './line-endings';

@@ -1,7 +1,8 @@
 // The command registry: what every command of the shared catalog does (and the generated "Show
 // panel" ones). The command palette and the native menu's items run commands from here; names and
 // keys come from the catalog (shared/command-catalog.ts), so they are written once.
-import { activeEditorId, openEditor, saveEditor } from '../editor/editor-actions';
+import { activeEditorId, openEditor } from '../editor/editor-actions';
+import { saveEditor } from '../editor/editor-save';
 import { reconnectAll, reconnectNow, setConnected } from '../environments/environment-actions';
 import { signalProcess } from '../processes/process-actions';
 import { saveSettings } from '../settings/settings-actions';

@@ -11,16 +11,12 @@ import { invoke } from '../../ipc/ipc-client';
 import { requestOpenLink } from '../../web-links/link-actions';
 import { hardwareWebglAvailable } from './gpu-probe';
 import { OutputFlow } from './output-flow';
-import { PASTE_CHUNK_CHARS } from './flow-limits';
+import { ReplayInputGuard } from './replay-input-guard';
+import { TerminalInput } from './terminal-input';
 import { terminalOptions } from './terminal-options';
 import { TerminalBell } from './bell';
 import { errorMessage } from '../../../shared/error-message';
 import { clipboardAction } from './clipboard-keys';
-
-/** DOM events in whose dispatch xterm turns the user's keys, text input and pastes into data. */
-const TYPING_EVENTS = new Set(['keydown', 'keypress', 'input', 'compositionend', 'paste']);
-
-const INTERRUPT = '\x03';
 
 export interface TerminalStatus {
   /** The server could not apply the pane's size (codex without resize): the size is fixed. */
@@ -48,23 +44,13 @@ export class ProcessTerminal {
   private opened = false;
   private webgl: WebglAddon | null = null;
   private lastSize: { cols: number; rows: number } | null = null;
-  private pasteChain: Promise<void> = Promise.resolve();
-  /** Pastes queued or in progress; keystrokes wait behind them to keep their order. */
-  private pastesPending = 0;
-  private pasteGeneration = 0;
   private status: TerminalStatus = { sizeFixed: false, renderer: 'dom', inputError: null };
   private readonly statusListeners = new Set<(s: TerminalStatus) => void>();
   private copyOnSelect: boolean;
   private bellSetting: Settings['bell'];
   private readonly bell: TerminalBell;
-  /**
-   * One entry per write handed to xterm and not yet parsed, oldest first: whether it is replayed
-   * output. xterm parses writes in order and calls a write's callback right after parsing it,
-   * before the next one starts, so the first entry is the write being parsed (or next to be).
-   */
-  private readonly unparsed: boolean[] = [];
-  /** True while our own clipboard paste hands its text to xterm (no DOM event is under way then). */
-  private pasting = false;
+  private readonly input: TerminalInput;
+  private readonly replayGuard: ReplayInputGuard;
 
   constructor(
     readonly key: ProcessKey,
@@ -75,6 +61,10 @@ export class ProcessTerminal {
     this.copyOnSelect = settings.copyOnSelect;
     this.bellSetting = settings.bell;
     this.bell = new TerminalBell(key, this.element);
+    this.input = new TerminalInput(key, {
+      written: () => this.status.inputError && this.setStatus({ inputError: null }),
+      failed: (error) => this.setStatus({ inputError: errorMessage(error) }),
+    });
     this.terminal = new Terminal({
       ...terminalOptions(settings),
       allowProposedApi: true,
@@ -82,6 +72,7 @@ export class ProcessTerminal {
       // only http(s) ones as links.
       linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
     });
+    this.replayGuard = new ReplayInputGuard(this.terminal);
     this.terminal.loadAddon(this.fitAddon);
     this.terminal.loadAddon(this.searchAddon);
     this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
@@ -91,12 +82,11 @@ export class ProcessTerminal {
     // and mouse and focus reports would be encoded for modes the program set back then. What the
     // user types still goes out: right after a restart is when people type at once.
     this.terminal.onData((data) => {
-      if (!this.replayInParser() || this.typedNow()) this.sendInput(data);
+      if (this.replayGuard.passes()) this.input.send(data);
     });
     this.terminal.onBell(() => this.bell.ring(this.bellSetting));
-    // onBinary hands over one char per byte (0-255), which btoa encodes as-is.
     this.terminal.onBinary((data) => {
-      if (!this.replayInParser() || this.typedNow()) this.write(btoa(data), true);
+      if (this.replayGuard.passes()) this.input.sendBinary(data);
     });
     // Copy and paste keys are the terminal's, not the program's (see clipboard-keys).
     this.terminal.attachCustomKeyEventHandler((event) => {
@@ -113,13 +103,7 @@ export class ProcessTerminal {
     });
     this.flow = new OutputFlow({
       sink: {
-        write: (data, done, replayed) => {
-          this.unparsed.push(replayed);
-          this.terminal.write(data, () => {
-            this.unparsed.shift();
-            done();
-          });
-        },
+        write: (data, done, replayed) => this.replayGuard.write(data, replayed, done),
       },
       replay: (afterSeq) => invoke('processes.replay', { ...key, afterSeq }),
       ack: (deltaBytes, shownThroughSeq) => {
@@ -230,12 +214,7 @@ export class ProcessTerminal {
   async pasteFromClipboard(): Promise<void> {
     const text = await navigator.clipboard.readText();
     if (!text) return;
-    this.pasting = true;
-    try {
-      this.terminal.paste(text);
-    } finally {
-      this.pasting = false;
-    }
+    this.replayGuard.paste(text);
   }
 
   selectAll(): void {
@@ -279,64 +258,6 @@ export class ProcessTerminal {
     this.statusListeners.clear();
     this.terminal.dispose();
     this.element.remove();
-  }
-
-  /**
-   * Keystrokes go out at once, never behind output. A large paste goes in awaited pieces, and
-   * keystrokes typed meanwhile queue after it — except Ctrl-C, which abandons the paste and goes now.
-   */
-  private sendInput(data: string): void {
-    if (data === INTERRUPT) {
-      this.pasteGeneration += 1;
-      this.write(data, false);
-      return;
-    }
-    if (data.length <= PASTE_CHUNK_CHARS && this.pastesPending === 0) {
-      this.write(data, false);
-      return;
-    }
-    const generation = this.pasteGeneration;
-    this.pastesPending += 1;
-    this.pasteChain = this.pasteChain.then(async () => {
-      // Ctrl-C abandons the rest of a multi-piece paste; single pieces (keystrokes) still go out.
-      const abandonable = data.length > PASTE_CHUNK_CHARS;
-      for (let i = 0; i < data.length; i += PASTE_CHUNK_CHARS) {
-        if (abandonable && generation !== this.pasteGeneration) break;
-        await this.writeAwaited(data.slice(i, i + PASTE_CHUNK_CHARS));
-      }
-      this.pastesPending -= 1;
-    });
-  }
-
-  /**
-   * True when xterm's data comes from the user typing or pasting now: xterm turns a key, input or
-   * paste event into data inside that event's dispatch, while its answers to queries come from its
-   * parser, which runs from a timer, never inside a DOM event.
-   */
-  private typedNow(): boolean {
-    if (this.pasting) return true;
-    const type = window.event?.type;
-    return type !== undefined && TYPING_EVENTS.has(type);
-  }
-
-  /** True from the moment xterm may start parsing a replayed write until it has parsed the last one. */
-  private replayInParser(): boolean {
-    return this.unparsed[0] === true;
-  }
-
-  private write(data: string, base64: boolean): void {
-    invoke('processes.write', { ...this.key, data, ...(base64 ? { base64 } : {}) }).then(
-      () => this.status.inputError && this.setStatus({ inputError: null }),
-      (error: unknown) => this.setStatus({ inputError: errorMessage(error) }),
-    );
-  }
-
-  private async writeAwaited(data: string): Promise<void> {
-    try {
-      await invoke('processes.write', { ...this.key, data });
-    } catch (error) {
-      this.setStatus({ inputError: errorMessage(error) });
-    }
   }
 
   private enableWebgl(): void {
