@@ -43,7 +43,9 @@ describe('a two-minute outage over SSH', () => {
       const proxy = host.proxy;
       if (!proxy) throw new Error('the host has no proxy');
       const hooks = recordingHooks();
-      const client = sshClient(rig, host, hooks);
+      // This test is about ssh's own keepalive ending the master; the client's own stall bound
+      // (which replaces a stalled link at about the same time) is test/chaos/ssh-stall.test.ts's.
+      const client = sshClient(rig, host, hooks, { stallReconnectAfterMs: 10 * 60_000 });
       const states: ConnectionState[] = [];
       client.onStateChange((state) => states.push(state));
       try {
