@@ -62,19 +62,18 @@ describe('web app: look and feel of every main view', () => {
     // Processes: one running, one ended with a long command line, neither in a pane.
     await page.getByRole('tab', { name: 'Processes' }).click();
     await page.getByLabel('Open in a pane').uncheck();
-    for (const command of [
-      'sleep 600',
-      `echo finished-with-a-long-command-line-that-goes-on ${'x'.repeat(60)}`,
-    ]) {
+    const commands = ['sleep 600', `echo finished-with-a-long-command-line-that-goes-on ${'x'.repeat(60)}`];
+    for (const [i, command] of commands.entries()) {
       await page.getByLabel('Command', { exact: true }).fill(command);
       await page.getByRole('button', { name: 'Start', exact: true }).click();
+      // One at a time: a start that completes clears the form, so the next command is typed after it.
+      await waitFor(
+        async () => (await page.getByRole('row', { name: /^Process / }).count()) === i + 2,
+        `process row ${i + 2}`,
+        UI_TIMEOUT_MS,
+        100,
+      );
     }
-    await waitFor(
-      async () => (await page.getByRole('row', { name: /^Process / }).count()) === 3,
-      'three process rows',
-      UI_TIMEOUT_MS,
-      100,
-    );
     await page.getByRole('tab', { name: 'Files' }).click();
     const pathBar = page.getByRole('textbox', { name: 'Path' });
     await waitFor(
