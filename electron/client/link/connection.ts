@@ -1,7 +1,7 @@
-// ExecServerConnection: one live JSON-RPC binding over one transport. Owns request ids, pending
-// calls and their timeouts, response validation, notification routing by processId (through a
-// NotificationRouter), keepalive pings, liveness (a silent peer is declared dead) and the
-// disconnect latch. Never reconnects.
+// ExecServerConnection: one live JSON-RPC binding over one transport. Owns the pending calls (their
+// ids, timeouts, cap and response validation, through PendingCalls), notification routing by
+// processId (through a NotificationRouter), liveness (keepalive pings, stalls, a silent peer
+// declared dead, through Liveness) and the disconnect latch. Never reconnects.
 // It also holds whether binary data frames were agreed in initialize, which decides how byte
 // fields travel: raw in data frames, or as base64 in JSON text.
 import {
@@ -9,11 +9,6 @@ import {
   ErrorCode,
   isDataFrame,
   Method,
-  MethodTable,
-  Notification,
-  ProcessClosedNotification,
-  ProcessExitedNotification,
-  ProcessOutputNotification,
   stringifyWithBytes,
   stringifyWithPayloads,
   UNDECODABLE_MESSAGE_ID,
@@ -23,19 +18,12 @@ import {
   type ResultOf,
   writeDataFrame,
 } from '../../../shared/protocol';
-import type { ZodError } from 'zod';
-import { ClientError, rpcError } from '../client-error';
-import {
-  DEAD_AFTER_MS,
-  DEFAULT_CALL_TIMEOUT_MS,
-  IDLE_PING_AFTER_MS,
-  LIVENESS_TICK_MS,
-  MAX_PENDING_CALLS,
-  MAX_QUEUED_CALLS,
-  STALLED_AFTER_MS,
-} from '../constants';
+import { ClientError } from '../client-error';
+import { DEFAULT_CALL_TIMEOUT_MS, LIVENESS_TICK_MS } from '../constants';
+import { Liveness } from './liveness';
 import { frameText, parseDataFrame, parseFrame } from './message-decoder';
-import { NotificationRouter, type ProcessEventSink, type WireProcessEvent } from './notification-router';
+import { NotificationRouter, readProcessNotification, type ProcessEventSink } from './notification-router';
+import { PendingCalls } from './pending-calls';
 import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport-types';
 
 export type { ProcessEventSink, WireProcessEvent } from './notification-router';
@@ -54,15 +42,6 @@ export interface ConnectionEvents {
   onStallChange?(stalled: boolean, silentMs: number): void;
 }
 
-interface PendingCall {
-  method: RequestMethod;
-  resolve(result: unknown): void;
-  reject(error: ClientError): void;
-  timer: NodeJS.Timeout;
-}
-
-const RECENTLY_TIMED_OUT_LIMIT = 256;
-
 function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
@@ -72,32 +51,25 @@ function snippet(text: string): string {
 }
 
 export class ExecServerConnection {
-  private nextId = 1;
-  private readonly pending = new Map<number, PendingCall>();
-  /** Calls waiting for a free slot under MAX_PENDING_CALLS, in the order they were made. */
-  private readonly queued: Array<{ send: () => void; reject: (error: ClientError) => void }> = [];
-  private readonly recentlyTimedOut = new Set<number>();
+  private readonly calls = new PendingCalls(() => this.closedWith !== null);
   private readonly router = new NotificationRouter();
   private transport: Transport | null = null;
   private closedWith: ClientError | null = null;
   private readonly ticker: NodeJS.Timeout;
-  private lastPingAt = 0;
-  /** When we started waiting for the peer without having heard from it since (null: not waiting). */
-  private awaitingSince: number | null = null;
-  /** Epoch ms of the last inbound byte. */
-  lastInboundAt: number = Date.now();
+  private readonly liveness: Liveness;
   /** The last malformed thing the peer sent, quoted in handshake errors. */
   lastProtocolError: string | null = null;
   /** Binary data frames agreed in this connection's initialize (never before its result). */
   private binaryFrames = false;
-  /** The stall last reported through onStallChange. */
-  private stallReported = false;
 
   private constructor(
     private readonly events: ConnectionEvents,
     /** A link without pings that stays stalled this long is closed (null: never, it cannot be replaced). */
-    private readonly stallLimitMs: number | null,
+    stallLimitMs: number | null,
   ) {
+    this.liveness = new Liveness(stallLimitMs, (stalled, silentMs) =>
+      this.events.onStallChange?.(stalled, silentMs),
+    );
     this.ticker = setInterval(() => this.tick(), LIVENESS_TICK_MS);
     this.ticker.unref();
   }
@@ -113,7 +85,7 @@ export class ExecServerConnection {
     const connection = new ExecServerConnection(events, stallLimitMs);
     const handlers: TransportHandlers = {
       onMessage: (message, binary) => connection.handleMessage(message, binary === true),
-      onActivity: () => connection.handleActivity(),
+      onActivity: () => connection.liveness.heard(),
       onClose: (error) => connection.shutdown(error),
     };
     try {
@@ -143,19 +115,19 @@ export class ExecServerConnection {
     return this.transport?.sendDataFrame !== undefined;
   }
 
-  /** True while we wait for the peer and it has been silent for longer than STALLED_AFTER_MS. */
-  get stalled(): boolean {
-    return this.awaitingSince !== null && Date.now() - this.awaitingSince > STALLED_AFTER_MS;
+  /** Epoch ms of the last inbound byte. */
+  get lastInboundAt(): number {
+    return this.liveness.lastInboundAt;
   }
 
-  /**
-   * When this connection closes itself if the peer stays silent: DEAD_AFTER_MS into the wait on a
-   * link with pings, the stall limit on one without. Null while not waiting, or when never.
-   */
+  /** True while we wait for the peer and it has been silent for longer than STALLED_AFTER_MS. */
+  get stalled(): boolean {
+    return this.liveness.stalled;
+  }
+
+  /** When this connection closes itself if the peer stays silent (Liveness.giveUpAt). */
   get giveUpAt(): number | null {
-    if (this.awaitingSince === null) return null;
-    const limit = this.transport?.hasPings ? DEAD_AFTER_MS : this.stallLimitMs;
-    return limit === null ? null : this.awaitingSince + limit;
+    return this.liveness.giveUpAt(this.transport);
   }
 
   call<M extends RequestMethod>(
@@ -164,48 +136,14 @@ export class ExecServerConnection {
     options: { timeoutMs?: number } = {},
   ): Promise<ResultOf<M>> {
     if (this.closedWith) return Promise.reject(this.closedWith);
-    if (this.queued.length >= MAX_QUEUED_CALLS) {
-      return Promise.reject(
-        new ClientError(
-          'tooManyPendingCalls',
-          `${MAX_PENDING_CALLS + MAX_QUEUED_CALLS} calls are already waiting for the server; ${method} was not sent. Try again shortly.`,
-        ),
-      );
-    }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    return new Promise<ResultOf<M>>((resolve, reject) => {
-      // The timeout runs from the moment the call is on the wire, not while it waits for a slot.
-      const send = (): void => {
-        const id = this.nextId++;
-        const timer = setTimeout(() => {
-          this.pending.delete(id);
-          this.recentlyTimedOut.add(id);
-          if (this.recentlyTimedOut.size > RECENTLY_TIMED_OUT_LIMIT) {
-            this.recentlyTimedOut.delete(this.recentlyTimedOut.values().next().value as number);
-          }
-          reject(
-            new ClientError('timeout', `${method} got no answer from the server within ${timeoutMs} ms.`),
-          );
-          this.sendQueued();
-        }, timeoutMs);
-        this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer });
-        try {
-          this.send({ id, method, params });
-        } catch (error) {
-          // A transport that cannot send is dead: end the connection so its owner notices at once.
-          this.close(error instanceof ClientError ? error : new ClientError('disconnected', String(error)));
-        }
-      };
-      if (this.pending.size < MAX_PENDING_CALLS) send();
-      else this.queued.push({ send, reject });
+    return this.calls.start(method, options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, (id) => {
+      try {
+        this.send({ id, method, params });
+      } catch (error) {
+        // A transport that cannot send is dead: end the connection so its owner notices at once.
+        this.close(error instanceof ClientError ? error : new ClientError('disconnected', String(error)));
+      }
     });
-  }
-
-  /** Puts queued calls on the wire while slots are free. */
-  private sendQueued(): void {
-    while (!this.closedWith && this.pending.size < MAX_PENDING_CALLS && this.queued.length > 0) {
-      this.queued.shift()!.send();
-    }
   }
 
   notify(method: string, params: unknown): void {
@@ -243,7 +181,7 @@ export class ExecServerConnection {
     } else {
       this.transport.send(stringifyWithBytes(message, toBase64));
     }
-    this.awaitingSince ??= Date.now();
+    this.liveness.sent();
   }
 
   private shutdown(error: ClientError): void {
@@ -251,53 +189,17 @@ export class ExecServerConnection {
     this.closedWith = error;
     clearInterval(this.ticker);
     this.transport?.close();
-    for (const call of this.pending.values()) {
-      clearTimeout(call.timer);
-      call.reject(error);
-    }
-    this.pending.clear();
-    for (const call of this.queued.splice(0)) call.reject(error);
+    this.calls.rejectAll(error);
     this.router.clearUnrouted();
     this.events.onClose(error);
   }
 
-  private handleActivity(): void {
-    const now = Date.now();
-    if (this.stallReported) {
-      this.stallReported = false;
-      this.events.onStallChange?.(false, now - (this.awaitingSince ?? now));
-    }
-    this.lastInboundAt = now;
-    this.awaitingSince = null;
-  }
-
   private tick(): void {
     const now = Date.now();
-    if (this.transport?.hasPings) {
-      if (now - this.lastInboundAt >= IDLE_PING_AFTER_MS && now - this.lastPingAt >= IDLE_PING_AFTER_MS) {
-        this.lastPingAt = now;
-        this.transport.ping();
-        this.awaitingSince ??= now;
-      }
-    }
-    const giveUpAt = this.giveUpAt;
-    if (giveUpAt !== null && now > giveUpAt) {
-      const silentS = Math.round((now - this.lastInboundAt) / 1000);
-      // Only transports with pings can tell a busy peer from a dead one; others are given up as stalled.
-      this.close(
-        new ClientError(
-          'disconnected',
-          this.transport?.hasPings
-            ? `No data from ${this.description} for ${silentS} s while waiting for an answer; the link is considered dead.`
-            : `No reply from ${this.description} for ${silentS} s; the stalled link is given up for a new one.`,
-        ),
-      );
+    const givenUp = this.liveness.tick(now, this.transport);
+    if (givenUp) {
+      this.close(givenUp);
       return;
-    }
-    const stalled = this.stalled;
-    if (stalled !== this.stallReported) {
-      this.stallReported = stalled;
-      this.events.onStallChange?.(stalled, now - (this.awaitingSince ?? now));
     }
     this.router.expire(now);
   }
@@ -367,43 +269,16 @@ export class ExecServerConnection {
   }
 
   private handleResponse(id: unknown, m: Record<string, unknown>): void {
-    const call = typeof id === 'number' ? this.pending.get(id) : undefined;
-    if (!call) {
-      if (typeof id === 'number' && this.recentlyTimedOut.delete(id)) return;
-      const error = m.error as { message?: unknown } | undefined;
-      if (id === UNDECODABLE_MESSAGE_ID && error) {
-        this.reportProtocolError(`The server could not decode a message we sent: ${String(error.message)}`);
-      } else {
-        this.reportProtocolError(`The server answered an id we never used (${JSON.stringify(id)}).`);
-      }
-      return;
+    const answered = this.calls.answer(id, m, (method, result) => {
+      if (method === Method.initialize) this.adoptFrameMode(result as InitializeResult);
+    });
+    if (answered || this.calls.timedOutLately(id)) return;
+    const error = m.error as { message?: unknown } | undefined;
+    if (id === UNDECODABLE_MESSAGE_ID && error) {
+      this.reportProtocolError(`The server could not decode a message we sent: ${String(error.message)}`);
+    } else {
+      this.reportProtocolError(`The server answered an id we never used (${JSON.stringify(id)}).`);
     }
-    this.pending.delete(id as number);
-    clearTimeout(call.timer);
-    this.sendQueued();
-    if ('error' in m) {
-      const error = m.error as { code?: unknown; message?: unknown; data?: unknown };
-      if (error === null || typeof error !== 'object' || typeof error.code !== 'number') {
-        call.reject(new ClientError('protocol', `The server sent a malformed error for ${call.method}.`));
-        return;
-      }
-      call.reject(
-        rpcError(call.method, { code: error.code, message: String(error.message), data: error.data }),
-      );
-      return;
-    }
-    const parsed = MethodTable[call.method].result.safeParse(m.result);
-    if (!parsed.success) {
-      call.reject(
-        new ClientError(
-          'protocol',
-          `The server's ${call.method} result does not match the protocol: ${describeSchemaError(parsed.error, m.result)}.`,
-        ),
-      );
-      return;
-    }
-    if (call.method === Method.initialize) this.adoptFrameMode(parsed.data as InitializeResult);
-    call.resolve(parsed.data);
   }
 
   /** The server agreed to binary data frames: they may follow its initialize result at once. */
@@ -412,31 +287,13 @@ export class ExecServerConnection {
   }
 
   private handleNotification(method: string, params: unknown): void {
-    let event: WireProcessEvent;
-    let processId: string;
-    if (method === Notification.processOutput) {
-      const p = ProcessOutputNotification.safeParse(params);
-      if (!p.success) return this.reportBadNotification(method, p.error, params);
-      ({ processId } = p.data);
-      event = { kind: 'output', seq: p.data.seq, stream: p.data.stream, chunk: p.data.chunk };
-    } else if (method === Notification.processExited) {
-      const p = ProcessExitedNotification.safeParse(params);
-      if (!p.success) return this.reportBadNotification(method, p.error, params);
-      ({ processId } = p.data);
-      event = { kind: 'exited', seq: p.data.seq, exitCode: p.data.exitCode };
-    } else if (method === Notification.processClosed) {
-      const p = ProcessClosedNotification.safeParse(params);
-      if (!p.success) return this.reportBadNotification(method, p.error, params);
-      ({ processId } = p.data);
-      event = { kind: 'closed', seq: p.data.seq };
-    } else {
-      this.events.onNotification?.(method, params);
-      return;
+    const read = readProcessNotification(method, params);
+    if (read === null) this.events.onNotification?.(method, params);
+    else if (read.ok) this.router.deliver(read.processId, read.event);
+    else {
+      this.reportProtocolError(
+        `The server sent a malformed ${method}: ${describeSchemaError(read.error, params)}.`,
+      );
     }
-    this.router.deliver(processId, event);
-  }
-
-  private reportBadNotification(method: string, error: ZodError, params: unknown): void {
-    this.reportProtocolError(`The server sent a malformed ${method}: ${describeSchemaError(error, params)}.`);
   }
 }

@@ -11,6 +11,15 @@ import type { RttProbe } from './rtt-probe';
 /** The one connect or recovery in flight; every caller waits on it. Never rejects. */
 export type Attempt = Promise<void>;
 
+/** An attempt and its resolver: the states an attempt enters carry it from its first moment. */
+export function newAttempt(): { attempt: Attempt; settle: () => void } {
+  let settle: () => void = () => undefined;
+  const attempt = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return { attempt, settle };
+}
+
 /** One outage: from the loss of a link until it is resumed or given up. */
 export interface Outage {
   /** 1 for the first attempt of this outage. */

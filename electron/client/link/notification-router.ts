@@ -1,7 +1,15 @@
 // Routes one connection's process notifications to their ProcessSessions by processId. Output may
 // arrive before its process is routed (ahead of the process/start answer, or before a re-attach),
 // so events for an unknown id wait in a small buffer: bounded in count, and dropped after a TTL.
-import type { WireBytes } from '../../../shared/protocol';
+// readProcessNotification reads a process/* notification's event off the wire.
+import {
+  Notification,
+  ProcessClosedNotification,
+  ProcessExitedNotification,
+  ProcessOutputNotification,
+  type WireBytes,
+} from '../../../shared/protocol';
+import type { ZodError } from 'zod';
 import { UNROUTED_NOTIFICATION_LIMIT, UNROUTED_NOTIFICATION_TTL_MS } from '../constants';
 
 /** A process notification as it came off the wire (chunk still base64, or raw from a data frame). */
@@ -11,6 +19,33 @@ export type WireProcessEvent =
   | { kind: 'closed'; seq: number };
 
 export type ProcessEventSink = (event: WireProcessEvent) => void;
+
+/** A process notification read: its process and event, or why its params do not match the protocol. */
+export type ProcessNotification =
+  { ok: true; processId: string; event: WireProcessEvent } | { ok: false; error: ZodError };
+
+/** Reads the event of a process/* notification; null when `method` is not one. */
+export function readProcessNotification(method: string, params: unknown): ProcessNotification | null {
+  if (method === Notification.processOutput) {
+    const p = ProcessOutputNotification.safeParse(params);
+    if (!p.success) return { ok: false, error: p.error };
+    const { processId, seq, stream, chunk } = p.data;
+    return { ok: true, processId, event: { kind: 'output', seq, stream, chunk } };
+  }
+  if (method === Notification.processExited) {
+    const p = ProcessExitedNotification.safeParse(params);
+    if (!p.success) return { ok: false, error: p.error };
+    const { processId, seq, exitCode } = p.data;
+    return { ok: true, processId, event: { kind: 'exited', seq, exitCode } };
+  }
+  if (method === Notification.processClosed) {
+    const p = ProcessClosedNotification.safeParse(params);
+    if (!p.success) return { ok: false, error: p.error };
+    const { processId, seq } = p.data;
+    return { ok: true, processId, event: { kind: 'closed', seq } };
+  }
+  return null;
+}
 
 interface UnroutedEvents {
   events: WireProcessEvent[];

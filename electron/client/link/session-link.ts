@@ -1,52 +1,30 @@
 // The session link: the reconnect state machine's transitions, beside its states (link-state.ts).
 // It opens a new session or resumes one, installs each connection, and on a loss backs off and
 // resumes until the session is back or lost for good; `ready()` is where every call waits for a
-// usable connection. RemoteExecServerClient (remote-client.ts) is the facade over it.
-import { ErrorCode, Method, Notification, type EnvironmentInfo } from '../../../shared/protocol';
+// usable connection. RemoteExecServerClient (remote-client.ts) is the facade over it. The steps of
+// a handshake are in handshake.ts, the attempts of a recovery in recovery.ts.
+import type { EnvironmentInfo } from '../../../shared/protocol';
 import type { TransportSpec } from '../api';
-import { BackoffWait, backoffDelay, DEFAULT_BACKOFF, type BackoffSchedule } from './backoff';
-import { ClientError, isTransientCode, toClientError } from '../client-error';
-import { ExecServerConnection } from './connection';
-import {
-  CLIENT_NAME,
-  CONNECT_TIMEOUT_MS,
-  INITIALIZE_TIMEOUT_MS,
-  STALL_RECONNECT_AFTER_MS,
-} from '../constants';
-import type { Attempt, ConnectedPhase, ClientPhase, Outage } from './link-state';
+import { ClientError, toClientError } from '../client-error';
+import type { ExecServerConnection } from './connection';
+import { CONNECT_TIMEOUT_MS } from '../constants';
+import { handshake, type HandshakeOptions } from './handshake';
+import { newAttempt, type Attempt, type ConnectedPhase, type ClientPhase, type Outage } from './link-state';
 import type { ProcessSession } from '../processes/process-session';
+import { isRetryable, newOutage, recover, type RecoveryOptions } from './recovery';
 import { RttProbe, type RttProbeEvents } from './rtt-probe';
-import { deadlineError, expiredAt, outageBounds, type OutageBounds } from './recovery-policy';
+import { expiredAt, type OutageBounds } from './recovery-policy';
 import type { ArtifactLocations } from '../remote-host/local-artifacts';
 import type { SshHooks } from '../transports/ssh/ssh-hooks';
 import { transportOpener, whyLinkCannotResume } from '../transports/transport';
 import type { TransportOpener } from '../transports/transport-types';
 
-/** The client options the link itself reads (RemoteClientOptions adds the rest). */
-export interface SessionLinkOptions {
+/**
+ * The client options the link itself reads (RemoteClientOptions adds the rest), with those of its
+ * handshakes (handshake.ts) and recoveries (recovery.ts).
+ */
+export interface SessionLinkOptions extends HandshakeOptions, RecoveryOptions {
   transport: TransportSpec;
-  clientName?: string;
-  /**
-   * Give up an outage after this long even though the server may still hold the session. Without
-   * it the client tries as long as the server may hold the session (recovery-policy.ts).
-   */
-  recoveryDeadlineMs?: number;
-  /** Waits between the attempts of an outage (default: DEFAULT_BACKOFF). */
-  backoff?: BackoffSchedule;
-  /** How long past the server's advertised session lifetime to keep trying (default 1 min). */
-  sessionHoldMarginMs?: number;
-  /**
-   * Drop a stalled link without pings and resume on a new one after this long without a reply
-   * (default STALL_RECONNECT_AFTER_MS). Links that cannot resume (stdio) are never dropped.
-   */
-  stallReconnectAfterMs?: number;
-  connectTimeoutMs?: number;
-  initializeTimeoutMs?: number;
-  /**
-   * Ask for binary data frames (Tether's extension; WebSocket links only) so output and file
-   * blocks travel without base64. Default true; codex's server ignores the request.
-   */
-  binaryFrames?: boolean;
   /** SSH transports: prompts (host key, password) and connect stages; without them prompts fail. */
   ssh?: SshHooks;
   /** SSH transports: where the bundle and runtimes to install are (defaults: this build's). */
@@ -69,21 +47,6 @@ export interface SessionLinkHooks extends RttProbeEvents {
   /** The connected link stalled, or answers again after `silentMs` of silence. */
   stallChanged(stalled: boolean, silentMs: number): void;
   log(message: string): void;
-}
-
-/** Errors after which another reconnect attempt can still succeed. */
-function isRetryable(error: ClientError): boolean {
-  if (isTransientCode(error.code)) return true;
-  return error.code === 'rpc' && error.rpc?.code === ErrorCode.alreadyAttached;
-}
-
-/** An attempt and its resolver: the states an attempt enters carry it from its first moment. */
-function newAttempt(): { attempt: Attempt; settle: () => void } {
-  let settle: () => void = () => undefined;
-  const attempt = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  return { attempt, settle };
 }
 
 const clientClosed = (): ClientError => new ClientError('closed', 'The client was closed.');
@@ -227,84 +190,37 @@ export class SessionLink {
         // Attempt 1 was this one: the recovery starts at attempt 2, after its backoff. The server's
         // lifetime is not known yet, so the outage lasts until it says the session is gone.
         const lostAt = Date.now();
-        const outage: Outage = {
-          attemptNo: 2,
-          reason: err.message,
-          bounds: outageBounds({
-            lostAt,
-            lastContactAt: lostAt,
-            info: this.info,
-            giveUpAfterMs: this.options.recoveryDeadlineMs,
-            holdMarginMs: this.options.sessionHoldMarginMs,
-          }),
-        };
-        await this.recover(outage, attempt);
+        await this.recover(newOutage(this.options, this.info, 2, err.message, lostAt, lostAt), attempt);
       })
       .finally(settle);
   }
 
-  /**
-   * Opens a transport, sends initialize (+ initialized), learns the environment and installs the
-   * connection. On any failure, the abort included, the connection is closed and the error thrown.
-   */
-  private async handshake(resumeSessionId: string | null, deadlineAt: number | null): Promise<void> {
-    this.lifetime.signal.throwIfAborted();
-    const remaining = (limit: number): number =>
-      deadlineAt === null ? limit : Math.max(1_000, Math.min(limit, deadlineAt - Date.now()));
-    let connection: ExecServerConnection | null = null;
-    connection = await ExecServerConnection.open(
-      this.opener,
+  /** Runs a handshake (handshake.ts); its connection's events count only while the link holds it. */
+  private handshake(resumeSessionId: string | null, deadlineAt: number | null): Promise<void> {
+    const holds = (link: ClientPhase, opened: ExecServerConnection | null): link is ConnectedPhase =>
+      link.kind === 'connected' && link.connection === opened;
+    return handshake(
       {
-        onClose: (error) => {
-          const link = this.link;
-          if (link.kind === 'connected' && link.connection === connection) this.handleLoss(link, error);
-        },
-        onProtocolError: (message) => this.log(message),
-        onStallChange: (stalled, silentMs) => {
-          const link = this.link;
-          if (link.kind === 'connected' && link.connection === connection) {
-            this.hooks.stallChanged(stalled, silentMs);
-          }
-        },
+        opener: this.opener,
+        options: this.options,
+        signal: this.lifetime.signal,
+        canReplaceLink: this.canReplaceLink,
+        processes: () => this.hooks.processes(),
+        events: (opened) => ({
+          onClose: (error) => {
+            const link = this.link;
+            if (holds(link, opened())) this.handleLoss(link, error);
+          },
+          onProtocolError: (message) => this.log(message),
+          onStallChange: (stalled, silentMs) => {
+            if (holds(this.link, opened())) this.hooks.stallChanged(stalled, silentMs);
+          },
+        }),
+        install: (connection, sessionId, info) => this.install(connection, sessionId, info),
       },
-      remaining(this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS),
-      resumeSessionId !== null,
-      this.canReplaceLink ? (this.options.stallReconnectAfterMs ?? STALL_RECONNECT_AFTER_MS) : null,
+      resumeSessionId,
+      deadlineAt,
     );
-    for (const followed of this.hooks.processes()) connection.route(followed.processId, followed.accept);
-    try {
-      const askBinaryFrames = (this.options.binaryFrames ?? true) && connection.canCarryBinaryFrames;
-      const result = await connection.call(
-        Method.initialize,
-        {
-          clientName: this.options.clientName ?? CLIENT_NAME,
-          resumeSessionId,
-          ...(askBinaryFrames ? { tetherBinaryFrames: true } : {}),
-        },
-        { timeoutMs: remaining(this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS) },
-      );
-      if (resumeSessionId !== null && result.sessionId !== resumeSessionId) {
-        throw new ClientError(
-          'protocol',
-          `The server resumed a different session (${result.sessionId}) than ours (${resumeSessionId}).`,
-        );
-      }
-      connection.notify(Notification.initialized, {});
-      // Codex's client asks environment/info only if initialize did not carry it.
-      const info = result.environmentInfo ?? (await connection.call(Method.environmentInfo, undefined));
-      if (connection.closed) {
-        throw new ClientError('disconnected', 'The connection dropped right after the handshake.');
-      }
-      this.lifetime.signal.throwIfAborted();
-      this.install(connection, result.sessionId, info);
-    } catch (error) {
-      const err = toClientError(error);
-      connection.close(err);
-      if (err.code === 'timeout' && connection.lastProtocolError) {
-        throw new ClientError('protocol', `${err.message} ${connection.lastProtocolError}`);
-      }
-      throw err;
-    }
   }
 
   private install(connection: ExecServerConnection, sessionId: string, info: EnvironmentInfo): void {
@@ -329,63 +245,31 @@ export class SessionLink {
     }
     this.log(`Connection lost: ${error.message} Reconnecting…`);
     const { attempt, settle } = newAttempt();
-    const outage: Outage = {
-      attemptNo: 1,
-      reason: error.message,
-      bounds: outageBounds({
-        lostAt: Date.now(),
-        lastContactAt: link.connection.lastInboundAt,
-        info: this.info,
-        giveUpAfterMs: this.options.recoveryDeadlineMs,
-        holdMarginMs: this.options.sessionHoldMarginMs,
-      }),
-    };
+    const lastContactAt = link.connection.lastInboundAt;
+    const outage = newOutage(this.options, this.info, 1, error.message, Date.now(), lastContactAt);
     this.recover(outage, attempt).finally(settle);
   }
 
-  /** Attempts to resume the session, one at a time with backoff, until it is back or lost for good. */
-  private async recover(first: Outage, attempt: Attempt): Promise<void> {
-    for (let outage = first; ;) {
-      try {
-        await this.waitForTurn(outage, attempt);
-        this.lifetime.signal.throwIfAborted();
-        await this.opener.prepare(true);
-        await this.handshake(this.sessionId, outage.bounds.deadlineAt);
-        this.log(`Reconnected after ${outage.attemptNo} attempt(s); session ${this.sessionId} resumed.`);
-        for (const followed of [...this.hooks.processes()]) followed.resync();
-        return;
-      } catch (error) {
-        if (this.lifetime.signal.aborted) return;
-        const err = toClientError(error);
-        if (!isRetryable(err)) {
-          this.fail(err, outage.bounds);
-          return;
-        }
-        const { deadlineAt } = outage.bounds;
-        if (deadlineAt !== null && Date.now() >= deadlineAt) {
-          this.fail(deadlineError(outage.bounds, err, this.options.recoveryDeadlineMs), outage.bounds);
-          return;
-        }
-        outage = { ...outage, attemptNo: outage.attemptNo + 1, reason: err.message };
-      }
-    }
-  }
-
-  /** Enters the outage's next attempt, after its backoff wait if it has one. */
-  private async waitForTurn(outage: Outage, attempt: Attempt): Promise<void> {
-    const { deadlineAt } = outage.bounds;
-    const delay = backoffDelay(outage.attemptNo, this.options.backoff ?? DEFAULT_BACKOFF);
-    const wait = deadlineAt === null ? delay : Math.min(delay, Math.max(0, deadlineAt - Date.now()));
-    const since = Date.now();
-    if (wait > 0) {
-      const backoff = new BackoffWait(wait, this.lifetime.signal);
-      this.enter({ kind: 'waiting', since, attempt, outage, backoff }, outage.reason);
-      await backoff.done;
-      this.lifetime.signal.throwIfAborted();
-      this.enter({ kind: 'reconnecting', since, attempt, outage });
-    } else {
-      this.enter({ kind: 'reconnecting', since, attempt, outage }, outage.reason);
-    }
+  /** Runs a recovery (recovery.ts) for this link: each attempt resumes the session on a new link. */
+  private recover(first: Outage, attempt: Attempt): Promise<void> {
+    return recover(
+      {
+        options: this.options,
+        signal: this.lifetime.signal,
+        enter: (link, reason) => this.enter(link, reason),
+        resume: async (deadlineAt) => {
+          await this.opener.prepare(true);
+          await this.handshake(this.sessionId, deadlineAt);
+        },
+        resumed: (attemptNo) => {
+          this.log(`Reconnected after ${attemptNo} attempt(s); session ${this.sessionId} resumed.`);
+          for (const followed of [...this.hooks.processes()]) followed.resync();
+        },
+        fail: (fatalError, bounds) => this.fail(fatalError, bounds),
+      },
+      first,
+      attempt,
+    );
   }
 
   /** Ends what only a connected link has: its probe, and its connection if still open. */
