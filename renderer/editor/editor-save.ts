@@ -18,7 +18,7 @@ import { editorTab, useEditors } from './editors-store';
 import { useEnvironments } from '../environments/environments-store';
 import { parentPath } from '../files/files-store';
 import { encodeBase64 } from '../terminals/xterm/base64';
-import { refreshIfShowing } from '../files/file-actions';
+import { refreshIfShowing, relistIfShowing } from '../files/file-actions';
 
 const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
 
@@ -71,8 +71,11 @@ export async function saveEditor(
       savedAt: Date.now(),
     }));
     movePanes(tab.envId, tab.path, result.path);
-    // A new name in the folder (a copy, a recreated file) shows in its listing.
-    if (mode === 'copy' || mode === 'recreate') void refreshIfShowing(tab.envId, parentPath(result.path));
+    // The folder's listing shows the saved size and time; a new name (a copy, a recreated file)
+    // also goes into the tree.
+    const folder = parentPath(result.path);
+    if (mode === 'copy' || mode === 'recreate') void refreshIfShowing(tab.envId, folder);
+    else void relistIfShowing(tab.envId, folder);
   } else if (result.kind === 'conflict') {
     patch(id, { save: { kind: 'idle' }, conflict: result.theirs, deleted: false });
   } else {

@@ -127,6 +127,8 @@ describe('the dirty marker', () => {
 describe('saving', () => {
   it('Ctrl+S writes the file with its CRLF and byte-order mark, against the version opened', async () => {
     const { tab, view } = await openInArea();
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [fileEntry('notes.txt')] }));
+    act(() => useFiles.getState().patch(ENV, { path: '/home/u' }));
     type(view, view.state.doc.length, 'three');
     fireEvent.keyDown(view.contentDOM, { key: 's', ctrlKey: true });
     await waitFor(() => expect(bridge.callsOf('editor.save')).toHaveLength(1));
@@ -139,6 +141,8 @@ describe('saving', () => {
     });
     expect(savedBytes()).toBe('\uFEFFone\r\ntwo\r\nthree');
     await waitFor(() => expect(within(tab).queryByLabelText('unsaved changes')).toBeNull());
+    // The folder Files shows is listed again, so it shows the new size.
+    await waitFor(() => expect(bridge.callsOf('files.list').map((c) => c.path)).toContain('/home/u'));
     expect(screen.getByRole('status').textContent).toMatch(/^Saved at/);
     // The next save checks against what this one wrote.
     type(view, 0, '!');

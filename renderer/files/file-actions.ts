@@ -107,6 +107,11 @@ export function refresh(envId: string): Promise<void> {
 }
 
 /** After a change in `dir`: the folder tree is reloaded, and the listing if it shows `dir`. */
+/** Lists `dir` again if it is the folder shown (sizes and times after a save); the tree stays. */
+export async function relistIfShowing(envId: string, dir: string): Promise<void> {
+  if (state(envId).path === dir) await refresh(envId);
+}
+
 export async function refreshIfShowing(envId: string, dir: string): Promise<void> {
   useFiles.getState().patch(envId, { tree: {} });
   if (state(envId).path === dir) await refresh(envId);
