@@ -15,6 +15,9 @@ import {
   type Scenario,
 } from './scenario-kit';
 
+/** How long the resume scenario lets the server read output made while detached (see there). */
+const DETACHED_READ_SETTLE_MS = 500;
+
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Polls until `file` exists (written by a child process), bounded. */
@@ -113,6 +116,9 @@ export const sessionScenarios: Scenario[] = [
       await first.peer.close();
       writeFileSync(go, '');
       await fileAppears(wrote);
+      // The echo left the process before `wrote` appeared, but the server reads it on a thread of its
+      // own: give it a moment to be read while detached, or a loaded machine sees it pushed live.
+      await sleep(DETACHED_READ_SETTLE_MS);
 
       const second = await ctx.connect();
       const resumed = await second.request('initialize', {

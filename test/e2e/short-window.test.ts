@@ -26,13 +26,18 @@ describe('web app on a 1024×700 window', () => {
   it('keeps the Menu inside the window, its last command in reach', async () => {
     const { page } = browser;
     onTestFailed(() => reportFailure(page, 'short-window-menu', app));
+    // The first shell's pane takes the focus as it opens: open the Menu after that, or the pane
+    // can take the focus back from it.
+    await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);
     await page.getByRole('button', { name: 'Menu' }).click();
     const menu = page.getByRole('menu', { name: 'Menu' });
     await expect.poll(() => menu.getByRole('menuitem').count(), poll).toBeGreaterThan(10);
     const box = (await menu.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(VIEWPORT.height);
 
-    // Up from the first command wraps to the last; focusing it scrolls it into the menu's view.
+    // Up from the first command wraps to the last; focusing it scrolls it into the menu's view. The
+    // menu moves the focus into itself as it opens: wait for that before pressing a key.
+    await expect.poll(() => menu.evaluate((el) => el.contains(document.activeElement)), poll).toBe(true);
     await page.keyboard.press('ArrowUp');
     const last = menu.getByRole('menuitem').last();
     await expect.poll(() => last.evaluate((el) => el === document.activeElement), poll).toBe(true);
