@@ -97,6 +97,38 @@ async function workspaceFlow(page: Page, home: string, envName: string, shots: s
   await expect.poll(() => content.count(), poll).toBe(1);
   expect(await strip.getByRole('tab', { name: /readme\.txt/ }).count()).toBe(1);
 
+  // Quick open finds a file of the workspace by a few letters; Find in files runs on the host and a
+  // result opens the editor at its line.
+  await page.keyboard.press('Control+p');
+  const quickOpen = page.getByRole('combobox', { name: 'Quick open' });
+  await quickOpen.pressSequentially('mdelse');
+  await expect
+    .poll(() => page.getByRole('option').first().textContent(), poll)
+    .toContain('made-elsewhere.txt');
+  await saveScreenshot(page, `workspace-quick-open-${shots}`);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => strip.getByRole('tab', { name: /made-elsewhere\.txt/ }).count(), poll).toBe(1);
+  await page.getByRole('tab', { name: 'Files' }).hover();
+  await page.keyboard.press('Control+Shift+H');
+  const query = page.getByRole('searchbox', { name: 'Find in files' });
+  await query.fill('read me');
+  await query.press('Enter');
+  await expect
+    .poll(() => page.getByRole('status').filter({ hasText: 'matches' }).textContent(), poll)
+    .toContain('2 matches in 2 files');
+  // A tab under the pointer is not drawn as the selected one.
+  const underline = (name: string) =>
+    page.getByRole('tab', { name, exact: true }).evaluate((el) => getComputedStyle(el).borderBottomColor);
+  expect(await underline('Files')).not.toBe(await underline('Search'));
+  await saveScreenshot(page, `workspace-find-${shots}`);
+  await page
+    .getByRole('list', { name: 'Search results' })
+    .getByRole('listitem')
+    .filter({ hasText: 'readme (1).txt' })
+    .getByRole('button', { name: 'Line 1: read me' })
+    .click();
+  await expect.poll(() => strip.getByRole('tab', { name: /readme \(1\)\.txt/ }).count(), poll).toBe(1);
+
   // The app remembers the workspace: after a reload the Files view opens in it again.
   await page.reload();
   await page.getByRole('button', { name: `Environment ${envName}` }).click();
