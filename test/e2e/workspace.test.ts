@@ -90,9 +90,14 @@ async function workspaceFlow(page: Page, home: string, envName: string, shots: s
   await expect.poll(() => readFileSync(at('readme.txt'), 'utf8'), poll).toBe('read me\nand edit me');
   await expect.poll(() => tab.getByLabel('unsaved changes').count(), poll).toBe(0);
   await saveScreenshot(page, `workspace-editor-tab-${shots}`);
+  // Ctrl+Shift+E from the editor focuses the file list, not the editor again.
+  await page.keyboard.press('Control+Shift+E');
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), poll)
+    .toBe('Files');
+  expect(await page.getByRole('tab', { name: 'Files' }).getAttribute('aria-selected')).toBe('true');
 
   // Opening it again focuses the same tab, not a second one.
-  await page.getByRole('tab', { name: 'Files' }).click();
   await row('readme.txt').getByText('readme.txt').dblclick();
   await expect.poll(() => content.count(), poll).toBe(1);
   expect(await strip.getByRole('tab', { name: /readme\.txt/ }).count()).toBe(1);
