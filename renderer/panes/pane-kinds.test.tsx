@@ -5,12 +5,11 @@ import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import type { EditorFile } from '../../shared/ipc';
-import { startApp } from '../app/start-app';
 import { envPanes, leaves, terminalContent, usePanes, type PaneContent } from './panes-store';
-import { DEFAULT_SETTINGS } from '../settings/settings-store';
 import { terminalFor } from '../terminals/xterm/terminal-registry';
-import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
-import { withTwoEnvironments } from '../test/two-environments';
+import { makeProcess, type FakeBridge } from '../test/fake-bridge';
+import { withShellPane } from '../test/shell-pane';
+import { DEFAULT_SETTINGS } from '../settings/settings-store';
 import { App } from '../app/app';
 import { useEditors } from '../editor/editors-store';
 
@@ -27,24 +26,14 @@ let bridge: FakeBridge;
 let stop: (() => void) | null = null;
 
 beforeEach(async () => {
-  bridge = withTwoEnvironments();
-  bridge
-    .handle('environments.list', () => [makeEnv()])
-    .handle('settings.get', () => DEFAULT_SETTINGS)
-    .handle('transfers.list', () => [])
-    .handle('app.notices', () => [])
-    .handle('processes.list', () => [
+  ({ bridge, stop } = await withShellPane({
+    processes: [
       makeProcess({ processId: 'p1', title: 'bash' }),
       makeProcess({ processId: 'p2', title: 'top' }),
-    ])
-    .handle('processes.replay', () => ({ events: [], lastSeq: 0, shownThroughSeq: 0 }))
-    .handle('processes.resize', () => ({ applied: true }))
-    .handle('processes.ack', () => ({ ok: true }))
-    .handle('layout.save', () => ({ ok: true }))
-    .handle('editor.open', () => file);
-  localStorage.setItem('tether.firstShellOpened', '1');
-  stop = await startApp();
-  usePanes.getState().openTab('env-1', terminalContent('p1'));
+    ],
+    tabs: ['p1'],
+    handlers: (b) => b.handle('layout.save', () => ({ ok: true })).handle('editor.open', () => file),
+  }));
   const tab = envPanes(usePanes.getState().byEnv, 'env-1').tabs[0]!;
   usePanes.getState().split('env-1', tab.focusedPaneId, 'horizontal', notes);
 });

@@ -4,36 +4,15 @@ import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { startApp } from '../app/start-app';
-import { terminalContent, usePanes } from '../panes/panes-store';
-import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
-import { withTwoEnvironments } from '../test/two-environments';
 import { App } from '../app/app';
-import { DEFAULT_SETTINGS } from '../settings/settings-store';
+import { withShellPane } from '../test/shell-pane';
 
 const OUTPUT = 'Foo foo food\r\nfoo.bar foo_x FOO\r\n';
 
-let bridge: FakeBridge;
 let stop: (() => void) | null = null;
 
 beforeEach(async () => {
-  bridge = withTwoEnvironments();
-  bridge
-    .handle('environments.list', () => [makeEnv()])
-    .handle('settings.get', () => DEFAULT_SETTINGS)
-    .handle('transfers.list', () => [])
-    .handle('app.notices', () => [])
-    .handle('processes.list', () => [makeProcess({ processId: 'shell', title: 'bash' })])
-    .handle('processes.replay', () => ({
-      events: [{ kind: 'output', seq: 1, stream: 'pty', data: btoa(OUTPUT) }],
-      lastSeq: 1,
-      shownThroughSeq: 1,
-    }))
-    .handle('processes.resize', () => ({ applied: true }))
-    .handle('processes.ack', () => ({ ok: true }));
-  localStorage.setItem('tether.firstShellOpened', '1');
-  stop = await startApp();
-  usePanes.getState().openTab('env-1', terminalContent('shell'));
+  ({ stop } = await withShellPane({ replay: () => OUTPUT }));
 });
 afterEach(() => {
   stop?.();

@@ -15,6 +15,8 @@ export interface ShellPaneOptions {
   replay?: (processId: string) => string;
   /** Settings over the defaults, as `settings.get` answers them. */
   settings?: Partial<Settings>;
+  /** The processes opened in a tab of env-1, in this order; default every listed one. */
+  tabs?: string[];
   /** More host commands the test answers, registered before the app starts. */
   handlers?: (bridge: FakeBridge) => void;
 }
@@ -51,6 +53,7 @@ export async function withShellPane(options: ShellPaneOptions = {}): Promise<She
   // Not the first launch: no shell of its own is opened for the user.
   localStorage.setItem('tether.firstShellOpened', '1');
   const stop = await startApp();
-  for (const process of processes) usePanes.getState().openTab('env-1', terminalContent(process.processId));
+  for (const processId of options.tabs ?? processes.map((p) => p.processId))
+    usePanes.getState().openTab('env-1', terminalContent(processId));
   return { bridge, stop };
 }
