@@ -1,16 +1,10 @@
 // User settings (theme, trusted link hosts, and the terminal's: font, cursor, scheme, bell, …),
 // mirrored from the AppService.
 import { create } from 'zustand';
-import { DEFAULT_TERMINAL_SETTINGS, type Settings } from '../../shared/ipc';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/ipc';
 
-export const DEFAULT_SETTINGS: Settings = {
-  scrollback: 10_000,
-  copyOnSelect: false,
-  fontSize: 13,
-  theme: 'system',
-  trustedLinkHosts: [],
-  ...DEFAULT_TERMINAL_SETTINGS,
-};
+// The renderer's tests and stores take the defaults from here.
+export { DEFAULT_SETTINGS };
 
 interface SettingsState {
   settings: Settings;

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import {
-  DEFAULT_TERMINAL_SETTINGS,
+  DEFAULT_SETTINGS,
   EnvironmentId,
   EnvironmentSettings,
   Settings,
@@ -40,15 +40,6 @@ const ConfigFile = z.object({
   }),
 });
 export type AppConfig = z.infer<typeof ConfigFile>;
-
-export const DEFAULT_SETTINGS: Settings = {
-  scrollback: 10_000,
-  copyOnSelect: false,
-  fontSize: 13,
-  theme: 'system',
-  trustedLinkHosts: [],
-  ...DEFAULT_TERMINAL_SETTINGS,
-};
 
 function defaultLocalEnvironment(): StoredEnvironment {
   return {

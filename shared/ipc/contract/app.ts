@@ -1,7 +1,7 @@
 // The settings, app and shell namespaces: settings, notices, token storage, unsaved edits and
 // external links, the commands of electron/app/handlers/app-handlers.ts.
 import { z } from 'zod';
-import { TERMINAL_SETTINGS_SHAPE } from '../terminal-settings';
+import { DEFAULT_TERMINAL_SETTINGS, TERMINAL_SETTINGS_SHAPE } from '../terminal-settings';
 import { command, type CommandsOfNamespace, Empty, type EventsOfNamespace, Ok } from './common';
 
 export const Settings = z.object({
@@ -14,6 +14,16 @@ export const Settings = z.object({
   ...TERMINAL_SETTINGS_SHAPE,
 });
 export type Settings = z.infer<typeof Settings>;
+
+/** The settings of a new install, and of every setting a saved file does not have yet. */
+export const DEFAULT_SETTINGS: Settings = {
+  scrollback: 10_000,
+  copyOnSelect: false,
+  fontSize: 13,
+  theme: 'system',
+  trustedLinkHosts: [],
+  ...DEFAULT_TERMINAL_SETTINGS,
+};
 
 /** Something the user should know that is not tied to one command (e.g. a config file moved aside). */
 export const AppNotice = z.object({

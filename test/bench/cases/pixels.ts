@@ -13,7 +13,7 @@ import type { CaseRecorder } from '../lib/results';
 import { elapsedMs, mbPerSecond } from '../lib/stats';
 import { startWebApp } from '../lib/web-app';
 import { startXtermPage, type CeilingTerminal } from '../lib/xterm-page';
-import { DEFAULT_SETTINGS } from '../../../electron/app/persistence/config-store';
+import { DEFAULT_SETTINGS } from '../../../shared/ipc';
 import { FALLBACK_FONT_FAMILY } from '../../../renderer/terminals/xterm/terminal-options';
 
 /**

@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   CONFIG_FILE_NAME,
   ConfigStore,
-  DEFAULT_SETTINGS,
   LOCAL_ENVIRONMENT_ID,
 } from '../../../../electron/app/persistence/config-store';
 import { FileSecretStore } from '../../../../electron/app/persistence/file-secret-store';
 import {
   ANSI_COLOUR_NAMES,
+  DEFAULT_SETTINGS,
   DEFAULT_TERMINAL_SETTINGS,
   Settings,
   type SchemeColours,
