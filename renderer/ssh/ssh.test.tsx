@@ -211,18 +211,16 @@ describe('ssh prompts', () => {
   it('asks for a password masked, one prompt at a time, and Cancel answers null', async () => {
     const user = userEvent.setup();
     bridge.handle('ssh.answerPrompt', () => ({ ok: true }));
-    useSshPrompts
-      .getState()
-      .setAll([
-        prompt({ id: 'pw' }),
-        prompt({
-          id: 'otp',
-          envId: 'env-2',
-          envName: 'Pi',
-          kind: 'server',
-          text: '(me@pi) Verification code: ',
-        }),
-      ]);
+    useSshPrompts.getState().setAll([
+      prompt({ id: 'pw' }),
+      prompt({
+        id: 'otp',
+        envId: 'env-2',
+        envName: 'Pi',
+        kind: 'server',
+        text: '(me@pi) Verification code: ',
+      }),
+    ]);
     render(<SshPromptDialog />);
     expect(screen.getAllByRole('dialog')).toHaveLength(1);
     const field = screen.getByLabelText('Password') as HTMLInputElement;
