@@ -133,5 +133,14 @@ export function withdrawAgent(paths: AgentPaths): void {
  */
 export function agentEnv(paths: AgentPaths, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const { SSH_AUTH_SOCK: _inherited, ...rest } = env;
-  return refreshAgentLink(paths) ? { ...rest, SSH_AUTH_SOCK: agentLinkPath(paths) } : rest;
+  return safeRefresh(paths) ? { ...rest, SSH_AUTH_SOCK: agentLinkPath(paths) } : rest;
+}
+
+/** refreshAgentLink for the daemon, which must not fail a process start or crash over it: no agent then. */
+export function safeRefresh(paths: AgentPaths): boolean {
+  try {
+    return refreshAgentLink(paths);
+  } catch {
+    return false;
+  }
 }

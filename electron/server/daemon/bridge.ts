@@ -16,6 +16,7 @@ import { DAEMON_LOG_ROTATE_BYTES, DAEMON_START_POLL_MS, DAEMON_START_TIMEOUT_MS 
 import { claimPidFile, releasePidFile } from './pid-lock';
 import { StartupError } from '../server-options';
 import { connectUnix } from './socket-probe';
+import { errorMessage } from '../../../shared/error-message';
 
 export interface BridgeOptions {
   /** False with --no-start: a missing daemon means the session the client held is gone. */
@@ -167,16 +168,26 @@ export async function runBridge(options: BridgeOptions): Promise<number> {
   const paths = daemonPaths(ensureRunDir(), remoteBundleId(identity));
   const socket = await reachDaemon(paths, options);
   if (!options.forwardAgent) return relay(socket);
-  offerAgent(paths);
+  // The agent is a convenience: a failure to offer it must not cost the connection.
+  tryAgentLink(() => offerAgent(paths));
   // sshd ends a dropped session's command with SIGHUP (or SIGTERM): the offer goes with it.
-  const withdrawAndExit = (): void => {
-    withdrawAgent(paths);
-    process.exit(1);
+  // Then the signal is raised again, so the bridge ends by it as it would without an offer.
+  const withdrawAndExit = (signal: NodeJS.Signals): void => {
+    tryAgentLink(() => withdrawAgent(paths));
+    process.kill(process.pid, signal);
   };
   for (const signal of ['SIGHUP', 'SIGTERM', 'SIGINT'] as const) process.once(signal, withdrawAndExit);
   try {
     return await relay(socket);
   } finally {
-    withdrawAgent(paths);
+    tryAgentLink(() => withdrawAgent(paths));
+  }
+}
+
+function tryAgentLink(step: () => unknown): void {
+  try {
+    step();
+  } catch (error) {
+    process.stderr.write(`tether bridge: the agent link: ${errorMessage(error)}\n`);
   }
 }

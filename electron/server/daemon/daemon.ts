@@ -3,7 +3,7 @@
 // it may end), holds dropped sessions for hours and exits when idle, removing socket and pidfile.
 // Its processes reach the user's agent only through a live bridge's offer (agent-link.ts).
 import path from 'node:path';
-import { agentEnv, refreshAgentLink } from './agent-link';
+import { agentEnv, safeRefresh } from './agent-link';
 import { checkSocketPathLength } from './daemon-paths';
 import { AGENT_LINK_CHECK_MS, DEFAULT_DAEMON_IDLE_EXIT_MS, DEFAULT_DAEMON_SESSION_TTL_MS } from '../limits';
 import { claimPidFile, releasePidFile } from './pid-lock';
@@ -42,7 +42,7 @@ export async function runDaemon(raw: RawDaemonOptions): Promise<void> {
     await runExecServer({ ...options, childBaseEnv: () => agentEnv(agentPaths) });
     // A bridge killed without a word leaves its offer behind: it is dropped within this bound
     // even when no process starts meanwhile.
-    setInterval(() => refreshAgentLink(agentPaths), AGENT_LINK_CHECK_MS).unref();
+    setInterval(() => safeRefresh(agentPaths), AGENT_LINK_CHECK_MS).unref();
     keepRunFilesFresh([path.dirname(options.listen.path), options.listen.path, pidfile]);
   } catch (error) {
     releasePidFile(pidfile);
