@@ -133,5 +133,10 @@ export const DAEMON_START_POLL_MS = 20;
 export const RUN_FILES_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 /** `gc` leaves a bundle installed less than this long ago: another client may be about to start it. */
 export const GC_MIN_BUNDLE_AGE_MS = 10 * 60 * 1000;
+/**
+ * How often the daemon drops agent offers of bridges that died without withdrawing them (killed),
+ * so its processes' SSH_AUTH_SOCK never leads to a gone session's socket for longer.
+ */
+export const AGENT_LINK_CHECK_MS = 2_000;
 /** A daemon log larger than this is moved aside (one `.old` copy) before the next daemon starts. */
 export const DAEMON_LOG_ROTATE_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 // The question ssh is asking, as a modal naming the environment: an unknown host key shows ssh's
-// full text (its fingerprint) with *Trust and connect* / *Cancel*; a password, passphrase or
-// one-time code is a masked field with *Cancel*. One prompt at a time, oldest first.
+// full text (its fingerprint) with *Trust and connect* / *Cancel*; a password, passphrase or the
+// server's own question (titled as the server's, whatever its text says) is a masked field with *Cancel*. One prompt at a time, oldest first.
 import { useState, type FormEvent } from 'react';
 import type { SshPromptView } from '../../shared/ipc';
 import { answerSshPrompt } from './ssh-actions';
@@ -11,8 +11,14 @@ const FIELD_LABEL: Record<SshPromptView['kind'], string> = {
   hostKey: 'Answer',
   password: 'Password',
   passphrase: 'Key passphrase',
-  otp: 'One-time code',
+  server: 'Answer to the server',
   other: 'Answer',
+};
+
+/** Titles other than "ssh asks": a server's question is never shown as one of ssh's own. */
+const TITLE: Partial<Record<SshPromptView['kind'], string>> = {
+  hostKey: 'unknown host key',
+  server: 'the server asks',
 };
 
 export function SshPromptDialog() {
@@ -25,7 +31,7 @@ function PromptModal({ prompt }: { prompt: SshPromptView }) {
   const [answer, setAnswer] = useState('');
   const reply = (value: string | null) => void answerSshPrompt(prompt.id, value).catch(() => undefined);
   const cancel = () => reply(null);
-  const title = `${prompt.envName}: ${prompt.kind === 'hostKey' ? 'unknown host key' : 'ssh asks'}`;
+  const title = `${prompt.envName}: ${TITLE[prompt.kind] ?? 'ssh asks'}`;
 
   if (prompt.kind === 'hostKey') {
     return (
@@ -63,7 +69,7 @@ function PromptModal({ prompt }: { prompt: SshPromptView }) {
         <input
           id="ssh-prompt-answer"
           type={prompt.secret ? 'password' : 'text'}
-          autoComplete={prompt.kind === 'otp' ? 'one-time-code' : 'off'}
+          autoComplete="off"
           value={answer}
           onChange={(e) => setAnswer(e.target.value)}
         />

@@ -211,20 +211,24 @@ describe('ssh prompts', () => {
   it('asks for a password masked, one prompt at a time, and Cancel answers null', async () => {
     const user = userEvent.setup();
     bridge.handle('ssh.answerPrompt', () => ({ ok: true }));
-    useSshPrompts
-      .getState()
-      .setAll([
-        prompt({ id: 'pw' }),
-        prompt({ id: 'otp', envId: 'env-2', envName: 'Pi', kind: 'otp', text: 'Verification code: ' }),
-      ]);
+    useSshPrompts.getState().setAll([
+      prompt({ id: 'pw' }),
+      prompt({
+        id: 'otp',
+        envId: 'env-2',
+        envName: 'Pi',
+        kind: 'server',
+        text: '(me@pi) Verification code: ',
+      }),
+    ]);
     render(<SshPromptDialog />);
     expect(screen.getAllByRole('dialog')).toHaveLength(1);
     const field = screen.getByLabelText('Password') as HTMLInputElement;
     expect(field.type).toBe('password');
     await user.type(field, 'hunter2{Enter}');
     expect(bridge.callsOf('ssh.answerPrompt')).toEqual([{ id: 'pw', answer: 'hunter2' }]);
-    const next = await screen.findByRole('dialog', { name: 'Pi: ssh asks' });
-    expect((within(next).getByLabelText('One-time code') as HTMLInputElement).value).toBe('');
+    const next = await screen.findByRole('dialog', { name: 'Pi: the server asks' });
+    expect((within(next).getByLabelText('Answer to the server') as HTMLInputElement).value).toBe('');
     await user.click(within(next).getByRole('button', { name: 'Cancel' }));
     expect(bridge.callsOf('ssh.answerPrompt')[1]).toEqual({ id: 'otp', answer: null });
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -101,6 +101,10 @@ export interface SshdOptions {
   hostKey?: string;
   /** Client key to authorize (default: the client's plain key). */
   authorizedKey?: string;
+  /** The client's agent socket for this host (its IdentityAgent), instead of none. */
+  identityAgent?: string;
+  /** More variables sshd sets in every session on this host (e.g. a DISPLAY to see dropped). */
+  sessionEnv?: Record<string, string>;
   /** Extra Host-block lines for the client config (e.g. ProxyJump). */
   clientLines?: string[];
   /** Put a fault proxy between ssh and this sshd (the client config points at the proxy). */
@@ -195,7 +199,10 @@ export class SshTestRig {
         'MaxSessions 64',
         // Every host is the same uid here, so each gets its own daemon run dir too: by default all
         // would share /tmp/tether-<uid>, and one host (or another test run) would reach another's daemon.
-        `SetEnv HOME=${home} ${REMOTE_RUN_DIR_ENV}=${path.join(home, '.tether-run')}`,
+        `SetEnv HOME=${home} ${REMOTE_RUN_DIR_ENV}=${path.join(home, '.tether-run')}` +
+          Object.entries(options.sessionEnv ?? {})
+            .map(([name, value]) => ` ${name}=${value}`)
+            .join(''),
         // Today's scp speaks SFTP to the server (the transfer benchmark and any scp test need it).
         'Subsystem sftp internal-sftp',
         // INFO logs each accepted login, which servedConnections() counts.
@@ -245,7 +252,7 @@ export class SshTestRig {
         `  IdentityFile ${this.clientKey}`,
         `  IdentityFile ${this.passphraseKey}`,
         '  IdentitiesOnly yes',
-        '  IdentityAgent none',
+        `  IdentityAgent ${options.identityAgent ?? 'none'}`,
         `  UserKnownHostsFile ${this.knownHosts}`,
         '  GlobalKnownHostsFile /dev/null',
         ...(options.clientLines ?? []).map((line) => `  ${line}`),

@@ -1,4 +1,4 @@
-// The one owner of ssh's outstanding questions (host key, password, passphrase, one-time code):
+// The one owner of ssh's outstanding questions (host key, password, passphrase, the server's own):
 // it queues them per asker so each environment shows one at a time, announces the head of each
 // queue to the renderers, and settles every question exactly once — answered, or cancelled (null).
 import { randomUUID } from 'node:crypto';

@@ -62,12 +62,15 @@ export function bridgeCommand(
   resume: boolean,
 ): BridgeCommand {
   const preamble = newMarker();
+  const agent = shell.forwardsAgent === true;
   const argv = shell.commandArgv(
     remoteSh([
       `echo "${preamble}"`,
       `exec "${launch.nodePath}" "${launch.serverPath}" bridge --session-ttl-ms ${sessionTtlMs}` +
-        (resume ? ' --no-start' : ''),
+        (resume ? ' --no-start' : '') +
+        (agent ? ' --forward-agent' : ''),
     ]),
+    { agent },
   );
   return { argv, preamble };
 }

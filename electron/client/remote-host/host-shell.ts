@@ -10,7 +10,13 @@ export interface HostShell {
    * argv of a local command that runs `script` (one line of sh, see remoteSh) on the host, with
    * the command's stdin, stdout and stderr as the script's. It never prompts.
    */
-  commandArgv(script: string): string[];
+  commandArgv(script: string, options?: { agent?: boolean }): string[];
+  /**
+   * The user's own configuration forwards their SSH agent to this host (ssh's ForwardAgent): then
+   * the bridge, and it alone (`commandArgv(…, { agent: true })`), carries the agent, which the
+   * daemon's processes reach through a stable link while a bridge that has it lives.
+   */
+  readonly forwardsAgent?: boolean;
   /**
    * The exit status by which the local command says the channel to the host failed (not the
    * script), or null if it has none (ssh: 255).

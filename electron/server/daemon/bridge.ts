@@ -1,22 +1,28 @@
 // `server.mjs bridge`: what the client runs over SSH. It relays stdin to the daemon's unix socket
 // and the socket to stdout, byte for byte and with backpressure both ways, and starts the daemon
-// (detached, under a lock so concurrent bridges start one) when none answers, unless --no-start.
+// (detached, under a lock so concurrent bridges start one, without this SSH session's agent, display
+// or connection variables) when none answers, unless --no-start. With --forward-agent it offers its
+// session's agent to the daemon's processes while it relays (agent-link.ts).
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
 import os from 'node:os';
 import type net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BRIDGE_EXIT_NO_DAEMON, remoteBundleId } from '../../../shared/remote-bundle';
+import { offerAgent, withdrawAgent } from './agent-link';
 import { bundleEntry, readBundleIdentity } from './bundle-identity';
 import { daemonPaths, ensureRunDir, type DaemonPaths } from './daemon-paths';
 import { DAEMON_LOG_ROTATE_BYTES, DAEMON_START_POLL_MS, DAEMON_START_TIMEOUT_MS } from '../limits';
 import { claimPidFile, releasePidFile } from './pid-lock';
 import { StartupError } from '../server-options';
 import { connectUnix } from './socket-probe';
+import { errorMessage } from '../../../shared/error-message';
 
 export interface BridgeOptions {
   /** False with --no-start: a missing daemon means the session the client held is gone. */
   start: boolean;
+  /** --forward-agent: the user's ssh forwards the agent here; offer it to the daemon's processes. */
+  forwardAgent?: boolean;
   /** Passed to a daemon this bridge starts; a running daemon keeps its own. */
   sessionTtlMs?: string;
   idleExitMs?: string;
@@ -53,6 +59,32 @@ function rotateLog(log: string): void {
   }
 }
 
+/**
+ * Variables of this SSH session that must not outlive it in the daemon (and so in every process
+ * it starts later, for hours): the agent and X11 display it forwarded, which sshd removes when
+ * the session ends (and another user may then recreate), and facts about this one connection.
+ * The agent comes back through agent-link.ts, for as long as a session forwards one.
+ */
+export const SESSION_ONLY_ENV_VARS: readonly string[] = [
+  'SSH_AUTH_SOCK',
+  'SSH_AGENT_PID',
+  'DISPLAY',
+  'XAUTHORITY',
+  'SSH_CONNECTION',
+  'SSH_CLIENT',
+  'SSH_TTY',
+  'SSH_ORIGINAL_COMMAND',
+  'SSH_USER_AUTH',
+  'KRB5CCNAME',
+];
+
+/** This session's environment without what belongs to the session alone. */
+export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const result = { ...env };
+  for (const name of SESSION_ONLY_ENV_VARS) delete result[name];
+  return result;
+}
+
 function startDaemon(paths: DaemonPaths, options: BridgeOptions): { exited: () => boolean } {
   rotateLog(paths.log);
   const args = [bundleEntry(), 'daemon', '--listen', `unix:${paths.socket}`];
@@ -66,6 +98,7 @@ function startDaemon(paths: DaemonPaths, options: BridgeOptions): { exited: () =
     // In the home directory, not wherever this SSH session happened to start.
     const child = spawn(process.execPath, args, {
       cwd: os.homedir(),
+      env: daemonEnv(process.env),
       detached: true,
       stdio: ['ignore', log, log],
     });
@@ -134,5 +167,27 @@ export async function runBridge(options: BridgeOptions): Promise<number> {
   const identity = readBundleIdentity();
   const paths = daemonPaths(ensureRunDir(), remoteBundleId(identity));
   const socket = await reachDaemon(paths, options);
-  return relay(socket);
+  if (!options.forwardAgent) return relay(socket);
+  // The agent is a convenience: a failure to offer it must not cost the connection.
+  tryAgentLink(() => offerAgent(paths));
+  // sshd ends a dropped session's command with SIGHUP (or SIGTERM): the offer goes with it.
+  // Then the signal is raised again, so the bridge ends by it as it would without an offer.
+  const withdrawAndExit = (signal: NodeJS.Signals): void => {
+    tryAgentLink(() => withdrawAgent(paths));
+    process.kill(process.pid, signal);
+  };
+  for (const signal of ['SIGHUP', 'SIGTERM', 'SIGINT'] as const) process.once(signal, withdrawAndExit);
+  try {
+    return await relay(socket);
+  } finally {
+    tryAgentLink(() => withdrawAgent(paths));
+  }
+}
+
+function tryAgentLink(step: () => unknown): void {
+  try {
+    step();
+  } catch (error) {
+    process.stderr.write(`tether bridge: the agent link: ${errorMessage(error)}\n`);
+  }
 }

@@ -1,9 +1,11 @@
 // `server.mjs daemon`: the exec-server as a per-user daemon on a unix socket, the form it takes on
 // SSH hosts. It claims its pidfile beside the socket, ignores SIGHUP (the SSH session that started
 // it may end), holds dropped sessions for hours and exits when idle, removing socket and pidfile.
+// Its processes reach the user's agent only through a live bridge's offer (agent-link.ts).
 import path from 'node:path';
+import { agentEnv, safeRefresh } from './agent-link';
 import { checkSocketPathLength } from './daemon-paths';
-import { DEFAULT_DAEMON_IDLE_EXIT_MS, DEFAULT_DAEMON_SESSION_TTL_MS } from '../limits';
+import { AGENT_LINK_CHECK_MS, DEFAULT_DAEMON_IDLE_EXIT_MS, DEFAULT_DAEMON_SESSION_TTL_MS } from '../limits';
 import { claimPidFile, releasePidFile } from './pid-lock';
 import { assertPrivateDir } from './private-dir';
 import { keepRunFilesFresh } from './run-files-keeper';
@@ -35,8 +37,12 @@ export async function runDaemon(raw: RawDaemonOptions): Promise<void> {
     throw new StartupError(`a daemon is already running for ${options.listen.path} (pid ${claim.ownerPid})`);
   }
   process.on('exit', () => releasePidFile(pidfile));
+  const agentPaths = { dir: path.dirname(options.listen.path), socket: options.listen.path };
   try {
-    await runExecServer(options);
+    await runExecServer({ ...options, childBaseEnv: () => agentEnv(agentPaths) });
+    // A bridge killed without a word leaves its offer behind: it is dropped within this bound
+    // even when no process starts meanwhile.
+    setInterval(() => safeRefresh(agentPaths), AGENT_LINK_CHECK_MS).unref();
     keepRunFilesFresh([path.dirname(options.listen.path), options.listen.path, pidfile]);
   } catch (error) {
     releasePidFile(pidfile);

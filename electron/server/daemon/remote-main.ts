@@ -65,7 +65,8 @@ program
   .option('--no-start', `never start a daemon: exit 90 if none is running`)
   .option('--session-ttl-ms <ms>', 'for a daemon this bridge starts')
   .option('--idle-exit-ms <ms>', 'for a daemon this bridge starts')
-  .action((raw: { start: boolean; sessionTtlMs?: string; idleExitMs?: string }) =>
+  .option('--forward-agent', "offer this SSH session's forwarded agent to the daemon's processes")
+  .action((raw: { start: boolean; sessionTtlMs?: string; idleExitMs?: string; forwardAgent?: boolean }) =>
     guarded('bridge', () => runBridge(raw)),
   );
 

@@ -36,6 +36,11 @@ export interface SessionConfig extends ProcessLimits {
   maxSessions: number;
   /** Processes of one session not yet closed. */
   maxProcessesPerSession: number;
+  /**
+   * The environment processes inherit from, when not the server's own: the SSH daemon's adds the
+   * forwarded agent of a live session (daemon/agent-link.ts).
+   */
+  childBaseEnv?: () => NodeJS.ProcessEnv;
 }
 
 export class Session {
@@ -119,7 +124,7 @@ export class Session {
           '--max-processes-per-session); wait for some to end or terminate them before starting more',
       );
     }
-    const env = buildChildEnv(process.env, params.env, params.envPolicy);
+    const env = buildChildEnv(this.config.childBaseEnv?.() ?? process.env, params.env, params.envPolicy);
     const window = params.outputWindowBytes == null ? null : grantedOutputWindow(params.outputWindowBytes);
     const managed = new ManagedProcess(id, params.tty, this.config, window, this.emit, (closed) =>
       this.scheduleReap(closed),

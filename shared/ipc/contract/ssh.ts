@@ -55,14 +55,14 @@ export const SshHostView = z.object({
 });
 export type SshHostView = z.infer<typeof SshHostView>;
 
-/** A question ssh asks (host key, password, passphrase, one-time code), waiting for the user. */
+/** A question ssh asks (host key, password, passphrase, or the server's own question), waiting for the user. */
 export const SshPromptView = z.object({
   id: z.string(),
   /** The environment connecting, or null for a *Test connection* of the environment dialog. */
   envId: EnvironmentId.nullable(),
   /** The name to show ("Lab box"); for a test, the name typed in the dialog. */
   envName: z.string(),
-  kind: z.enum(['hostKey', 'password', 'passphrase', 'otp', 'other']),
+  kind: z.enum(['hostKey', 'password', 'passphrase', 'server', 'other']),
   /** ssh's own text, in full (a host-key question holds the fingerprint). */
   text: z.string(),
   destination: z.string(),

@@ -1,5 +1,5 @@
 // What ssh asks during a connect goes through askpass to the hooks: an unknown host key (accepted,
-// rejected, cancelled), a changed host key (refused by ssh, no question), a key passphrase
+// rejected, cancelled; asked even when the user's config says not to), a changed host key (refused by ssh, no question), a key passphrase
 // and a password (answered, cancelled: one question, no loop), and no hooks at all (a clear error).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -51,6 +51,24 @@ describe('SSH prompts', () => {
     // ssh itself recorded the accepted key.
     expect(readFileSync(rig.knownHosts, 'utf8')).toContain(`[127.0.0.1]:${host.clientPort}`);
   });
+
+  // ssh's own default is `ask`, so only a config that says otherwise shows that Tether insists on it.
+  for (const setting of ['no', 'accept-new']) {
+    it(`still asks about an unknown host key, once, when the ssh config says StrictHostKeyChecking ${setting}`, async () => {
+      const host = await rig.startHost({
+        alias: `strict-${setting}`,
+        clientLines: [`StrictHostKeyChecking ${setting}`],
+      });
+      const hooks = recordingHooks((prompt) => (prompt.kind === 'hostKey' ? 'yes' : null));
+      const client = sshClient(rig, host, hooks);
+      try {
+        await client.connect();
+      } finally {
+        await client.close();
+      }
+      expect(hooks.prompts.map((p) => p.kind)).toEqual(['hostKey']);
+    });
+  }
 
   it('refuses to connect when the unknown host key is rejected', async () => {
     const host = await rig.startHost({ alias: 'unknown-no' });

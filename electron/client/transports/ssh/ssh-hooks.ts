@@ -17,10 +17,12 @@ export interface SshStageEvent {
 
 /**
  * What ssh asks through SSH_ASKPASS. `hostKey` is the unknown-host confirmation (its text holds
- * the fingerprint; the answer is "yes" or "no"), `password`/`passphrase`/`otp` are secrets.
+ * the fingerprint; the answer is "yes" or "no"), `password`/`passphrase` are secrets of ssh's own
+ * questions, and `server` is a question of the server's (keyboard-interactive: a one-time code, a
+ * password), whose text the server chose, so it says nothing trustworthy about what it wants.
  */
 export interface SshPrompt {
-  kind: 'hostKey' | 'password' | 'passphrase' | 'otp' | 'other';
+  kind: 'hostKey' | 'password' | 'passphrase' | 'server' | 'other';
   /** ssh's own prompt text, shown in full (multi-line, fingerprints included). */
   text: string;
   /** The destination as the user named it (config alias or user@host). */

@@ -1,8 +1,9 @@
 // One OpenSSH master connection per SSH environment (ControlMaster in a private directory). It
 // authenticates once, through askpass, and every probe, upload and bridge rides on it as a mux
 // client, so a reconnect over a live master needs no new handshake and never a second prompt.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { promisify } from 'node:util';
 import {
   SSH_CONNECT_TIMEOUT_S,
   SSH_CONNECTION_FAILED_EXIT,
@@ -29,6 +30,34 @@ function targetArgs(target: SshTarget): string[] {
     '-o',
     'RemoteCommand=none',
   ];
+}
+
+/** How long `ssh -G` may take to say what the user's config sets for the host. */
+const SSH_CONFIG_QUERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Whether the user's ssh config (and their own options, `-A` or `-o ForwardAgent=…` included)
+ * forwards the agent to the target: `ssh -G` prints the resolved `forwardagent` (yes, no, or the
+ * socket or $VARIABLE to forward). If ssh cannot tell, nothing is forwarded.
+ */
+export async function forwardsAgent(
+  target: SshTarget,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
+  try {
+    const { stdout } = await promisify(execFile)(
+      'ssh',
+      ['-G', ...targetArgs(target), '--', target.destination],
+      {
+        env,
+        timeout: SSH_CONFIG_QUERY_TIMEOUT_MS,
+      },
+    );
+    const value = /^forwardagent (.*)$/m.exec(stdout)?.[1]?.trim();
+    return value !== undefined && value !== '' && value !== 'no';
+  } catch {
+    return false;
+  }
 }
 
 /** How often a starting master is asked (`ssh -O check`) whether it is up yet. */
@@ -75,6 +104,8 @@ export class SshMaster implements HostShell {
   private child: ChildProcess | null = null;
   /** Set by the bootstrap when the user cancels a prompt, so the failure says so. */
   cancelled = false;
+  /** What the user's config says about agent forwarding to this host (asked at each start). */
+  forwardsAgent = false;
 
   constructor(
     private readonly target: SshTarget,
@@ -100,6 +131,8 @@ export class SshMaster implements HostShell {
     if (existsSync(this.controlPath) && !(await this.answers())) rmSync(this.controlPath, { force: true });
     this.cancelled = false;
     onStage({ stage: 'connecting', detail: `ssh ${this.target.destination}` });
+    this.forwardsAgent = await forwardsAgent(this.target, { ...process.env, ...this.env });
+    if (this.forwardsAgent) this.onLog('ssh: your ssh config forwards the agent to this host');
     const child = spawn(
       'ssh',
       [
@@ -125,6 +158,11 @@ export class SshMaster implements HostShell {
         // Tether needs none of the user's port forwards, and a second copy would clash with theirs.
         '-o',
         'ClearAllForwardings=yes',
+        // X11 is not forwarded (docs/ssh.md); the agent only when the user's config says so, and
+        // then only to the bridge (see commandArgv).
+        '-o',
+        'ForwardX11=no',
+        ...(this.forwardsAgent ? [] : ['-o', 'ForwardAgent=no']),
         ...targetArgs(this.target),
         this.target.destination,
       ],
@@ -216,8 +254,12 @@ export class SshMaster implements HostShell {
     return status === 0;
   }
 
-  /** argv that runs `remoteCommand` on the host over this master, never prompting. */
-  commandArgv(remoteCommand: string): string[] {
+  /**
+   * argv that runs `remoteCommand` on the host over this master, never prompting. Only with
+   * `agent` (the bridge, when the user forwards the agent) does its session get the agent.
+   */
+  commandArgv(remoteCommand: string, options: { agent?: boolean } = {}): string[] {
+    const agent = options.agent === true && this.forwardsAgent;
     return [
       'ssh',
       '-T',
@@ -228,6 +270,9 @@ export class SshMaster implements HostShell {
       // Should the master be gone, ssh would connect on its own: it must not prompt for that.
       '-o',
       'BatchMode=yes',
+      '-o',
+      'ForwardX11=no',
+      ...(agent ? [] : ['-o', 'ForwardAgent=no']),
       ...targetArgs(this.target),
       this.target.destination,
       remoteCommand,
