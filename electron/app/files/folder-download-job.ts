@@ -2,11 +2,14 @@
 // destination (a local folder, or a zip for the browser), reports the names already taken there so
 // the user can answer them, and then copies the tree file by file with per-file progress. In a tree
 // a failed file is reported and the others go on; a zip stops at the first, since it would be cut.
+// Names the server listed that cannot be local names are refused: listed, never written, and the
+// transfer ends failed once the rest has arrived, so the user sees what is missing.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ConflictAnswer, IfExists, TransferFileView } from '../../../shared/ipc';
 import { errorMessage } from '../../../shared/error-message';
 import type { RemoteFileSystemApi } from '../../client/api';
+import { checkEntryName } from '../../client/files/entry-names';
 import { walkRemoteFolder, type FolderTree } from '../../client/files/folder-walk';
 import { AppError } from '../app-error';
 import { baseName } from './file-service';
@@ -25,6 +28,18 @@ export interface PreparedFolderDownload {
 }
 
 const KEPT_EXISTING = 'kept the existing file';
+const REFUSED_NOTE = 'refused, not downloaded';
+
+/** The transfer's end when the server listed names that were refused (the rest did arrive). */
+function refusedNames(refused: FolderTree['refused']): AppError {
+  const first = refused[0]!;
+  const count = refused.length === 1 ? '1 name' : `${refused.length} names`;
+  return new AppError(
+    'remote',
+    `The server listed ${count} that cannot be used on this machine, so they were not downloaded ` +
+      `(first: "${first.path}": ${first.reason}); everything else arrived.`,
+  );
+}
 
 export async function prepareFolderDownload(
   fs: RemoteFileSystemApi,
@@ -34,6 +49,7 @@ export async function prepareFolderDownload(
   const meta = await fs.getMetadata(remotePath);
   if (!meta.isDirectory) throw new AppError('invalidInput', `${remotePath} is not a folder.`);
   const name = baseName(remotePath);
+  checkEntryName(name);
   const tree = await walkRemoteFolder(fs, remotePath, 'report');
   const totalBytes = tree.files.reduce((sum, f) => sum + f.size, 0);
   const cancel = new AbortController();
@@ -66,6 +82,13 @@ export async function prepareFolderDownload(
           state: 'skipped' as const,
           note: s.reason,
         })),
+        ...tree.refused.map((r) => ({
+          path: r.path,
+          totalBytes: 0,
+          doneBytes: 0,
+          state: 'failed' as const,
+          note: `${REFUSED_NOTE}: ${r.reason}`,
+        })),
       ];
       return {
         files,
@@ -73,6 +96,7 @@ export async function prepareFolderDownload(
           run: async (signal, _progress, _cleanup, report) => {
             signal.addEventListener('abort', () => cancel.abort(), { once: true });
             await copyTree(fs, remotePath, tree, plan, target, signal, report);
+            if (tree.refused.length > 0) throw refusedNames(tree.refused);
           },
         },
       };
@@ -138,7 +162,7 @@ async function copyFile(
         done += chunk.byteLength;
         progress(done);
       },
-      { signal },
+      { signal, expectedBytes: file.size },
     );
     // A cancel that landed while the last block was in flight must not put the file in place.
     signal.throwIfAborted();
