@@ -30,14 +30,14 @@ export interface PreparedFolderDownload {
 const KEPT_EXISTING = 'kept the existing file';
 const REFUSED_NOTE = 'refused, not downloaded';
 
-/** The transfer's end when the server listed names that were refused (the rest did arrive). */
-function refusedNames(refused: FolderTree['refused']): AppError {
-  const first = refused[0]!;
+/** What the transfer says about the names it refused, or null when there were none. */
+function refusedNames(refused: FolderTree['refused']): string | null {
+  const first = refused[0];
+  if (!first) return null;
   const count = refused.length === 1 ? '1 name' : `${refused.length} names`;
-  return new AppError(
-    'remote',
+  return (
     `The server listed ${count} that cannot be used on this machine, so they were not downloaded ` +
-      `(first: "${first.path}": ${first.reason}); everything else arrived.`,
+    `(first: "${first.path}": ${first.reason})`
   );
 }
 
@@ -95,8 +95,15 @@ export async function prepareFolderDownload(
         job: {
           run: async (signal, _progress, _cleanup, report) => {
             signal.addEventListener('abort', () => cancel.abort(), { once: true });
-            await copyTree(fs, remotePath, tree, plan, target, signal, report);
-            if (tree.refused.length > 0) throw refusedNames(tree.refused);
+            // Refused names end the transfer failed once the rest is in, so nobody misses them.
+            const refused = refusedNames(tree.refused);
+            try {
+              await copyTree(fs, remotePath, tree, plan, target, signal, report);
+            } catch (error) {
+              if (!refused || signal.aborted) throw error;
+              throw new AppError('remote', `${errorMessage(error)}. ${refused}.`);
+            }
+            if (refused) throw new AppError('remote', `${refused}; everything else arrived.`);
           },
         },
       };
