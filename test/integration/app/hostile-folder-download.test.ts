@@ -18,6 +18,9 @@ import { WebDownloads } from '../../../electron/web/web-downloads';
 import { hostileTree, startHostileFsServer, type HostileFsServer } from '../../support/hostile-fs-server';
 import { createHarness, waitFor, type Harness } from './app-harness';
 
+/** A file's contents, or its start and length when long (a liar's bytes). */
+const shown = (text: string): string => (text.length > 64 ? `${text.slice(0, 8)}… (${text.length} bytes)` : text);
+
 /** Every folder (trailing "/") and file under `dir`, with file contents. */
 function snapshot(dir: string, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
@@ -26,7 +29,7 @@ function snapshot(dir: string, prefix = ''): Record<string, string> {
     if (lstatSync(full).isDirectory()) {
       out[`${prefix}${name}/`] = 'dir';
       Object.assign(out, snapshot(full, `${prefix}${name}/`));
-    } else out[`${prefix}${name}`] = readFileSync(full, 'utf8');
+    } else out[`${prefix}${name}`] = shown(readFileSync(full, 'utf8'));
   }
   return out;
 }

@@ -16,6 +16,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** A file's contents, or its start and length when long (a liar's bytes). */
+const shown = (text: string): string => (text.length > 64 ? `${text.slice(0, 8)}… (${text.length} bytes)` : text);
+
 /** Every folder (trailing "/") and file under `dir`, with file contents. */
 function snapshot(dir: string, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
@@ -24,7 +27,7 @@ function snapshot(dir: string, prefix = ''): Record<string, string> {
     if (lstatSync(full).isDirectory()) {
       out[`${prefix}${name}/`] = 'dir';
       Object.assign(out, snapshot(full, `${prefix}${name}/`));
-    } else out[`${prefix}${name}`] = readFileSync(full, 'utf8');
+    } else out[`${prefix}${name}`] = shown(readFileSync(full, 'utf8'));
   }
   return out;
 }
