@@ -17,7 +17,8 @@ afterEach(async () => {
 });
 
 /** A file's contents, or its start and length when long (a liar's bytes). */
-const shown = (text: string): string => (text.length > 64 ? `${text.slice(0, 8)}… (${text.length} bytes)` : text);
+const shown = (text: string): string =>
+  text.length > 64 ? `${text.slice(0, 8)}… (${text.length} bytes)` : text;
 
 /** Every folder (trailing "/") and file under `dir`, with file contents. */
 function snapshot(dir: string, prefix = ''): Record<string, string> {
