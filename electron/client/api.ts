@@ -106,7 +106,13 @@ export type ClientErrorCode =
   /** An SSH host Tether cannot serve as it is (unsupported platform, no space, a failed install). */
   | 'hostSetup'
   /** A rename or placement refused because its destination exists. */
-  | 'exists';
+  | 'exists'
+  /** A name a server sent that cannot become a local path (see files/entry-names.ts). */
+  | 'unsafeName'
+  /** A server sent a file of another size than it said (it says so in getMetadata). */
+  | 'sizeMismatch'
+  /** A server's folder listing went past a download's limits (WALK_MAX_* in constants.ts). */
+  | 'tooLarge';
 
 /** A state change kept in the bounded history shown by the health panel. */
 export interface StateChange {
@@ -231,11 +237,15 @@ export interface RemoteFileSystemApi {
   /** Whether anything (a file, folder or link, even a dangling one) exists at `path`. */
   exists(path: string): Promise<boolean>;
   canonicalize(path: string): Promise<string>;
-  /** Streaming read in blocks (≤ 1 MiB) through fs/open + fs/readBlock; honours the abort signal. */
+  /**
+   * Streaming read in blocks (≤ 1 MiB) through fs/open + fs/readBlock; honours the abort signal.
+   * With `expectedBytes` (the size the server declared), nothing past it reaches `onChunk`, and a
+   * file longer or shorter than that fails with code `sizeMismatch`.
+   */
   readStream(
     path: string,
     onChunk: (chunk: Uint8Array, offset: number) => void | Promise<void>,
-    options?: { blockSize?: number; signal?: AbortSignal },
+    options?: ReadStreamOptions,
   ): Promise<{ bytes: number }>;
   /**
    * Streaming write (replace mode) through fs/open + fs/writeBlock; honours the abort signal and
@@ -246,6 +256,13 @@ export interface RemoteFileSystemApi {
     source: AsyncIterable<Uint8Array>,
     options?: WriteStreamOptions,
   ): Promise<{ bytes: number }>;
+}
+
+export interface ReadStreamOptions {
+  blockSize?: number;
+  signal?: AbortSignal;
+  /** The file's size as the server declared it: a download believes no more than that. */
+  expectedBytes?: number;
 }
 
 export interface WriteStreamOptions {

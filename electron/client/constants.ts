@@ -117,3 +117,16 @@ export const MAX_INBOUND_MESSAGE_BYTES = 128 * 1_048_576;
 
 /** `clientName` sent in `initialize`. */
 export const CLIENT_NAME = 'tether';
+
+/*
+ * A folder walk (folder downloads, `tether cp -r`) believes a server's listings only this far: a
+ * hostile or broken server could list an endless tree, each entry costing memory here and each
+ * folder a local mkdir. The bounds sit far above real trees (a large checkout with node_modules has
+ * a few hundred thousand entries); going past one fails the walk before anything is written.
+ */
+/** Entries of one folder's listing. */
+export const WALK_MAX_ENTRIES_PER_FOLDER = 100_000;
+/** Entries of the whole tree (files, folders and left-out ones); about 100 MB of paths at most. */
+export const WALK_MAX_ENTRIES = 500_000;
+/** Folders below the walked one; deeper trees are generated, not made by people (PATH_MAX is 4096). */
+export const WALK_MAX_DEPTH = 256;

@@ -10,6 +10,7 @@ import { remoteClientFactory } from '../app/environments/client-factory';
 import { fileDownloadTarget } from '../app/files/file-download-target';
 import { FileSecretStore } from '../app/persistence/file-secret-store';
 import { localFolderTarget } from '../app/files/folder-download-target';
+import { localPathUnder } from '../client/files/entry-names';
 import { findPackageRoot, localServerCommand } from '../app/environments/local-server';
 import { installMenu } from './app-menu';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveRenderer } from './app-protocol';
@@ -84,7 +85,8 @@ async function start(): Promise<void> {
             : await dialog.showOpenDialog(options);
           const parent = choice.filePaths[0];
           if (choice.canceled || !parent) return null;
-          return { url: null, target: Promise.resolve(localFolderTarget(path.join(parent, name))) };
+          // The name is the server's (checked already); localPathUnder checks it stays in `parent`.
+          return { url: null, target: Promise.resolve(localFolderTarget(localPathUnder(parent, name))) };
         },
       },
     },

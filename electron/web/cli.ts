@@ -10,6 +10,7 @@ import { remoteClientFactory } from '../app/environments/client-factory';
 import { FileSecretStore } from '../app/persistence/file-secret-store';
 import { findPackageRoot, localServerCommand } from '../app/environments/local-server';
 import { errorMessage } from '../../shared/error-message';
+import { escapeForTerminal } from '../../shared/terminal-text';
 import { webDataDir } from './data-dir';
 import { writeLoginFile } from './login-file';
 import { openFileInBrowser, openInBrowser } from './open-browser';
@@ -122,7 +123,11 @@ async function runWeb(options: {
     stopping = true;
     // No one to ask here (a signal stops the host): say what ends with it.
     const warning = service.quitWarning();
-    if (warning) console.error(`tether: stopping. ${warning.message}\n${warning.detail}`);
+    // Process titles and file names are the servers' words: escaped for the terminal.
+    if (warning) {
+      const said = escapeForTerminal(`${warning.message}\n${warning.detail}`, { lineBreaks: true });
+      console.error(`tether: stopping. ${said}`);
+    }
     await host.close();
     await service.shutdown();
     process.exit(0);

@@ -110,6 +110,7 @@ function jobFor(fs: RemoteFileSystem): { job: CopyJob; failures: string[] } {
       started: () => undefined,
       advanced: () => undefined,
       failed: (name, reason) => failures.push(`${name}: ${reason}`),
+      refused: (name, reason) => failures.push(`${name}: ${reason}`),
     },
   };
   return { job, failures };

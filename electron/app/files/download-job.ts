@@ -3,6 +3,7 @@
 // file's blocks into it, finishing it once complete and aborting it, with the reason, when not.
 import { errorMessage } from '../../../shared/error-message';
 import type { RemoteFileSystemApi } from '../../client/api';
+import { checkEntryName } from '../../client/files/entry-names';
 import { AppError } from '../app-error';
 import { baseName } from './file-service';
 import type { DownloadHost, DownloadTarget } from '../host-services';
@@ -26,6 +27,8 @@ export async function prepareDownload(
   if (meta.isDirectory)
     throw new AppError('invalidInput', `${remotePath} is a folder; only files can be downloaded.`);
   const name = baseName(remotePath);
+  // The name becomes the suggested local file name (a save dialog's default path, a browser's).
+  checkEntryName(name);
   // Aborted with the transfer, so a host still waiting (a one-time URL not yet fetched) gives up.
   const cancel = new AbortController();
   const prepared = await host.begin({ name, size: meta.size, signal: cancel.signal });
@@ -37,7 +40,7 @@ export async function prepareDownload(
     job: {
       run: async (signal, progress) => {
         signal.addEventListener('abort', () => cancel.abort(), { once: true });
-        await streamInto(fs, remotePath, await prepared.target, signal, progress);
+        await streamInto(fs, remotePath, meta.size, await prepared.target, signal, progress);
       },
     },
   };
@@ -46,6 +49,7 @@ export async function prepareDownload(
 async function streamInto(
   fs: RemoteFileSystemApi,
   remotePath: string,
+  expectedBytes: number,
   target: DownloadTarget,
   signal: AbortSignal,
   progress: (doneBytes: number) => void,
@@ -59,7 +63,7 @@ async function streamInto(
         done += chunk.byteLength;
         progress(done);
       },
-      { signal },
+      { signal, expectedBytes },
     );
     // A cancel that landed while the last block was in flight: the stream ended normally, but the
     // user said stop, so the file must not appear under its real name.

@@ -2,11 +2,14 @@
 // destination (a local folder, or a zip for the browser), reports the names already taken there so
 // the user can answer them, and then copies the tree file by file with per-file progress. In a tree
 // a failed file is reported and the others go on; a zip stops at the first, since it would be cut.
+// Names the server listed that cannot be local names are refused: listed, never written, and the
+// transfer ends failed once the rest has arrived, so the user sees what is missing.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ConflictAnswer, IfExists, TransferFileView } from '../../../shared/ipc';
 import { errorMessage } from '../../../shared/error-message';
 import type { RemoteFileSystemApi } from '../../client/api';
+import { checkEntryName } from '../../client/files/entry-names';
 import { walkRemoteFolder, type FolderTree } from '../../client/files/folder-walk';
 import { AppError } from '../app-error';
 import { baseName } from './file-service';
@@ -25,6 +28,18 @@ export interface PreparedFolderDownload {
 }
 
 const KEPT_EXISTING = 'kept the existing file';
+const REFUSED_NOTE = 'refused, not downloaded';
+
+/** What the transfer says about the names it refused, or null when there were none. */
+function refusedNames(refused: FolderTree['refused']): string | null {
+  const first = refused[0];
+  if (!first) return null;
+  const count = refused.length === 1 ? '1 name' : `${refused.length} names`;
+  return (
+    `The server listed ${count} that cannot be used on this machine, so they were not downloaded ` +
+    `(first: "${first.path}": ${first.reason})`
+  );
+}
 
 export async function prepareFolderDownload(
   fs: RemoteFileSystemApi,
@@ -34,6 +49,7 @@ export async function prepareFolderDownload(
   const meta = await fs.getMetadata(remotePath);
   if (!meta.isDirectory) throw new AppError('invalidInput', `${remotePath} is not a folder.`);
   const name = baseName(remotePath);
+  checkEntryName(name);
   const tree = await walkRemoteFolder(fs, remotePath, 'report');
   const totalBytes = tree.files.reduce((sum, f) => sum + f.size, 0);
   const cancel = new AbortController();
@@ -66,13 +82,28 @@ export async function prepareFolderDownload(
           state: 'skipped' as const,
           note: s.reason,
         })),
+        ...tree.refused.map((r) => ({
+          path: r.path,
+          totalBytes: 0,
+          doneBytes: 0,
+          state: 'failed' as const,
+          note: `${REFUSED_NOTE}: ${r.reason}`,
+        })),
       ];
       return {
         files,
         job: {
           run: async (signal, _progress, _cleanup, report) => {
             signal.addEventListener('abort', () => cancel.abort(), { once: true });
-            await copyTree(fs, remotePath, tree, plan, target, signal, report);
+            // Refused names end the transfer failed once the rest is in, so nobody misses them.
+            const refused = refusedNames(tree.refused);
+            try {
+              await copyTree(fs, remotePath, tree, plan, target, signal, report);
+            } catch (error) {
+              if (!refused || signal.aborted) throw error;
+              throw new AppError('remote', `${errorMessage(error)}. ${refused}.`);
+            }
+            if (refused) throw new AppError('remote', `${refused}; everything else arrived.`);
           },
         },
       };
@@ -138,7 +169,7 @@ async function copyFile(
         done += chunk.byteLength;
         progress(done);
       },
-      { signal },
+      { signal, expectedBytes: file.size },
     );
     // A cancel that landed while the last block was in flight must not put the file in place.
     signal.throwIfAborted();

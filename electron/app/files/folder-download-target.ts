@@ -1,9 +1,11 @@
 // A folder download into a folder on the local disk (Electron): the tree is recreated under
 // `root`, each file written staged by fileDownloadTarget, so nothing is replaced unasked and a
-// replaced file changes only once its new contents are complete.
+// replaced file changes only once its new contents are complete. Every path is the server's names
+// under `root`, checked (localPathUnder) so that none leads outside it.
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { IfExists } from '../../../shared/ipc';
+import { localPathUnder } from '../../client/files/entry-names';
 import { numberedName } from './existing-target';
 import { fileDownloadTarget } from './file-download-target';
 import type { FolderDownloadTarget } from '../host-services';
@@ -12,7 +14,7 @@ import type { FolderDownloadTarget } from '../host-services';
 const MAX_NUMBERED_NAMES = 1000;
 
 export function localFolderTarget(root: string): FolderDownloadTarget {
-  const local = (relativePath: string): string => path.join(root, ...relativePath.split('/'));
+  const local = (relativePath: string): string => localPathUnder(root, relativePath);
   const exists = (file: string): Promise<boolean> =>
     lstat(file).then(
       () => true,
@@ -25,7 +27,7 @@ export function localFolderTarget(root: string): FolderDownloadTarget {
       return files.filter((_, i) => found[i]);
     },
     createFolder: async (relativePath) => {
-      await mkdir(relativePath === '' ? root : local(relativePath), { recursive: true });
+      await mkdir(local(relativePath), { recursive: true });
     },
     file: async (relativePath, _size, ifExists: IfExists) => {
       const destination = local(relativePath);

@@ -1,10 +1,12 @@
 // A folder download as one zip stream (web mode): each file becomes an entry under the folder's
 // name as it arrives, and the archive streams into the byte sink the host gives (the browser's
 // HTTP response) with backpressure end to end. Entries are stored, not deflated: the bytes have
-// already crossed the slow link, and the last hop is this machine's loopback.
+// already crossed the slow link, and the last hop is this machine's loopback. Entry names are the
+// server's, checked as for a folder on this machine's disk (the browser unpacking it runs here).
 import { PassThrough } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { errorMessage } from '../../../shared/error-message';
+import { checkRelativePath } from '../../client/files/entry-names';
 import { AppError } from '../app-error';
 import type { DownloadTarget, FolderDownloadTarget } from '../host-services';
 
@@ -37,7 +39,11 @@ export function zipFolderTarget(folderName: string, sink: Promise<DownloadTarget
   const pumped = pump();
   pumped.catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error))));
 
-  const entry = (relativePath: string): string => `${folderName}/${relativePath}`;
+  const entry = (relativePath: string): string => {
+    checkRelativePath(relativePath);
+    return `${folderName}/${relativePath}`;
+  };
+  checkRelativePath(folderName);
   /** Resolves with `work`, or rejects as soon as the archive has failed. */
   const unlessFailed = <T>(work: Promise<T>): Promise<T> => {
     if (failure) return Promise.reject(failure);

@@ -60,6 +60,11 @@ function toIpcError(name: string, error: unknown): IpcErrorPayload {
         return { code: 'unsupported', message: error.message };
       case 'invalidArgument':
         return { code: 'invalidInput', message: error.message };
+      // What a server sent cannot be used here: the server's fault, not the link's.
+      case 'unsafeName':
+      case 'sizeMismatch':
+      case 'tooLarge':
+        return { code: 'remote', message: error.message };
       case 'aborted':
       case 'exists':
         return { code: 'conflict', message: error.message };

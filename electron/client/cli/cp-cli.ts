@@ -1,10 +1,11 @@
 // `tether cp [--server URL | --ssh HOST | --stdio CMD] [-r] SRC DST`: copies a file or folder to or from a
 // server, one side written `remote:PATH`. Rides out network drops (a cut transfer continues where
 // it was), shows a progress line on a terminal, and exits like scp: 0 when everything was copied,
-// 1 when anything failed.
+// 1 when anything failed. What the server supplied (names, errors) is escaped before it is printed.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { errorMessage } from '../../../shared/error-message';
+import { escapeForTerminal } from '../../../shared/terminal-text';
 import { ClientError } from '../client-error';
 import { download, upload, type CopyProgress } from '../files/copy-files';
 import { fromPathUri } from '../files/path-uri';
@@ -15,6 +16,8 @@ import { terminalSshHooks } from '../transports/ssh/terminal-hooks';
 /** scp's exit status for any failure. */
 export const CP_FAILURE_EXIT_CODE = 1;
 const REMOTE_PREFIX = 'remote:';
+/** Messages may span lines; names never do. */
+const MESSAGE = { lineBreaks: true };
 /** How often the progress line is redrawn at most. */
 const PROGRESS_REDRAW_MS = 200;
 
@@ -66,7 +69,15 @@ class ProgressLine implements CopyProgress {
   failed(name: string, reason: string): void {
     this.failures++;
     this.clear();
-    process.stderr.write(`tether cp: ${name}: ${reason}\n`);
+    process.stderr.write(`tether cp: ${escapeForTerminal(name)}: ${escapeForTerminal(reason, MESSAGE)}\n`);
+  }
+
+  refused(name: string, reason: string): void {
+    this.failures++;
+    this.clear();
+    process.stderr.write(
+      `tether cp: warning: refused the server's name "${escapeForTerminal(name)}": ${reason}; it was not copied\n`,
+    );
   }
 
   finish(): void {
@@ -87,7 +98,8 @@ class ProgressLine implements CopyProgress {
     const width = Math.max(10, (process.stderr.columns ?? 80) - 50);
     const filled = Math.round((percent / 100) * width);
     const bar = '#'.repeat(filled) + '.'.repeat(width - filled);
-    const name = this.current.length > 24 ? `…${this.current.slice(-23)}` : this.current.padEnd(24);
+    const current = escapeForTerminal(this.current);
+    const name = current.length > 24 ? `…${current.slice(-23)}` : current.padEnd(24);
     process.stderr.write(`\r${name} [${bar}] ${String(percent).padStart(3)}% ${megabytes(rate)}/s${files}`);
   }
 
@@ -107,7 +119,8 @@ function megabytes(bytesPerSecond: number): string {
 }
 
 async function copy(source: string, destination: string, options: CpOptions): Promise<number> {
-  const say = (message: string): void => void process.stderr.write(`tether cp: ${message}\n`);
+  const say = (message: string): void =>
+    void process.stderr.write(`tether cp: ${escapeForTerminal(message, MESSAGE)}\n`);
   let plan: ReturnType<typeof directionOf>;
   let client: RemoteExecServerClient;
   try {

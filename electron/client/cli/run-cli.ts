@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { MAX_OUTPUT_WINDOW_BYTES, type EnvironmentInfo } from '../../../shared/protocol';
 import { errorMessage } from '../../../shared/error-message';
+import { escapeForTerminal } from '../../../shared/terminal-text';
 import { ClientError } from '../client-error';
 import { RUN_FAILURE_EXIT_CODE, runRemote, type Program, type RemoteRunOptions } from './remote-run';
 import {
@@ -72,8 +73,9 @@ function seconds(value: string | undefined, flag: string): number | undefined {
   return ms;
 }
 
+/** Every message may carry the server's or the host's words (errors, stderr), so it is escaped. */
 function say(message: string): void {
-  process.stderr.write(`tether: ${message}\n`);
+  process.stderr.write(`tether: ${escapeForTerminal(message, { lineBreaks: true })}\n`);
 }
 
 /** Parses the options (a bad one ends the run with a message), then runs `program`. */

@@ -9,6 +9,8 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import type { RemoteFileSystemApi } from '../api';
 import { ClientError, isClientError } from '../client-error';
+import { localPathUnder } from './entry-names';
+import { sizeMismatch } from './fs-stream';
 import { walkLocalFolder, walkRemoteFolder, type FolderTree } from './folder-walk';
 import { inParallel } from './in-parallel';
 import { resendingAfterDrops } from '../link/resume-budget';
@@ -33,6 +35,8 @@ export interface CopyProgress {
   advanced(name: string, doneBytes: number): void;
   /** The file could not be copied (or is not a file, folder or link to one); the copy goes on. */
   failed(name: string, reason: string): void;
+  /** The server listed a name that cannot be a local name (see entry-names.ts); the copy goes on. */
+  refused(name: string, reason: string): void;
 }
 
 export interface CopyJob {
@@ -90,8 +94,16 @@ export async function download(job: CopyJob, source: string, destination: string
   }
   if (!job.recursive) throw new ClientError('invalidArgument', `${source} is a folder; copy it with -r.`);
   const tree = await walkRemoteFolder(job.fs, source, 'follow');
-  const files = copiesOf(tree, source, target, { from: path.posix.join, to: path.join }, job.progress);
-  for (const folder of ['', ...tree.folders]) await mkdir(path.join(target, folder), { recursive: true });
+  for (const { path: name, reason } of tree.refused) job.progress.refused(name, reason);
+  // Each local path is checked again as a whole: it must stay under the target.
+  const files = copiesOf(tree, source, target, { from: path.posix.join, to: localPathUnder }, job.progress);
+  for (const folder of ['', ...tree.folders]) {
+    try {
+      await mkdir(localPathUnder(target, folder), { recursive: true });
+    } catch (error) {
+      job.progress.failed(folder, errorMessage(error));
+    }
+  }
   return copyAll(job, files, DOWNLOADS);
 }
 
@@ -109,12 +121,14 @@ function copiesOf(
   progress: CopyProgress,
 ): FileCopy[] {
   for (const { path: name, reason } of tree.skipped) progress.failed(name, reason);
-  return tree.files.map(({ path: name, size }) => ({
-    from: join.from(fromRoot, name),
-    to: join.to(toRoot, name),
-    name,
-    size,
-  }));
+  return tree.files.flatMap(({ path: name, size }) => {
+    try {
+      return [{ from: join.from(fromRoot, name), to: join.to(toRoot, name), name, size }];
+    } catch (error) {
+      progress.failed(name, errorMessage(error));
+      return [];
+    }
+  });
 }
 
 /**
@@ -214,6 +228,7 @@ function partialNameFor(to: string): string {
 const DOWNLOADS: Copier = {
   async whole(job, file) {
     const data = await resendingAfterDrops(`Reading ${file.from}`, () => job.fs.readFile(file.from));
+    if (data.byteLength !== file.size) throw sizeMismatch(file.from, file.size, data.byteLength);
     const partial = partialNameFor(file.to);
     try {
       await writeFile(partial, data);
@@ -230,11 +245,15 @@ const DOWNLOADS: Copier = {
     const out = await open(partial, 'w');
     try {
       let done = 0;
-      await job.fs.readStream(file.from, async (chunk) => {
-        await out.write(chunk);
-        done += chunk.byteLength;
-        job.progress.advanced(file.name, done);
-      });
+      await job.fs.readStream(
+        file.from,
+        async (chunk) => {
+          await out.write(chunk);
+          done += chunk.byteLength;
+          job.progress.advanced(file.name, done);
+        },
+        { expectedBytes: file.size },
+      );
       await out.close();
       await rename(partial, file.to);
     } catch (error) {

@@ -12,7 +12,7 @@ import {
   type RequestMethod,
   type ResultOf,
 } from '../../../shared/protocol';
-import type { WriteStreamOptions } from '../api';
+import type { ReadStreamOptions, WriteStreamOptions } from '../api';
 import { ClientError, isClientError, isUnknownFileHandleError } from '../client-error';
 import { DEFAULT_FS_BLOCK_BYTES } from '../constants';
 import { wireBytesToBuffer } from '../link/message-decoder';
@@ -114,16 +114,31 @@ function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
 }
 
 /**
+ * A file that arrived at another size than its server declared. A download stops at the declared
+ * size: a server that keeps sending must not grow a local file (and fill the disk) past what it said.
+ */
+export function sizeMismatch(path: string, declared: number, received: number): ClientError {
+  return new ClientError(
+    'sizeMismatch',
+    received > declared
+      ? `${path} is longer than the ${declared} bytes the server declared; the download stopped there.`
+      : `${path} ended after ${received} of the ${declared} bytes the server declared.`,
+  );
+}
+
+/**
  * Reads `path` in blocks, several in flight at once (TransferWindow sizes how many), and hands
  * them to `onChunk` strictly in order. A reconnect reopens the file at the first byte not yet
- * handed on; what was in flight is asked for again (reads have no side effects).
+ * handed on; what was in flight is asked for again (reads have no side effects). With
+ * `expectedBytes`, a byte past it, or an end before it, fails the read (sizeMismatch).
  */
 export async function readStream(
   ops: RemoteFileSystemOps,
   path: string,
   onChunk: (chunk: Uint8Array, offset: number) => void | Promise<void>,
-  options: { blockSize?: number; signal?: AbortSignal } = {},
+  options: ReadStreamOptions = {},
 ): Promise<{ bytes: number }> {
+  const expected = options.expectedBytes;
   const len = Math.min(MAX_FS_BLOCK_BYTES, Math.max(1, options.blockSize ?? DEFAULT_FS_BLOCK_BYTES));
   const uri = toPathUri(path);
   const window = new TransferWindow(len);
@@ -150,11 +165,17 @@ export async function readStream(
         resumes.progressed();
         const chunk = wireBytesToBuffer(answer.value.chunk);
         window.answered(chunk.byteLength, head.sentAt);
+        if (expected !== undefined && offset + chunk.byteLength > expected) {
+          throw sizeMismatch(path, expected, offset + chunk.byteLength);
+        }
         if (chunk.byteLength > 0) {
           await onChunk(chunk, offset);
           offset += chunk.byteLength;
         }
-        if (answer.value.eof) return { bytes: offset };
+        if (answer.value.eof) {
+          if (expected !== undefined && offset !== expected) throw sizeMismatch(path, expected, offset);
+          return { bytes: offset };
+        }
         if (chunk.byteLength < len) {
           // A short read before the end: the blocks behind it were asked for at wrong offsets.
           inFlight.length = 0;

@@ -8,7 +8,7 @@ import {
   type FsDirectoryEntry,
   type FsMetadata,
 } from '../../../shared/protocol';
-import type { RemoteFileSystemApi, WriteStreamOptions } from '../api';
+import type { ReadStreamOptions, RemoteFileSystemApi, WriteStreamOptions } from '../api';
 import { ClientError, isClientError, isExistsError } from '../client-error';
 import { fromPathUri, toPathUri } from './path-uri';
 import { readStream, writeStream, type RemoteFileSystemOps } from './fs-stream';
@@ -171,7 +171,7 @@ export class RemoteFileSystem implements RemoteFileSystemApi {
   readStream(
     path: string,
     onChunk: (chunk: Uint8Array, offset: number) => void | Promise<void>,
-    options: { blockSize?: number; signal?: AbortSignal } = {},
+    options: ReadStreamOptions = {},
   ): Promise<{ bytes: number }> {
     return readStream(this.ops, path, onChunk, options);
   }
