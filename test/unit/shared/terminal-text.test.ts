@@ -37,6 +37,13 @@ describe('escapeForTerminal', () => {
     expect(escapeForTerminal('\u001b[K\n', { lineBreaks: true })).toBe('\\x1b[K\n');
   });
 
+  it('shows the bidirectional controls, so a name cannot be drawn reordered', () => {
+    expect(escapeForTerminal('evil\u202etxt.exe')).toBe('evil\\u202etxt.exe');
+    for (const code of [0x61c, 0x200e, 0x200f, 0x202a, 0x202d, 0x2066, 0x2069]) {
+      expect(escapeForTerminal(String.fromCharCode(code))).toBe(`\\u${code.toString(16).padStart(4, '0')}`);
+    }
+  });
+
   it('reads the same escaped twice', () => {
     const once = escapeForTerminal('\u001b[31mred\u0000\n');
     expect(escapeForTerminal(once)).toBe(once);
