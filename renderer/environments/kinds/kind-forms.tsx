@@ -37,7 +37,7 @@ const SSH_FORM: KindForm<SshFormFields> = {
       fields={fields}
       errors={errors}
       onChange={onChange}
-      onPick={(host) => suggestName(host.alias)}
+      onPick={suggestName}
     />
   ),
   Stages: SshConnectStages,

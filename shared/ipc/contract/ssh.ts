@@ -77,6 +77,7 @@ export const SshHostEntryDraft = z.object({
   target: z.string().max(512),
   identityFile: z.string().max(4096).optional(),
 });
+export type SshHostEntryDraft = z.infer<typeof SshHostEntryDraft>;
 
 /** A Host entry and the file it is (or would be) appended to. */
 export const SshHostEntryView = z.object({ file: z.string(), alias: z.string(), text: z.string() });
