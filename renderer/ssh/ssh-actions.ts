@@ -1,11 +1,6 @@
 // What the user does with SSH: list the hosts of ~/.ssh/config and add one, answer or cancel ssh's
 // prompts, read an environment's connect log, remove Tether from a host.
-import type {
-  SshHostEntryDraft,
-  SshHostEntryView,
-  SshHostView,
-  SshUninstallReport,
-} from '../../shared/ipc';
+import type { SshHostEntryDraft, SshHostEntryView, SshHostView, SshUninstallReport } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
 import { useSshPrompts } from './ssh-prompts-store';
 

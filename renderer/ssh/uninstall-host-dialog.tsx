@@ -42,7 +42,9 @@ export function UninstallHostDialog({ env, onClose }: { env: EnvironmentView; on
   }
   return (
     <Modal title={`Uninstall Tether from ${host}?`} onClose={onClose}>
-      <p>{env.name} will be disconnected, and on {host} Tether will:</p>
+      <p>
+        {env.name} will be disconnected, and on {host} Tether will:
+      </p>
       <ul>
         <li>stop its daemon, ending every Tether session there and the processes running in them;</li>
         <li>
@@ -50,7 +52,8 @@ export function UninstallHostDialog({ env, onClose }: { env: EnvironmentView; on
           <span className="mono">~/.tether/runtime</span> (the Node it uploaded, if any);
         </li>
         <li>
-          remove the daemon&apos;s socket, pidfile and log from <span className="mono">/tmp/tether-&lt;uid&gt;</span>.
+          remove the daemon&apos;s socket, pidfile and log from{' '}
+          <span className="mono">/tmp/tether-&lt;uid&gt;</span>.
         </li>
       </ul>
       <p>Nothing else on the host is touched.</p>

@@ -57,7 +57,10 @@ export function sshHandlers(deps: SshHandlerDeps): SshHandlers {
 async function uninstall(deps: SshHandlerDeps, env: EnvironmentRuntime): Promise<SshUninstallReport> {
   const spec = deps.specOf(env);
   if (spec.kind !== 'ssh') {
-    throw new AppError('invalidInput', `${env.stored.name} is not an SSH environment; Tether installs nothing there.`);
+    throw new AppError(
+      'invalidInput',
+      `${env.stored.name} is not an SSH environment; Tether installs nothing there.`,
+    );
   }
   await disconnectEnvironment(env, deps);
   const asker = { key: `uninstall:${env.id}`, envId: env.id, envName: env.stored.name };

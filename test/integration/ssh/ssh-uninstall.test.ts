@@ -34,7 +34,11 @@ async function connectAndEcho(host: SshdHost, word: string) {
   const client = sshClient(rig, host, hooks);
   try {
     await client.connect();
-    const handle = await client.startProcess({ argv: ['/bin/sh', '-c', `echo ${word}`], cwd: '/', tty: true });
+    const handle = await client.startProcess({
+      argv: ['/bin/sh', '-c', `echo ${word}`],
+      cwd: '/',
+      tty: true,
+    });
     const out = collect(handle);
     await waitFor('the process to close', () => out.closed());
     expect(out.text()).toContain(word);
