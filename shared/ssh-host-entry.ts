@@ -1,7 +1,7 @@
 // A new `Host` entry for the user's ssh config, from what the "Add new SSH host" form holds: each
-// value checked so that it stays one word on its own line (no whitespace, newline, quote or `#`
-// can start a second directive), and the exact text that will be appended. Pure: the app writes
-// it (electron/app/ssh/ssh-config-append.ts), the dialog shows it first.
+// value checked so that it stays one word on its own line (no whitespace, newline or quote can
+// add a second directive or cut a value short), and the exact text that will be appended. Pure:
+// the app writes it (electron/app/ssh/ssh-config-append.ts), the dialog shows it first.
 import { parseSshTarget, type Checked } from './ssh-target';
 
 /** What the user typed. */

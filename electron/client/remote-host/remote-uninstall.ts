@@ -44,10 +44,12 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
         '[ -f "$P" ] || continue; ' +
         'I="$(cat "$P" 2>/dev/null)"; ' +
         'case "$I" in ""|*[!0-9]*) continue;; esac; ' +
-        'grep -q -a -F "unix:${P%.pid}.sock" "/proc/$I/cmdline" 2>/dev/null || continue; ' +
+        'ours() { grep -q -a -F "unix:${P%.pid}.sock" "/proc/$I/cmdline" 2>/dev/null; }; ' +
+        'ours || continue; ' +
         'kill "$I" 2>/dev/null || continue; ' +
         `N=0; while kill -0 "$I" 2>/dev/null && [ $N -lt ${DAEMON_STOP_TENTHS} ]; do sleep 0.1; N=$((N+1)); done; ` +
-        'kill -9 "$I" 2>/dev/null; ' +
+        // Still the same process (its pid not reused meanwhile), so it is ours to kill.
+        'if ours; then kill -9 "$I" 2>/dev/null; fi; ' +
         'echo "stopped=$I"; ' +
         'done',
       'for D in "$S" "$T"; do [ -e "$D" ] && rm -rf "$D" && echo "removed=$D"; done',
