@@ -39,6 +39,8 @@ export const REMOTE_BUNDLE_HASH_LENGTH = 12;
  * tests that must not meet each other's daemons, and hosts whose /tmp does not suit.
  */
 export const REMOTE_RUN_DIR_ENV = 'TETHER_RUN_DIR';
+/** The default run directory is this followed by the user's uid. */
+export const REMOTE_RUN_DIR_PREFIX = '/tmp/tether-';
 /** `server.mjs bridge --no-start` found no daemon: the session the client held is gone. */
 export const BRIDGE_EXIT_NO_DAEMON = 90;
 

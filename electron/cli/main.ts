@@ -3,11 +3,13 @@
 //   tether run           run one process in an environment through the reconnecting client
 //   tether ssh           a shell on an SSH host that rides through drops (same client, ssh transport)
 //   tether cp            copy files and folders to or from a server
+//   tether uninstall     remove Tether from an SSH host
 //   tether web           serve the app to a browser (electron/web)
 import { Command } from 'commander';
 import { registerExecServerCommand } from '../server/cli';
 import { registerCpCommand } from '../client/cli/cp-cli';
 import { registerRunCommand, registerSshCommand } from '../client/cli/run-cli';
+import { registerUninstallCommand } from '../client/cli/uninstall-cli';
 import { registerWebCommand } from '../web/cli';
 import { TETHER_VERSION } from '../../shared/version';
 
@@ -21,6 +23,7 @@ registerExecServerCommand(program);
 registerRunCommand(program);
 registerSshCommand(program);
 registerCpCommand(program);
+registerUninstallCommand(program);
 registerWebCommand(program);
 
 await program.parseAsync(process.argv);

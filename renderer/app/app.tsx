@@ -16,6 +16,7 @@ import { HostContactBanner } from './host-contact-banner';
 import { NoticeStack } from '../ui/notice-stack';
 import { OpenLinkDialog } from '../web-links/open-link-dialog';
 import { RemoveEnvironmentDialog } from '../environments/remove-environment-dialog';
+import { UninstallHostDialog } from '../ssh/uninstall-host-dialog';
 import { SettingsDialog } from '../settings/settings-dialog';
 import { ShortcutsDialog } from '../palette/shortcuts-dialog';
 import { ConnectLogDialog } from '../environments/connect-log-dialog';
@@ -103,6 +104,10 @@ function Dialogs() {
       const env = byId[dialog.id];
       // Keyed by environment: switching the open dialog to another one starts it afresh.
       return env ? <RemoveEnvironmentDialog key={env.id} env={env} onClose={close} /> : null;
+    }
+    case 'uninstallFromHost': {
+      const env = byId[dialog.id];
+      return env ? <UninstallHostDialog key={env.id} env={env} onClose={close} /> : null;
     }
     case 'newFile':
       return byId[dialog.envId] ? <NewFileDialog envId={dialog.envId} onClose={close} /> : null;

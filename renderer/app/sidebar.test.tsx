@@ -58,4 +58,29 @@ describe('Sidebar context menu', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Remove…' }));
     expect(useUi.getState().dialog).toEqual({ kind: 'removeEnvironment', id: 'env-1' });
   });
+
+  it('offers "Uninstall Tether from this host…" on an SSH environment only, opening its confirmation', async () => {
+    const user = userEvent.setup();
+    useEnvironments
+      .getState()
+      .setAll([
+        makeEnv(),
+        makeEnv({ id: 'env-ssh', name: 'Lab', settings: { kind: 'ssh', destination: 'lab' } }),
+      ]);
+    render(<Sidebar />);
+    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+      clientX: 5,
+      clientY: 5,
+    });
+    expect(screen.queryByRole('menuitem', { name: 'Uninstall Tether from this host…' })).toBeNull();
+    fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' });
+    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Lab' }), {
+      clientX: 5,
+      clientY: 5,
+    });
+    await user.click(screen.getByRole('menuitem', { name: 'Uninstall Tether from this host…' }));
+    expect(useUi.getState().dialog).toEqual({ kind: 'uninstallFromHost', id: 'env-ssh' });
+    // The menu only asks; removing waits for the dialog's yes.
+    expect(bridge.callsOf('ssh.uninstall')).toEqual([]);
+  });
 });

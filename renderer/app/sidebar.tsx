@@ -1,7 +1,7 @@
 // Every environment with its colour, name and live link status; selecting one shows it, and its
 // context menu connects, reconnects, edits, duplicates or removes it.
 import { useCallback, useState } from 'react';
-import { Copy, Pencil, Plug, Plus, RefreshCw, Trash2, Unplug } from 'lucide-react';
+import { Copy, PackageX, Pencil, Plug, Plus, RefreshCw, Trash2, Unplug } from 'lucide-react';
 import type { EnvironmentView } from '../../shared/ipc';
 import { useEnvironments } from '../environments/environments-store';
 import { useUi } from './ui-store';
@@ -53,6 +53,15 @@ export function Sidebar() {
                 settings: env.settings,
               }).catch(ignore),
           },
+          ...(env.settings.kind === 'ssh'
+            ? [
+                {
+                  label: 'Uninstall Tether from this host…',
+                  icon: PackageX,
+                  onSelect: () => openDialog({ kind: 'uninstallFromHost', id: env.id }),
+                },
+              ]
+            : []),
           'separator' as const,
           {
             label: 'Remove…',

@@ -8,6 +8,7 @@ type Dialog =
   | { kind: 'addEnvironment' }
   | { kind: 'editEnvironment'; id: string }
   | { kind: 'removeEnvironment'; id: string }
+  | { kind: 'uninstallFromHost'; id: string }
   /** *Show log* of an SSH environment's connects. */
   | { kind: 'connectLog'; id: string }
   | { kind: 'shortcuts' }

@@ -140,6 +140,12 @@ export function appCommands(): AppCommand[] {
       if (envId && useEnvironments.getState().byId[envId]?.settings.kind !== 'local')
         ui.openDialog({ kind: 'removeEnvironment', id: envId });
     }),
+    named('uninstallFromHost', () => {
+      const envId = activeEnvId();
+      // Only an SSH host has a Tether that Tether installed.
+      if (envId && useEnvironments.getState().byId[envId]?.settings.kind === 'ssh')
+        ui.openDialog({ kind: 'uninstallFromHost', id: envId });
+    }),
     named('interruptProcess', () => {
       const key = focusedProcess();
       if (key) void signalProcess(key, 'interrupt').catch(ignore);

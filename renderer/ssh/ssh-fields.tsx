@@ -1,10 +1,11 @@
 // The SSH part of the environment dialog: a picker of the hosts in ~/.ssh/config (each with what
-// ssh resolves it to), or a typed `user@host[:port]`, extra `Key=Value` options, the host's node
-// and the session lifetime. The fields are the dialog's state; problems come from ssh-form.ts.
+// ssh resolves it to) with "Add new SSH host…" to write one there, or a typed `user@host[:port]`,
+// extra `Key=Value` options, the host's node and the session lifetime. The fields are the dialog's state; problems come from ssh-form.ts.
 import { useEffect, useState } from 'react';
 import type { SshHostView } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { listSshHosts } from './ssh-actions';
+import { SshHostEntryForm } from './ssh-host-entry-form';
 import { Field } from '../ui/field';
 import type { SshFormErrors, SshFormFields } from './ssh-form';
 
@@ -17,8 +18,8 @@ export function SshFields({
   fields: SshFormFields;
   errors: SshFormErrors;
   onChange: (fields: SshFormFields) => void;
-  /** A host was picked from the config (the dialog may take its alias as the name). */
-  onPick: (host: SshHostView) => void;
+  /** A host was picked from the config or added to it (the dialog may take its alias as the name). */
+  onPick: (alias: string) => void;
 }) {
   const hosts = useSshHosts();
   const set = (patch: Partial<SshFormFields>) => onChange({ ...fields, ...patch });
@@ -34,7 +35,7 @@ export function SshFields({
             const host = hosts.list?.find((h) => h.alias === e.target.value);
             if (!host) return;
             set({ target: host.alias });
-            onPick(host);
+            onPick(host.alias);
           }}
         >
           <option value="">Choose a host…</option>
@@ -50,6 +51,13 @@ export function SshFields({
             (hosts.list ? 'No hosts in ~/.ssh/config; type one below.' : 'Reading ~/.ssh/config…')}
         </span>
       )}
+      <SshHostEntryForm
+        onAdded={(entry) => {
+          hosts.reload();
+          set({ target: entry.alias });
+          onPick(entry.alias);
+        }}
+      />
       <Field id="env-ssh-target" label="Host" error={errors.target}>
         <input
           id="env-ssh-target"
@@ -110,11 +118,12 @@ function resolvedText(host: SshHostView): string {
   return `${user}${host.hostname ?? host.alias}${port}${via}`;
 }
 
-function useSshHosts(): { list: SshHostView[] | null; error: string | null } {
+function useSshHosts(): { list: SshHostView[] | null; error: string | null; reload: () => void } {
   const [state, setState] = useState<{ list: SshHostView[] | null; error: string | null }>({
     list: null,
     error: null,
   });
+  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     let live = true;
     listSshHosts().then(
@@ -125,6 +134,6 @@ function useSshHosts(): { list: SshHostView[] | null; error: string | null } {
     return () => {
       live = false;
     };
-  }, []);
-  return state;
+  }, [generation]);
+  return { ...state, reload: () => setGeneration((g) => g + 1) };
 }

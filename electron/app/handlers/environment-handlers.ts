@@ -125,14 +125,7 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       return { ok: true };
     },
     'environments.disconnect': async ({ id }) => {
-      const env = envs.get(id);
-      env.stored = { ...env.stored, enabled: false };
-      await save();
-      await env.disconnect();
-      flow.markLost(
-        env,
-        'Disconnected; reconnecting starts a new session, so this process can no longer be followed.',
-      );
+      await disconnectEnvironment(envs.get(id), { save, flow });
       return { ok: true };
     },
     'environments.reconnectNow': ({ id }) => {
@@ -166,6 +159,20 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       return result;
     },
   };
+}
+
+/** Disconnects `env` and keeps it so (no reconnect until the user connects it again). */
+export async function disconnectEnvironment(
+  env: EnvironmentRuntime,
+  { save, flow }: Pick<EnvironmentHandlerDeps, 'save' | 'flow'>,
+): Promise<void> {
+  env.stored = { ...env.stored, enabled: false };
+  await save();
+  await env.disconnect();
+  flow.markLost(
+    env,
+    'Disconnected; reconnecting starts a new session, so this process can no longer be followed.',
+  );
 }
 
 /** The kind's part of a test: its preflight and time limit. */

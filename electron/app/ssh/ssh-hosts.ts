@@ -21,12 +21,17 @@ export interface SshConfigLocation {
   explicit: boolean;
 }
 
-/** ~/.ssh/config of $HOME, as the rest of the app sees the home directory. */
+/**
+ * The config ssh will read: $HOME's ~/.ssh/config, as the rest of the app sees the home directory,
+ * named with `-F` when it exists but is not the passwd home's; otherwise the passwd home's.
+ */
 export function userSshConfig(home = os.homedir(), passwdHome = os.userInfo().homedir): SshConfigLocation {
   const file = path.join(home, '.ssh', 'config');
   // `-F` with a file that is not there is fatal to ssh ("Can't open user config file"); without
-  // one, ssh reads the passwd home's config as it would for the user at a shell.
-  return { file, explicit: home !== passwdHome && existsSync(file) };
+  // one, ssh reads the passwd home's config as it would for the user at a shell, so that is the
+  // file the host list shows and a new Host entry goes to.
+  if (home !== passwdHome && existsSync(file)) return { file, explicit: true };
+  return { file: path.join(passwdHome, '.ssh', 'config'), explicit: false };
 }
 
 export async function listSshHosts(config: SshConfigLocation, ssh = 'ssh'): Promise<SshHostView[]> {

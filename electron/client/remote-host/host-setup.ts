@@ -1,7 +1,7 @@
 // Prepares a host for Tether's server through its HostShell, whatever the shell runs over: looks
 // at the host, installs the server bundle (and a Node runtime when the host has no usable node)
-// once per version, removes versions no daemon uses, and builds the command that bridges stdio
-// to the host's daemon.
+// once per version, removes versions no daemon uses, builds the command that bridges stdio to the
+// host's daemon, and removes it all again on request (remote-uninstall.ts).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -27,6 +27,7 @@ import {
   type HostFacts,
 } from './remote-probe';
 import { newMarker, remoteSh, runOnHost } from './remote-shell';
+import { uninstallFromHost, type UninstallReport } from './remote-uninstall';
 
 export interface HostSetupOptions {
   /** A node of the user's own on the host; skips the host's PATH and the runtime upload. */
@@ -135,6 +136,12 @@ export class HostSetup {
     if (bundleArtifact) await this.collectGarbage(shell, nodePath, serverDir, bundle.id);
     this.hooks.onLog(`server: ${serverDir} with node ${nodePath}`);
     return { nodePath, serverPath: `${serverDir}/${REMOTE_BUNDLE_ENTRY}` };
+  }
+
+  /** Stops Tether's daemons on the host and removes what `prepare` installed there (any version). */
+  uninstall(): Promise<UninstallReport> {
+    this.hooks.onLog(`removing Tether from ${this.shell.hostName}`);
+    return uninstallFromHost(this.shell);
   }
 
   private runtimeDir(facts: HostFacts): string {

@@ -43,19 +43,25 @@ export function newMarker(): string {
 }
 
 /**
- * The `key=value` lines between `<marker>-begin` and `<marker>-end`, or null if not framed. The
- * begin marker may follow noise on the same line (a login script that printed no newline).
+ * The `key=value` lines between `<marker>-begin` and `<marker>-end`, in order, or null if not
+ * framed. The begin marker may follow noise on the same line (a login script that printed no newline).
  */
-export function framedFields(stdout: string, marker: string): Map<string, string> | null {
+export function framedLines(stdout: string, marker: string): Array<[string, string]> | null {
   const beginAt = stdout.indexOf(`${marker}-begin\n`);
   const endAt = stdout.indexOf(`\n${marker}-end`, beginAt);
   if (beginAt < 0 || endAt < 0) return null;
-  const fields = new Map<string, string>();
+  const lines: Array<[string, string]> = [];
   for (const line of stdout.slice(beginAt + marker.length + 7, endAt).split('\n')) {
     const eq = line.indexOf('=');
-    if (eq > 0) fields.set(line.slice(0, eq), line.slice(eq + 1));
+    if (eq > 0) lines.push([line.slice(0, eq), line.slice(eq + 1)]);
   }
-  return fields;
+  return lines;
+}
+
+/** framedLines by key (the last line of a key wins). */
+export function framedFields(stdout: string, marker: string): Map<string, string> | null {
+  const lines = framedLines(stdout, marker);
+  return lines && new Map(lines);
 }
 
 /** A sh function `h FILE` printing the file's sha256 with whichever tool the host has. */

@@ -2,7 +2,7 @@
 // directory (/tmp/tether-<uid>, or $TETHER_RUN_DIR) and, in it, the socket, pidfile, start-up
 // lock and log named after the bundle id `<version>-<hash>`.
 import path from 'node:path';
-import { REMOTE_RUN_DIR_ENV } from '../../../shared/remote-bundle';
+import { REMOTE_RUN_DIR_ENV, REMOTE_RUN_DIR_PREFIX } from '../../../shared/remote-bundle';
 import { currentUid, ensurePrivateDir } from './private-dir';
 import { StartupError } from '../server-options';
 
@@ -33,7 +33,7 @@ export function ensureRunDir(env: NodeJS.ProcessEnv = process.env): string {
     }
     dir = override;
   } else {
-    dir = path.join('/tmp', `tether-${currentUid()}`);
+    dir = `${REMOTE_RUN_DIR_PREFIX}${currentUid()}`;
   }
   ensurePrivateDir(dir);
   return dir;

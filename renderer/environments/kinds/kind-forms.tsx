@@ -33,12 +33,7 @@ const SSH_FORM: KindForm<SshFormFields> = {
     return checked.ok ? {} : checked.errors;
   },
   Fields: ({ fields, onChange, errors, suggestName }: KindFieldsProps<SshFormFields>) => (
-    <SshFields
-      fields={fields}
-      errors={errors}
-      onChange={onChange}
-      onPick={(host) => suggestName(host.alias)}
-    />
+    <SshFields fields={fields} errors={errors} onChange={onChange} onPick={suggestName} />
   ),
   Stages: SshConnectStages,
 };

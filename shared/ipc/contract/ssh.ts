@@ -71,6 +71,28 @@ export const SshPromptView = z.object({
 });
 export type SshPromptView = z.infer<typeof SshPromptView>;
 
+/** The "Add new SSH host" form, as typed (shared/ssh-host-entry.ts checks each part). */
+export const SshHostEntryDraft = z.object({
+  alias: z.string().max(256),
+  target: z.string().max(512),
+  identityFile: z.string().max(4096).optional(),
+});
+export type SshHostEntryDraft = z.infer<typeof SshHostEntryDraft>;
+
+/** A Host entry and the file it is (or would be) appended to. */
+export const SshHostEntryView = z.object({ file: z.string(), alias: z.string(), text: z.string() });
+export type SshHostEntryView = z.infer<typeof SshHostEntryView>;
+
+/** What "Uninstall Tether from this host" did there. */
+export const SshUninstallReport = z.object({
+  host: z.string(),
+  /** Pids of Tether daemons that were stopped. */
+  stoppedPids: z.array(z.number()),
+  /** Paths on the host that were removed. */
+  removed: z.array(z.string()),
+});
+export type SshUninstallReport = z.infer<typeof SshUninstallReport>;
+
 export const sshCommands = {
   /** The `Host` entries of ~/.ssh/config (Includes followed, wildcard patterns skipped), resolved. */
   'ssh.hosts': command(Empty, z.array(SshHostView)),
@@ -80,6 +102,15 @@ export const sshCommands = {
   'ssh.answerPrompt': command(z.object({ id: z.string(), answer: z.string().max(10_000).nullable() }), Ok),
   /** The connect log of an SSH environment (ssh's stderr, probe and install steps), oldest first. */
   'ssh.connectLog': command(z.object({ envId: EnvironmentId }), z.object({ lines: z.array(z.string()) })),
+  /** The entry "Add new SSH host" would append and where, without writing anything. */
+  'ssh.planHostEntry': command(SshHostEntryDraft, SshHostEntryView),
+  /** Appends that entry to the user's ssh config (asked first in the dialog); refuses a known alias. */
+  'ssh.addHostEntry': command(SshHostEntryDraft, SshHostEntryView),
+  /**
+   * Disconnects an SSH environment and removes Tether from its host: stops Tether's daemons there
+   * and removes the server versions, runtimes and run files Tether put there. A connect installs again.
+   */
+  'ssh.uninstall': command(z.object({ envId: EnvironmentId }), SshUninstallReport),
 } as const satisfies CommandsOfNamespace<'ssh'>;
 
 export const sshEvents = {

@@ -1,14 +1,15 @@
 // `tether run --ssh`, `tether ssh` and `tether cp --ssh` from a terminal: the same bootstrap, the
 // process's output and exit code, the host's login shell under a real pty, a folder copied both
-// ways, and a key passphrase asked on the terminal.
+// ways, a key passphrase asked on the terminal, and `tether uninstall --ssh`.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TETHER_BIN } from '../../support/exec-servers';
-import { SshTestRig, type SshdHost } from '../../support/sshd';
+import { pidAlive } from '../../support/pids';
+import { daemonPids, SshTestRig, type SshdHost } from '../../support/sshd';
 import { waitFor } from '../client/helpers';
 
 let rig: SshTestRig;
@@ -131,5 +132,26 @@ describe('tether ssh / tether run --ssh / tether cp --ssh', () => {
     expect(await session.exit).toBe(0);
     expect(session.output()).toContain('signed-in');
     expect(session.output()).not.toContain(SshTestRig.PASSPHRASE);
+  });
+
+  it('tether uninstall --ssh stops the daemon and removes what Tether installed, saying so', async () => {
+    // Earlier tests installed the server and left its daemon running.
+    const [daemon] = daemonPids(host);
+    expect(daemon).toBeDefined();
+    const child = spawn(
+      process.execPath,
+      [TETHER_BIN, 'uninstall', '--ssh', host.alias, '-F', rig.configFile],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toContain(`stopped daemon ${daemon}\n`);
+    expect(stdout).toContain(`removed ${path.join(host.home, '.tether')}\n`);
+    expect(existsSync(path.join(host.home, '.tether'))).toBe(false);
+    await waitFor('the daemon to be gone', () => !pidAlive(daemon!));
   });
 });

@@ -3,6 +3,7 @@
 // stdio to the host's daemon. It owns no session state: the client above resumes sessions, the
 // daemon on the host keeps them.
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
+import type { UninstallReport } from '../../remote-host/remote-uninstall';
 import { bridgeCommand, HostSetup, type BridgeCommand, type Launch } from '../../remote-host/host-setup';
 import { SshError } from './ssh-error';
 import type { SshHooks } from './ssh-hooks';
@@ -47,13 +48,25 @@ export class SshBootstrap {
     const master = await this.login.ensureMaster();
     this.master = master;
     if (resume && this.launch) return;
+    this.launch = await this.hostSetup(master).prepare();
+  }
+
+  /** Signs in and removes Tether from the host; a later prepare installs it again. */
+  async uninstall(): Promise<UninstallReport> {
+    const master = await this.login.ensureMaster();
+    this.master = master;
+    this.launch = null;
+    return this.hostSetup(master).uninstall();
+  }
+
+  private hostSetup(master: SshMaster): HostSetup {
     this.setup ??= new HostSetup(master, {
       sessionTtlMs: this.options.sessionTtlMs,
       hooks: this.hooks,
       ...(this.options.remoteNodePath !== undefined ? { remoteNodePath: this.options.remoteNodePath } : {}),
       ...(this.options.artifacts ? { artifacts: this.options.artifacts } : {}),
     });
-    this.launch = await this.setup.prepare();
+    return this.setup;
   }
 
   /** The bridge command for the prepared host; on resume it must not start a new daemon. */

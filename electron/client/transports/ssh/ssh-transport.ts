@@ -7,12 +7,13 @@ import { ClientError } from '../../client-error';
 import { openStdioTransport } from '../stdio-transport';
 import type { Transport, TransportHandlers, TransportOpener } from '../transport-types';
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
-import { SshBootstrap } from './ssh-bootstrap';
+import { SshBootstrap, type SshBootstrapOptions } from './ssh-bootstrap';
+import type { UninstallReport } from '../../remote-host/remote-uninstall';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../../shared/remote-bundle';
 import { DEFAULT_SSH_SESSION_TTL_MS, SSH_CONNECTION_FAILED_EXIT } from './ssh-constants';
 import type { SshHooks } from './ssh-hooks';
 
-type SshTransportSpec = Extract<TransportSpec, { kind: 'ssh' }>;
+export type SshTransportSpec = Extract<TransportSpec, { kind: 'ssh' }>;
 
 /**
  * What the end of a bridge means, in the user's words, where its exit status tells: the daemon is
@@ -39,6 +40,37 @@ export function bridgeExitError(
   return null;
 }
 
+function bootstrapOptions(
+  spec: SshTransportSpec,
+  hooks: SshHooks | undefined,
+  artifacts: ArtifactLocations | undefined,
+): SshBootstrapOptions {
+  return {
+    target: { destination: spec.destination, port: spec.port, sshOptions: spec.sshOptions },
+    remoteNodePath: spec.remoteNodePath,
+    sessionTtlMs: spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS,
+    hooks,
+    artifacts,
+  };
+}
+
+/**
+ * Signs in to the host of `spec` on a connection of its own and removes Tether from it: its
+ * daemons, server versions, runtimes and run files. Whoever uses the host must be disconnected
+ * first, or its reconnect would install again.
+ */
+export async function uninstallFromSshHost(
+  spec: SshTransportSpec,
+  hooks: SshHooks | undefined,
+): Promise<UninstallReport> {
+  const bootstrap = new SshBootstrap(bootstrapOptions(spec, hooks, undefined));
+  try {
+    return await bootstrap.uninstall();
+  } finally {
+    bootstrap.dispose();
+  }
+}
+
 export class SshTransportOpener implements TransportOpener {
   private readonly bootstrap: SshBootstrap;
 
@@ -47,13 +79,7 @@ export class SshTransportOpener implements TransportOpener {
     hooks: SshHooks | undefined,
     artifacts: ArtifactLocations | undefined,
   ) {
-    this.bootstrap = new SshBootstrap({
-      target: { destination: spec.destination, port: spec.port, sshOptions: spec.sshOptions },
-      remoteNodePath: spec.remoteNodePath,
-      sessionTtlMs: spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS,
-      hooks,
-      artifacts,
-    });
+    this.bootstrap = new SshBootstrap(bootstrapOptions(spec, hooks, artifacts));
   }
 
   prepare(resume: boolean): Promise<void> {

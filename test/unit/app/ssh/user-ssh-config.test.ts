@@ -1,5 +1,5 @@
-// Which ssh config file Tether names with -F: $HOME's, but only when it exists and ssh would not
-// read it by itself (ssh looks in the passwd home, not $HOME).
+// Which ssh config file ssh reads and Tether names with -F: $HOME's, but only when it exists and
+// ssh would not read it by itself (ssh looks in the passwd home, not $HOME); else the passwd home's.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +31,11 @@ describe('userSshConfig', () => {
 
   it('names no file when $HOME has no ssh config, so ssh does not fail on a missing -F file', () => {
     const dir = home(false);
-    expect(userSshConfig(dir, '/home/someone').explicit).toBe(false);
+    // ssh then reads the passwd home's config, so that is the file the app lists and adds to.
+    expect(userSshConfig(dir, '/home/someone')).toEqual({
+      file: path.join('/home/someone', '.ssh', 'config'),
+      explicit: false,
+    });
   });
 
   it('names no file when $HOME is the passwd home (ssh reads it by itself)', () => {
