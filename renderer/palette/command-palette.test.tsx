@@ -61,6 +61,21 @@ describe('the command palette', () => {
       expect(labels).toContain(label);
   });
 
+  it('offers Uninstall only on an SSH environment, and Remove not on Local', () => {
+    const { unmount } = render(<CommandPalette onClose={() => undefined} />);
+    expect(shown()).not.toContain('Uninstall Tether from this SSH host…');
+    unmount();
+    useEnvironments.getState().setAll([makeEnv({ settings: { kind: 'ssh', destination: 'lab' } })]);
+    const second = render(<CommandPalette onClose={() => undefined} />);
+    expect(shown()).toContain('Uninstall Tether from this SSH host…');
+    expect(shown()).toContain('Remove this environment…');
+    second.unmount();
+    useEnvironments.getState().setAll([makeEnv({ settings: { kind: 'local' } })]);
+    render(<CommandPalette onClose={() => undefined} />);
+    expect(shown()).not.toContain('Remove this environment…');
+    expect(shown()).not.toContain('Uninstall Tether from this SSH host…');
+  });
+
   it('kills the focused pane’s process, opens Edit for the environment and toggles the theme', async () => {
     bridge.handle('processes.signal', () => ({ ok: true }));
     bridge.handle('settings.update', (patch) => ({ ...DEFAULT_SETTINGS, ...patch }));

@@ -8,7 +8,7 @@ import { normalizeQuery, rankFuzzy, type Ranked } from './fuzzy-match';
 import { loadWorkspaceFiles, openFileAt } from '../search/search-actions';
 import { useSearch, type FileListing } from '../search/search-store';
 import { navigate } from '../files/file-actions';
-import { appCommands } from './commands';
+import { paletteCommands } from './commands';
 import { useEnvironments } from '../environments/environments-store';
 import { envPanes, usePanes } from '../panes/panes-store';
 import { useRecentPaths } from '../files/recent-paths-store';
@@ -78,7 +78,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
   };
   return (
     <Palette label="Command palette" placeholder="Type a command" onClose={onClose}>
-      {appCommands().map((c) => (
+      {paletteCommands().map((c) => (
         <Command.Item key={c.id} value={c.label} onSelect={() => run(c.run)}>
           <span className="palette-label">{c.label}</span>
           {c.keys && <kbd>{c.keys}</kbd>}

@@ -25,6 +25,8 @@ export interface AppCommand {
   /** The keys shown beside it, for this host. */
   keys?: string;
   run: () => void;
+  /** False where the command means nothing for the active environment; the palette leaves it out. */
+  available?: () => boolean;
 }
 
 const PANEL_LABELS: Record<EnvPanel, string> = {
@@ -54,9 +56,14 @@ function focusedProcess(): ProcessKey | null {
 const ignore = () => undefined;
 
 /** A catalog command without a global binding: its label and any key hint come from the catalog. */
-function named(id: CommandId, run: () => void): AppCommand {
+function named(id: CommandId, run: () => void, available?: () => boolean): AppCommand {
   const { label, keysHint } = catalogCommand(id);
-  return { id, label, ...(keysHint ? { keys: keysHint } : {}), run };
+  return { id, label, ...(keysHint ? { keys: keysHint } : {}), run, ...(available ? { available } : {}) };
+}
+
+function activeKind(): string | undefined {
+  const envId = activeEnvId();
+  return envId ? useEnvironments.getState().byId[envId]?.settings.kind : undefined;
 }
 
 /** Every command, in the order the palette shows them. */
@@ -134,18 +141,25 @@ export function appCommands(): AppCommand[] {
       const envId = activeEnvId();
       if (envId) ui.openDialog({ kind: 'editEnvironment', id: envId });
     }),
-    named('removeEnvironment', () => {
-      const envId = activeEnvId();
+    named(
+      'removeEnvironment',
+      () => {
+        const envId = activeEnvId();
+        // The menu runs it by id on any environment, so the run checks too.
+        if (envId && activeKind() !== 'local') ui.openDialog({ kind: 'removeEnvironment', id: envId });
+      },
       // The Local environment cannot be removed (the sidebar offers no Remove for it either).
-      if (envId && useEnvironments.getState().byId[envId]?.settings.kind !== 'local')
-        ui.openDialog({ kind: 'removeEnvironment', id: envId });
-    }),
-    named('uninstallFromHost', () => {
-      const envId = activeEnvId();
+      () => activeKind() !== undefined && activeKind() !== 'local',
+    ),
+    named(
+      'uninstallFromHost',
+      () => {
+        const envId = activeEnvId();
+        if (envId && activeKind() === 'ssh') ui.openDialog({ kind: 'uninstallFromHost', id: envId });
+      },
       // Only an SSH host has a Tether that Tether installed.
-      if (envId && useEnvironments.getState().byId[envId]?.settings.kind === 'ssh')
-        ui.openDialog({ kind: 'uninstallFromHost', id: envId });
-    }),
+      () => activeKind() === 'ssh',
+    ),
     named('interruptProcess', () => {
       const key = focusedProcess();
       if (key) void signalProcess(key, 'interrupt').catch(ignore);
@@ -166,4 +180,9 @@ export function appCommands(): AppCommand[] {
     named('settings', () => ui.openDialog({ kind: 'settings' })),
     named('shortcuts', () => ui.openDialog({ kind: 'shortcuts' })),
   ];
+}
+
+/** The commands the palette offers now: the registry less those meaning nothing here. */
+export function paletteCommands(): AppCommand[] {
+  return appCommands().filter((command) => command.available?.() ?? true);
 }
