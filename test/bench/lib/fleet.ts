@@ -98,6 +98,8 @@ export class Fleet {
     readonly bridge: BridgeClient,
     readonly environments: FleetEnvironment[],
     readonly proxies: FaultProxy[],
+    /** The ws environments' exec-server processes. */
+    readonly serverPids: number[],
     private readonly stopServers: () => Promise<void>,
   ) {}
 
@@ -199,7 +201,14 @@ export class Fleet {
         'every process printing',
         options.setupTimeoutMs,
       );
-      const fleet = new Fleet(web, client, environments, proxies, stopServers);
+      const fleet = new Fleet(
+        web,
+        client,
+        environments,
+        proxies,
+        servers.map((server) => server.child.pid!),
+        stopServers,
+      );
       for (const [id, view] of views) fleet.views.set(id, view);
       client.onEvent((name, payload) => {
         if (name === 'environments.changed') fleet.observe(payload as EnvironmentView);
