@@ -30,6 +30,8 @@ const RSS = 'main process RSS';
 const FRAME_MS = 1000 / 60;
 /** The footprint case's AppService budget, which a fleet must not break either. */
 const MAIN_RSS_BUDGET_MIB = 512;
+/** One step of opening the page: a hundred environments load slowly on a loaded two-core box. */
+const PAGE_STEP_TIMEOUT_MS = 90_000;
 /** How often the app host's /proc figures are read. */
 const SAMPLE_MS = 1_000;
 
@@ -124,17 +126,16 @@ async function openTerminalsView(page: Page, url: string, envName: string): Prom
   await page.addInitScript(PAGE_PROBE);
   await page.goto(url, { waitUntil: 'load' });
   const item = page.getByRole('button', { name: `Environment ${envName}`, exact: true });
-  await item.waitFor({ timeout: 30_000 });
-  await item.click();
+  await item.waitFor({ timeout: PAGE_STEP_TIMEOUT_MS });
+  await item.click({ timeout: PAGE_STEP_TIMEOUT_MS });
   // The printing process into a pane of its own (the Processes panel's "Open pane"), then the
   // Terminals view with that pane drawing its output.
-  await page.getByRole('tab', { name: 'Processes' }).click();
-  await page
-    .getByRole('button', { name: /^Open pane / })
-    .first()
-    .click();
-  await page.getByRole('tab', { name: 'Terminals' }).click();
-  await page.locator('.xterm').first().waitFor({ timeout: 30_000 });
+  await page.getByRole('tab', { name: 'Processes' }).click({ timeout: PAGE_STEP_TIMEOUT_MS });
+  const open = page.getByRole('button', { name: /^Open pane / }).first();
+  await open.waitFor({ timeout: PAGE_STEP_TIMEOUT_MS });
+  await open.click({ timeout: PAGE_STEP_TIMEOUT_MS });
+  await page.getByRole('tab', { name: 'Terminals' }).click({ timeout: PAGE_STEP_TIMEOUT_MS });
+  await page.locator('.xterm').first().waitFor({ timeout: PAGE_STEP_TIMEOUT_MS });
   return page.locator('.xterm').count();
 }
 

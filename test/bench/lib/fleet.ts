@@ -48,7 +48,7 @@ export interface SequenceCheck {
   repeated: number;
   /** Gap markers in the event log (output the app knows it lost). */
   gaps: number;
-  /** Epoch ms printed on the last complete line (0 if none). */
+  /** The newest epoch ms printed on any complete line (0 if none). */
   lastPrintedAt: number;
 }
 
@@ -75,13 +75,16 @@ export function checkSequence(text: string, gaps = 0): SequenceCheck {
     if (line === '') continue;
     const [number, printedAt] = line.split(' ').map(Number);
     result.lines += 1;
+    // Any line counts for "output arrived after X", in sequence or not: the counts say the rest.
+    if (printedAt !== undefined && Number.isFinite(printedAt)) {
+      result.lastPrintedAt = Math.max(result.lastPrintedAt, printedAt);
+    }
     if (number === undefined || !Number.isInteger(number) || number < expected) {
       result.repeated += 1;
       continue;
     }
     result.lost += number - expected;
     expected = number + 1;
-    result.lastPrintedAt = printedAt ?? 0;
   }
   return result;
 }
