@@ -84,9 +84,8 @@ if (options.merge && existsSync(previousFile)) {
   const byId = new Map([...previous.cases, ...results].map((c) => [c.id, c]));
   report.cases = ALL_CASES.flatMap((c) => byId.get(c.id) ?? []);
   report.keptFrom = previous.keptFrom ?? previous.generatedAt;
-  // The kept cases ran on the earlier run's machine reading and took its time.
+  // The kept cases ran on the earlier run's machine reading (each keeps its own case time).
   report.machine = previous.machine;
-  report.durationMs = report.cases.reduce((sum, c) => sum + c.durationMs, 0);
 }
 console.log(renderTable(report));
 mkdirSync(options.out, { recursive: true });
