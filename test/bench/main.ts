@@ -1,7 +1,7 @@
 // `npm run bench` entry: runs the selected cases (all by default) with full or quick sizes, prints
 // the result table, and writes benchmarks.md + benchmarks.json (to docs/ unless --out says otherwise).
 // Usage: node --import tsx test/bench/main.ts [--quick] [--case throughput,echo] [--out DIR]
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -19,6 +19,7 @@ interface Options {
   quick: boolean;
   case?: string;
   out: string;
+  merge: boolean;
 }
 
 const program = new Command()
@@ -27,6 +28,11 @@ const program = new Command()
   .option('--quick', 'tiny sizes, one run each: proves the harness works, figures mean nothing', false)
   .option('--case <ids>', `comma-separated case ids (${ALL_CASES.map((c) => c.id).join(', ')})`)
   .option('--out <dir>', 'where benchmarks.md and benchmarks.json are written', path.join(REPO_ROOT, 'docs'))
+  .option(
+    '--merge',
+    "keep the cases not run now from the benchmarks.json already in --out (with --case: one case's figures into the full report)",
+    false,
+  )
   .parse();
 const options = program.opts<Options>();
 
@@ -72,6 +78,15 @@ const report: BenchReport = {
   machine,
   cases: results,
 };
+const previousFile = path.join(options.out, 'benchmarks.json');
+if (options.merge && existsSync(previousFile)) {
+  const previous = JSON.parse(readFileSync(previousFile, 'utf8')) as BenchReport;
+  const byId = new Map([...previous.cases, ...results].map((c) => [c.id, c]));
+  report.cases = ALL_CASES.flatMap((c) => byId.get(c.id) ?? []);
+  report.keptFrom = previous.keptFrom ?? previous.generatedAt;
+  // The kept cases ran on the earlier run's machine reading (each keeps its own case time).
+  report.machine = previous.machine;
+}
 console.log(renderTable(report));
 mkdirSync(options.out, { recursive: true });
 writeFileSync(path.join(options.out, 'benchmarks.md'), renderMarkdown(report, BUDGETS));

@@ -37,6 +37,9 @@ export interface FaultProxyStats {
   heldBytes: number;
 }
 
+/** How many incoming connection times arrivals() keeps (the oldest are dropped beyond it). */
+const ARRIVALS_KEPT = 100_000;
+
 interface Shaping {
   latencyMs: number;
   bytesPerSecond: number | null;
@@ -234,6 +237,8 @@ export class FaultProxy {
   };
   private stalledNow = false;
   private refusing = false;
+  /** Epoch ms of every incoming connection, forwarded or refused: the attempts a server sees. */
+  private readonly arrivalTimes: number[] = [];
   private closed = false;
   private readonly counters: FaultProxyStats = {
     connections: 0,
@@ -335,6 +340,11 @@ export class FaultProxy {
     this.reshapeAll();
   }
 
+  /** Epoch ms of each incoming connection (forwarded or refused) since start, oldest first. */
+  arrivals(): readonly number[] {
+    return this.arrivalTimes;
+  }
+
   stats(): FaultProxyStats {
     let heldBytes = 0;
     for (const connection of this.connections) heldBytes += connection.heldBytes();
@@ -351,6 +361,8 @@ export class FaultProxy {
   }
 
   private accept(client: net.Socket): void {
+    this.arrivalTimes.push(Date.now());
+    if (this.arrivalTimes.length > ARRIVALS_KEPT) this.arrivalTimes.shift();
     if (this.refusing || this.closed) {
       this.counters.refused += 1;
       client.on('error', () => undefined);

@@ -1,6 +1,7 @@
 // Every benchmark case, in the order `npm run bench` runs them, and the budgets the report states.
 import type { BenchCase } from '../lib/bench-case';
 import { echoCase } from './echo';
+import { fleetCase } from './fleet';
 import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
 import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
@@ -22,6 +23,7 @@ export const ALL_CASES: BenchCase[] = [
   footprintCase,
   transferCase,
   sshCase,
+  fleetCase,
 ];
 
 export const BUDGETS: string[] = [...FOOTPRINT_BUDGETS];

@@ -47,6 +47,22 @@ export interface BenchConfig {
     stepTimeoutMs: number;
   };
   footprint: { environments: number; panes: number; linesPerPane: number; timeoutMs: number };
+  /** One app, many environments (ws over a few servers, SSH over a few sshd), all cut at once. */
+  fleet: {
+    wsServers: number;
+    wsEnvironments: number;
+    sshHosts: number;
+    sshEnvironments: number;
+    /** How often each environment's process prints a numbered line. */
+    lineIntervalMs: number;
+    cutMs: number;
+    /** Connecting every environment and starting its process. */
+    setupTimeoutMs: number;
+    /** From the restore until every environment is back and its output past the restore. */
+    resumeTimeoutMs: number;
+    /** Measured quiet time before the cut and after the last resume. */
+    settleMs: number;
+  };
   transfer: {
     /** Size of the one big file copied each way. */
     bytes: number;
@@ -98,6 +114,17 @@ export const FULL_CONFIG: BenchConfig = {
     stepTimeoutMs: 60_000,
   },
   footprint: { environments: 10, panes: 50, linesPerPane: 10_000, timeoutMs: 180_000 },
+  fleet: {
+    wsServers: 4,
+    wsEnvironments: 80,
+    sshHosts: 2,
+    sshEnvironments: 20,
+    lineIntervalMs: 250,
+    cutMs: 60_000,
+    setupTimeoutMs: 120_000,
+    resumeTimeoutMs: 60_000,
+    settleMs: 5_000,
+  },
   transfer: {
     bytes: 256 * MiB,
     rttsMs: [0, 40],
@@ -143,6 +170,17 @@ export const QUICK_CONFIG: BenchConfig = {
     stepTimeoutMs: 20_000,
   },
   footprint: { environments: 2, panes: 4, linesPerPane: 200, timeoutMs: 30_000 },
+  fleet: {
+    wsServers: 1,
+    wsEnvironments: 2,
+    sshHosts: 1,
+    sshEnvironments: 1,
+    lineIntervalMs: 100,
+    cutMs: 1_000,
+    setupTimeoutMs: 60_000,
+    resumeTimeoutMs: 30_000,
+    settleMs: 500,
+  },
   transfer: {
     bytes: 1 * MiB,
     rttsMs: [40],

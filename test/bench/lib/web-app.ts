@@ -1,7 +1,7 @@
 // Tether's web mode as the bench drives it: `tether web` started on 127.0.0.1 with a temp data dir
 // (stopped by pid), and a minimal renderer stand-in speaking the web bridge (invoke/result/event)
 // that acknowledges every output byte it receives, as a renderer that keeps up would.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -20,10 +20,22 @@ export interface WebApp {
   stop(): Promise<void>;
 }
 
-export async function startWebApp(): Promise<WebApp> {
+export interface WebAppOptions {
+  /** The app's ~/.ssh/config (its HOME is then a temp folder inside the data dir). */
+  sshConfig?: string;
+}
+
+export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tether-bench-web-'));
   const args = [TETHER_BIN, 'web', '--no-open', '--port', '0', '--data-dir', dataDir];
-  const helper: Helper = startHelper(process.execPath, args);
+  let env: NodeJS.ProcessEnv | undefined;
+  if (options.sshConfig !== undefined) {
+    const home = path.join(dataDir, 'home');
+    mkdirSync(path.join(home, '.ssh'), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(home, '.ssh', 'config'), options.sshConfig, { mode: 0o600 });
+    env = { ...process.env, HOME: home };
+  }
+  const helper: Helper = startHelper(process.execPath, args, env ? { env } : {});
   const stop = async (): Promise<void> => {
     await helper.stop();
     rmSync(dataDir, { recursive: true, force: true });
