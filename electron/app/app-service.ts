@@ -209,6 +209,7 @@ export class AppService {
     await settledWithin(this.transfers.cancelAll(), SHUTDOWN_CLEANUP_TIMEOUT_MS);
     // Saved while every remote process is still followed: closing the clients ends that.
     await this.keeper.saveAndStop();
+    this.envs.cancelRetries();
     const closing = this.envs.all().map(async (env) => {
       env.dispose();
       await env.disconnect();

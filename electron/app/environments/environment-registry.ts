@@ -5,9 +5,11 @@ import { notFound } from '../app-error';
 import type { StoredEnvironment } from '../persistence/config-store';
 import type { EnvironmentRuntime } from './environment-runtime';
 import type { ProcessRuntime } from '../processes/process-runtime';
+import { RetrySpreader } from './retry-spread';
 
 export class EnvironmentRegistry {
   private readonly byId = new Map<string, EnvironmentRuntime>();
+  private readonly retries = new RetrySpreader();
 
   all(): EnvironmentRuntime[] {
     return [...this.byId.values()];
@@ -58,7 +60,16 @@ export class EnvironmentRegistry {
   }
 
   reconnectAll(): void {
-    for (const env of this.byId.values()) if (env.stored.enabled) this.reconnect(env);
+    // Each retry looks the environment up again when it runs: it may have gone meanwhile.
+    const ids = this.all()
+      .filter((env) => env.stored.enabled)
+      .map((env) => env.id);
+    this.retries.spread(
+      ids.map((id) => () => {
+        const env = this.byId.get(id);
+        if (env?.stored.enabled) this.reconnect(env);
+      }),
+    );
   }
 
   /**
@@ -69,10 +80,22 @@ export class EnvironmentRegistry {
    * is a first connect that failed (nothing to replace), which FirstConnectRetry retries anyway.
    */
   networkMayBeBack(): void {
-    for (const env of this.byId.values()) {
-      if (env.stored.enabled && env.currentClient?.state.kind === 'reconnecting') env.reconnectNow();
-      // A first connect that failed has no session to replace: its planned retry runs now.
-      else if (env.stored.enabled) env.networkMayBeBack();
-    }
+    const ids = this.all()
+      .filter((env) => env.stored.enabled)
+      .map((env) => env.id);
+    this.retries.spread(
+      ids.map((id) => () => {
+        const env = this.byId.get(id);
+        if (!env?.stored.enabled) return;
+        if (env.currentClient?.state.kind === 'reconnecting') env.reconnectNow();
+        // A first connect that failed has no session to replace: its planned retry runs now.
+        else env.networkMayBeBack();
+      }),
+    );
+  }
+
+  /** Drops the retries a sign spread and that have not run yet (the app is closing). */
+  cancelRetries(): void {
+    this.retries.cancel();
   }
 }
