@@ -6,11 +6,13 @@ import { useEnvironments } from './environments-store';
 import { usePanes } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useUi } from '../app/ui-store';
+import { openFirstShell } from '../processes/first-shell';
 
 export async function addEnvironment(draft: EnvironmentDraft): Promise<void> {
   const env = await invoke('environments.add', draft);
   useEnvironments.getState().upsert(env);
   useUi.getState().selectEnv(env.id);
+  openFirstShell(env.id);
 }
 
 export async function updateEnvironment(id: string, draft: EnvironmentDraft): Promise<void> {
