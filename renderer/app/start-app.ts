@@ -153,5 +153,5 @@ function openLocalFirstShell(envs: EnvironmentView[]): void {
   const local = envs.find((e) => e.settings.kind === 'local');
   if (!local) return;
   localStorage.setItem(FIRST_SHELL_KEY, '1');
-  openFirstShell(local.id, () => localStorage.removeItem(FIRST_SHELL_KEY));
+  openFirstShell(local.id, { select: true, onFailed: () => localStorage.removeItem(FIRST_SHELL_KEY) });
 }

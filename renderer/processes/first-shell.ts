@@ -5,14 +5,21 @@ import { useEnvironments } from '../environments/environments-store';
 import { useUi } from '../app/ui-store';
 import { openShell } from './process-actions';
 
+export interface FirstShellOptions {
+  /** Select the environment when its shell opens (Local at first launch: nothing is selected yet). */
+  select?: boolean;
+  onFailed?: () => void;
+}
+
 /**
- * Opens a shell on `envId` in a new tab once it is connected (now, if it is), with the environment
- * selected. Stops waiting if the environment is removed first; `onFailed` runs if the start fails.
+ * Opens a shell on `envId` in a new tab once it is connected (now, if it is). It does not pull the
+ * user off a panel they went to meanwhile (an SSH connect can take a while), and it stops waiting if
+ * the environment is removed first.
  */
-export function openFirstShell(envId: string, onFailed: () => void = () => undefined): void {
+export function openFirstShell(envId: string, options: FirstShellOptions = {}): void {
   const open = () => {
-    useUi.getState().selectEnv(envId);
-    void openShell(envId).catch(onFailed);
+    if (options.select) useUi.getState().selectEnv(envId);
+    void openShell(envId, { reveal: false }).catch(() => options.onFailed?.());
   };
   if (useEnvironments.getState().byId[envId]?.link.kind === 'connected') {
     open();
@@ -20,7 +27,7 @@ export function openFirstShell(envId: string, onFailed: () => void = () => undef
   }
   const off = useEnvironments.subscribe((s) => {
     const env = s.byId[envId];
-    if (env?.link.kind !== 'connected' && env) return;
+    if (env && env.link.kind !== 'connected') return;
     off();
     if (env) open();
   });

@@ -27,7 +27,12 @@ export async function startProcess(input: CommandInput<'processes.start'>): Prom
  */
 export async function openShell(
   envId: string,
-  options: { cwd?: string; splitOf?: { paneId: string; direction: SplitDirection } } = {},
+  options: {
+    cwd?: string;
+    splitOf?: { paneId: string; direction: SplitDirection };
+    /** Switch the environment to its terminals (default); false leaves the panel the user is on. */
+    reveal?: boolean;
+  } = {},
 ): Promise<void> {
   const cwd = options.cwd ?? (options.splitOf && paneFolder(envId, options.splitOf.paneId));
   const view = await startProcess({ envId, tty: true, ...(cwd ? { cwd } : {}) });
@@ -35,7 +40,7 @@ export async function openShell(
   if (options.splitOf)
     usePanes.getState().split(envId, options.splitOf.paneId, options.splitOf.direction, content);
   else usePanes.getState().openTab(envId, content);
-  useUi.getState().showPanel(envId, 'terminals');
+  if (options.reveal !== false) useUi.getState().showPanel(envId, 'terminals');
 }
 
 /** The folder of the terminal pane `paneId` shows (see cwdOf); undefined for other panes. */
