@@ -23,7 +23,7 @@ import { syncLayout } from '../panes/layout-sync';
 import { noteOutput, noteProcessChange, trackActivity } from '../panes/activity-tracking';
 import { environmentChanged, processChanged, transferChanged } from './notify';
 import { isBeingReplaced } from '../processes/process-actions';
-import { openFirstShell } from '../processes/first-shell';
+import { openFirstShell, processesLoaded } from '../processes/first-shell';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
 /** The host had a stored terminal layout at start: not a first launch. */
@@ -37,7 +37,8 @@ export async function startApp(): Promise<() => void> {
       const before = useEnvironments.getState().byId[env.id];
       useEnvironments.getState().upsert(env);
       environmentChanged(before, env);
-      if (env.link.kind === 'connected' && before?.link.kind !== 'connected') void loadProcesses(env.id);
+      if (env.link.kind === 'connected' && before?.link.kind !== 'connected')
+        void loadProcesses(env.id).then(() => processesLoaded(env.id));
     }),
     onEvent('environments.removed', ({ id }) => forgetEnvironment(id)),
     onEvent('processes.changed', (view) => {
