@@ -7,6 +7,7 @@ import { useUi } from './ui-store';
 import { makeEnv, type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
 import { Sidebar } from './sidebar';
+import { EMPTY_TERMINAL_PROFILE } from '../../shared/ipc';
 
 let bridge: FakeBridge;
 beforeEach(() => {
@@ -48,7 +49,13 @@ describe('Sidebar context menu', () => {
     await user.click(within(menu).getByRole('menuitem', { name: 'Duplicate' }));
     await waitFor(() =>
       expect(bridge.callsOf('environments.add')).toEqual([
-        { name: 'Build box (copy)', color: '#3b82f6', settings: { kind: 'ws', url: 'ws://127.0.0.1:9' } },
+        {
+          name: 'Build box (copy)',
+          color: '#3b82f6',
+          settings: { kind: 'ws', url: 'ws://127.0.0.1:9' },
+          // The copy starts its shells as the original does.
+          terminalProfile: EMPTY_TERMINAL_PROFILE,
+        },
       ]),
     );
     fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {

@@ -51,6 +51,7 @@ export function Sidebar() {
                 name: `${env.name} (copy)`,
                 color: env.color,
                 settings: env.settings,
+                terminalProfile: env.terminalProfile,
               }).catch(ignore),
           },
           ...(env.settings.kind === 'ssh'

@@ -22,7 +22,8 @@ import { forgetEnvironment, forwardNetworkSignals } from '../environments/enviro
 import { syncLayout } from '../panes/layout-sync';
 import { noteOutput, noteProcessChange, trackActivity } from '../panes/activity-tracking';
 import { environmentChanged, processChanged, transferChanged } from './notify';
-import { isBeingReplaced, openShell } from '../processes/process-actions';
+import { isBeingReplaced } from '../processes/process-actions';
+import { openFirstShell, processesLoaded } from '../processes/first-shell';
 
 const FIRST_SHELL_KEY = 'tether.firstShellOpened';
 /** The host had a stored terminal layout at start: not a first launch. */
@@ -36,7 +37,8 @@ export async function startApp(): Promise<() => void> {
       const before = useEnvironments.getState().byId[env.id];
       useEnvironments.getState().upsert(env);
       environmentChanged(before, env);
-      if (env.link.kind === 'connected' && before?.link.kind !== 'connected') void loadProcesses(env.id);
+      if (env.link.kind === 'connected' && before?.link.kind !== 'connected')
+        void loadProcesses(env.id).then(() => processesLoaded(env.id));
     }),
     onEvent('environments.removed', ({ id }) => forgetEnvironment(id)),
     onEvent('processes.changed', (view) => {
@@ -108,7 +110,7 @@ export async function loadAll(): Promise<void> {
   resendUnsavedEdits();
   if (useUi.getState().activeEnvId === null) useUi.getState().selectEnv(envs[0]?.id ?? null);
   await Promise.all(envs.map((env) => loadProcesses(env.id)));
-  openFirstShell(envs);
+  openLocalFirstShell(envs);
 }
 
 async function loadNotices(): Promise<void> {
@@ -144,25 +146,13 @@ function liveProcessesOnly(live: Set<string>): (content: PaneContent) => boolean
   return (content) => content.kind !== 'terminal' || live.has(content.processId);
 }
 
-function openFirstShell(envs: EnvironmentView[]): void {
+/** Local's first shell, on the very first launch (environments the user adds get theirs when added). */
+function openLocalFirstShell(envs: EnvironmentView[]): void {
   // A layout the host stored means Tether ran before, whatever this origin's localStorage says
   // (web mode gets a new origin at every launch).
   if (localStorage.getItem(FIRST_SHELL_KEY) || hostHadLayout) return;
   const local = envs.find((e) => e.settings.kind === 'local');
   if (!local) return;
   localStorage.setItem(FIRST_SHELL_KEY, '1');
-  const open = () => {
-    useUi.getState().selectEnv(local.id);
-    void openShell(local.id).catch(() => localStorage.removeItem(FIRST_SHELL_KEY));
-  };
-  if (local.link.kind === 'connected') {
-    open();
-    return;
-  }
-  const off = useEnvironments.subscribe((s) => {
-    if (s.byId[local.id]?.link.kind === 'connected') {
-      off();
-      open();
-    }
-  });
+  openFirstShell(local.id, { select: true, onFailed: () => localStorage.removeItem(FIRST_SHELL_KEY) });
 }

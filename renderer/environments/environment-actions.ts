@@ -6,11 +6,13 @@ import { useEnvironments } from './environments-store';
 import { usePanes } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { useUi } from '../app/ui-store';
+import { forgetFirstShell, openFirstShell } from '../processes/first-shell';
 
 export async function addEnvironment(draft: EnvironmentDraft): Promise<void> {
   const env = await invoke('environments.add', draft);
   useEnvironments.getState().upsert(env);
   useUi.getState().selectEnv(env.id);
+  openFirstShell(env.id);
 }
 
 export async function updateEnvironment(id: string, draft: EnvironmentDraft): Promise<void> {
@@ -25,6 +27,7 @@ export async function removeEnvironment(id: string, terminateProcesses: boolean)
 
 /** Drops everything the renderer holds about an environment the AppService removed. */
 export function forgetEnvironment(id: string): void {
+  forgetFirstShell(id);
   useEnvironments.getState().remove(id);
   useProcesses.getState().removeEnv(id);
   usePanes.getState().removeEnv(id);

@@ -1,5 +1,6 @@
 // Add or edit an environment: name, colour, how to reach it (an SSH host, a WebSocket URL + token,
-// or a command whose stdio speaks the protocol; each kind's fields come from kind-forms.tsx),
+// or a command whose stdio speaks the protocol; each kind's fields come from kind-forms.tsx), its
+// terminal profile (the same section for every kind),
 // validated before saving, with a "test connection" that names the stage that failed (for SSH, its
 // stages live). A wss:// certificate that does not verify is shown and pinned only if the user
 // trusts it (on test, and before adding or saving an unpinned wss:// environment).
@@ -17,6 +18,12 @@ import type { FieldErrors } from './kinds/kind-form';
 import { bindKindForm, KIND_FORMS, kindFieldsFrom, KINDS, type Kind } from './kinds/kind-forms';
 import { useCertificateTrust } from './use-certificate-trust';
 import { testResultText, useConnectionTest } from './use-connection-test';
+import {
+  checkProfileFields,
+  profileFieldsFrom,
+  TerminalProfileFields,
+  type ProfileErrors,
+} from './terminal-profile-fields';
 
 const hasErrors = (errors: FieldErrors) => Object.values(errors).some(Boolean);
 
@@ -36,6 +43,8 @@ export function EnvironmentDialog({
   // SSH is the road most users take (Tether installs its server there), so a new one starts on it.
   const [kind, setKind] = useState<Kind>(existing?.settings.kind ?? 'ssh');
   const [kindFields, setKindFields] = useState(() => kindFieldsFrom(existing?.settings));
+  const [profileFields, setProfileFields] = useState(() => profileFieldsFrom(existing?.terminalProfile));
+  const [profileErrors, setProfileErrors] = useState<ProfileErrors>({});
   // Name and colour; then the kind's fields, as a test checks them and as only a save does.
   const [errors, setErrors] = useState<{ name?: string; color?: string }>({});
   const [targetErrors, setTargetErrors] = useState<FieldErrors>({});
@@ -59,12 +68,15 @@ export function EnvironmentDialog({
     setErrors(next);
     setTargetErrors(target);
     setSaveErrors(onSave);
-    if (hasErrors(next) || hasErrors(target) || hasErrors(onSave)) return null;
+    const profile = checkProfileFields(profileFields);
+    setProfileErrors('errors' in profile ? profile.errors : {});
+    if (hasErrors(next) || hasErrors(target) || hasErrors(onSave) || 'errors' in profile) return null;
     const token = kindForm.token();
     const parsed = EnvironmentDraft.safeParse({
       name,
       color,
       settings: kindForm.settings(pinned),
+      terminalProfile: profile.profile,
       ...(token ? { token } : {}),
     });
     if (!parsed.success) {
@@ -180,6 +192,11 @@ export function EnvironmentDialog({
             },
           })}
         </div>
+        <TerminalProfileFields
+          fields={profileFields}
+          onChange={(patch) => setProfileFields((f) => ({ ...f, ...patch }))}
+          errors={profileErrors}
+        />
         {Stages && test.stages && <Stages progress={test.stages} />}
         {test.result && (
           <p role="status" className={test.result.ok ? 'status-connected' : 'error'}>

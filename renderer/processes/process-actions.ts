@@ -2,9 +2,17 @@
 // open them in terminal panes.
 import type { CommandInput, ProcessKey, ProcessView } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
-import { envPanes, showsProcess, terminalContent, usePanes, type SplitDirection } from '../panes/panes-store';
+import {
+  envPanes,
+  leaves,
+  processIdOf,
+  showsProcess,
+  terminalContent,
+  usePanes,
+  type SplitDirection,
+} from '../panes/panes-store';
 import { processKeyString } from './process-key';
-import { useProcesses } from './processes-store';
+import { cwdOf, useProcesses } from './processes-store';
 import { useUi } from '../app/ui-store';
 
 export async function startProcess(input: CommandInput<'processes.start'>): Promise<ProcessView> {
@@ -13,17 +21,35 @@ export async function startProcess(input: CommandInput<'processes.start'>): Prom
   return view;
 }
 
-/** Starts the login shell (optionally in `cwd`) in a new tab, or split next to `splitOf`. */
+/**
+ * Starts a shell as the environment's terminal profile says (optionally in `cwd`) in a new tab, or
+ * split next to `splitOf`: a split of a terminal starts in that terminal's folder.
+ */
 export async function openShell(
   envId: string,
-  options: { cwd?: string; splitOf?: { paneId: string; direction: SplitDirection } } = {},
+  options: {
+    cwd?: string;
+    splitOf?: { paneId: string; direction: SplitDirection };
+    /** Switch the environment to its terminals (default); false leaves the panel the user is on. */
+    reveal?: boolean;
+  } = {},
 ): Promise<void> {
-  const view = await startProcess({ envId, tty: true, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const cwd = options.cwd ?? (options.splitOf && paneFolder(envId, options.splitOf.paneId));
+  const view = await startProcess({ envId, tty: true, ...(cwd ? { cwd } : {}) });
   const content = terminalContent(view.processId);
   if (options.splitOf)
     usePanes.getState().split(envId, options.splitOf.paneId, options.splitOf.direction, content);
   else usePanes.getState().openTab(envId, content);
-  useUi.getState().showPanel(envId, 'terminals');
+  if (options.reveal !== false) useUi.getState().showPanel(envId, 'terminals');
+}
+
+/** The folder of the terminal pane `paneId` shows (see cwdOf); undefined for other panes. */
+function paneFolder(envId: string, paneId: string): string | undefined {
+  const leaf = envPanes(usePanes.getState().byEnv, envId)
+    .tabs.flatMap((t) => leaves(t.root))
+    .find((l) => l.id === paneId);
+  const processId = leaf && processIdOf(leaf);
+  return processId ? cwdOf({ envId, processId }) : undefined;
 }
 
 export function openInPane(key: ProcessKey): void {

@@ -8,7 +8,7 @@ import type {
   EventPayload,
   TetherBridge,
 } from '../../shared/ipc';
-import { IpcError } from '../../shared/ipc';
+import { EMPTY_TERMINAL_PROFILE, IpcError } from '../../shared/ipc';
 import type { EnvironmentView, ProcessView } from '../../shared/ipc';
 
 type Handler<N extends CommandName> = (
@@ -57,6 +57,7 @@ export function makeEnv(patch: Partial<EnvironmentView> = {}): EnvironmentView {
     hasToken: false,
     enabled: true,
     link: { kind: 'connected', since: 0 },
+    terminalProfile: EMPTY_TERMINAL_PROFILE,
     health: {
       rttSamples: [
         [1_000, 3],

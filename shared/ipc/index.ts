@@ -4,5 +4,6 @@ export * from './contract';
 export * from './bridge';
 export * from './pane-layout';
 export * from './terminal-settings';
+export * from './terminal-profile';
 export * from './channels';
 export * from './web-protocol';

@@ -1,5 +1,6 @@
 // Environment steps shared by the e2e tests: add a WebSocket environment through the dialog (with a
-// connection test first) and hand back its connection indicator; open a shell in it.
+// connection test first), wait for the shell it opens by itself, and hand back its connection
+// indicator.
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { saveScreenshot } from './screens';
@@ -11,7 +12,10 @@ export interface EnvironmentTarget {
   token?: string;
 }
 
-/** Adds the server at `target` as "Lab box" through the dialog; returns its connection indicator. */
+/**
+ * Adds the server at `target` as "Lab box" through the dialog and waits for its first shell's
+ * prompt; returns its connection indicator.
+ */
 export async function addEnvironment(
   page: Page,
   target: EnvironmentTarget,
@@ -36,12 +40,15 @@ export async function addEnvironment(
   await expect
     .poll(() => indicator.getAttribute('aria-label'), poll)
     .toMatch(/^Connection: connected, [\d.]+ ms$/);
+  // A new environment opens its first shell by itself once connected, as Local does at first launch.
+  await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+  await expect.poll(async () => (await paneText(page)).trim().length, poll).toBeGreaterThan(0);
   return indicator;
 }
 
 /**
- * Opens the app, waits for the Local shell's pane, adds the server at `target` as "Lab box" and opens a
- * shell there; resolves once that shell has printed its prompt. Returns the connection indicator.
+ * Opens the app, waits for the Local shell's pane, adds the server at `target` as "Lab box"; resolves
+ * once the shell it opened there has printed its prompt. Returns the connection indicator.
  */
 export async function openRemoteShell(
   page: Page,
@@ -52,9 +59,5 @@ export async function openRemoteShell(
   const poll = { timeout: timeoutMs, interval: 100 };
   await page.goto(appUrl);
   await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
-  const indicator = await addEnvironment(page, target, timeoutMs);
-  await page.getByRole('button', { name: 'Open a shell' }).click();
-  await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
-  await expect.poll(async () => (await paneText(page)).trim().length, poll).toBeGreaterThan(0);
-  return indicator;
+  return addEnvironment(page, target, timeoutMs);
 }

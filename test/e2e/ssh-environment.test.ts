@@ -75,8 +75,9 @@ describe('web app: SSH environment', () => {
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: connected/);
     proxy.throttle(null);
 
-    await page.getByRole('button', { name: 'Open a shell' }).click();
+    // Once connected, the new environment opens a shell by itself, as Local does at first launch.
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+    expect(await page.getByRole('button', { name: 'Open a shell' }).count()).toBe(0);
     await typeLine(page, 'echo "home=$HOME"');
     await expect.poll(() => countInPane(page, new RegExp(`^home=${host.home}$`, 'm')), poll).toBe(1);
 

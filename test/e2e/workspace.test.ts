@@ -190,6 +190,8 @@ describe('web app: the workspace on an SSH environment', () => {
       .getByRole('button', { name: 'Environment lab-ssh' })
       .getByRole('img', { name: /^Connection:/ });
     await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: connected/);
+    // Its first shell opens by itself; the flow starts once it has, so its tab does not land later.
+    await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);
     await workspaceFlow(page, host.home, 'lab-ssh', 'ssh');
   });
 });

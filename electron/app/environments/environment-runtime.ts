@@ -2,7 +2,12 @@
 // health the UI sees, and its processes. Health-only changes reach the UI throttled; state and
 // config changes go out at once. An environment whose kind bootstraps a host (SSH) also has its
 // connect progress and asks its prompts through the app's prompt broker.
-import type { EnvironmentView, HealthView, LinkState } from '../../../shared/ipc';
+import {
+  EMPTY_TERMINAL_PROFILE,
+  type EnvironmentView,
+  type HealthView,
+  type LinkState,
+} from '../../../shared/ipc';
 import type { ConnectionState, ExecServerClientApi, HealthSnapshot, TransportSpec } from '../../client/api';
 import type { SshHooks } from '../../client/transports/ssh/ssh-hooks';
 import { errorMessage } from '../../../shared/error-message';
@@ -84,6 +89,7 @@ export class EnvironmentRuntime {
       info: this.client?.environmentInfo ? { ...this.client.environmentInfo } : null,
       bufferedBytes: this.deps.bufferedBytes(this),
       workspaceFolder: this.stored.workspaceFolder ?? null,
+      terminalProfile: this.stored.terminalProfile ?? EMPTY_TERMINAL_PROFILE,
       ...(appKind(this.stored.settings.kind).bootstrapsHost ? { sshConnect: this.ssh?.view ?? null } : {}),
     };
   }

@@ -54,6 +54,7 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
         color: draft.color,
         settings,
         enabled: true,
+        ...(draft.terminalProfile ? { terminalProfile: draft.terminalProfile } : {}),
       };
       if (draft.token) await tokens.set(stored.id, draft.token);
       const env = deps.newRuntime(stored, Boolean(draft.token));
@@ -73,7 +74,14 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       const reconnect =
         JSON.stringify(settings) !== JSON.stringify(env.stored.settings) || draft.token !== undefined;
       await applyToken(tokens, env, draft);
-      env.stored = { ...env.stored, name: draft.name, color: draft.color, settings };
+      // A new profile applies to shells started from now on; running ones keep what they began with.
+      env.stored = {
+        ...env.stored,
+        name: draft.name,
+        color: draft.color,
+        settings,
+        ...(draft.terminalProfile ? { terminalProfile: draft.terminalProfile } : {}),
+      };
       await save();
       if (reconnect && env.currentClient) {
         await env.disconnect();

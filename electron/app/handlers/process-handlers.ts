@@ -5,6 +5,8 @@ import type { NamespaceHandlers } from './command-handlers';
 import type { EnvironmentRegistry } from '../environments/environment-registry';
 import { homeOf } from '../files/file-service';
 import type { ProcessFlow } from '../processes/process-flow';
+import { shellLaunch } from '../processes/shell-launch';
+import { EMPTY_TERMINAL_PROFILE } from '../../../shared/ipc';
 
 export type ProcessHandlers = NamespaceHandlers<'processes'>;
 
@@ -27,14 +29,27 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
       }
       const env = envs.get(input.envId);
       const client = await env.connectedClient();
-      const shell = client.environmentInfo?.shell?.path || '/bin/sh';
-      const argv = input.argv ?? (input.shellLine ? [shell, '-lc', input.shellLine] : [shell, '-l']);
+      const loginShell = client.environmentInfo?.shell?.path || null;
+      const { home } = homeOf(client);
+      const common = { tty: input.tty, ...(input.size ? { size: input.size } : {}) };
+      if (!input.argv && !input.shellLine) {
+        // "A new shell": the environment's terminal profile says what it starts as.
+        const profile = env.stored.terminalProfile ?? EMPTY_TERMINAL_PROFILE;
+        const workspaceFolder = env.stored.workspaceFolder ?? null;
+        const { argv, cwd, env: vars } = shellLaunch(profile, { loginShell, home, workspaceFolder }, input);
+        return flow.start(env, client, {
+          argv,
+          cwd,
+          ...(Object.keys(vars).length ? { env: vars } : {}),
+          ...common,
+        });
+      }
+      const argv = input.argv ?? [loginShell || '/bin/sh', '-lc', input.shellLine ?? ''];
       return flow.start(env, client, {
         argv,
-        cwd: input.cwd ?? homeOf(client).home,
+        cwd: input.cwd ?? home,
         ...(input.env ? { env: input.env } : {}),
-        tty: input.tty,
-        ...(input.size ? { size: input.size } : {}),
+        ...common,
       });
     },
     'processes.write': async ({ envId, processId, data, base64 }) => {

@@ -10,6 +10,7 @@ import {
   EnvironmentSettings,
   Settings,
   TERMINAL_SETTINGS_WITH_DEFAULTS,
+  TerminalProfile,
 } from '../../../shared/ipc';
 import { LOCAL_ENVIRONMENT_COLOUR } from '../../../shared/environment-colours';
 import { writeFileAtomic } from './atomic-file';
@@ -27,6 +28,8 @@ export const StoredEnvironment = z.object({
   enabled: z.boolean(),
   /** The workspace folder (environments.setWorkspaceFolder); absent: the home folder. */
   workspaceFolder: z.string().min(1).max(4096).optional(),
+  /** What its new shells start as; absent (every file from before profiles): the empty profile. */
+  terminalProfile: TerminalProfile.optional(),
 });
 export type StoredEnvironment = z.infer<typeof StoredEnvironment>;
 

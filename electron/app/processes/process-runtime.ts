@@ -5,6 +5,7 @@ import { lastSeqOf, type ProcessEventView, type ProcessView } from '../../../sha
 import type { ProcessEvent, ProcessHandle, ProcessStartOptions } from '../../client/api';
 import { PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS } from '../limits';
 import { ProcessLog } from './process-log';
+import { shellOfArgv } from './shell-launch';
 
 export interface ProcessRuntimeEvents {
   changed(view: ProcessView): void;
@@ -179,7 +180,9 @@ export class ProcessRuntime {
   }
 }
 
-function titleOf(argv: string[]): string {
+function titleOf(started: string[]): string {
+  // A shell started after its profile's start commands is named after the shell, not the wrapper.
+  const argv = shellOfArgv(started);
   const program = (argv[0] ?? '').split('/').pop() ?? '';
   const rest = argv.slice(1).join(' ');
   const title = rest && !(argv.length === 2 && argv[1] === '-l') ? `${program} ${rest}` : program;

@@ -1,11 +1,14 @@
 // Owns every live ProcessTerminal, keyed by process, and routes ordered output batches to them.
 // Output for a process no pane shows is acknowledged at once (it stays retained by the AppService
 // and is replayed when a pane opens), so background processes never wait on the screen. The title
-// a program sets in its terminal goes to the program-titles store.
+// a program sets in its terminal goes to the program-titles store, the folder its shell reports
+// (OSC 7) to the processes store.
 import type { EventPayload, ProcessKey, Settings } from '../../../shared/ipc';
 import { invoke } from '../../ipc/ipc-client';
 import { processKeyString } from '../../processes/process-key';
 import { useProgramTitles } from '../program-titles-store';
+import { useProcesses } from '../../processes/processes-store';
+import { folderOfOsc7 } from './osc7';
 import { sanitizeTitle } from '../tab-title';
 import { outputBytes } from './output-flow';
 import { ProcessTerminal } from './process-terminal';
@@ -21,6 +24,12 @@ export function terminalFor(key: ProcessKey, settings: Settings): ProcessTermina
     terminal.terminal.onTitleChange((title) =>
       useProgramTitles.getState().setTitle(id, sanitizeTitle(title)),
     );
+    // Only recorded: a report changes nothing in the pane, it is where a split starts.
+    terminal.terminal.parser.registerOscHandler(7, (payload) => {
+      const folder = folderOfOsc7(payload);
+      if (folder) useProcesses.getState().setReportedCwd(key, folder);
+      return true;
+    });
     terminals.set(id, terminal);
   }
   return terminal;

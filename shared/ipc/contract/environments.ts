@@ -11,6 +11,7 @@ import {
   Ok,
 } from './common';
 import { SshConnectView } from './ssh';
+import { TerminalProfile } from '../terminal-profile';
 
 export {
   EnvironmentKind,
@@ -24,6 +25,8 @@ export const EnvironmentDraft = z.object({
   name: z.string().trim().min(1).max(100),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
   settings: EnvironmentSettings,
+  /** What its new shells start as; absent keeps the stored profile (the empty one for a new environment). */
+  terminalProfile: TerminalProfile.optional(),
   /** New token (ws kind). `null` clears a stored token; absent keeps it. */
   token: z.string().max(10_000).nullish(),
 });
@@ -85,6 +88,7 @@ export const EnvironmentView = z.object({
   sshConnect: SshConnectView.nullable().optional(),
   /** The folder the environment's workspace is rooted in (Files opens there); absent: home. */
   workspaceFolder: z.string().nullable().optional(),
+  terminalProfile: TerminalProfile,
 });
 export type EnvironmentView = z.infer<typeof EnvironmentView>;
 

@@ -8,10 +8,13 @@ import {
   LOCAL_ENVIRONMENT_ID,
 } from '../../../../electron/app/persistence/config-store';
 import { FileSecretStore } from '../../../../electron/app/persistence/file-secret-store';
+import { EnvironmentRuntime } from '../../../../electron/app/environments/environment-runtime';
+import { SshPromptBroker } from '../../../../electron/app/ssh/ssh-prompts';
 import {
   ANSI_COLOUR_NAMES,
   DEFAULT_SETTINGS,
   DEFAULT_TERMINAL_SETTINGS,
+  EMPTY_TERMINAL_PROFILE,
   Settings,
   type SchemeColours,
 } from '../../../../shared/ipc';
@@ -146,6 +149,59 @@ describe('ConfigStore', () => {
   it('refuses a custom colour that is not #rrggbb rather than drawing with it', () => {
     expect(Settings.shape.customScheme.safeParse({ ...SOME_COLOURS, red: 'red; x' }).success).toBe(false);
     expect(Settings.shape.fontFamily.safeParse('Fira"; }').success).toBe(false);
+  });
+
+  it('loads a file written before terminal profiles existed: each environment gets the empty profile', async () => {
+    const dir = tempDir();
+    const ssh = {
+      id: 'box',
+      name: 'Box',
+      color: '#10b981',
+      settings: { kind: 'ssh', destination: 'box' },
+      enabled: true,
+    };
+    writeFileSync(
+      path.join(dir, CONFIG_FILE_NAME),
+      JSON.stringify({ version: 1, environments: [ssh], settings: DEFAULT_SETTINGS }),
+    );
+    const loaded = await new ConfigStore(dir).load();
+    expect(loaded.problem).toBeNull();
+    const stored = loaded.config.environments.find((e) => e.id === 'box');
+    expect(stored).toEqual(ssh);
+    const view = new EnvironmentRuntime(stored!, false, {
+      createClient: () => {
+        throw new Error('this test never connects');
+      },
+      transport: () => Promise.reject(new Error('this test never connects')),
+      bufferedBytes: () => 0,
+      changed: () => undefined,
+      prompts: new SshPromptBroker({ opened: () => undefined, closed: () => undefined }),
+    }).view;
+    expect(view.terminalProfile).toEqual(EMPTY_TERMINAL_PROFILE);
+  });
+
+  it('keeps a terminal profile across a save and a load, and refuses one with a bad variable name', async () => {
+    const dir = tempDir();
+    const store = new ConfigStore(dir);
+    const { config } = await store.load();
+    const terminalProfile = {
+      shell: '/bin/bash',
+      args: ['-l'],
+      cwd: '~/src',
+      env: [{ name: 'GREETING', value: 'hi' }],
+      startCommands: ['export PATH="$HOME/bin:$PATH"'],
+    };
+    const local = { ...config.environments[0]!, terminalProfile };
+    await store.save({ ...config, environments: [local] });
+    expect((await new ConfigStore(dir).load()).config.environments[0]?.terminalProfile).toEqual(
+      terminalProfile,
+    );
+
+    const bad = { ...local, terminalProfile: { ...terminalProfile, env: [{ name: 'NO-GOOD', value: '' }] } };
+    writeFileSync(path.join(dir, CONFIG_FILE_NAME), JSON.stringify({ ...config, environments: [bad] }));
+    expect((await new ConfigStore(dir).load()).problem).toMatch(
+      /environments\.0\.terminalProfile\.env\.0\.name: "NO-GOOD" is not a valid variable name/,
+    );
   });
 
   it('treats a file from a newer version as unreadable rather than guessing', async () => {

@@ -1,0 +1,73 @@
+// What a new shell starts as, from its environment's terminal profile.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { shellLaunch, shellOfArgv } from '../../../../electron/app/processes/shell-launch';
+import { EMPTY_TERMINAL_PROFILE, type TerminalProfile } from '../../../../shared/ipc';
+
+const context = { loginShell: '/bin/bash', home: '/home/ann', workspaceFolder: null };
+const profile = (patch: Partial<TerminalProfile>) => ({ ...EMPTY_TERMINAL_PROFILE, ...patch });
+
+describe('shellLaunch', () => {
+  it('with the empty profile starts the login shell at home, as before profiles', () => {
+    expect(shellLaunch(EMPTY_TERMINAL_PROFILE, context)).toEqual({
+      argv: ['/bin/bash', '-l'],
+      cwd: '/home/ann',
+      env: {},
+    });
+    expect(shellLaunch(EMPTY_TERMINAL_PROFILE, { ...context, loginShell: null }).argv).toEqual([
+      '/bin/sh',
+      '-l',
+    ]);
+  });
+
+  it('starts the profile shell with exactly its arguments', () => {
+    expect(shellLaunch(profile({ shell: '/bin/zsh', args: ['-i'] }), context).argv).toEqual([
+      '/bin/zsh',
+      '-i',
+    ]);
+    expect(shellLaunch(profile({ shell: 'fish' }), context).argv).toEqual(['fish']);
+  });
+
+  it('picks the folder: the caller, the profile (~ is home), the workspace folder, home', () => {
+    const inWorkspace = { ...context, workspaceFolder: '/srv/app' };
+    expect(shellLaunch(EMPTY_TERMINAL_PROFILE, inWorkspace).cwd).toBe('/srv/app');
+    expect(shellLaunch(profile({ cwd: '~/src' }), inWorkspace).cwd).toBe('/home/ann/src');
+    expect(shellLaunch(profile({ cwd: '~' }), inWorkspace).cwd).toBe('/home/ann');
+    expect(shellLaunch(profile({ cwd: '/opt' }), inWorkspace).cwd).toBe('/opt');
+    expect(shellLaunch(profile({ cwd: '/opt' }), inWorkspace, { cwd: '/tmp' }).cwd).toBe('/tmp');
+  });
+
+  it('sets the profile variables, under the caller’s', () => {
+    const vars = profile({
+      env: [
+        { name: 'A', value: '1' },
+        { name: 'B', value: '2' },
+      ],
+    });
+    expect(shellLaunch(vars, context, { env: { B: 'caller' } }).env).toEqual({ A: '1', B: 'caller' });
+  });
+
+  it('runs the start commands in sh before exec-ing the shell, which keeps their exports and cd', () => {
+    const launch = shellLaunch(
+      profile({
+        shell: '/bin/sh',
+        args: ['-c', 'echo "$GREETING in $PWD"'],
+        startCommands: ['export GREETING=hi', 'cd /tmp'],
+      }),
+      context,
+    );
+    expect(launch.argv[0]).toBe('/bin/sh');
+    expect(shellOfArgv(launch.argv)).toEqual(['/bin/sh', '-c', 'echo "$GREETING in $PWD"']);
+    const [program, ...args] = launch.argv;
+    expect(execFileSync(program ?? '', args, { encoding: 'utf8' })).toBe('hi in /tmp\n');
+  });
+
+  it('leaves an argv that is no start-command wrapper as it is', () => {
+    for (const argv of [
+      ['/bin/bash', '-l'],
+      ['/bin/sh', '-c', 'exec "$@"', 'other', 'x'],
+      ['/bin/sh', '-c', 'ls'],
+    ])
+      expect(shellOfArgv(argv)).toEqual(argv);
+  });
+});
