@@ -8,7 +8,12 @@ import { claimPidFile, releasePidFile } from './pid-lock';
 import { assertPrivateDir } from './private-dir';
 import { keepRunFilesFresh } from './run-files-keeper';
 import { runExecServer } from '../server';
-import { parseServerOptions, StartupError, type RawServerOptions } from '../server-options';
+import {
+  parseServerOptions,
+  StartupError,
+  type RawServerOptions,
+  type ServerDefaults,
+} from '../server-options';
 
 export type RawDaemonOptions = Pick<RawServerOptions, 'listen' | 'sessionTtlMs' | 'idleExitMs' | 'logLevel'>;
 
@@ -17,13 +22,16 @@ export function pidFileOf(socketPath: string): string {
   return `${socketPath.replace(/\.sock$/, '')}.pid`;
 }
 
+/** What the daemon assumes for options its bridge did not pass. */
+export const DAEMON_DEFAULTS: ServerDefaults = {
+  sessionTtlMs: DEFAULT_DAEMON_SESSION_TTL_MS,
+  idleExitMs: DEFAULT_DAEMON_IDLE_EXIT_MS,
+  // Started detached in its own session, but a terminal hang-up must never end it either.
+  hangup: 'ignore',
+};
+
 export async function runDaemon(raw: RawDaemonOptions): Promise<void> {
-  const options = parseServerOptions(raw, {
-    sessionTtlMs: DEFAULT_DAEMON_SESSION_TTL_MS,
-    idleExitMs: DEFAULT_DAEMON_IDLE_EXIT_MS,
-    // Started detached in its own session, but a terminal hang-up must never end it either.
-    hangup: 'ignore',
-  });
+  const options = parseServerOptions(raw, DAEMON_DEFAULTS);
   if (options.listen.kind !== 'unix')
     throw new StartupError('the daemon listens on `--listen unix:PATH` only');
   // Checked before the pidfile is claimed beside the socket (the listener checks both again).

@@ -39,6 +39,11 @@ export function bridgeExitError(
   return null;
 }
 
+/** How long the host keeps this environment's session after a drop: its setting, else 3 h. */
+export function sshSessionTtlMs(spec: SshTransportSpec): number {
+  return spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS;
+}
+
 export class SshTransportOpener implements TransportOpener {
   private readonly bootstrap: SshBootstrap;
 
@@ -50,7 +55,7 @@ export class SshTransportOpener implements TransportOpener {
     this.bootstrap = new SshBootstrap({
       target: { destination: spec.destination, port: spec.port, sshOptions: spec.sshOptions },
       remoteNodePath: spec.remoteNodePath,
-      sessionTtlMs: spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS,
+      sessionTtlMs: sshSessionTtlMs(spec),
       hooks,
       artifacts,
     });
