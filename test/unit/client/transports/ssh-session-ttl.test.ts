@@ -19,7 +19,7 @@ const shell: HostShell = {
 
 describe('the default SSH session lifetime', () => {
   it('is 3 hours from the settings to the bridge that starts the daemon', () => {
-    const { settings } = sshKind.cli.fromOptions('lab', {});
+    const { settings } = sshKind.cli!.fromOptions('lab', {});
     const spec = sshKind.toSpec(settings, {});
     if (spec.kind !== 'ssh') throw new Error('not an ssh spec');
     expect(spec.sessionTtlMs).toBeUndefined();
@@ -45,7 +45,7 @@ describe('the default SSH session lifetime', () => {
   });
 
   it('is kept as set when the user chose another one', () => {
-    const { settings } = sshKind.cli.fromOptions('lab', { sessionTtl: '600' });
+    const { settings } = sshKind.cli!.fromOptions('lab', { sessionTtl: '600' });
     const spec = sshKind.toSpec(settings, {});
     if (spec.kind !== 'ssh') throw new Error('not an ssh spec');
     expect(sshSessionTtlMs(spec)).toBe(600_000);
