@@ -35,7 +35,7 @@ export const REMOTE_SERVER_ROOT = '.tether/server';
 /** Length of the manifest's `hash`, in hex digits. */
 export const REMOTE_BUNDLE_HASH_LENGTH = 12;
 /**
- * Overrides the host's run directory (socket, pidfile, log), by default /tmp/tether-<uid>: for
+ * Overrides the host's run directory (socket, pidfile, log), by default /tmp/tether-<uid>-<home key>: for
  * tests that must not meet each other's daemons, and hosts whose /tmp does not suit.
  */
 export const REMOTE_RUN_DIR_ENV = 'TETHER_RUN_DIR';

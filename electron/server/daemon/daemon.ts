@@ -1,7 +1,10 @@
 // `server.mjs daemon`: the exec-server as a per-user daemon on a unix socket, the form it takes on
 // SSH hosts. It claims its pidfile beside the socket, ignores SIGHUP (the SSH session that started
 // it may end), holds dropped sessions for hours and exits when idle, removing socket and pidfile.
+import os from 'node:os';
 import path from 'node:path';
+import { bundleEntry } from './bundle-identity';
+import { hostMarkerPath, installedBundleId, removeHostMarker, writeHostMarker } from './host-marker';
 import { checkSocketPathLength } from './daemon-paths';
 import { DEFAULT_DAEMON_IDLE_EXIT_MS, DEFAULT_DAEMON_SESSION_TTL_MS } from '../limits';
 import { claimPidFile, releasePidFile } from './pid-lock';
@@ -43,9 +46,21 @@ export async function runDaemon(raw: RawDaemonOptions): Promise<void> {
     throw new StartupError(`a daemon is already running for ${options.listen.path} (pid ${claim.ownerPid})`);
   }
   process.on('exit', () => releasePidFile(pidfile));
+  // A home shared with other hosts: tell their gc that this host runs the bundle.
+  const installed = installedBundleId(bundleEntry(), os.homedir());
+  const marker = installed === null ? null : hostMarkerPath(os.homedir(), installed);
+  if (marker !== null) {
+    writeHostMarker(marker);
+    process.on('exit', () => removeHostMarker(marker));
+  }
   try {
     await runExecServer(options);
-    keepRunFilesFresh([path.dirname(options.listen.path), options.listen.path, pidfile]);
+    keepRunFilesFresh([
+      path.dirname(options.listen.path),
+      options.listen.path,
+      pidfile,
+      ...(marker !== null ? [marker] : []),
+    ]);
   } catch (error) {
     releasePidFile(pidfile);
     throw error;
