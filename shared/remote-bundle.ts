@@ -35,12 +35,20 @@ export const REMOTE_SERVER_ROOT = '.tether/server';
 /** Length of the manifest's `hash`, in hex digits. */
 export const REMOTE_BUNDLE_HASH_LENGTH = 12;
 /**
- * Overrides the host's run directory (socket, pidfile, log), by default /tmp/tether-<uid>: for
+ * Overrides the host's run directory (socket, pidfile, log), by default /tmp/tether-<uid>-<home key>: for
  * tests that must not meet each other's daemons, and hosts whose /tmp does not suit.
  */
 export const REMOTE_RUN_DIR_ENV = 'TETHER_RUN_DIR';
-/** The default run directory is this followed by the user's uid. */
+/**
+ * The default run directory is this followed by the user's uid, `-`, and the first 8 hex digits of
+ * the sha256 of the home's path (daemon-paths.ts homeKey); a home whose one was taken records a
+ * fallback in RUN_DIR_RECORD.
+ */
 export const REMOTE_RUN_DIR_PREFIX = '/tmp/tether-';
+/** Where, under the home, the run directory a home fell back to is recorded. */
+export const RUN_DIR_RECORD = '.tether/run-dir';
+/** How many hex digits of the home's sha256 name its run directory. */
+export const HOME_KEY_LENGTH = 8;
 /** `server.mjs bridge --no-start` found no daemon: the session the client held is gone. */
 export const BRIDGE_EXIT_NO_DAEMON = 90;
 

@@ -138,5 +138,13 @@ export const GC_MIN_BUNDLE_AGE_MS = 10 * 60 * 1000;
  * so its processes' SSH_AUTH_SOCK never leads to a gone session's socket for longer.
  */
 export const AGENT_LINK_CHECK_MS = 2_000;
+/**
+ * Another host's marker that a daemon there runs a bundle (a shared home) counts for this long
+ * after its last refresh (each RUN_FILES_TOUCH_INTERVAL_MS): one that crashed there stops keeping
+ * its bundle after that.
+ */
+export const GC_HOST_MARKER_STALE_MS = 3 * RUN_FILES_TOUCH_INTERVAL_MS;
+/** `gc` removes an install's staging copy nothing touched for this long (its installer was killed). */
+export const GC_STAGING_MAX_AGE_MS = 60 * 60 * 1000;
 /** A daemon log larger than this is moved aside (one `.old` copy) before the next daemon starts. */
 export const DAEMON_LOG_ROTATE_BYTES = 1024 * 1024;

@@ -112,6 +112,11 @@ export interface SshdOptions {
   /** How the proxy of a `proxied` host is built (e.g. a benchmark's larger pipe buffer). */
   proxyOptions?: Omit<FaultProxyOptions, 'target'>;
   /**
+   * Leave the daemon's run directory to the host's own choice (/tmp/tether-<uid>-<home key>, or
+   * its fallback) instead of a TETHER_RUN_DIR inside the home; the home key still keeps hosts apart.
+   */
+  defaultRunDir?: boolean;
+  /**
    * Sign in as a fresh local account with this password (password authentication only). The
    * account is created with useradd and removed again by stop().
    */
@@ -199,7 +204,9 @@ export class SshTestRig {
         'MaxSessions 64',
         // Every host is the same uid here, so each gets its own daemon run dir too: by default all
         // would share /tmp/tether-<uid>, and one host (or another test run) would reach another's daemon.
-        `SetEnv HOME=${home} ${REMOTE_RUN_DIR_ENV}=${path.join(home, '.tether-run')}` +
+        (options.defaultRunDir
+          ? `SetEnv HOME=${home}`
+          : `SetEnv HOME=${home} ${REMOTE_RUN_DIR_ENV}=${path.join(home, '.tether-run')}`) +
           Object.entries(options.sessionEnv ?? {})
             .map(([name, value]) => ` ${name}=${value}`)
             .join(''),

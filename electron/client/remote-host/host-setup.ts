@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { REMOTE_BUNDLE_ENTRY, REMOTE_BUNDLE_MANIFEST } from '../../../shared/remote-bundle';
 import { SshError } from '../transports/ssh/ssh-error';
+import { errorMessage } from '../../../shared/error-message';
 import type { SshHooks } from '../transports/ssh/ssh-hooks';
 import type { HostShell } from './host-shell';
 import {
@@ -206,12 +207,17 @@ export class HostSetup {
     serverDir: string,
     keep: string,
   ): Promise<void> {
-    const run = await runOnHost(
-      shell,
-      remoteSh([`exec "${nodePath}" "${serverDir}/server.mjs" gc --keep ${keep}`]),
-    );
-    if (run.code !== 0)
-      this.hooks.onLog(`gc of old server versions failed (exit ${run.code}): ${run.stderr.trim()}`);
+    try {
+      const run = await runOnHost(
+        shell,
+        remoteSh([`exec "${nodePath}" "${serverDir}/server.mjs" gc --keep ${keep}`]),
+        { stage: 'installing', doing: 'removing old server versions' },
+      );
+      if (run.code !== 0)
+        this.hooks.onLog(`gc of old server versions failed (exit ${run.code}): ${run.stderr.trim()}`);
+    } catch (error) {
+      this.hooks.onLog(`gc of old server versions failed: ${errorMessage(error)}`);
+    }
   }
 }
 
@@ -247,6 +253,7 @@ async function loadsNodePty(shell: HostShell, nodePath: string, serverDir: strin
   const run = await runOnHost(
     shell,
     remoteSh([`exec "${nodePath}" -e "require(process.argv[1])" "${serverDir}/node-pty"`]),
+    { stage: 'checking', doing: "checking that the host's node loads node-pty" },
   );
   return run.code === 0;
 }

@@ -8,7 +8,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SshError } from '../transports/ssh/ssh-error';
 import type { HostShell } from './host-shell';
-import { newMarker, remoteSh, runOnHost, SHA256_FUNCTION } from './remote-shell';
+import { MarkerScan, newMarker, remoteSh, runOnHost, SHA256_FUNCTION } from './remote-shell';
 
 /** How the host turns the uploaded payload into the installed tree. */
 export type Unpack =
@@ -69,6 +69,49 @@ function counter(onBytes: (total: number) => void): Transform {
 }
 
 /**
+ * A lock older than this (by its time, which its holder refreshes every LOCK_REFRESH_S) is broken
+ * by anyone: its holder died without cleaning up, perhaps before it wrote who it is, or on another
+ * host sharing this home (NFS), whose processes this host cannot see.
+ */
+export const INSTALL_LOCK_STALE_MINUTES = 10;
+const LOCK_REFRESH_S = 30;
+
+/** Who holds a lock: host name, boot id and pid, written into `$L/owner` by its holder. */
+const HOST_IDENTITY = [
+  'H="$(uname -n 2>/dev/null)"',
+  'B="$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || true)"',
+  'B="${B:-none}"',
+];
+
+/**
+ * Waits for the lock `$L` and takes it. A held lock is broken only when it is surely stale: its
+ * owner is on this host (same host name) and is gone (a dead pid in this boot, or an earlier boot),
+ * or it is older than INSTALL_LOCK_STALE_MINUTES. Breaking renames it to a name of our own first,
+ * so of two breakers only one removes it; a lock that changed hands meanwhile is put back.
+ * While waiting it prints `<marker>-waiting` now and then, which keeps the idle timeout away.
+ */
+function lockStatements(marker: string): string[] {
+  const ownedHereAndGone =
+    '[ -n "$o" ] && [ "${o%% *}" = "$H" ] && { set -- $o; ' +
+    '{ [ "$B" != none ] && [ "$2" != "$B" ]; } || { [ -n "$3" ] && ! kill -0 "$3" 2>/dev/null; }; }';
+  const old = `[ -n "$(find "$L" -prune -mmin +${INSTALL_LOCK_STALE_MINUTES} 2>/dev/null)" ]`;
+  return [
+    'n=0',
+    'while ! mkdir "$L" 2>/dev/null; do ' +
+      'o="$(cat "$L/owner" 2>/dev/null || true)"; ' +
+      `if { ${ownedHereAndGone}; } || ${old}; then ` +
+      'if mv "$L" "$L.broken-$$" 2>/dev/null; then ' +
+      'if [ "$(cat "$L.broken-$$/owner" 2>/dev/null || true)" = "$o" ]; then rm -rf "$L.broken-$$"; ' +
+      'else mv "$L.broken-$$" "$L" 2>/dev/null || rm -rf "$L.broken-$$"; fi; fi; ' +
+      'else sleep 0.2; n=$((n + 1)); ' +
+      `if [ $((n % 25)) -eq 0 ]; then echo "${marker}-waiting"; fi; fi; done`,
+    'echo "$H $B $$" > "$L/owner"',
+    // The holder's heartbeat: a long upload keeps its lock fresh, and it ends with the script.
+    `( while sleep ${LOCK_REFRESH_S}; do kill -0 $$ 2>/dev/null || exit 0; touch "$L" 2>/dev/null || exit 0; done ) </dev/null >/dev/null 2>&1 & T=$!`,
+  ];
+}
+
+/**
  * Installs `artifact` unless it is installed already (checked again under the lock, so two
  * connects at once install it once). `onProgress` sees the payload bytes sent so far.
  */
@@ -76,6 +119,7 @@ export async function installArtifact(
   shell: HostShell,
   artifact: Artifact,
   onProgress: (bytesSent: number) => void,
+  idleTimeoutMs?: number,
 ): Promise<InstallOutcome> {
   const marker = newMarker();
   const final = artifact.finalDir;
@@ -88,16 +132,19 @@ export async function installArtifact(
     `F="${final}"`,
     `S="${staging}"`,
     `L="${lock}"`,
+    ...HOST_IDENTITY,
     'umask 077',
     `mkdir -p "${parent}"`,
-    // A lock whose holder (by pid, on this host) is gone is stale: take it over.
-    'while ! mkdir "$L" 2>/dev/null; do p="$(cat "$L/pid" 2>/dev/null || true)"; ' +
-      'if [ -n "$p" ] && ! kill -0 "$p" 2>/dev/null; then rm -rf "$L"; else sleep 0.2; fi; done',
-    'echo $$ > "$L/pid"',
+    ...lockStatements(marker),
     // Whatever happens from here (failure, a cut link's SIGHUP), the staging copy and lock go.
-    `trap "rm -rf $S $L" EXIT`,
+    `trap "kill $T 2>/dev/null; rm -rf $S $L" EXIT`,
     'trap "exit 1" HUP INT TERM PIPE',
     `if [ -e "$F/${artifact.completeMarker}" ]; then echo "${marker}-present"; exit 0; fi`,
+    // Staging copies of this artifact left by an installer that was killed outright (no trap ran):
+    // with the lock held, none of them is anyone's upload in progress.
+    'for d in "$F".staging-*; do if [ -d "$d" ]; then rm -rf "$d"; fi; done',
+    // An incomplete tree without its marker (an interrupted mv on an odd filesystem) goes too.
+    'if [ -e "$F" ]; then rm -rf "$F"; fi',
     'mkdir "$S"',
     `echo "${marker}-ready"`,
     'cat > "$S/payload"',
@@ -105,17 +152,29 @@ export async function installArtifact(
     ...unpackStatements(artifact.unpack),
     ...(artifact.verify ? [`(cd "$S/tree" && ${artifact.verify})`] : []),
     'mv "$S/tree" "$F"',
+    // Had a wrongly broken lock let a second installer in first, mv nested our copy: drop it.
+    'if [ -e "$F/tree" ]; then rm -rf "$F/tree"; fi',
     `echo "${marker}-installed"`,
   ]);
 
+  const scan = new MarkerScan([
+    `${marker}-present`,
+    `${marker}-ready`,
+    `${marker}-corrupt`,
+    `${marker}-installed`,
+  ]);
   let sending: Promise<void> | null = null;
   const run = await runOnHost(shell, command, {
-    onStdout: (stdout, stdin) => {
+    stage: 'installing',
+    doing: `installing ${final}`,
+    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
+    onStdout: (chunk, stdin) => {
+      scan.feed(chunk);
       if (sending) return;
-      if (stdout.includes(`${marker}-present`)) {
+      if (scan.has(`${marker}-present`)) {
         sending = Promise.resolve();
         stdin.end();
-      } else if (stdout.includes(`${marker}-ready`)) {
+      } else if (scan.has(`${marker}-ready`)) {
         const source =
           'bytes' in artifact.payload
             ? Readable.from([artifact.payload.bytes])
@@ -126,10 +185,10 @@ export async function installArtifact(
     },
   });
   await sending;
-  if (run.stdout.includes(`${marker}-present`)) return 'alreadyInstalled';
-  if (run.stdout.includes(`${marker}-installed`) && run.code === 0) return 'installed';
+  if (scan.has(`${marker}-present`)) return 'alreadyInstalled';
+  if (scan.has(`${marker}-installed`) && run.code === 0) return 'installed';
   const said = run.stderr.trim();
-  if (run.stdout.includes(`${marker}-corrupt`)) {
+  if (scan.has(`${marker}-corrupt`)) {
     throw new SshError(
       'transport',
       'installing',

@@ -75,6 +75,7 @@ export async function probeHost(
       'echo "tools=$(for t in xz gzip tar sha256sum shasum openssl; do command -v $t >/dev/null 2>&1 && printf "%s " $t; done)"',
       `echo "${marker}-end"`,
     ]),
+    { stage: 'checking', doing: 'examining the host' },
   );
   const fields = framedFields(run.stdout, marker);
   if (!fields) {

@@ -3,6 +3,7 @@
 // on unchanged; its results are framed by random markers, so login noise (.bashrc, MOTD) is ignored.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { SshError } from '../transports/ssh/ssh-error';
 import type { HostShell } from './host-shell';
@@ -76,33 +77,132 @@ export interface RemoteRun {
   stderr: string;
 }
 
+/** What a bootstrap command on the host is, for the errors of runOnHost. */
+export interface HostCommandOptions {
+  /** The connect stage the command belongs to. */
+  stage: SshStage;
+  /** What it does, as errors say it ("examining the host"). */
+  doing: string;
+  /**
+   * Sees each new piece of stdout (never the whole again: a host streaming output must not cost
+   * quadratic time), with the command's stdin to feed; without it, stdin is closed at once.
+   */
+  onStdout?: (chunk: string, stdin: Writable) => void;
+  /** The idle bound (default HOST_COMMAND_IDLE_TIMEOUT_MS); tests shorten it. */
+  idleTimeoutMs?: number;
+}
+
 /**
- * Runs `remoteCommand` through `shell`. `onStdout` sees all stdout so far each time more comes,
- * with the command's stdin to feed; without it, stdin is closed at once.
+ * A bootstrap command's stdout or stderr beyond this is not a probe or an install any more: a
+ * broken or hostile host streaming forever would otherwise grow the app's memory without end.
+ */
+export const MAX_HOST_COMMAND_OUTPUT_BYTES = 1024 * 1024;
+/**
+ * A bootstrap command that neither prints nor takes input for this long is given up: the connect
+ * would otherwise hang in "checking" for ever. The install script prints while it waits on a lock.
+ */
+export const HOST_COMMAND_IDLE_TIMEOUT_MS = 2 * 60 * 1000;
+const IDLE_CHECK_INTERVAL_MS = 1000;
+
+/**
+ * Runs `remoteCommand` through `shell`, bounded: it fails with an SshError once its stdout or
+ * stderr passes MAX_HOST_COMMAND_OUTPUT_BYTES, or once nothing flowed for the idle timeout (the
+ * upload into its stdin counts as flowing).
  */
 export function runOnHost(
   shell: HostShell,
   remoteCommand: string,
-  options: { onStdout?: (stdoutSoFar: string, stdin: Writable) => void } = {},
+  options: HostCommandOptions,
 ): Promise<RemoteRun> {
   const [program, ...args] = shell.commandArgv(remoteCommand);
+  const idleTimeoutMs = options.idleTimeoutMs ?? HOST_COMMAND_IDLE_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const child = spawn(program ?? 'ssh', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    let failure: SshError | null = null;
+    const fail = (why: string): void => {
+      if (failure) return;
+      failure = new SshError(
+        'hostSetup',
+        options.stage,
+        `${why} while ${options.doing} on ${shell.hostName}.`,
+      );
+      child.kill('SIGKILL');
+    };
+    const capped = (text: string, name: string): void => {
+      if (Buffer.byteLength(text) > MAX_HOST_COMMAND_OUTPUT_BYTES) {
+        fail(`The host printed more than ${MAX_HOST_COMMAND_OUTPUT_BYTES / (1024 * 1024)} MiB on ${name}`);
+      }
+    };
+    let lastFlow = Date.now();
+    let lastWritten = 0;
+    const idle = setInterval(
+      () => {
+        // stdin is a pipe socket: bytes handed to it mean the upload is moving.
+        const written = (child.stdin as Socket).bytesWritten;
+        if (written !== lastWritten) {
+          lastWritten = written;
+          lastFlow = Date.now();
+        } else if (Date.now() - lastFlow >= idleTimeoutMs) {
+          fail(`The host did not answer for ${idleTimeoutMs / 1000} s`);
+        }
+      },
+      Math.min(IDLE_CHECK_INTERVAL_MS, idleTimeoutMs),
+    );
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (data: string) => {
+      lastFlow = Date.now();
+      if (failure) return;
       stdout += data;
-      options.onStdout?.(stdout, child.stdin);
+      capped(stdout, 'stdout');
+      if (!failure) options.onStdout?.(data, child.stdin);
     });
     child.stderr.on('data', (data: string) => {
+      lastFlow = Date.now();
+      if (failure) return;
       stderr += data;
+      capped(stderr, 'stderr');
     });
     // A command that exits before reading all its input is not an error of ours.
     child.stdin.on('error', () => undefined);
     if (!options.onStdout) child.stdin.end();
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.once('error', (error) => {
+      clearInterval(idle);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearInterval(idle);
+      if (failure) reject(failure);
+      else resolve({ code, stdout, stderr });
+    });
   });
+}
+
+/**
+ * Tells which of some markers the host printed, fed one stdout piece at a time: each piece is
+ * searched once, with only the last few characters before it (a marker may straddle two pieces).
+ */
+export class MarkerScan {
+  private readonly seen = new Set<string>();
+  private tail = '';
+  private readonly keep: number;
+
+  constructor(private readonly markers: readonly string[]) {
+    this.keep = Math.max(0, ...markers.map((m) => m.length)) - 1;
+  }
+
+  /** Scans `chunk`; returns the markers seen for the first time in it. */
+  feed(chunk: string): string[] {
+    const text = this.tail + chunk;
+    const found = this.markers.filter((m) => !this.seen.has(m) && text.includes(m));
+    for (const marker of found) this.seen.add(marker);
+    this.tail = text.slice(Math.max(0, text.length - this.keep));
+    return found;
+  }
+
+  has(marker: string): boolean {
+    return this.seen.has(marker);
+  }
 }

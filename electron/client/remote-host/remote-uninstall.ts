@@ -4,10 +4,12 @@
 // The same paths the probe and install use (remote-probe.ts, shared/remote-bundle.ts).
 import path from 'node:path';
 import {
+  HOME_KEY_LENGTH,
   REMOTE_BUNDLE_HASH_LENGTH,
   REMOTE_RUN_DIR_ENV,
   REMOTE_RUN_DIR_PREFIX,
   REMOTE_SERVER_ROOT,
+  RUN_DIR_RECORD,
 } from '../../../shared/remote-bundle';
 import { SshError } from '../transports/ssh/ssh-error';
 import { REMOTE_RUNTIME_ROOT } from './host-constants';
@@ -36,9 +38,17 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
     shell,
     remoteSh([
       `echo "${marker}-begin"`,
-      `R="\${${REMOTE_RUN_DIR_ENV}:-${REMOTE_RUN_DIR_PREFIX}$(id -u)}"`,
+      // The run directories this home's daemons may use: the override, else the default one named
+      // by the home's key, and a fallback the home recorded (daemon-paths.ts ensureRunDir).
+      'K="$(printf %s "$HOME" | { sha256sum 2>/dev/null || shasum -a 256 2>/dev/null || openssl dgst -sha256 -r; } ' +
+        `| cut -c1-${HOME_KEY_LENGTH})"`,
+      `if [ -n "\${${REMOTE_RUN_DIR_ENV}:-}" ]; then RUNS="$${REMOTE_RUN_DIR_ENV}"; ` +
+        `else RUNS="${REMOTE_RUN_DIR_PREFIX}$(id -u)-$K"; fi`,
+      `REC="$HOME/${RUN_DIR_RECORD}"`,
+      '[ -f "$REC" ] && RUNS="$RUNS $(head -n 1 "$REC")"',
       `S="$HOME/${REMOTE_SERVER_ROOT}"`,
       `T="$HOME/${REMOTE_RUNTIME_ROOT}"`,
+      'for R in $RUNS; do',
       // Each daemon named by a pidfile, if that pid really is the daemon on that socket.
       `for P in "$R"/${BUNDLE_ID_GLOB}.pid; do ` +
         '[ -f "$P" ] || continue; ' +
@@ -52,14 +62,17 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
         'if ours; then kill -9 "$I" 2>/dev/null; fi; ' +
         'echo "stopped=$I"; ' +
         'done',
-      'for D in "$S" "$T"; do [ -e "$D" ] && rm -rf "$D" && echo "removed=$D"; done',
-      `rmdir "$HOME/${TETHER_HOME_DIR}" 2>/dev/null && echo "removed=$HOME/${TETHER_HOME_DIR}"`,
-      `for F in "$R"/${BUNDLE_ID_GLOB}.sock "$R"/${BUNDLE_ID_GLOB}.pid "$R"/${BUNDLE_ID_GLOB}.lock "$R"/${BUNDLE_ID_GLOB}.log; do ` +
-        '[ -e "$F" ] && rm -f "$F" && echo "removed=$F"; done',
-      // Only if nothing else lives there (a local Tether keeps its ssh sockets in /tmp/tether-<uid> too).
+      `for F in "$R"/${BUNDLE_ID_GLOB}.sock "$R"/${BUNDLE_ID_GLOB}.pid "$R"/${BUNDLE_ID_GLOB}.lock "$R"/${BUNDLE_ID_GLOB}.log ` +
+        `"$R"/${BUNDLE_ID_GLOB}.agent.sock "$R"/${BUNDLE_ID_GLOB}.agent-*; do ` +
+        '{ [ -e "$F" ] || [ -L "$F" ]; } && rm -f "$F" && echo "removed=$F"; done',
+      // Only if nothing else lives there.
       'rmdir "$R" 2>/dev/null && echo "removed=$R"',
+      'done',
+      `for D in "$S" "$T" "$HOME/${TETHER_HOME_DIR}/daemons" "$REC"; do [ -e "$D" ] && rm -rf "$D" && echo "removed=$D"; done`,
+      `rmdir "$HOME/${TETHER_HOME_DIR}" 2>/dev/null && echo "removed=$HOME/${TETHER_HOME_DIR}"`,
       `echo "${marker}-end"`,
     ]),
+    { stage: 'checking', doing: 'removing Tether from the host' },
   );
   const lines = framedLines(run.stdout, marker);
   if (lines === null || run.code !== 0) {

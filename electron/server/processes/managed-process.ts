@@ -1,6 +1,7 @@
 // One process of a session: its seq counter, retained output, exit/close state, write dedup,
 // long-poll waiters and the reasons its output is not being read (flow-control window or a
 // congested connection). Notifications go to the session's `emit`, which drops them when detached.
+import { descendantPids, killPids } from './process-tree';
 import { OutputCoalescer } from '../../../shared/output-coalescing';
 import {
   Notification,
@@ -228,14 +229,25 @@ export class ManagedProcess {
   /** SIGKILL to the process group; reports whether the process was still running. */
   terminate(): boolean {
     if (this.exitCode !== null) return false;
-    this.io?.signalGroup('SIGKILL');
+    this.killTree();
     this.wake();
     return true;
   }
 
   /** Kills the group even after the leader exited, so stray background children die too. */
   killGroup(): void {
-    this.io?.signalGroup('SIGKILL');
+    this.killTree();
+  }
+
+  /**
+   * SIGKILL to the group, and to every descendant that left it (setsid), collected before the
+   * group dies: after that they would be init's, out of sight.
+   */
+  private killTree(): void {
+    if (!this.io) return;
+    const escapees = this.exitCode === null ? descendantPids(this.io.pid) : [];
+    this.io.signalGroup('SIGKILL');
+    killPids(escapees);
   }
 
   resize(cols: number, rows: number): boolean {

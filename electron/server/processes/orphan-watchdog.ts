@@ -8,7 +8,7 @@
 // pipe, costs one small shell, and works alike for ptys and pipes, because both run in a process
 // group of their own whose id is the leader's pid. The kernel closes the pipe on any exit, so the
 // shell's `read` ends exactly when the server is gone. A grandchild that leaves its group (setsid)
-// escapes, as it escapes the server's own group kill.
+// escapes the watchdog; only the server's own kills (managed-process.ts) collect the process tree.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../logger';
 

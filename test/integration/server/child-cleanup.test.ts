@@ -1,6 +1,8 @@
 // Children never outlive the server: every process group it started (pipes and ptys, with their
 // grandchildren) is gone after the server ends by SIGHUP, and also after a SIGKILL, when only the
-// orphan watchdog is left to do it. Checked by pid.
+// orphan watchdog is left to do it. A grandchild that left the process group with setsid still
+// ends when its process is terminated, or its session expires. Checked by pid.
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
@@ -78,5 +80,53 @@ describe('children of the exec-server', () => {
       'every process of the hung-up server to be gone',
       GONE_WITHIN_MS,
     );
+  });
+
+  describe('a grandchild that called setsid', () => {
+    // setsid execs in place (the shell's background child leads no group), so $! is its pid.
+    const ESCAPEE = 'setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo "kid $!"; sleep 1000';
+
+    /** The session id (field 6 of /proc/<pid>/stat). */
+    const sessionOf = (pid: number): number =>
+      Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[3]);
+
+    async function startEscapee(
+      extraArgs: string[],
+      tty: boolean,
+    ): Promise<{ c: RpcPeer; leader: number; kid: number }> {
+      const server = await startServer('tether', 'ws', { extraArgs });
+      servers.push(server);
+      const c = await RpcPeer.connectWs(server.url!, { headers: server.authHeaders() });
+      clients.push(c);
+      await c.handshake();
+      const result = await c.call('process/start', {
+        processId: 'escapee',
+        argv: ['/bin/sh', '-c', ESCAPEE],
+        cwd: 'file:///tmp',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        tty,
+      });
+      const leader = result.pid as number;
+      await waitFor(() => /kid \d+/.test(c.outputOf('escapee')), 'the escapee pid');
+      const kid = Number(/kid (\d+)/.exec(c.outputOf('escapee'))?.[1]);
+      started.push(leader, kid);
+      await waitFor(() => sessionOf(kid) === kid, 'the grandchild to lead a session of its own');
+      expect(sessionOf(kid)).not.toBe(sessionOf(leader));
+      return { c, leader, kid };
+    }
+
+    for (const tty of [false, true]) {
+      it(`ends with its process on terminate (${tty ? 'pty' : 'pipes'})`, async () => {
+        const { c, leader, kid } = await startEscapee([], tty);
+        expect(await c.call('process/terminate', { processId: 'escapee' })).toEqual({ running: true });
+        await waitFor(() => !pidAlive(kid) && !pidAlive(leader), 'the escapee to be gone', GONE_WITHIN_MS);
+      });
+    }
+
+    it("ends when its process's session expires", async () => {
+      const { c, kid } = await startEscapee(['--session-ttl-ms', '500'], false);
+      c.drop();
+      await waitFor(() => !pidAlive(kid), 'the escapee to be gone with its session', GONE_WITHIN_MS);
+    });
   });
 });

@@ -48,7 +48,7 @@ function bootstrapOptions(
   return {
     target: { destination: spec.destination, port: spec.port, sshOptions: spec.sshOptions },
     remoteNodePath: spec.remoteNodePath,
-    sessionTtlMs: spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS,
+    sessionTtlMs: sshSessionTtlMs(spec),
     hooks,
     artifacts,
   };
@@ -69,6 +69,11 @@ export async function uninstallFromSshHost(
   } finally {
     bootstrap.dispose();
   }
+}
+
+/** How long the host keeps this environment's session after a drop: its setting, else 3 h. */
+export function sshSessionTtlMs(spec: SshTransportSpec): number {
+  return spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS;
 }
 
 export class SshTransportOpener implements TransportOpener {
