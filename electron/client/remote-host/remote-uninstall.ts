@@ -48,26 +48,29 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
       '[ -f "$REC" ] && RUNS="$RUNS $(head -n 1 "$REC")"',
       `S="$HOME/${REMOTE_SERVER_ROOT}"`,
       `T="$HOME/${REMOTE_RUNTIME_ROOT}"`,
-      'for R in $RUNS; do',
-      // Each daemon named by a pidfile, if that pid really is the daemon on that socket.
-      `for P in "$R"/${BUNDLE_ID_GLOB}.pid; do ` +
-        '[ -f "$P" ] || continue; ' +
-        'I="$(cat "$P" 2>/dev/null)"; ' +
-        'case "$I" in ""|*[!0-9]*) continue;; esac; ' +
-        'ours() { grep -q -a -F "unix:${P%.pid}.sock" "/proc/$I/cmdline" 2>/dev/null; }; ' +
-        'ours || continue; ' +
-        'kill "$I" 2>/dev/null || continue; ' +
-        `N=0; while kill -0 "$I" 2>/dev/null && [ $N -lt ${DAEMON_STOP_TENTHS} ]; do sleep 0.1; N=$((N+1)); done; ` +
-        // Still the same process (its pid not reused meanwhile), so it is ours to kill.
-        'if ours; then kill -9 "$I" 2>/dev/null; fi; ' +
-        'echo "stopped=$I"; ' +
-        'done',
-      `for F in "$R"/${BUNDLE_ID_GLOB}.sock "$R"/${BUNDLE_ID_GLOB}.pid "$R"/${BUNDLE_ID_GLOB}.lock "$R"/${BUNDLE_ID_GLOB}.log ` +
-        `"$R"/${BUNDLE_ID_GLOB}.agent.sock "$R"/${BUNDLE_ID_GLOB}.agent-*; do ` +
-        '{ [ -e "$F" ] || [ -L "$F" ]; } && rm -f "$F" && echo "removed=$F"; done',
-      // Only if nothing else lives there.
-      'rmdir "$R" 2>/dev/null && echo "removed=$R"',
-      'done',
+      // One statement: remoteSh joins statements with `; `, which may not follow `do`.
+      'for R in $RUNS; do ' +
+        [
+          // Each daemon named by a pidfile, if that pid really is the daemon on that socket.
+          `for P in "$R"/${BUNDLE_ID_GLOB}.pid; do ` +
+            '[ -f "$P" ] || continue; ' +
+            'I="$(cat "$P" 2>/dev/null)"; ' +
+            'case "$I" in ""|*[!0-9]*) continue;; esac; ' +
+            'ours() { grep -q -a -F "unix:${P%.pid}.sock" "/proc/$I/cmdline" 2>/dev/null; }; ' +
+            'ours || continue; ' +
+            'kill "$I" 2>/dev/null || continue; ' +
+            `N=0; while kill -0 "$I" 2>/dev/null && [ $N -lt ${DAEMON_STOP_TENTHS} ]; do sleep 0.1; N=$((N+1)); done; ` +
+            // Still the same process (its pid not reused meanwhile), so it is ours to kill.
+            'if ours; then kill -9 "$I" 2>/dev/null; fi; ' +
+            'echo "stopped=$I"; ' +
+            'done',
+          `for F in "$R"/${BUNDLE_ID_GLOB}.sock "$R"/${BUNDLE_ID_GLOB}.pid "$R"/${BUNDLE_ID_GLOB}.lock "$R"/${BUNDLE_ID_GLOB}.log ` +
+            `"$R"/${BUNDLE_ID_GLOB}.agent.sock "$R"/${BUNDLE_ID_GLOB}.agent-*; do ` +
+            '{ [ -e "$F" ] || [ -L "$F" ]; } && rm -f "$F" && echo "removed=$F"; done',
+          // Only if nothing else lives there.
+          'rmdir "$R" 2>/dev/null && echo "removed=$R"',
+        ].join('; ') +
+        '; done',
       `for D in "$S" "$T" "$HOME/${TETHER_HOME_DIR}/daemons" "$REC"; do [ -e "$D" ] && rm -rf "$D" && echo "removed=$D"; done`,
       `rmdir "$HOME/${TETHER_HOME_DIR}" 2>/dev/null && echo "removed=$HOME/${TETHER_HOME_DIR}"`,
       `echo "${marker}-end"`,

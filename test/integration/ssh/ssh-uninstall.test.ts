@@ -4,12 +4,14 @@
 // removed, and the next connect installs everything again.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   uninstallFromSshHost,
   type SshTransportSpec,
 } from '../../../electron/client/transports/ssh/ssh-transport';
+import { homeKey } from '../../../electron/server/daemon/daemon-paths';
 import { pidAlive } from '../../support/pids';
 import { daemonPids, SshTestRig, type SshdHost } from '../../support/sshd';
 import { collect, waitFor } from '../client/helpers';
@@ -96,5 +98,21 @@ describe('tether uninstall on an SSH host', () => {
     expect(installedOnHost(host, 'server')).toHaveLength(1);
     expect(installedOnHost(host, 'runtime')).toHaveLength(1);
     expect(daemonPids(host)).toHaveLength(1);
+  });
+
+  it('finds the daemon in the run directory named by the home, without an override', async () => {
+    const host = await rig.startHost({ alias: 'uninstall-default', defaultRunDir: true });
+    rig.trustHost(host);
+    await connectAndEcho(host, 'before');
+    const runDir = `/tmp/tether-${os.userInfo().uid}-${homeKey(host.home)}`;
+    const [daemon] = daemonPids(host);
+    expect(daemon).toBeDefined();
+    expect(existsSync(runDir)).toBe(true);
+    const report = await uninstallFromSshHost(specOf(host), recordingHooks());
+    expect(report.stoppedPids).toEqual([daemon]);
+    await waitFor('the daemon to be gone', () => !pidAlive(daemon!));
+    expect(report.removed).toContain(runDir);
+    expect(existsSync(runDir)).toBe(false);
+    expect(existsSync(path.join(host.home, '.tether'))).toBe(false);
   });
 });
