@@ -42,7 +42,6 @@ beforeEach(async () => {
     .handle('processes.ack', () => ({ ok: true }))
     .handle('layout.save', () => ({ ok: true }))
     .handle('editor.open', () => file);
-  localStorage.setItem('tether.firstShellOpened', '1');
   stop = await startApp();
   usePanes.getState().openTab('env-1', terminalContent('p1'));
   const tab = envPanes(usePanes.getState().byEnv, 'env-1').tabs[0]!;

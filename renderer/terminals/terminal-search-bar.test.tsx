@@ -31,7 +31,6 @@ beforeEach(async () => {
     }))
     .handle('processes.resize', () => ({ applied: true }))
     .handle('processes.ack', () => ({ ok: true }));
-  localStorage.setItem('tether.firstShellOpened', '1');
   stop = await startApp();
   usePanes.getState().openTab('env-1', terminalContent('shell'));
 });
