@@ -58,6 +58,14 @@ describe('startApp', () => {
     expect(bridge.callsOf('processes.start')).toHaveLength(1);
   });
 
+  it('leaves the first-launch shell in the background when the user went to another panel meanwhile', async () => {
+    stop = await startApp();
+    useUi.getState().showPanel('local', 'files');
+    bridge.emit('environments.changed', { ...local, link: { kind: 'connected', since: 1 } });
+    await waitFor(() => expect(envPanes(usePanes.getState().byEnv, 'local').tabs).toHaveLength(1));
+    expect(useUi.getState().panelByEnv['local']).toBe('files');
+  });
+
   it('after a restart, opens a Local shell when every Local pane shows an ended process', async () => {
     const remote = makeEnv({ id: 'remote', name: 'Remote', link: { kind: 'connected', since: 0 } });
     const connected = { ...local, link: { kind: 'connected' as const, since: 1 } };

@@ -106,8 +106,9 @@ export async function loadAll(): Promise<void> {
   void loadSshPrompts();
   resendUnsavedEdits();
   if (useUi.getState().activeEnvId === null) useUi.getState().selectEnv(envs[0]?.id ?? null);
+  const viewAtLoad = shownView();
   await Promise.all(envs.map((env) => loadProcesses(env.id)));
-  void openStartupShell(envs);
+  void openStartupShell(envs, viewAtLoad);
 }
 
 async function loadNotices(): Promise<void> {
@@ -147,10 +148,10 @@ function liveProcessesOnly(live: Set<string>): (content: PaneContent) => boolean
  * The startup shell, one policy for a first launch and an app restart: the first renderer of the
  * host's run (`app.claimStartup`; a reload is not one) opens a shell in the Local environment once
  * it connects, unless a pane there already shows a running process (after a restart Local's
- * processes have ended, their panes kept). A first launch shows it; a restart leaves the view where
- * the restored layout put it.
+ * processes have ended, their panes kept). A first launch shows it (unless the user has moved on
+ * meanwhile); a restart leaves the view where the restored layout put it.
  */
-async function openStartupShell(envs: EnvironmentView[]): Promise<void> {
+async function openStartupShell(envs: EnvironmentView[], viewAtLoad: string): Promise<void> {
   const local = envs.find((e) => e.settings.kind === 'local');
   if (!local) return;
   let first = false;
@@ -162,8 +163,10 @@ async function openStartupShell(envs: EnvironmentView[]): Promise<void> {
   if (!first) return;
   const open = () => {
     if (hasLiveTerminal(local.id)) return;
-    if (!hostHadLayout) useUi.getState().selectEnv(local.id);
-    void openShell(local.id).catch(() => undefined);
+    // Shown on a first launch, unless the user has already gone somewhere else meanwhile.
+    const reveal = !hostHadLayout && shownView() === viewAtLoad;
+    if (reveal) useUi.getState().selectEnv(local.id);
+    void openShell(local.id, { reveal }).catch(() => undefined);
   };
   if (useEnvironments.getState().byId[local.id]?.link.kind === 'connected') {
     open();
@@ -175,6 +178,12 @@ async function openStartupShell(envs: EnvironmentView[]): Promise<void> {
       open();
     }
   });
+}
+
+/** What the user is looking at: the selected environment and the panels chosen in each. */
+function shownView(): string {
+  const { activeEnvId, panelByEnv } = useUi.getState();
+  return JSON.stringify([activeEnvId, panelByEnv]);
 }
 
 /** Some pane of the environment shows a process that is still running (or starting). */

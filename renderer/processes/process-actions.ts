@@ -13,17 +13,20 @@ export async function startProcess(input: CommandInput<'processes.start'>): Prom
   return view;
 }
 
-/** Starts the login shell (optionally in `cwd`) in a new tab, or split next to `splitOf`. */
+/**
+ * Starts the login shell (optionally in `cwd`) in a new tab, or split next to `splitOf`, and shows
+ * the environment's terminals (unless `reveal` is false: the user is looking elsewhere).
+ */
 export async function openShell(
   envId: string,
-  options: { cwd?: string; splitOf?: { paneId: string; direction: SplitDirection } } = {},
+  options: { cwd?: string; splitOf?: { paneId: string; direction: SplitDirection }; reveal?: boolean } = {},
 ): Promise<void> {
   const view = await startProcess({ envId, tty: true, ...(options.cwd ? { cwd: options.cwd } : {}) });
   const content = terminalContent(view.processId);
   if (options.splitOf)
     usePanes.getState().split(envId, options.splitOf.paneId, options.splitOf.direction, content);
   else usePanes.getState().openTab(envId, content);
-  useUi.getState().showPanel(envId, 'terminals');
+  if (options.reveal !== false) useUi.getState().showPanel(envId, 'terminals');
 }
 
 export function openInPane(key: ProcessKey): void {
