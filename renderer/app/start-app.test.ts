@@ -30,12 +30,19 @@ beforeEach(() => {
     .handle('processes.list', () => [])
     .handle('processes.start', (input) => makeProcess({ envId: input.envId, processId: 'shell-1' }))
     .handle('processes.ack', () => ({ ok: true }));
+  // The host's own answer: only the first renderer of its run is the first.
+  let claimed = false;
+  bridge.handle('app.claimStartup', () => {
+    const first = !claimed;
+    claimed = true;
+    return { first };
+  });
   setBridge(bridge);
 });
 afterEach(() => stop?.());
 
 describe('startApp', () => {
-  it('opens a shell in the Local environment once it connects, on the first launch only', async () => {
+  it('opens a shell in the Local environment once it connects, at the host start only (not at a reload)', async () => {
     stop = await startApp();
     expect(bridge.callsOf('processes.start')).toHaveLength(0);
     bridge.emit('environments.changed', { ...local, link: { kind: 'connected', since: 1 } });
@@ -43,20 +50,77 @@ describe('startApp', () => {
     expect(bridge.callsOf('processes.start')).toEqual([{ envId: 'local', tty: true }]);
     const tab = envPanes(usePanes.getState().byEnv, 'local').tabs[0]!;
     expect(processIdOf(leaves(tab.root)[0]!)).toBe('shell-1');
+    expect(useUi.getState().activeEnvId).toBe('local');
 
     stop();
     stop = await startApp();
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(bridge.callsOf('processes.start')).toHaveLength(1);
   });
 
-  it('opens no first shell when the host has a stored layout (Tether ran before, on another origin)', async () => {
-    bridge.handle('layout.get', () => ({ byEnv: { remote: { tabs: [], activeTabId: null } } }));
-    bridge.handle('layout.save', () => ({ ok: true }));
+  it('leaves the first-launch shell in the background when the user went to another panel meanwhile', async () => {
     stop = await startApp();
+    useUi.getState().showPanel('local', 'files');
     bridge.emit('environments.changed', { ...local, link: { kind: 'connected', since: 1 } });
+    await waitFor(() => expect(envPanes(usePanes.getState().byEnv, 'local').tabs).toHaveLength(1));
+    expect(useUi.getState().panelByEnv['local']).toBe('files');
+  });
+
+  it('after a restart, opens a Local shell when every Local pane shows an ended process', async () => {
+    const remote = makeEnv({ id: 'remote', name: 'Remote', link: { kind: 'connected', since: 0 } });
+    const connected = { ...local, link: { kind: 'connected' as const, since: 1 } };
+    bridge
+      .handle('environments.list', () => [remote, connected])
+      .handle('processes.list', ({ envId }) =>
+        envId === 'local' ? [makeProcess({ envId, processId: 'old', state: 'exited', exitCode: 3 })] : [],
+      )
+      .handle('layout.get', () => ({
+        byEnv: {
+          local: {
+            tabs: [
+              {
+                id: 't1',
+                root: { type: 'leaf', id: 'l1', content: terminalContent('old') },
+                focusedPaneId: 'l1',
+              },
+            ],
+            activeTabId: 't1',
+          },
+        },
+      }))
+      .handle('layout.save', () => ({ ok: true }));
+    useUi.getState().selectEnv('remote');
+    stop = await startApp();
+    await waitFor(() => expect(envPanes(usePanes.getState().byEnv, 'local').tabs).toHaveLength(2));
+    expect(bridge.callsOf('processes.start')).toEqual([{ envId: 'local', tty: true }]);
+    // The ended process keeps its tab; the view stays where the user was.
+    expect(processIdOf(leaves(envPanes(usePanes.getState().byEnv, 'local').tabs[0]!.root)[0]!)).toBe('old');
+    expect(useUi.getState().activeEnvId).toBe('remote');
+  });
+
+  it('after a restart, opens no Local shell while a Local pane shows a running one', async () => {
+    const connected = { ...local, link: { kind: 'connected' as const, since: 1 } };
+    bridge
+      .handle('environments.list', () => [connected])
+      .handle('processes.list', () => [makeProcess({ envId: 'local', processId: 'live' })])
+      .handle('layout.get', () => ({
+        byEnv: {
+          local: {
+            tabs: [
+              {
+                id: 't1',
+                root: { type: 'leaf', id: 'l1', content: terminalContent('live') },
+                focusedPaneId: 'l1',
+              },
+            ],
+            activeTabId: 't1',
+          },
+        },
+      }))
+      .handle('layout.save', () => ({ ok: true }));
+    stop = await startApp();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(bridge.callsOf('processes.start')).toHaveLength(0);
-    expect(localStorage.getItem('tether.firstShellOpened')).toBeNull();
   });
 
   it('keeps stores in step with events and acknowledges output of processes no pane shows', async () => {

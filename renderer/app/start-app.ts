@@ -1,13 +1,13 @@
 // Boots the renderer against the AppService: subscribes to every event stream first (so nothing is
 // missed), restores the stored terminal layout, then loads environments, processes, transfers and
-// settings, prunes restored panes whose process is gone, and on the very first launch opens a shell
-// in the Local environment.
+// settings, prunes restored panes whose process is gone, and at the host's start (a first launch or
+// a restart) opens a shell in the Local environment when it has no live one.
 import type { EnvironmentView } from '../../shared/ipc';
 import { appCommands } from '../palette/commands';
 import { invoke, onEvent } from '../ipc/ipc-client';
 import { useEnvironments } from '../environments/environments-store';
 import { useNotices } from '../ui/notices-store';
-import { usePanes, type PaneContent } from '../panes/panes-store';
+import { envPanes, leaves, usePanes, type PaneContent } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
 import { processKeyString } from '../processes/process-key';
 import { useSettings } from '../settings/settings-store';
@@ -25,7 +25,6 @@ import { environmentChanged, processChanged, transferChanged } from './notify';
 import { isBeingReplaced } from '../processes/process-actions';
 import { openFirstShell, processesLoaded } from '../processes/first-shell';
 
-const FIRST_SHELL_KEY = 'tether.firstShellOpened';
 /** The host had a stored terminal layout at start: not a first launch. */
 let hostHadLayout = false;
 
@@ -109,8 +108,9 @@ export async function loadAll(): Promise<void> {
   void loadSshPrompts();
   resendUnsavedEdits();
   if (useUi.getState().activeEnvId === null) useUi.getState().selectEnv(envs[0]?.id ?? null);
+  const viewAtLoad = shownView();
   await Promise.all(envs.map((env) => loadProcesses(env.id)));
-  openLocalFirstShell(envs);
+  void openStartupShell(envs, viewAtLoad);
 }
 
 async function loadNotices(): Promise<void> {
@@ -146,13 +146,44 @@ function liveProcessesOnly(live: Set<string>): (content: PaneContent) => boolean
   return (content) => content.kind !== 'terminal' || live.has(content.processId);
 }
 
-/** Local's first shell, on the very first launch (environments the user adds get theirs when added). */
-function openLocalFirstShell(envs: EnvironmentView[]): void {
-  // A layout the host stored means Tether ran before, whatever this origin's localStorage says
-  // (web mode gets a new origin at every launch).
-  if (localStorage.getItem(FIRST_SHELL_KEY) || hostHadLayout) return;
+/**
+ * The startup shell, one policy for a first launch and an app restart: the first renderer of the
+ * host's run (`app.claimStartup`; a reload is not one) opens a shell in the Local environment once
+ * it connects and its processes are listed (first-shell.ts), unless a pane there already shows a
+ * running process (after a restart Local's processes have ended, their panes kept). A first launch
+ * shows it (unless the user has moved on meanwhile); a restart leaves the view where the restored
+ * layout put it.
+ */
+async function openStartupShell(envs: EnvironmentView[], viewAtLoad: string): Promise<void> {
   const local = envs.find((e) => e.settings.kind === 'local');
   if (!local) return;
-  localStorage.setItem(FIRST_SHELL_KEY, '1');
-  openFirstShell(local.id, { select: true, onFailed: () => localStorage.removeItem(FIRST_SHELL_KEY) });
+  let first = false;
+  try {
+    ({ first } = await invoke('app.claimStartup', {}));
+  } catch {
+    // A bridge that just dropped: loadAll runs again once it is back, and asks again.
+  }
+  if (!first) return;
+  openFirstShell(local.id, {
+    unless: () => hasLiveTerminal(local.id),
+    select: () => !hostHadLayout && shownView() === viewAtLoad,
+  });
+}
+
+/** What the user is looking at: the selected environment and the panels chosen in each. */
+function shownView(): string {
+  const { activeEnvId, panelByEnv } = useUi.getState();
+  return JSON.stringify([activeEnvId, panelByEnv]);
+}
+
+/** Some pane of the environment shows a process that is still running (or starting). */
+function hasLiveTerminal(envId: string): boolean {
+  const processes = useProcesses.getState().byKey;
+  return envPanes(usePanes.getState().byEnv, envId).tabs.some((tab) =>
+    leaves(tab.root).some(({ content }) => {
+      if (content.kind !== 'terminal') return false;
+      const state = processes[processKeyString({ envId, processId: content.processId })]?.state;
+      return state === 'running' || state === 'starting';
+    }),
+  );
 }

@@ -117,6 +117,11 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
       for (const folder of folders) await uploadFolder(env.id, dir, folder);
     });
   };
+  const uploadPicked = (picked: Promise<LocalFolder | null>) =>
+    act(async () => {
+      const folder = await picked;
+      if (folder) upload([], [folder]);
+    });
   const onDrop = (transfer: DataTransfer) => {
     // Read while the drop event runs: the browser empties the DataTransfer afterwards.
     const dropped = readDrop(transfer);
@@ -138,6 +143,7 @@ export function FileBrowser({ env }: { env: EnvironmentView }) {
         onNewFolder={() => setPrompt({ kind: 'mkdir' })}
         {...(operations.paste ? { onPaste: () => operations.paste?.(null) } : {})}
         onUpload={upload}
+        onUploadPicked={uploadPicked}
         onOpenTerminal={openTerminal}
       />
       <FolderTree

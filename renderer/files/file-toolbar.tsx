@@ -1,6 +1,7 @@
 // The file browser's toolbar: the workspace folder (Open folder…, Close folder), up one folder, a
 // path bar you can type into, refresh, the hidden toggle, New file, New folder, Paste, uploads of
-// files and of a folder (through the system's pickers), and a terminal opened in the current folder.
+// files and of a folder (through the system's pickers; the browser's folder picker where it has one,
+// since it shows empty folders), and a terminal opened in the current folder.
 import { useEffect, useRef, useState } from 'react';
 import {
   ArrowUp,
@@ -16,7 +17,7 @@ import {
 } from 'lucide-react';
 import { goUp, navigate, refresh, toggleHidden } from './file-actions';
 import type { EnvFiles } from './files-store';
-import { foldersOfPicked, type LocalFolder } from '../transfers/local-folders';
+import { folderPicker, foldersOfPicked, type LocalFolder } from '../transfers/local-folders';
 
 export function FileToolbar({
   envId,
@@ -28,6 +29,7 @@ export function FileToolbar({
   onNewFolder,
   onPaste,
   onUpload,
+  onUploadPicked,
   onOpenTerminal,
 }: {
   envId: string;
@@ -40,12 +42,20 @@ export function FileToolbar({
   /** Absent while Cut or Copy took nothing. */
   onPaste?: () => void;
   onUpload: (list: FileList | File[], folders?: LocalFolder[]) => void;
+  /** A folder the browser's folder picker is reading (null once read when the user closed it). */
+  onUploadPicked: (folder: Promise<LocalFolder | null>) => void;
   onOpenTerminal: (cwd: string) => void;
 }) {
   const [pathText, setPathText] = useState(files.path ?? '');
   const uploadInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   useEffect(() => setPathText(files.path ?? ''), [files.path]);
+  // The picker sees empty folders; <input webkitdirectory> (where there is no picker) does not.
+  const chooseFolder = () => {
+    const pick = folderPicker();
+    if (pick) onUploadPicked(pick());
+    else folderInput.current?.click();
+  };
   return (
     <div className="files-toolbar">
       <button onClick={onOpenFolder} title="Root the workspace in a folder">
@@ -110,7 +120,7 @@ export function FileToolbar({
           e.target.value = '';
         }}
       />
-      <button onClick={() => folderInput.current?.click()} disabled={!files.path}>
+      <button onClick={chooseFolder} disabled={!files.path}>
         <FolderUp size={15} aria-hidden="true" />
         <span className="label">Upload folder…</span>
       </button>

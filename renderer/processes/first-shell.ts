@@ -6,8 +6,13 @@ import { useUi } from '../app/ui-store';
 import { openShell } from './process-actions';
 
 export interface FirstShellOptions {
-  /** Select the environment when its shell opens (Local at first launch: nothing is selected yet). */
-  select?: boolean;
+  /**
+   * Select the environment and show its terminals when the shell opens (Local at first launch),
+   * asked then: the user may have gone elsewhere while it connected.
+   */
+  select?: () => boolean;
+  /** Asked when it would open: true leaves it unopened (a pane there shows a running process). */
+  unless?: () => boolean;
   onFailed?: () => void;
 }
 
@@ -41,6 +46,8 @@ export function forgetFirstShell(envId: string): void {
 }
 
 function open(envId: string, options: FirstShellOptions): void {
-  if (options.select) useUi.getState().selectEnv(envId);
-  void openShell(envId, { reveal: false }).catch(() => options.onFailed?.());
+  if (options.unless?.()) return;
+  const reveal = options.select?.() ?? false;
+  if (reveal) useUi.getState().selectEnv(envId);
+  void openShell(envId, { reveal }).catch(() => options.onFailed?.());
 }

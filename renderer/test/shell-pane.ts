@@ -50,8 +50,6 @@ export async function withShellPane(options: ShellPaneOptions = {}): Promise<She
     .handle('processes.resize', () => ({ applied: true }))
     .handle('processes.ack', () => ({ ok: true }));
   options.handlers?.(bridge);
-  // Not the first launch: no shell of its own is opened for the user.
-  localStorage.setItem('tether.firstShellOpened', '1');
   const stop = await startApp();
   for (const processId of options.tabs ?? processes.map((p) => p.processId))
     usePanes.getState().openTab('env-1', terminalContent(processId));

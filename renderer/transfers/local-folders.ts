@@ -1,6 +1,7 @@
-// Turns what the user gave the page — a drop of files and folders, or the files of a folder chosen
-// with <input webkitdirectory> — into local folders to upload: each folder's subfolders (empty ones
-// too, where the browser shows them) and its files with their paths inside it.
+// Turns what the user gave the page — a drop of files and folders, a folder chosen with the
+// browser's folder picker (showDirectoryPicker), or the files of one chosen with
+// <input webkitdirectory> — into local folders to upload: each folder's subfolders (empty ones too,
+// where the browser shows them) and its files with their paths inside it.
 
 /** A folder on the user's computer, as the browser lets the page read it. */
 export interface LocalFolder {
@@ -92,4 +93,54 @@ export function foldersOfPicked(files: Iterable<File>): LocalFolder[] {
     // Parents first: a path's parent has fewer parts.
     folders: [...parents].sort((a, b) => a.split('/').length - b.split('/').length),
   }));
+}
+
+/** The part of a folder handle (File System Access API) the walk reads. */
+interface DirectoryHandle {
+  kind: 'directory';
+  name: string;
+  values(): AsyncIterable<DirectoryHandle | FileHandle>;
+}
+
+interface FileHandle {
+  kind: 'file';
+  name: string;
+  getFile(): Promise<File>;
+}
+
+type DirectoryPicker = (options?: { mode?: 'read' }) => Promise<DirectoryHandle>;
+
+/**
+ * The browser's folder picker, where it has one (Chromium and Electron, on a secure origin). Unlike
+ * <input webkitdirectory>, which lists only files, the handle it gives shows empty folders too.
+ */
+export function folderPicker(): (() => Promise<LocalFolder | null>) | null {
+  const pick = (window as unknown as { showDirectoryPicker?: DirectoryPicker }).showDirectoryPicker;
+  if (typeof pick !== 'function') return null;
+  return async () => {
+    let root: DirectoryHandle;
+    try {
+      root = await pick.call(window, { mode: 'read' });
+    } catch (error) {
+      // The user closed the picker.
+      if (error instanceof DOMException && error.name === 'AbortError') return null;
+      throw error;
+    }
+    return walkHandle(root);
+  };
+}
+
+async function walkHandle(root: DirectoryHandle): Promise<LocalFolder> {
+  const folder: LocalFolder = { name: root.name, folders: [], files: [] };
+  const visit = async (dir: DirectoryHandle, prefix: string): Promise<void> => {
+    for await (const entry of dir.values()) {
+      const path = prefix + entry.name;
+      if (entry.kind === 'directory') {
+        folder.folders.push(path);
+        await visit(entry, `${path}/`);
+      } else folder.files.push({ path, file: await entry.getFile() });
+    }
+  };
+  await visit(root, '');
+  return folder;
 }

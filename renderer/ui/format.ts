@@ -1,6 +1,7 @@
 // Small display formatters shared by the components: byte sizes, durations, clock times, rates,
 // how a process ended.
 import type { ProcessView } from '../../shared/ipc';
+import { exitSignal } from '../processes/process-badge';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
@@ -53,8 +54,15 @@ export function formatMs(ms: number | null): string {
   return `${ms.toFixed(1)} ms`;
 }
 
-/** How an ended process ended, for the line under its pane: the exit code, or why it was lost or failed. */
+/**
+ * How an ended process ended, for the line under its pane: the exit code, the signal that killed
+ * it, or why it was lost or failed.
+ */
 export function formatEnding(process: Pick<ProcessView, 'state' | 'exitCode' | 'failure'>): string {
-  if (process.state === 'exited') return `exited with code ${process.exitCode ?? '?'}`;
+  if (process.state === 'exited') {
+    const signal = exitSignal(process.exitCode);
+    if (signal) return `killed by signal ${signal} (exit code ${process.exitCode})`;
+    return `exited with code ${process.exitCode ?? '?'}`;
+  }
   return `${process.state}${process.failure ? `: ${process.failure}` : ''}`;
 }

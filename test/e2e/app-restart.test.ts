@@ -2,7 +2,10 @@
 // while the web host is stopped and started again on the same data dir; the reloaded page shows the
 // same pane on the same process, with the rows printed before the restart (read back from the
 // server) and the ones after it, each exactly once and in order. And the re-attached pane takes
-// typing and Ctrl+C from its first key, against Tether's server and codex's.
+// typing and Ctrl+C from its first key, against Tether's server and codex's. Processes that end
+// while the app is away keep their tabs, each saying how it ended, and Local gets a live shell.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
@@ -59,8 +62,66 @@ describe('web app: restart', () => {
     const rows = [...text.matchAll(/^row-(\d+)$/gm)].map((m) => Number(m[1]));
     expect(rows).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
     expect(text).not.toMatch(/output lost/);
-    // Only the remote pane: the restarted app did not open a first-launch Local shell over it.
+    // Only the remote pane: the Local shell the restart opened did not take the view.
     expect(await page.locator('section.pane').count()).toBe(1);
+  });
+
+  it('keeps the tabs of processes that ended while the app was away, saying how, and gives Local a shell', async () => {
+    server = await startServer('tether', 'ws');
+    const first = await startWebApp();
+    apps.push(first);
+    browser = await launchBrowser({ disableWebgl: true });
+    const { page } = browser;
+    let current = first;
+    onTestFailed(() => reportFailure(page, 'app-restart-ended', current));
+
+    await openRemoteShell(page, first.url, server.transportSpec(), UI_TIMEOUT_MS);
+    // Both shells wait for a file the test makes only once the app host has stopped.
+    const go = path.join(server.home, 'go');
+    const waitForGo = `while [ ! -f ${go} ]; do sleep 0.1; done`;
+    await typeLine(page, `${waitForGo}; exit 3`);
+    await page.getByRole('button', { name: 'New terminal' }).click();
+    await expect
+      .poll(() => page.getByRole('tablist', { name: 'Terminal tabs' }).getByRole('tab').count(), poll)
+      .toBe(2);
+    await expect.poll(async () => /[#$]\s*$/.test(await paneText(page)), poll).toBe(true);
+    await typeLine(page, `${waitForGo}; kill -9 $$`);
+
+    await first.stop({ keepDataDir: true });
+    writeFileSync(go, '');
+    const second = await startWebApp({ dataDir: first.dataDir });
+    apps.push(second);
+    current = second;
+    await page.goto(second.url);
+    await page.getByRole('button', { name: 'Environment Lab box' }).click();
+    const tabs = page.getByRole('tablist', { name: 'Terminal tabs' }).getByRole('tab');
+    await expect.poll(() => tabs.count(), poll).toBe(2);
+    const exitLine = () => pane(page).locator('.exit-line').textContent();
+    await tabs.nth(0).click();
+    await expect.poll(exitLine, poll).toMatch(/^exited with code 3 · restart/);
+    // Its output, read back from the server, is still there.
+    expect(await paneText(page)).toContain('exit 3');
+    await tabs.nth(1).click();
+    await expect.poll(exitLine, poll).toMatch(/^killed by signal SIGKILL \(exit code 137\) · restart/);
+    await saveScreenshot(page, 'after-restart-ended');
+
+    // Restart runs the same command again in the same folder, in the same tab.
+    await page.getByRole('button', { name: 'restart' }).click();
+    await expect.poll(async () => pane(page).locator('.exit-line').count(), poll).toBe(0);
+    await typeLine(page, 'echo again-$((6*7))');
+    await expect.poll(() => countInPane(page, /^again-42$/m), poll).toBe(1);
+    expect(await tabs.count()).toBe(2);
+
+    // Local: the first launch's shell ended with the app and says so; a new live shell is beside it.
+    await page.getByRole('button', { name: 'Environment Local' }).click();
+    await expect.poll(() => tabs.count(), poll).toBe(2);
+    await tabs.nth(0).click();
+    await expect.poll(exitLine, poll).toMatch(/^lost: It ended when Tether quit/);
+    await tabs.nth(1).click();
+    await expect.poll(async () => /[#$]\s*$/.test(await paneText(page)), poll).toBe(true);
+    await typeLine(page, 'echo local-$((6*7))');
+    await expect.poll(() => countInPane(page, /^local-42$/m), poll).toBe(1);
+    await saveScreenshot(page, 'after-restart-local-shell');
   });
 
   // The restarted app's first keystrokes are its first writes to the shell: the server must not

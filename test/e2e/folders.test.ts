@@ -1,7 +1,8 @@
 // Folders through the UI in Chromium (web mode, Local environment): a real local folder chosen with
 // the "Upload folder…" input goes up as a tree, with a folder row in the transfer queue that opens
 // into its files, each with its own progress; the folder then appears in the list, and downloading
-// it gives a zip whose contents match byte for byte.
+// it gives a zip whose contents match byte for byte. A folder chosen with the browser's folder
+// picker brings its empty folders (nested ones too), up and back down in the zip.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,14 @@ const FILES: Record<string, Buffer> = {
   'sub dir/ünï cödé.bin': Buffer.from(Array.from({ length: 3_000_000 }, (_, i) => (i * 31 + 7) % 251)),
   'sub dir/deeper/x y.txt': Buffer.from('deep\n'),
 };
+
+/** Every folder under `root`, by "/"-separated path. */
+function foldersUnder(root: string): string[] {
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((name) => statSync(path.join(root, name)).isDirectory())
+    .map((name) => name.split(path.sep).join('/'))
+    .sort();
+}
 
 /** Every file under `root` by "/"-separated path, with its bytes. */
 function filesUnder(root: string): Record<string, Buffer> {
@@ -88,5 +97,52 @@ describe('web app: folders', () => {
     expect(filesUnder(path.join(unpacked, 'my folder ✓'))).toEqual(FILES);
     const downloadRow = transfers.getByRole('row', { name: 'download my folder ✓' });
     await expect.poll(() => downloadRow.textContent(), poll).toContain('done');
+  }, 300_000);
+
+  it('uploads the empty folders of a folder from the folder picker, and downloads them back', async () => {
+    const { app, browser, scratch } = rig;
+    const { page } = browser;
+    onTestFailed(() => reportFailure(page, 'folders-empty', app));
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    const remote = path.join(scratch, 'remote-empty');
+    mkdirSync(remote);
+    await page.goto(app.url);
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Connection: connected/ }).count(), poll)
+      .toBeGreaterThan(0);
+    await openEmptyFolder(page, remote, UI_TIMEOUT_MS);
+    // The picker hands the page a real folder handle: one made in the page's own private file
+    // system (the native dialog cannot be driven), holding empty folders at three depths.
+    await page.evaluate(async () => {
+      const root = await (
+        await navigator.storage.getDirectory()
+      ).getDirectoryHandle('proj', { create: true });
+      await root.getDirectoryHandle('empty', { create: true });
+      const a = await root.getDirectoryHandle('a', { create: true });
+      const b = await a.getDirectoryHandle('b', { create: true });
+      await b.getDirectoryHandle('empty deeper', { create: true });
+      const writable = await (await a.getFileHandle('note.txt', { create: true })).createWritable();
+      await writable.write('note\n');
+      await writable.close();
+      Object.assign(window, { showDirectoryPicker: () => Promise.resolve(root) });
+    });
+    await page.getByRole('button', { name: 'Upload folder…' }).click();
+    const row = page.getByRole('region', { name: 'Transfers' }).getByRole('row', { name: 'upload proj' });
+    await expect.poll(() => row.textContent(), poll).toContain('done');
+    const uploaded = path.join(remote, 'proj');
+    expect(foldersUnder(uploaded)).toEqual(['a', 'a/b', 'a/b/empty deeper', 'empty']);
+    expect(filesUnder(uploaded)).toEqual({ 'a/note.txt': Buffer.from('note\n') });
+
+    const folderButton = page
+      .getByRole('table', { name: 'Folder contents' })
+      .getByRole('button', { name: 'proj', exact: true });
+    await expect.poll(() => folderButton.count(), poll).toBe(1);
+    const downloaded = page.waitForEvent('download', { timeout: UI_TIMEOUT_MS });
+    await page.getByRole('button', { name: 'Download proj' }).click();
+    const zip = path.join(scratch, 'proj.zip');
+    await (await downloaded).saveAs(zip);
+    const unpacked = path.join(scratch, 'unpacked-empty');
+    execFileSync('unzip', ['-q', zip, '-d', unpacked]);
+    expect(foldersUnder(path.join(unpacked, 'proj'))).toEqual(['a', 'a/b', 'a/b/empty deeper', 'empty']);
   }, 300_000);
 });

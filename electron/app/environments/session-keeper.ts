@@ -1,7 +1,8 @@
-// Carries remote sessions across an app restart. While the app runs it keeps the saved-sessions
-// file in step with the environments (session id, running processes, last seq; throttled, and once
-// more at quit); at start it restores those processes and re-attaches them once their environment
-// has resumed its session, or says in each one why it cannot.
+// Carries the processes across an app restart. While the app runs it keeps the saved-sessions file
+// in step with the environments (session id, processes, last seq, how ended ones ended; throttled,
+// and once more at quit); at start it restores those processes, re-attaches the running ones once
+// their environment has resumed its session (or says in each one why it cannot), and shows the
+// ended ones as they ended.
 import type { ConnectionState, TransportSpec } from '../../client/api';
 import type { EnvironmentSettings } from '../../../shared/ipc';
 import { whyLinkCannotResume } from '../../client/transports/transport';
@@ -10,7 +11,12 @@ import type { EnvironmentRuntime } from './environment-runtime';
 import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT, SAVED_SESSIONS_INTERVAL_MS } from '../limits';
 import type { ProcessFlow } from '../processes/process-flow';
 import type { ProcessRuntime } from '../processes/process-runtime';
-import { SavedProcess, type SavedSession, type SavedSessions } from '../persistence/saved-sessions';
+import {
+  SavedProcess,
+  type SavedEnding,
+  type SavedSession,
+  type SavedSessions,
+} from '../persistence/saved-sessions';
 import { errorMessage } from '../../../shared/error-message';
 
 export class SessionKeeper {
@@ -27,13 +33,19 @@ export class SessionKeeper {
     private readonly saveFailed: (message: string) => void,
   ) {}
 
-  /** Before any environment connects: brings back the processes saved by the previous run. */
+  /**
+   * Before any environment connects: brings back the processes saved by the previous run. Those
+   * still running in a session that outlives the app are followed again once it resumes; the rest
+   * come back ended, so their panes stay and say how.
+   */
   restore(saved: Map<string, SavedSession>): void {
     for (const [envId, session] of saved) {
       const env = this.envs.find(envId);
-      if (!env || !env.stored.enabled || !this.outlivesApp(env)) continue;
-      env.resumeSessionId = session.sessionId;
-      for (const process of session.processes) this.flow.restore(env, process);
+      if (!env || !env.stored.enabled) continue;
+      const resumable = session.sessionId !== null && this.outlivesApp(env);
+      if (resumable) env.resumeSessionId = session.sessionId;
+      for (const process of session.processes)
+        this.flow.restore(env, process, process.ended ?? (resumable ? undefined : endedWithApp()));
     }
   }
 
@@ -45,8 +57,8 @@ export class SessionKeeper {
     } else if (state.kind === 'failed') {
       const why =
         state.code === 'unknownSession'
-          ? 'The server no longer has the session this process ran in (it expired, or the server ' +
-            'restarted, while Tether was closed); the server ended the process with it.'
+          ? 'Session lost: the server no longer had the session this process ran in (it expired, or ' +
+            'the server restarted, while Tether was closed); the server ended the process with it.'
           : `Could not resume the session this process ran in: ${state.reason}`;
       for (const runtime of this.awaitingReattach(env)) runtime.lost(why);
     }
@@ -83,15 +95,18 @@ export class SessionKeeper {
     }
   }
 
-  /** Every environment whose session outlives the app, with the processes still running in it. */
+  /**
+   * Every environment with processes, each with its newest ones, ended ones too (their panes come
+   * back); the session id only where the session outlives the app.
+   */
   private snapshot(): Map<string, SavedSession> {
     const sessions = new Map<string, SavedSession>();
     for (const env of this.envs.all()) {
-      if (!this.outlivesApp(env)) continue;
-      const sessionId = env.currentClient?.currentSessionId ?? env.resumeSessionId;
-      if (!sessionId) continue;
-      const running = [...env.processes.values()].filter((p) => p.running);
-      const newest = running
+      const sessionId = this.outlivesApp(env)
+        ? (env.currentClient?.currentSessionId ?? env.resumeSessionId ?? null)
+        : null;
+      if (sessionId === null && env.processes.size === 0) continue;
+      const newest = [...env.processes.values()]
         .sort((a, b) => b.snapshot.startedAt - a.snapshot.startedAt)
         .slice(0, MAX_SAVED_PROCESSES_PER_ENVIRONMENT);
       // One process beyond the file's bounds (a huge argv) is left out, not the whole file.
@@ -121,6 +136,17 @@ export function sessionOutlivesApp(env: EnvironmentRuntime, specOf: TransportSpe
 
 export type TransportSpecOf = (settings: EnvironmentSettings) => TransportSpec;
 
+/** A process that was running when an app whose session ends with it quit. */
+function endedWithApp(): SavedEnding {
+  return {
+    state: 'lost',
+    exitCode: null,
+    failure:
+      "It ended when Tether quit: this environment's server runs as part of the app, so its processes end with it.",
+    endedAt: null,
+  };
+}
+
 function savedProcess(runtime: ProcessRuntime): SavedProcess {
   const view = runtime.snapshot;
   const { options } = runtime;
@@ -136,5 +162,15 @@ function savedProcess(runtime: ProcessRuntime): SavedProcess {
     pid: view.pid,
     startedAt: view.startedAt,
     lastSeq: runtime.lastDeliveredSeq,
+    ...(view.state === 'exited' || view.state === 'failed' || view.state === 'lost'
+      ? {
+          ended: {
+            state: view.state,
+            exitCode: view.exitCode,
+            failure: view.failure,
+            endedAt: view.endedAt,
+          },
+        }
+      : {}),
   };
 }

@@ -30,6 +30,7 @@ export function appHandlers({
   tokenProtection,
   unsavedEdits,
 }: AppHandlerDeps): AppHandlers {
+  let startupClaimed = false;
   return {
     'settings.get': () => config.settings,
     'settings.update': async (patch) => {
@@ -42,6 +43,11 @@ export function appHandlers({
     'app.dismissNotice': ({ id }) => {
       notices.dismiss(id);
       return { ok: true };
+    },
+    'app.claimStartup': () => {
+      const first = !startupClaimed;
+      startupClaimed = true;
+      return { first };
     },
     'app.tokenStorage': () => ({
       encrypted: tokenProtection.encrypted,

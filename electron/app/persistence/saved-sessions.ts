@@ -1,6 +1,7 @@
-// What an app restart needs to find its remote sessions again: per environment, the server session
-// id and each running process (its id, how it was started, the last seq delivered). One versioned
-// JSON file in the data dir, bounded, written atomically; a file that cannot be used is ignored.
+// What an app restart needs to bring the panes' processes back: per environment, the server session
+// id (when it outlives the app) and each process (its id, how it was started, the last seq
+// delivered, and how it ended if it has). One versioned JSON file in the data dir, bounded, written
+// atomically; a file that cannot be used is ignored.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -13,6 +14,15 @@ export const SAVED_SESSIONS_FILE_NAME = 'sessions.json';
 const SAVED_SESSIONS_VERSION = 1;
 
 const TerminalSize = z.object({ cols: z.number().int().positive(), rows: z.number().int().positive() });
+
+/** How a process had ended when the app saved it; absent while it ran. */
+export const SavedEnding = z.object({
+  state: z.enum(['exited', 'failed', 'lost']),
+  exitCode: z.number().int().nullable(),
+  failure: z.string().max(4_096).nullable(),
+  endedAt: z.number().nullable(),
+});
+export type SavedEnding = z.infer<typeof SavedEnding>;
 
 export const SavedProcess = z.object({
   processId: z.string().min(1).max(200),
@@ -28,11 +38,13 @@ export const SavedProcess = z.object({
   startedAt: z.number(),
   /** The last seq the app had delivered when it saved (0 before any output). */
   lastSeq: z.number().int().nonnegative(),
+  ended: SavedEnding.optional(),
 });
 export type SavedProcess = z.infer<typeof SavedProcess>;
 
 export const SavedSession = z.object({
-  sessionId: z.string().min(1).max(200),
+  /** Null for an environment whose session ends with the app (Local): its processes come back ended. */
+  sessionId: z.string().min(1).max(200).nullable(),
   processes: z.array(SavedProcess).max(MAX_SAVED_PROCESSES_PER_ENVIRONMENT),
 });
 export type SavedSession = z.infer<typeof SavedSession>;

@@ -59,8 +59,11 @@ export class ProcessFlow implements StreamSource {
     return runtime.snapshot;
   }
 
-  /** A process saved before an app restart, shown as it was until reattach() follows it again. */
-  restore(env: EnvironmentRuntime, saved: SavedProcess): void {
+  /**
+   * A process saved before an app restart, shown as it was: a running one until reattach() follows
+   * it again, an ended one (`ending`, or as saved) as it ended, so its pane stays with the reason.
+   */
+  restore(env: EnvironmentRuntime, saved: SavedProcess, ending = saved.ended): void {
     const options: ProcessStartOptions & { processId: string } = {
       processId: saved.processId,
       argv: saved.argv,
@@ -76,6 +79,7 @@ export class ProcessFlow implements StreamSource {
       pid: saved.pid,
       startedAt: saved.startedAt,
       lastSeq: saved.lastSeq,
+      ...(ending ? { ended: ending } : {}),
     });
   }
 
@@ -102,6 +106,7 @@ export class ProcessFlow implements StreamSource {
     env.processes.delete(runtime.processId);
     this.renderers.forget(env.id, runtime.processId);
     this.renderers.broadcast('processes.removed', { envId: env.id, processId: runtime.processId });
+    this.processesChanged();
   }
 
   private add(

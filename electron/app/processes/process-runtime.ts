@@ -17,6 +17,8 @@ export interface RestoredProcess {
   pid: number | null;
   startedAt: number;
   lastSeq: number;
+  /** How it had ended, for one that ended before (or as) the previous run quit: shown as is. */
+  ended?: Pick<ProcessView, 'exitCode' | 'failure' | 'endedAt'> & { state: 'exited' | 'failed' | 'lost' };
 }
 
 export class ProcessRuntime {
@@ -40,10 +42,10 @@ export class ProcessRuntime {
     readonly options: ProcessStartOptions & { processId: string },
     readonly resizable: boolean,
     private readonly listener: ProcessRuntimeEvents,
-    /** Set for a process saved before an app restart: it was running when the app last saw it. */
+    /** Set for a process saved before an app restart: running (to re-attach) or ended. */
     restored?: RestoredProcess,
   ) {
-    this.awaitingReattach = restored !== undefined;
+    this.awaitingReattach = restored !== undefined && restored.ended === undefined;
     this.restoredLastSeq = restored?.lastSeq ?? 0;
     // The previous run kept no record of what its terminals parsed: what it received counts as
     // shown (it most likely was), so a reload after the restart answers none of it again.
@@ -55,12 +57,12 @@ export class ProcessRuntime {
       title: titleOf(options.argv),
       cwd: options.cwd,
       tty: options.tty,
-      state: restored ? 'running' : 'starting',
+      state: restored ? (restored.ended?.state ?? 'running') : 'starting',
       pid: restored?.pid ?? null,
-      exitCode: null,
-      failure: null,
+      exitCode: restored?.ended?.exitCode ?? null,
+      failure: restored?.ended?.failure ?? null,
       startedAt: restored?.startedAt ?? Date.now(),
-      endedAt: null,
+      endedAt: restored?.ended?.endedAt ?? null,
       size: options.tty && options.size ? { ...options.size } : null,
       resizable,
     };

@@ -52,6 +52,11 @@ export const appCommands = {
   /** Notices not yet dismissed (oldest first). */
   'app.notices': command(Empty, z.array(AppNotice)),
   'app.dismissNotice': command(z.object({ id: z.string() }), Ok),
+  /**
+   * True for the first renderer to ask since the app host started (false for every later one, and
+   * for a reload): that renderer makes sure the Local environment has a shell (start-app.ts).
+   */
+  'app.claimStartup': command(Empty, z.object({ first: z.boolean() })),
   /** Whether stored tokens are really encrypted (not on Linux without a keyring, nor in web mode). */
   'app.tokenStorage': command(Empty, TokenStorageView),
   /**

@@ -204,6 +204,39 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     expect(await h2.raw('layout.save', deep)).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
   });
 
+  it('keeps ended processes, remote and Local, and ends the Local ones still running at quit', async () => {
+    const { server, h, envId } = await firstRun();
+    const localId = (await h.invoke('environments.list', {})).find((e) => e.settings.kind === 'local')!.id;
+    await h.invoke('environments.connect', { id: localId });
+    await waitFor(
+      async () =>
+        (await h.invoke('environments.list', {})).find((e) => e.id === localId)?.link.kind === 'connected',
+      'local connected',
+    );
+    const start = (env: string, script: string) =>
+      h.invoke('processes.start', {
+        envId: env,
+        argv: ['/bin/sh', '-c', script],
+        cwd: server.home,
+        tty: false,
+      });
+    const remoteExited = await start(envId, 'exit 3');
+    const localExited = await start(localId, 'exit 4');
+    const localRunning = await start(localId, 'sleep 300');
+    for (const [env, p] of [
+      [envId, remoteExited],
+      [localId, localExited],
+    ] as const)
+      await waitFor(async () => (await viewOf(h, env, p.processId))?.state === 'exited', 'exited');
+
+    const h2 = await restart(h);
+    expect(await viewOf(h2, envId, remoteExited.processId)).toMatchObject({ state: 'exited', exitCode: 3 });
+    expect(await viewOf(h2, localId, localExited.processId)).toMatchObject({ state: 'exited', exitCode: 4 });
+    const ended = await viewOf(h2, localId, localRunning.processId);
+    expect(ended).toMatchObject({ state: 'lost', argv: ['/bin/sh', '-c', 'sleep 300'] });
+    expect(ended?.failure).toMatch(/ended when Tether quit/);
+  });
+
   it('says in the process that the session expired while the app was down', async () => {
     const { server, h, envId } = await firstRun(['--session-ttl-ms', '300']);
     const sleeper = await h.invoke('processes.start', {
@@ -221,7 +254,7 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     cleanups.push(() => h2.close());
     await waitFor(async () => (await viewOf(h2, envId, sleeper.processId))?.state === 'lost', 'lost');
     const view = await viewOf(h2, envId, sleeper.processId);
-    expect(view?.failure).toMatch(/no longer has the session this process ran in/);
+    expect(view?.failure).toMatch(/Session lost: the server no longer had the session this process ran in/);
     const env = (await h2.invoke('environments.list', {})).find((e) => e.id === envId);
     expect(env?.link).toMatchObject({ kind: 'failed' });
     // The pane says it too: its last event is the failure.

@@ -71,11 +71,12 @@ describe.each<ServerImpl>(['tether', 'codex'])('tether cp against %s', (impl) =>
     return { proxy, cp, local, remote };
   }
 
-  it('copies a folder both ways byte-exact, with empty files and unusual names', async () => {
+  it('copies a folder both ways byte-exact, with empty files, nested empty folders and unusual names', async () => {
     const { cp, local, remote } = await setup();
     const source = path.join(local, 'my project');
     mkdirSync(path.join(source, 'sub dir', 'ünï', 'deeper'), { recursive: true });
     mkdirSync(path.join(source, 'empty folder'));
+    mkdirSync(path.join(source, 'sub dir', 'ünï', 'empty inner', 'empty innermost'), { recursive: true });
     writeFileSync(path.join(source, 'empty.txt'), '');
     writeFileSync(path.join(source, 'sub dir', 'ünï', 'naïve file.bin'), randomBytes(3 * MiB + 7));
     for (let i = 0; i < 20; i++) writeFileSync(path.join(source, 'sub dir', `small ${i}`), randomBytes(4096));
