@@ -24,7 +24,7 @@ export async function addEnvironment(
   const poll = { timeout: timeoutMs, interval: 100 };
   await page.getByRole('button', { name: 'Add environment' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add environment' });
-  await dialog.getByRole('button', { name: 'Add' }).click();
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
   await expect.poll(() => dialog.getByText('Give the environment a name.').count(), poll).toBe(1);
   await dialog.getByLabel('Name').fill('Lab box');
   await dialog.getByLabel('Connect via').selectOption('ws');
@@ -33,7 +33,7 @@ export async function addEnvironment(
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   await expect.poll(() => dialog.getByRole('status').textContent(), poll).toContain('Connection works');
   await saveScreenshot(page, 'add-environment');
-  await dialog.getByRole('button', { name: 'Add' }).click();
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
 
   const entry = page.getByRole('button', { name: 'Environment Lab box' });
   const indicator = entry.getByRole('img', { name: /^Connection:/ });

@@ -55,7 +55,7 @@ describe('web app: SSH environment', () => {
     expect(await dialog.getByLabel('Name').inputValue()).toBe('lab-ssh');
     await saveScreenshot(page, 'ssh-add-environment');
     proxy.throttle(INSTALL_BYTES_PER_SECOND, 'upstream');
-    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
 
     const question = page.getByRole('dialog', { name: 'lab-ssh: unknown host key' });
     await expect.poll(() => question.getByLabel('ssh says').textContent(), poll).toMatch(/SHA256:/);

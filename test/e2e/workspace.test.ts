@@ -183,7 +183,7 @@ describe('web app: the workspace on an SSH environment', () => {
       .poll(() => picker.locator('option', { hasText: 'lab-ssh' }).count(), poll)
       .toBeGreaterThan(0);
     await picker.selectOption('lab-ssh');
-    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     const question = page.getByRole('dialog', { name: 'lab-ssh: unknown host key' });
     await question.getByRole('button', { name: 'Trust and connect' }).click();
     const indicator = page
