@@ -41,9 +41,8 @@ export const MAX_READ_FILE_BYTES = 32 * 1024 * 1024;
 /** Inbound WebSocket limits (codex: 16 MiB frame, 64 MiB message). */
 export const MAX_INBOUND_FRAME_BYTES = 16 * 1024 * 1024;
 const MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;
-/** Limits on one decoded JSON message (codex: 262,144 values, depth about 128). */
-export const MAX_JSON_VALUES = 262_144;
-export const MAX_JSON_DEPTH = 128;
+/** Limits on one decoded JSON message: shared with the client, which applies them to what servers send. */
+export { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../shared/protocol/json-limits';
 /** Pending stdio input without a newline after which the line is rejected as too large. */
 export const MAX_STDIO_LINE_BYTES = MAX_INBOUND_MESSAGE_BYTES;
 
