@@ -23,7 +23,7 @@ describe('Sidebar', () => {
         makeEnv({ id: 'env-2', name: 'Pi', link: { kind: 'reconnecting', since: 0, attempt: 2 } }),
       ]);
     render(<Sidebar />);
-    expect(screen.getByRole('button', { name: 'Environment Build box' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Environment Build box Connection:/ })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Connection: connected, 3 ms' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Connection: reconnecting (attempt 2)' })).toBeTruthy();
   });
@@ -35,7 +35,7 @@ describe('Sidebar context menu', () => {
     bridge.handle('environments.add', (draft) => makeEnv({ id: 'env-3', name: draft.name }));
     useEnvironments.getState().setAll([makeEnv({ link: { kind: 'reconnecting', since: 0, attempt: 2 } })]);
     render(<Sidebar />);
-    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+    fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Build box Connection:/ }), {
       clientX: 5,
       clientY: 5,
     });
@@ -51,7 +51,7 @@ describe('Sidebar context menu', () => {
         { name: 'Build box (copy)', color: '#3b82f6', settings: { kind: 'ws', url: 'ws://127.0.0.1:9' } },
       ]),
     );
-    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+    fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Build box Connection:/ }), {
       clientX: 5,
       clientY: 5,
     });
