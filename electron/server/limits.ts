@@ -58,6 +58,11 @@ export const OUTBOUND_LOW_WATERMARK_BYTES = 1024 * 1024;
  */
 export const ATTACHED_PROBE_TIMEOUT_MS = 1_500;
 /**
+ * A client behind the daemon's unix socket (through a bridge) counts as there to read a closed
+ * process when it was heard from this recently: Tether's client pings an idle link every 2 s.
+ */
+export const SOCKET_CLIENT_HEARD_WITHIN_MS = 10_000;
+/**
  * Largest output chunk sent (one full pipe read): reads are joined only up to it. Above ~96 KiB the
  * JSON text of a message passes V8's 128 KiB young-object limit, and building and parsing such
  * strings (server and client alike) measured several times slower per byte.

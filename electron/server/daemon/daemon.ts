@@ -10,7 +10,10 @@ import { keepRunFilesFresh } from './run-files-keeper';
 import { runExecServer } from '../server';
 import { parseServerOptions, StartupError, type RawServerOptions } from '../server-options';
 
-export type RawDaemonOptions = Pick<RawServerOptions, 'listen' | 'sessionTtlMs' | 'idleExitMs' | 'logLevel'>;
+export type RawDaemonOptions = Pick<
+  RawServerOptions,
+  'listen' | 'sessionTtlMs' | 'idleExitMs' | 'exitedProcessTtlMs' | 'logLevel'
+>;
 
 /** `<dir>/<id>.sock` has its pidfile at `<dir>/<id>.pid`. */
 export function pidFileOf(socketPath: string): string {
