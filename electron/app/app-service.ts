@@ -146,8 +146,8 @@ export class AppService {
     if (saved.problem) {
       service.notices.post(
         'warning',
-        `The sessions saved at the last quit could not be restored (${saved.problem}); remote processes ` +
-          'still running on their servers are not shown.',
+        `Sessions saved at the last quit could not all be restored (${saved.problem}); remote processes ` +
+          'of those still running on their servers are not shown.',
       );
     }
     const { warning } = options.secrets.protection;

@@ -8,6 +8,12 @@ const BATCH_QUIET_MS = 4;
 const BATCH_INTERVAL_MS = 16;
 /** …or as soon as a batch holds this many output bytes. */
 export const BATCH_MAX_BYTES = 256 * 1024;
+/**
+ * How long a user action (a file operation, a process start, a save) made while its environment is
+ * reconnecting waits for the link before it fails, unsent, with "waiting for the link": an outage
+ * can last hours, and an action must not hang that long. Process output keeps resuming meanwhile.
+ */
+export const ACTION_LINK_WAIT_MS = 10_000;
 /** The three numbers above as the shared coalescing policy (shared/output-coalescing.ts). */
 export const RENDERER_BATCHING: OutputCoalescingPolicy = {
   quietMs: BATCH_QUIET_MS,

@@ -114,6 +114,11 @@ export const STDIO_KILL_GRACE_MS = 2_000;
  * instead of growing the client's memory without bound.
  */
 export const MAX_INBOUND_MESSAGE_BYTES = 128 * 1_048_576;
+/**
+ * Malformed or unexpected messages one connection drops (each logged) before it ends with a
+ * protocol error: a stray bad frame is survivable, a stream of them means the server is broken.
+ */
+export const MAX_PROTOCOL_ERRORS = 16;
 
 /** `clientName` sent in `initialize`. */
 export const CLIENT_NAME = 'tether';

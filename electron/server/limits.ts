@@ -41,9 +41,8 @@ export const MAX_READ_FILE_BYTES = 32 * 1024 * 1024;
 /** Inbound WebSocket limits (codex: 16 MiB frame, 64 MiB message). */
 export const MAX_INBOUND_FRAME_BYTES = 16 * 1024 * 1024;
 const MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;
-/** Limits on one decoded JSON message (codex: 262,144 values, depth about 128). */
-export const MAX_JSON_VALUES = 262_144;
-export const MAX_JSON_DEPTH = 128;
+/** Limits on one decoded JSON message: shared with the client, which applies them to what servers send. */
+export { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../shared/protocol/json-limits';
 /** Pending stdio input without a newline after which the line is rejected as too large. */
 export const MAX_STDIO_LINE_BYTES = MAX_INBOUND_MESSAGE_BYTES;
 
@@ -58,6 +57,11 @@ export const OUTBOUND_LOW_WATERMARK_BYTES = 1024 * 1024;
  * to the new connection; a live one keeps it and the resume gets -32010, as with codex.
  */
 export const ATTACHED_PROBE_TIMEOUT_MS = 1_500;
+/**
+ * A client behind the daemon's unix socket (through a bridge) counts as there to read a closed
+ * process when it was heard from this recently: Tether's client pings an idle link every 2 s.
+ */
+export const SOCKET_CLIENT_HEARD_WITHIN_MS = 10_000;
 /**
  * Largest output chunk sent (one full pipe read): reads are joined only up to it. Above ~96 KiB the
  * JSON text of a message passes V8's 128 KiB young-object limit, and building and parsing such

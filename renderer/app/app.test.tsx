@@ -75,7 +75,7 @@ describe('App', () => {
     render(<App />);
     await user.click(screen.getByRole('tab', { name: 'Health' }));
     expect(screen.getByRole('region', { name: 'Timeline' })).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Environment Pi' }));
+    await user.click(screen.getByRole('button', { name: /^Environment Pi Connection:/ }));
     expect(screen.getByRole('heading', { name: 'Pi' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Remove' }));
     const dialog = screen.getByRole('dialog', { name: 'Remove Pi?' });
@@ -83,6 +83,6 @@ describe('App', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await screen.findByRole('heading', { name: 'Build box' });
     expect(bridge.callsOf('environments.remove')).toEqual([{ id: 'env-2', terminateProcesses: true }]);
-    expect(screen.queryByRole('button', { name: 'Environment Pi' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Environment Pi Connection:/ })).toBeNull();
   });
 });

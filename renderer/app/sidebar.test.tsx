@@ -24,7 +24,7 @@ describe('Sidebar', () => {
         makeEnv({ id: 'env-2', name: 'Pi', link: { kind: 'reconnecting', since: 0, attempt: 2 } }),
       ]);
     render(<Sidebar />);
-    expect(screen.getByRole('button', { name: 'Environment Build box' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Environment Build box Connection:/ })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Connection: connected, 3 ms' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Connection: reconnecting (attempt 2)' })).toBeTruthy();
   });
@@ -36,7 +36,7 @@ describe('Sidebar context menu', () => {
     bridge.handle('environments.add', (draft) => makeEnv({ id: 'env-3', name: draft.name }));
     useEnvironments.getState().setAll([makeEnv({ link: { kind: 'reconnecting', since: 0, attempt: 2 } })]);
     render(<Sidebar />);
-    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+    fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Build box Connection:/ }), {
       clientX: 5,
       clientY: 5,
     });
@@ -58,7 +58,7 @@ describe('Sidebar context menu', () => {
         },
       ]),
     );
-    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+    fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Build box Connection:/ }), {
       clientX: 5,
       clientY: 5,
     });
@@ -75,13 +75,13 @@ describe('Sidebar context menu', () => {
         makeEnv({ id: 'env-ssh', name: 'Lab', settings: { kind: 'ssh', destination: 'lab' } }),
       ]);
     render(<Sidebar />);
-    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+    fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Build box Connection:/ }), {
       clientX: 5,
       clientY: 5,
     });
     expect(screen.queryByRole('menuitem', { name: 'Uninstall Tether from this host…' })).toBeNull();
     fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' });
-    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Lab' }), {
+    fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Lab Connection:/ }), {
       clientX: 5,
       clientY: 5,
     });

@@ -84,7 +84,6 @@ export function Sidebar() {
               <button
                 className="env-item"
                 aria-current={id === activeEnvId}
-                aria-label={`Environment ${env.name}`}
                 // The name stays the environment's; the marker (when shown) describes it.
                 aria-describedby={linkAlert(env, now, hostLost) ? `link-alert-${id}` : undefined}
                 onClick={() => selectEnv(id)}
@@ -93,12 +92,16 @@ export function Sidebar() {
                   setMenu({ at: contextMenuPoint(e), env });
                 }}
               >
-                <span className="env-mark">
+                {/* The marker is in the description (aria-describedby), not in the name. */}
+                <span className="env-mark" aria-hidden="true">
                   <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
                   <LinkAlertDot env={env} id={`link-alert-${id}`} />
                 </span>
+                {/* Named by its content, so the name holds the visible text (WCAG 2.5.3). */}
                 <span className="env-card">
-                  <span className="env-name">{env.name}</span>
+                  <span className="env-name">
+                    <span className="visually-hidden">Environment</span> {env.name}
+                  </span>{' '}
                   <StatusIndicator env={env} />
                 </span>
               </button>

@@ -64,7 +64,7 @@ export function EnvironmentDialog({
     if (!name.trim()) next.name = 'Give the environment a name.';
     if (!/^#[0-9a-fA-F]{6}$/.test(color)) next.color = 'Pick a colour like #3b82f6.';
     const target = kindForm.check();
-    const onSave = kindForm.checkSave(existing);
+    const onSave = kindForm.checkSave(existing, pinned);
     setErrors(next);
     setTargetErrors(target);
     setSaveErrors(onSave);

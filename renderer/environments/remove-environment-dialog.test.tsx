@@ -41,7 +41,7 @@ describe('Remove environment dialog', () => {
     expect(terminateBox(first).checked).toBe(true);
     await user.click(within(first).getByRole('button', { name: 'Cancel' }));
 
-    await user.click(screen.getByRole('button', { name: 'Environment Pi' }));
+    await user.click(screen.getByRole('button', { name: /^Environment Pi Connection:/ }));
     await user.click(screen.getByRole('button', { name: 'Remove' }));
     const second = screen.getByRole('dialog', { name: 'Remove Pi?' });
     expect(terminateBox(second).checked).toBe(false);

@@ -59,7 +59,7 @@ describe('a stalled link', () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     useEnvironments.getState().setAll([stalledEnv()]);
     render(<Sidebar />);
-    fireEvent.contextMenu(screen.getByRole('button', { name: 'Environment Build box' }), {
+    fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Build box Connection:/ }), {
       clientX: 5,
       clientY: 5,
     });

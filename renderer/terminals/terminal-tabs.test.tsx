@@ -215,12 +215,12 @@ describe('arranging tabs and panes', () => {
 describe('the sidebar', () => {
   it('marks an environment whose link failed or is reconnecting, by name and shape', () => {
     render(<App />);
-    const item = () => screen.getByRole('button', { name: 'Environment Build box' });
-    expect(within(item()).queryByRole('img', { name: /^Link/ })).toBeNull();
+    const item = () => screen.getByRole('button', { name: /^Environment Build box Connection:/ });
+    expect(within(item()).queryByRole('img', { name: /^Link/, hidden: true })).toBeNull();
     act(() =>
       useEnvironments.getState().upsert(makeEnv({ link: { kind: 'failed', since: 1, reason: 'refused' } })),
     );
-    const failed = within(item()).getByRole('img', { name: 'Link failed' });
+    const failed = within(item()).getByRole('img', { name: 'Link failed', hidden: true });
     expect(failed.classList.contains('link-alert-failed')).toBe(true);
     expect(item().getAttribute('aria-describedby')).toBe(failed.id);
     act(() =>
@@ -230,7 +230,7 @@ describe('the sidebar', () => {
     );
     expect(
       within(item())
-        .getByRole('img', { name: 'Link down, reconnecting' })
+        .getByRole('img', { name: 'Link down, reconnecting', hidden: true })
         .classList.contains('link-alert-reconnecting'),
     ).toBe(true);
   });

@@ -67,33 +67,38 @@ export function splitDataFrame(frame: Uint8Array): CodecResult<SplitDataFrame> {
  */
 export function resolvePayloadRefs(value: unknown, payload: Uint8Array): CodecResult<unknown> {
   const refs: Array<{ offset: number; length: number }> = [];
-  const visit = (node: unknown): CodecResult<unknown> => {
-    if (node === null || typeof node !== 'object') return { ok: true, value: node };
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const child = visit(node[i]);
-        if (!child.ok) return child;
-        node[i] = child.value;
-      }
-      return { ok: true, value: node };
-    }
+  // A loop over an explicit stack, not recursion: the header came from the peer, and its depth
+  // must never reach the call stack (callers bound it with checkJsonLimits first as well).
+  const resolve = (node: unknown): CodecResult<unknown> | null => {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return null;
     const record = node as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(record, PAYLOAD_REF_KEY)) {
-      const ref = parseRef(record, payload.length);
-      if (!ref.ok) return ref;
-      refs.push(ref.value);
-      return { ok: true, value: payload.subarray(ref.value.offset, ref.value.offset + ref.value.length) };
-    }
-    for (const key of Object.keys(record)) {
-      const child = visit(record[key]);
-      if (!child.ok) return child;
-      record[key] = child.value;
-    }
-    return { ok: true, value: record };
+    if (!Object.prototype.hasOwnProperty.call(record, PAYLOAD_REF_KEY)) return null;
+    const ref = parseRef(record, payload.length);
+    if (!ref.ok) return ref;
+    refs.push(ref.value);
+    return { ok: true, value: payload.subarray(ref.value.offset, ref.value.offset + ref.value.length) };
   };
-  const resolved = visit(value);
-  if (!resolved.ok) return resolved;
-  refs.sort((a, b) => a.offset - b.offset);
+  const root = resolve(value);
+  if (root !== null) {
+    if (!root.ok) return root;
+  } else {
+    const stack: unknown[] = [value];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node === null || typeof node !== 'object') continue;
+      const holder = node as Record<string, unknown>;
+      for (const key of Array.isArray(node) ? node.keys() : Object.keys(holder)) {
+        const child = holder[key];
+        const resolved = resolve(child);
+        if (resolved === null) stack.push(child);
+        else if (!resolved.ok) return resolved;
+        else holder[key] = resolved.value;
+      }
+    }
+  }
+  const resolved: CodecResult<unknown> = { ok: true, value: root?.ok ? root.value : value };
+  // By offset, empty references first: the walk order is not the document order.
+  refs.sort((a, b) => a.offset - b.offset || a.length - b.length);
   let covered = 0;
   for (const ref of refs) {
     if (ref.offset !== covered) {

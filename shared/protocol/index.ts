@@ -6,4 +6,5 @@ export * from './method-table';
 export * from './validation';
 export * from './terminal-eof';
 export * from './data-frame';
+export * from './json-limits';
 export * from './flow-control';

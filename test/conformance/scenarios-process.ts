@@ -202,6 +202,22 @@ export const processScenarios: Scenario[] = [
     },
   },
   {
+    name: 'write after terminate: a pipe process killed and closed refuses the write',
+    run: async (ctx) => {
+      const { peer } = await ctx.session();
+      await peer.call('process/start', startParams('wk', ['/bin/cat'], ctx.uri(), { pipeStdin: true }));
+      ctx.record(
+        'before',
+        await peer.request('process/write', { processId: 'wk', chunk: b64('a\n'), writeId: '1' }),
+      );
+      await outputContains(peer, 'wk', 'a\n');
+      ctx.record('terminate', await peer.request('process/terminate', { processId: 'wk' }));
+      ctx.record('outcome', await collectProcess(peer, 'wk'));
+      const write = await peer.request('process/write', { processId: 'wk', chunk: b64('x'), writeId: '2' });
+      ctx.record('write after terminated and closed', looseError(write));
+    },
+  },
+  {
     name: 'arg0 overrides the name the program sees',
     run: async (ctx) => {
       const { peer } = await ctx.session();

@@ -15,7 +15,7 @@ export interface AxeFinding {
   targets: string[];
 }
 
-/** axe-core's serious and critical violations on the page as it is now. */
+/** axe-core's serious and critical violations on the page as it is now, experimental rules included. */
 export async function seriousAxeViolations(page: Page): Promise<AxeFinding[]> {
   const loaded = await page.evaluate(() => 'axe' in globalThis);
   // Evaluated rather than added as a <script>: the app's CSP (script-src 'self') refuses inline
@@ -26,13 +26,16 @@ export async function seriousAxeViolations(page: Page): Promise<AxeFinding[]> {
     const axe = (
       globalThis as unknown as {
         axe: {
+          getRules: (tags: string[]) => { ruleId: string }[];
           run: (options: object) => Promise<{
             violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
           }>;
         };
       }
     ).axe;
-    const result = await axe.run({ resultTypes: ['violations'] });
+    // The experimental rules too (label-content-name-mismatch among them): off by default in axe.
+    const experimental = axe.getRules(['experimental']).map((rule) => [rule.ruleId, { enabled: true }]);
+    const result = await axe.run({ resultTypes: ['violations'], rules: Object.fromEntries(experimental) });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,

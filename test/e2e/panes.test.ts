@@ -208,10 +208,14 @@ describe('web app: panes and tabs', () => {
       server = await startServer('tether', 'ws');
       await addEnvironment(page, server.transportSpec(), UI_TIMEOUT_MS);
       const entry = page.getByRole('button', { name: 'Environment Lab box' });
-      expect(await entry.getByRole('img', { name: /^Link/ }).count()).toBe(0);
+      // The marker is the button's description, kept out of its name (includeHidden: it is aria-hidden).
+      expect(await entry.getByRole('img', { name: /^Link/, includeHidden: true }).count()).toBe(0);
       await server.stop();
       server = null;
-      const marker = entry.getByRole('img', { name: /^Link (down, reconnecting|failed)$/ });
+      const marker = entry.getByRole('img', {
+        name: /^Link (down, reconnecting|failed)$/,
+        includeHidden: true,
+      });
       await expect.poll(() => marker.count(), poll).toBe(1);
       const describedBy = await entry.getAttribute('aria-describedby');
       expect(await marker.getAttribute('id')).toBe(describedBy);

@@ -13,7 +13,7 @@ import type { SshHooks } from '../../client/transports/ssh/ssh-hooks';
 import { errorMessage } from '../../../shared/error-message';
 import { AppError } from '../app-error';
 import type { StoredEnvironment } from '../persistence/config-store';
-import { HEALTH_SAMPLES_TO_UI, HEALTH_THROTTLE_MS } from '../limits';
+import { ACTION_LINK_WAIT_MS, HEALTH_SAMPLES_TO_UI, HEALTH_THROTTLE_MS } from '../limits';
 import type { ProcessRuntime } from '../processes/process-runtime';
 import { SshConnectProgress } from '../ssh/ssh-connect-progress';
 import { FirstConnectRetry } from './first-connect-retry';
@@ -113,10 +113,37 @@ export class EnvironmentRuntime {
     return this.client;
   }
 
-  /** The client, connected first if it is not (fails like requireClient, or as the connect does). */
+  /**
+   * The client, connected first if it is not (fails like requireClient, or as the connect does).
+   * While the link is down (reconnecting) it waits at most ACTION_LINK_WAIT_MS, then fails with
+   * nothing sent: the user's action must not wait as long as the outage.
+   */
   async connectedClient(): Promise<ExecServerClientApi> {
     const client = this.requireClient();
-    if (client.state.kind !== 'connected') await client.connect();
+    if (client.state.kind === 'connected') return client;
+    if (client.state.kind !== 'reconnecting') {
+      await client.connect();
+      return client;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new AppError(
+              'disconnected',
+              `Waiting for the link: "${this.stored.name}" has been reconnecting for the last ` +
+                `${ACTION_LINK_WAIT_MS / 1000} s, so this was not sent. Try again once it is connected.`,
+            ),
+          ),
+        ACTION_LINK_WAIT_MS,
+      );
+    });
+    try {
+      await Promise.race([client.connect(), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
     return client;
   }
 

@@ -17,7 +17,7 @@ import type { EnvironmentTokens } from '../environments/environment-tokens';
 import type { LocalServerCommand } from '../environments/local-server';
 import type { ProcessFlow } from '../processes/process-flow';
 import type { RendererFanout } from '../processes/renderer-fanout';
-import { sameTokenOrigin, tokenOrigin } from '../../../shared/token-origin';
+import { sameTokenOrigin, tokenBinding } from '../../../shared/token-origin';
 import { transportFor } from '../environments/transport-spec';
 
 export type EnvironmentHandlers = NamespaceHandlers<'environments'>;
@@ -156,7 +156,7 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
         return testWithProgress(deps, kind, spec, name, testId ?? randomUUID());
       }
       const saved = (token == null && id ? envs.find(id) : undefined) ?? null;
-      // The saved token goes only to the origin it was saved for; another URL is tested without it.
+      // The saved token goes only to the origin and certificate anchor it was saved for; another is tested without it.
       const withheld = saved !== null && saved.hasToken && !sameTokenOrigin(saved.stored.settings, checked);
       const secret = token ?? (saved && !withheld ? await tokens.get(saved.id) : null);
       const spec = transportFor(checked, secret, deps.localServer, deps.sshConfig);
@@ -242,7 +242,7 @@ async function applyToken(
 
 /** Why the saved token was not sent, and what to do: it stays with the URL it was saved for. */
 function withheldTokenHint(saved: EnvironmentSettings): string {
-  return `The saved token was not sent: it belongs to ${tokenOrigin(saved) ?? 'the saved URL'}. Enter the token again for this URL.`;
+  return `The saved token was not sent: it belongs to ${tokenBinding(saved) ?? 'the saved URL'}. Enter the token again for this URL.`;
 }
 
 /**
@@ -254,6 +254,6 @@ function checkTokenStaysWithOrigin(env: EnvironmentRuntime, draft: EnvironmentDr
   if (sameTokenOrigin(env.stored.settings, draft.settings)) return;
   throw new AppError(
     'invalidInput',
-    `The URL now points to ${tokenOrigin(draft.settings) ?? 'another server'}, but the saved token belongs to ${tokenOrigin(env.stored.settings) ?? 'the old URL'}. Enter the token again for the new URL.`,
+    `The URL now points to ${tokenBinding(draft.settings) ?? 'another server'}, but the saved token belongs to ${tokenBinding(env.stored.settings) ?? 'the old URL'}. Enter the token again for the new URL.`,
   );
 }

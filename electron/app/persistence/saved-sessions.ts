@@ -49,9 +49,11 @@ export const SavedSession = z.object({
 });
 export type SavedSession = z.infer<typeof SavedSession>;
 
+// Each environment's entry is checked on its own: one bad entry (say, a server's absurd session
+// id) costs that environment its restore, never every other environment's.
 const SavedSessionsFile = z.object({
   version: z.literal(SAVED_SESSIONS_VERSION),
-  environments: z.record(EnvironmentId, SavedSession),
+  environments: z.record(z.string(), z.unknown()),
 });
 
 export class SavedSessions {
@@ -85,12 +87,23 @@ export class SavedSessions {
         problem: `unexpected content at ${issue?.path.join('.') || 'the top level'}`,
       };
     }
-    return { sessions: new Map(Object.entries(parsed.data.environments)), problem: null };
+    const sessions = new Map<string, SavedSession>();
+    const refused: string[] = [];
+    for (const [envId, entry] of Object.entries(parsed.data.environments)) {
+      const session = SavedSession.safeParse(entry);
+      if (EnvironmentId.safeParse(envId).success && session.success) sessions.set(envId, session.data);
+      else refused.push(envId.slice(0, 80));
+    }
+    const problem =
+      refused.length === 0 ? null : `the saved session of environment(s) ${refused.join(', ')} is unusable`;
+    return { sessions, problem };
   }
 
   /** Replaces the file with these sessions; saves are serialised so the last call wins on disk. */
   save(sessions: Map<string, SavedSession>): Promise<void> {
-    const body = { version: SAVED_SESSIONS_VERSION, environments: Object.fromEntries(sessions) };
+    // What a load would refuse is not written: a server's session id is the server's to choose.
+    const usable = [...sessions].filter(([, session]) => SavedSession.safeParse(session).success);
+    const body = { version: SAVED_SESSIONS_VERSION, environments: Object.fromEntries(usable) };
     const run = this.chain.then(() => writeFileAtomic(this.file, JSON.stringify(body) + '\n'));
     this.chain = run.catch(() => undefined);
     return run;

@@ -19,9 +19,10 @@ import {
   writeDataFrame,
 } from '../../../shared/protocol';
 import { ClientError } from '../client-error';
-import { DEFAULT_CALL_TIMEOUT_MS, LIVENESS_TICK_MS } from '../constants';
+import { errorMessage } from '../../../shared/error-message';
+import { DEFAULT_CALL_TIMEOUT_MS, LIVENESS_TICK_MS, MAX_PROTOCOL_ERRORS } from '../constants';
 import { Liveness } from './liveness';
-import { frameText, parseDataFrame, parseFrame } from './message-decoder';
+import { frameText, JsonLimitError, parseDataFrame, parseFrame } from './message-decoder';
 import { NotificationRouter, readProcessNotification, type ProcessEventSink } from './notification-router';
 import { PendingCalls } from './pending-calls';
 import type { Transport, TransportHandlers, TransportOpener } from '../transports/transport-types';
@@ -61,6 +62,10 @@ export class ExecServerConnection {
   lastProtocolError: string | null = null;
   /** Binary data frames agreed in this connection's initialize (never before its result). */
   private binaryFrames = false;
+  /** Protocol errors on this connection so far (see MAX_PROTOCOL_ERRORS). */
+  private protocolErrors = 0;
+  /** Set when this connection ended because the server kept breaking the protocol. */
+  brokeProtocol = false;
 
   private constructor(
     private readonly events: ConnectionEvents,
@@ -84,7 +89,7 @@ export class ExecServerConnection {
   ): Promise<ExecServerConnection> {
     const connection = new ExecServerConnection(events, stallLimitMs);
     const handlers: TransportHandlers = {
-      onMessage: (message, binary) => connection.handleMessage(message, binary === true),
+      onMessage: (message, binary) => connection.receive(message, binary === true),
       onActivity: () => connection.liveness.heard(),
       onClose: (error) => connection.shutdown(error),
     };
@@ -207,6 +212,30 @@ export class ExecServerConnection {
   private reportProtocolError(message: string): void {
     this.lastProtocolError = message;
     this.events.onProtocolError?.(message);
+    // A few bad messages are dropped and the link keeps serving; a server that keeps sending them
+    // is broken or hostile, and this connection ends with the reason rather than going on.
+    if (++this.protocolErrors > MAX_PROTOCOL_ERRORS && !this.closedWith) {
+      this.brokeProtocol = true;
+      this.close(
+        new ClientError(
+          'protocol',
+          `The server sent ${this.protocolErrors} malformed or unexpected messages; the last: ${message}`,
+        ),
+      );
+    }
+  }
+
+  /**
+   * Whatever a server sends must end here as a handled message or a protocol error: nothing it
+   * sends may throw into the transport's event handler (which would be an uncaught exception).
+   */
+  private receive(frame: Buffer | string, binary: boolean): void {
+    if (this.closedWith) return;
+    try {
+      this.handleMessage(frame, binary);
+    } catch (error) {
+      this.reportProtocolError(`A message from the server could not be handled: ${errorMessage(error)}`);
+    }
   }
 
   private handleMessage(frame: Buffer | string, binary: boolean): void {
@@ -227,8 +256,12 @@ export class ExecServerConnection {
     } else {
       try {
         message = parseFrame(frame);
-      } catch {
-        this.reportProtocolError(`The server sent something that is not JSON: ${snippet(frameText(frame))}`);
+      } catch (error) {
+        this.reportProtocolError(
+          error instanceof JsonLimitError
+            ? `The server sent a message beyond the protocol's limits (${error.message}).`
+            : `The server sent something that is not JSON: ${snippet(frameText(frame))}`,
+        );
         return;
       }
     }

@@ -7,6 +7,7 @@
 // and the helpers at the end turn either form into bytes.
 import { isAscii } from 'node:buffer';
 import {
+  checkJsonLimits,
   resolvePayloadRefs,
   splitDataFrame,
   type CodecResult,
@@ -21,10 +22,23 @@ const BACKSLASH = 0x5c;
 /** Below this the generic path costs about the same, so the extra checks are not worth it. */
 const FAST_PATH_MIN_BYTES = 1024;
 
-/** Parses `frame`; throws SyntaxError like JSON.parse when it is not JSON. */
+/**
+ * Parses `frame`; throws SyntaxError like JSON.parse when it is not JSON, and a
+ * JsonLimitError when it holds more values or deeper nesting than the protocol allows.
+ */
 export function parseFrame(frame: Buffer | string): unknown {
-  if (typeof frame === 'string') return JSON.parse(frame);
-  return parseOutputFrame(frame) ?? JSON.parse(frame.toString('utf8'));
+  const value =
+    typeof frame === 'string'
+      ? JSON.parse(frame)
+      : (parseOutputFrame(frame) ?? JSON.parse(frame.toString('utf8')));
+  const limit = checkJsonLimits(value);
+  if (limit) throw new JsonLimitError(limit);
+  return value;
+}
+
+/** A frame that parsed as JSON but exceeds MAX_JSON_DEPTH or MAX_JSON_VALUES. */
+export class JsonLimitError extends Error {
+  override readonly name = 'JsonLimitError';
 }
 
 /** The text of a frame, for error messages. */
@@ -69,6 +83,9 @@ export function parseDataFrame(frame: Buffer): CodecResult<unknown> {
   } catch (error) {
     return { ok: false, reason: `its header is not JSON (${errorMessage(error)})` };
   }
+  // The same bounds the server applies, before anything walks the header.
+  const limit = checkJsonLimits(header);
+  if (limit) return { ok: false, reason: `its header is refused: ${limit}` };
   return resolvePayloadRefs(header, split.value.payload);
 }
 

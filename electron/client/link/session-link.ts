@@ -238,6 +238,11 @@ export class SessionLink {
     link.probe.dispose();
     // A link lost while stalled may have ridden on something stuck too (an SSH master on a dead route).
     if (link.connection.stalled) this.opener.linkStalled?.();
+    // A server that broke the protocol would break it again on a new link: that is no outage.
+    if (link.connection.brokeProtocol) {
+      this.fail(error);
+      return;
+    }
     const cannotResume = whyLinkCannotResume(this.options.transport);
     if (cannotResume !== null) {
       this.fail(new ClientError('transport', `${error.message} ${cannotResume}`));

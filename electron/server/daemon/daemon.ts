@@ -20,7 +20,10 @@ import {
   type ServerDefaults,
 } from '../server-options';
 
-export type RawDaemonOptions = Pick<RawServerOptions, 'listen' | 'sessionTtlMs' | 'idleExitMs' | 'logLevel'>;
+export type RawDaemonOptions = Pick<
+  RawServerOptions,
+  'listen' | 'sessionTtlMs' | 'idleExitMs' | 'exitedProcessTtlMs' | 'logLevel'
+>;
 
 /** `<dir>/<id>.sock` has its pidfile at `<dir>/<id>.pid`. */
 export function pidFileOf(socketPath: string): string {

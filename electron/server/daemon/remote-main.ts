@@ -51,6 +51,7 @@ program
   .requiredOption('--listen <url>', '`unix:PATH` (its directory must be 0700 and ours)')
   .option('--session-ttl-ms <ms>', 'how long a dropped session is held (default 3 h)')
   .option('--idle-exit-ms <ms>', 'exit after this long with no connection and no session (default 10 min)')
+  .option('--exited-process-ttl-ms <ms>', 'how long a closed process stays readable (default 80 s)')
   .option('--log-level <level>', 'error, warn, info or debug', 'info')
   .action((raw: RawDaemonOptions) =>
     guarded('daemon', async () => {

@@ -9,6 +9,7 @@ import { checkSocketPathLength } from '../daemon/daemon-paths';
 import { NdjsonTransport, readNdjson } from '../rpc/ndjson-stream';
 import { assertPrivateDir } from '../daemon/private-dir';
 import { socketAnswers } from '../daemon/socket-probe';
+import { SOCKET_CLIENT_HEARD_WITHIN_MS } from '../limits';
 import { StartupError } from '../server-options';
 import { errorMessage } from '../../../shared/error-message';
 
@@ -45,6 +46,8 @@ export async function startUnixListener(
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => {});
+    let lastHeardAt = Date.now();
+    socket.on('data', () => (lastHeardAt = Date.now()));
     const transport = new NdjsonTransport(
       'failed to parse JSON-RPC message from exec-server unix socket',
       socket,
@@ -54,6 +57,9 @@ export async function startUnixListener(
       // not from the client, and after a drop the bridge lingers until sshd notices. So a resume
       // of a session held by a socket connection always takes it over (the newest link wins).
       () => false,
+      // Reaping asks something else: is the client there to read what closed? Its keepalive pings
+      // come through the bridge, so a client heard from lately is; a lingering bridge is silent.
+      () => Date.now() - lastHeardAt < SOCKET_CLIENT_HEARD_WITHIN_MS,
     );
     const connection = new Connection(transport, deps);
     readNdjson(socket, connection);

@@ -14,6 +14,7 @@ import type { ChildIo } from './child-spawn';
 import { flowControlledRetentionSlack, MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from '../limits';
 import type { OutboundMessage } from '../rpc/outbound';
 import { OutputLog } from './output-log';
+import { RpcError } from '../rpc/rpc-error';
 import { WriteDedup, writeDigest } from './write-dedup';
 
 export interface ProcessLimits {
@@ -46,6 +47,8 @@ export class ManagedProcess {
   private closed = false;
   /** `process/closeStdin` ran: later writes get `stdinClosed`, a repeated close does nothing. */
   private stdinEnded = false;
+  /** Killed by process/terminate: its stdin is gone, and writes fail as codex's do. */
+  private terminated = false;
   private openStreams = 0;
   private readonly waiters = new Set<() => void>();
   private produced = 0;
@@ -208,6 +211,8 @@ export class ManagedProcess {
     const digest = writeDigest(chunk);
     // A resent write that was accepted before the close is still answered as accepted.
     if (this.dedup.isResend(writeId, digest)) return 'accepted';
+    // Codex 0.171.0 answers -32603 with this text once the process was terminated.
+    if (this.terminated) throw RpcError.internal('failed to write to process stdin');
     if (this.stdinEnded) return 'stdinClosed';
     this.dedup.remember(writeId, digest);
     if (this.exitCode === null && chunk.length > 0) this.io.write(chunk);
@@ -229,6 +234,7 @@ export class ManagedProcess {
   /** SIGKILL to the process group; reports whether the process was still running. */
   terminate(): boolean {
     if (this.exitCode !== null) return false;
+    this.terminated = true;
     this.killTree();
     this.wake();
     return true;

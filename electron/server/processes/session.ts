@@ -26,6 +26,8 @@ export interface SessionSink {
   send(message: OutboundMessage): void;
   readonly congested: boolean;
   probeAlive(timeoutMs: number): Promise<boolean>;
+  /** Whether the client behind the connection is there to read what closed (see reapIfSeen). */
+  probeReading(timeoutMs: number): Promise<boolean>;
   evict(reason: string): void;
 }
 
@@ -214,7 +216,7 @@ export class Session {
       this.reaps.set(closed, null);
       return;
     }
-    const alive = await sink.probeAlive(ATTACHED_PROBE_TIMEOUT_MS);
+    const alive = await sink.probeReading(ATTACHED_PROBE_TIMEOUT_MS);
     // An attach meanwhile started the TTL over: that newer check decides.
     if (this.reaps.get(closed) !== timer) return;
     if (!alive) {

@@ -50,6 +50,11 @@ export interface Transport {
   terminate(): void;
   /** Resolves true if the peer shows it is alive within `timeoutMs`. */
   probeAlive(timeoutMs: number): Promise<boolean>;
+  /**
+   * Resolves true if the client behind the peer is there to read (reaping waits for it); without
+   * it, probeAlive answers. They differ where the peer is a relay (the daemon's bridge).
+   */
+  probeReading?(timeoutMs: number): Promise<boolean>;
 }
 
 export interface ConnectionDeps {
@@ -181,6 +186,11 @@ export class Connection implements SessionSink {
 
   probeAlive(timeoutMs: number): Promise<boolean> {
     return this.closed ? Promise.resolve(false) : this.transport.probeAlive(timeoutMs);
+  }
+
+  probeReading(timeoutMs: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return this.transport.probeReading?.(timeoutMs) ?? this.transport.probeAlive(timeoutMs);
   }
 
   /** Drops this connection because another one is taking its session over. */

@@ -3,13 +3,13 @@
 // encodes outbound results as JSON text (byte fields as base64) or as a data frame.
 import { isUtf8 } from 'node:buffer';
 import {
+  checkJsonLimits,
   resolvePayloadRefs,
   splitDataFrame,
   stringifyWithBytes,
   stringifyWithPayloads,
   writeDataFrame,
 } from '../../../shared/protocol';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../limits';
 import { errorMessage } from '../../../shared/error-message';
 
 export type DecodedMessage =
@@ -57,7 +57,7 @@ export function decodeText(text: string): DecodedMessage {
   } catch (error) {
     return { kind: 'invalid', reason: errorMessage(error) };
   }
-  const limit = checkLimits(value);
+  const limit = checkJsonLimits(value);
   if (limit) return { kind: 'invalid', reason: limit };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { kind: 'invalid', reason: 'expected a JSON-RPC object' };
@@ -84,22 +84,6 @@ function encodeId(id: unknown, text: string): string | undefined {
   if (raw === undefined || !/^-?(0|[1-9][0-9]*)$/.test(raw)) return undefined;
   const big = BigInt(raw);
   return big < I64_MIN || big > I64_MAX ? undefined : raw;
-}
-
-function checkLimits(root: unknown): string | undefined {
-  let values = 0;
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop()!;
-    if (++values > MAX_JSON_VALUES) {
-      return `JSON-RPC message exceeds the limit of ${MAX_JSON_VALUES} JSON values`;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_JSON_DEPTH) return 'recursion limit exceeded';
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) stack.push({ value: child, depth: depth + 1 });
-  }
-  return undefined;
 }
 
 /** Raw source text of the last top-level `id` member of a JSON object, or undefined. */

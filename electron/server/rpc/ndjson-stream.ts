@@ -19,6 +19,8 @@ export class NdjsonTransport implements Transport {
     private readonly output: Writable,
     private readonly onTerminate: () => void,
     private readonly peerAlive: () => boolean,
+    /** Whether the client behind the stream is there to read (default: peerAlive). */
+    private readonly peerReading: () => boolean = peerAlive,
   ) {}
 
   send(message: string | Buffer): void {
@@ -60,6 +62,10 @@ export class NdjsonTransport implements Transport {
   /** A byte stream has no ping of its own: the listener says whether its peer can still be alive. */
   probeAlive(): Promise<boolean> {
     return Promise.resolve(this.peerAlive());
+  }
+
+  probeReading(): Promise<boolean> {
+    return Promise.resolve(this.peerReading());
   }
 }
 

@@ -33,7 +33,8 @@ export interface KindForm<F> {
   /** What a test needs: problems with the address. Empty when it can be tried. */
   check: (fields: F) => FieldErrors;
   /** What only a save needs besides (a token the edited URL must be given again). */
-  checkSave?: (fields: F, existing: EnvironmentView | undefined) => FieldErrors;
+  /** `pin`: the certificate the settings will be saved with (a token is bound to it too). */
+  checkSave?: (fields: F, existing: EnvironmentView | undefined, pin: string | null) => FieldErrors;
   /** The secret a draft carries beside the settings. */
   token?: (fields: F) => string | undefined;
   /** Whether the address may need its certificate pinned (wss://). */

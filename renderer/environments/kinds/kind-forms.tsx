@@ -71,7 +71,7 @@ export interface BoundKindForm {
   form: KindForm<unknown>;
   settings: (pin: string | null) => EnvironmentSettings | null;
   check: () => FieldErrors;
-  checkSave: (existing: KindFieldsProps<unknown>['existing']) => FieldErrors;
+  checkSave: (existing: KindFieldsProps<unknown>['existing'], pin: string | null) => FieldErrors;
   token: () => string | undefined;
   pinnable: () => boolean;
   fields: (props: Omit<KindFieldsProps<unknown>, 'fields' | 'onChange'>) => ReactNode;
@@ -89,7 +89,7 @@ export function bindKindForm<K extends Kind>(
     form: form as KindForm<unknown>,
     settings: (pin) => form.toSettings(fields, pin),
     check: () => form.check(fields),
-    checkSave: (existing) => form.checkSave?.(fields, existing) ?? {},
+    checkSave: (existing, pin) => form.checkSave?.(fields, existing, pin) ?? {},
     token: () => form.token?.(fields),
     pinnable: () => form.pinnable?.(fields) ?? false,
     fields: (props) => (

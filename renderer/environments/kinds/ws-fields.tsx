@@ -3,7 +3,7 @@
 // host keeps saved tokens. A saved token goes only to the origin it was saved for.
 import { useEffect, useState } from 'react';
 import type { EnvironmentSettings, EnvironmentView, TokenStorageView } from '../../../shared/ipc';
-import { sameTokenOrigin, tokenOrigin } from '../../../shared/token-origin';
+import { sameTokenOrigin, tokenBinding } from '../../../shared/token-origin';
 import { Field, fieldErrorId } from '../../ui/field';
 import { tokenStorage } from '../environment-actions';
 import type { KindFieldsProps, KindForm } from './kind-form';
@@ -19,12 +19,16 @@ const URL_SHAPE = /^wss?:\/\/[^\s/]+/;
 
 const isWss = (fields: WsForm) => fields.url.trim().startsWith('wss://');
 
-/** The saved token cannot go to the URL as edited: it belongs to another origin. */
-function tokenLeftBehind(fields: WsForm, existing: EnvironmentView | undefined): boolean {
+function wsSettings(fields: WsForm, pin: string | null): EnvironmentSettings {
+  return { kind: 'ws', url: fields.url.trim(), ...(pin && isWss(fields) ? { tlsFingerprint: pin } : {}) };
+}
+
+/** The saved token cannot go to the URL as edited: it belongs to another origin or certificate. */
+function tokenLeftBehind(fields: WsForm, existing: EnvironmentView | undefined, pin: string | null): boolean {
   return (
     existing?.hasToken === true &&
     URL_SHAPE.test(fields.url.trim()) &&
-    !sameTokenOrigin(existing.settings, { kind: 'ws', url: fields.url.trim() })
+    !sameTokenOrigin(existing.settings, wsSettings(fields, pin))
   );
 }
 
@@ -33,16 +37,12 @@ export const WS_FORM: KindForm<WsForm> = {
   pickable: true,
   testable: true,
   fromSettings: (settings) => ({ url: settings?.kind === 'ws' ? settings.url : '', token: '' }),
-  toSettings: (fields, pin) => ({
-    kind: 'ws',
-    url: fields.url.trim(),
-    ...(pin && isWss(fields) ? { tlsFingerprint: pin } : {}),
-  }),
+  toSettings: wsSettings,
   check: (fields) => (URL_SHAPE.test(fields.url.trim()) ? {} : { url: 'Enter a URL like ws://host:port.' }),
-  checkSave: (fields, existing) =>
-    existing && tokenLeftBehind(fields, existing) && !fields.token
+  checkSave: (fields, existing, pin) =>
+    existing && tokenLeftBehind(fields, existing, pin) && !fields.token
       ? {
-          token: `The saved token belongs to ${tokenOrigin(existing.settings) ?? 'the old URL'}; enter the token for this URL.`,
+          token: `The saved token belongs to ${tokenBinding(existing.settings) ?? 'the old URL'}; enter the token for this URL.`,
         }
       : {},
   token: (fields) => fields.token || undefined,
@@ -54,7 +54,7 @@ export const WS_FORM: KindForm<WsForm> = {
 
 function WsFields({ fields, onChange, errors, existing, pin, forgetPin }: KindFieldsProps<WsForm>) {
   const storage = useTokenStorage();
-  const placeholder = tokenLeftBehind(fields, existing)
+  const placeholder = tokenLeftBehind(fields, existing, pin)
     ? 'enter it again for the new URL'
     : existing?.hasToken
       ? 'stored (leave empty to keep)'

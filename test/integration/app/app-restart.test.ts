@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lastSeqOf, type PaneNode, type ProcessView } from '../../../shared/ipc';
 import { SAVED_SESSIONS_FILE_NAME } from '../../../electron/app/persistence/saved-sessions';
 import { startServer, type StartedServer } from '../../support/exec-servers';
+import { initializeReply, startHostileWsServer } from '../../support/hostile-server';
 import { pidAlive } from '../../support/pids';
 import { createHarness, eventsOf, outputText, waitFor, type Harness } from './app-harness';
 
@@ -166,6 +167,60 @@ describe('an app restart (AppService on the same data dir, Tether ws server)', (
     const h2 = await restart(h);
     expect((await h2.invoke('processes.list', { envId })).map((p) => p.processId)).toEqual([small.processId]);
     expect(h2.eventsNamed('app.notice')).toEqual([]);
+  });
+
+  it("a server's absurd session id costs only its own environment the restore", async () => {
+    const { server, h, envId } = await firstRun();
+    // A second environment whose server names its session with 300 characters (the file allows 200).
+    const hostile = await startHostileWsServer((request) => [
+      request.method === 'initialize'
+        ? initializeReply(request.id, false, 'x'.repeat(300))
+        : { kind: 'text', text: JSON.stringify({ id: request.id, result: { status: 'ready' } }) },
+    ]);
+    cleanups.push(() => hostile.close());
+    const hostileId = (
+      await h.invoke('environments.add', {
+        name: 'Hostile',
+        color: '#993366',
+        settings: { kind: 'ws', url: hostile.url },
+      })
+    ).id;
+    await waitFor(
+      async () =>
+        (await h.invoke('environments.list', {})).find((e) => e.id === hostileId)?.link.kind === 'connected',
+      'hostile connected',
+    );
+    const kept = await h.invoke('processes.start', {
+      envId,
+      argv: ['/bin/sh', '-c', 'echo kept; while [ ! -f stop ]; do sleep 0.02; done'],
+      cwd: server.home,
+      tty: false,
+    });
+    await waitFor(() => outputText(eventsOf(h, kept.processId)) === 'kept\n', 'kept output');
+    const h2 = await restart(h);
+    const saved = JSON.parse(readFileSync(path.join(h2.dataDir, SAVED_SESSIONS_FILE_NAME), 'utf8'));
+    expect(Object.keys(saved.environments)).toEqual([envId]);
+    expect((await h2.invoke('processes.list', { envId })).map((p) => p.processId)).toEqual([kept.processId]);
+  });
+
+  it('a saved file with one unusable entry still restores the other environments', async () => {
+    const { server, h, envId } = await firstRun();
+    const kept = await h.invoke('processes.start', {
+      envId,
+      argv: ['/bin/sh', '-c', 'echo kept; while [ ! -f stop ]; do sleep 0.02; done'],
+      cwd: server.home,
+      tty: false,
+    });
+    await waitFor(() => outputText(eventsOf(h, kept.processId)) === 'kept\n', 'kept output');
+    await h.close({ keepDataDir: true });
+    const file = path.join(h.dataDir, SAVED_SESSIONS_FILE_NAME);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    saved.environments['env-written-by-hand'] = { sessionId: 'y'.repeat(201), processes: [] };
+    writeFileSync(file, JSON.stringify(saved));
+    const h2 = await createHarness({ dataDir: h.dataDir });
+    cleanups.push(() => h2.close());
+    expect((await h2.invoke('processes.list', { envId })).map((p) => p.processId)).toEqual([kept.processId]);
+    expect(JSON.stringify(await h2.invoke('app.notices', {}))).toMatch(/env-written-by-hand is unusable/);
   });
 
   it('keeps the terminal layout the renderer last saved, and refuses one split absurdly deep', async () => {

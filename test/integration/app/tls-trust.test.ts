@@ -100,6 +100,52 @@ describe('wss environments: trust on first use', () => {
     });
   });
 
+  it('keeps the saved token from a changed pin: the new certificate needs the token typed', async () => {
+    const { server, cert } = await wssServer();
+    // Another server at the same address (same token, so a leaked token would visibly work there).
+    const { server: other, cert: otherCert } = await wssServer();
+    const proxy = await FaultProxy.forUrl(server.url!);
+    cleanups.push(() => proxy.close());
+    const h = await harness();
+    const settings = { kind: 'ws', url: proxy.url('wss'), tlsFingerprint: cert.fingerprint } as const;
+    const view = await h.invoke('environments.add', {
+      name: 'Pinned',
+      color: '#10b981',
+      settings,
+      token: TOKEN,
+    });
+    const otherUrl = new URL(other.url!);
+    proxy.retarget({ host: otherUrl.hostname, port: Number(otherUrl.port) });
+    proxy.cutAll();
+
+    // The user accepts the new certificate: the same origin, another anchor.
+    const repinned = { ...settings, tlsFingerprint: otherCert.fingerprint };
+    const test = await h.invoke('environments.test', { settings: repinned, id: view.id });
+    expect(test).toMatchObject({ ok: false, stage: 'auth' });
+    expect(test.message).toContain('The saved token was not sent');
+    expect(test.message).toContain(cert.fingerprint);
+    // Dropping the pin for the system CAs is another anchor too.
+    const unpinned = { kind: 'ws', url: settings.url } as const;
+    for (const changed of [repinned, unpinned]) {
+      await expect(
+        h.invoke('environments.update', {
+          id: view.id,
+          draft: { name: 'Pinned', color: '#10b981', settings: changed },
+        }),
+      ).rejects.toMatchObject({ code: 'invalidInput' });
+    }
+    const moved = await h.invoke('environments.update', {
+      id: view.id,
+      draft: { name: 'Pinned', color: '#10b981', settings: repinned, token: TOKEN },
+    });
+    expect(moved).toMatchObject({ settings: repinned, hasToken: true });
+    await waitFor(
+      async () =>
+        (await h.invoke('environments.list', {})).find((e) => e.id === view.id)?.link.kind === 'connected',
+      'connected with the new pin and the typed token',
+    );
+  });
+
   it('refuses a pin on a ws:// URL and a pin that is not a SHA-256 fingerprint', async () => {
     const h = await harness();
     const draft = (settings: { kind: 'ws'; url: string; tlsFingerprint: string }) =>

@@ -71,6 +71,37 @@ describe('the daemon behind the bridge', () => {
     first.child.kill('SIGKILL');
   });
 
+  it('reaps a closed process while its client stays attached through a bridge', async () => {
+    const rig = newRig();
+    mkdirSync(rig.runDir, { mode: 0o700 });
+    const daemon = rig.spawn([
+      'daemon',
+      '--listen',
+      `unix:${rig.file('sock')}`,
+      '--exited-process-ttl-ms',
+      '300',
+    ]);
+    let said = '';
+    daemon.stderr?.on('data', (d: Buffer) => (said += d.toString()));
+    await waitFor(() => existsSync(rig.file('sock')), 'the daemon socket').catch((e: unknown) => {
+      throw new Error(`${String(e)}: ${said}`);
+    });
+    const bridge = rig.bridge(['--no-start']);
+    await bridge.client.handshake();
+    await bridge.client.call('process/start', {
+      processId: 'done',
+      argv: ['/bin/true'],
+      cwd: 'file:///tmp',
+      env: {},
+      tty: false,
+    });
+    // Attached and talking (as the client's keepalive pings do), the closed process goes after its TTL.
+    await waitFor(async () => {
+      const read = await bridge.client.request('process/read', { processId: 'done' });
+      return read.error?.message.startsWith('unknown process id') === true;
+    }, 'the closed process to be reaped');
+  });
+
   it('moves an oversized log aside before it starts a daemon', async () => {
     const rig = newRig();
     mkdirSync(rig.runDir, { mode: 0o700 });

@@ -60,4 +60,14 @@ describe('data frames', () => {
       expect(result.ok ? '' : result.reason).toMatch(reason);
     }
   });
+
+  it("resolves references at any depth without recursion (the header is the peer's to shape)", () => {
+    const depth = 100_000;
+    const header = JSON.parse('['.repeat(depth) + '{"payloadRef":[0,2]}' + ']'.repeat(depth)) as unknown;
+    const result = resolvePayloadRefs(header, Uint8Array.from([1, 2]));
+    expect(result.ok).toBe(true);
+    let node = result.ok ? result.value : null;
+    for (let i = 0; i < depth; i++) node = (node as unknown[])[0];
+    expect(node).toEqual(Uint8Array.from([1, 2]));
+  });
 });

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { frameText, parseFrame } from '../../../../electron/client/link/message-decoder';
+import {
+  frameText,
+  JsonLimitError,
+  parseDataFrame,
+  parseFrame,
+} from '../../../../electron/client/link/message-decoder';
+import { MAX_JSON_DEPTH, writeDataFrame } from '../../../../shared/protocol';
 
 const chunk = (bytes: number): string => randomBytes(bytes).toString('base64');
 const frame = (text: string): Buffer => Buffer.from(text, 'utf8');
@@ -120,5 +126,20 @@ describe('frameText', () => {
   it('gives the text of a string or a UTF-8 buffer', () => {
     expect(frameText('{"a":"é"}')).toBe('{"a":"é"}');
     expect(frameText(Buffer.from('{"a":"é"}'))).toBe('{"a":"é"}');
+  });
+});
+
+describe('the protocol limits on what a server sends', () => {
+  const deep = (depth: number): string => `{"method":"x","params":${'['.repeat(depth)}0${']'.repeat(depth)}}`;
+
+  it('refuses JSON text nested past MAX_JSON_DEPTH, and allows it up to there', () => {
+    expect(() => parseFrame(frame(deep(MAX_JSON_DEPTH - 1)))).not.toThrow();
+    expect(() => parseFrame(frame(deep(MAX_JSON_DEPTH)))).toThrow(JsonLimitError);
+    expect(() => parseFrame(deep(20_000))).toThrow(/recursion limit exceeded/);
+  });
+
+  it('refuses a data frame header nested past MAX_JSON_DEPTH before resolving it', () => {
+    const result = parseDataFrame(Buffer.from(writeDataFrame(deep(20_000), [])));
+    expect(result).toEqual({ ok: false, reason: 'its header is refused: recursion limit exceeded' });
   });
 });
