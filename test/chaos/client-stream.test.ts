@@ -6,7 +6,7 @@ import { type ServerImpl } from '../support/exec-servers';
 import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { within } from './process-follower';
-import { chaosSeed, seededRandom } from './seeded-random';
+import { chaosSeed, seededRandom } from '../support/seeded-random';
 import { chaosRig, startFollowed } from './rig';
 
 /** Bound for one streamed process to finish through the faults. */

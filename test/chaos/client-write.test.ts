@@ -7,7 +7,7 @@ import { type ServerImpl } from '../support/exec-servers';
 import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference } from './line-stream';
 import { waitUntil, within } from './process-follower';
-import { chaosSeed, randomInt, seededRandom } from './seeded-random';
+import { chaosSeed, randomInt, seededRandom } from '../support/seeded-random';
 import { chaosRig, startFollowed } from './rig';
 
 const LINES = 150;

@@ -2,7 +2,7 @@
 // cuts, refused reconnects, silent stalls (optionally ending in a cut), latency and throttling. The
 // first fault of a run always ends the connections, so no run passes without a reconnect.
 import type { FaultProxy } from '../support/fault-proxy';
-import { randomInt, type Random } from './seeded-random';
+import { randomInt, type Random } from '../support/seeded-random';
 
 /** Hard bounds of one schedule, whatever a test asks for. */
 const MAX_FAULTS_PER_RUN = 50;

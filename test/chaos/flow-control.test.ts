@@ -8,7 +8,7 @@ import { TetherCapability } from '../../shared/protocol';
 import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
 import { waitUntil, within } from './process-follower';
-import { chaosSeed, seededRandom } from './seeded-random';
+import { chaosSeed, seededRandom } from '../support/seeded-random';
 import { chaosRig, startFollowed } from './rig';
 
 /** Far below the output size, so the process spends the run blocked on acknowledgements. */

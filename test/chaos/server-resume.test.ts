@@ -6,7 +6,7 @@ import { type ServerImpl } from '../support/exec-servers';
 import { PeerClosedError, PeerTimeoutError, RpcCallError, RpcPeer } from '../support/rpc-peer';
 import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
-import { chaosSeed, seededRandom } from './seeded-random';
+import { chaosSeed, seededRandom } from '../support/seeded-random';
 import { chaosRig } from './rig';
 
 /** -32010: the server still sees the old connection attached; retry, as codex's client does. */

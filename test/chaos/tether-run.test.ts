@@ -7,7 +7,7 @@ import { RUN_FAILURE_EXIT_CODE } from '../../electron/client/cli/run-cli';
 import { TETHER_BIN, type ServerImpl, type StartedServer } from '../support/exec-servers';
 import { FaultSchedule, NO_CUT_PROVES_NOTHING } from './fault-schedule';
 import { firstDifference, lineStream } from './line-stream';
-import { chaosSeed, randomInt, seededRandom } from './seeded-random';
+import { chaosSeed, randomInt, seededRandom } from '../support/seeded-random';
 import { chaosRig } from './rig';
 
 /** A run that is still going this long after it started has hung. */

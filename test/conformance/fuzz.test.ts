@@ -11,6 +11,7 @@ import { Method } from '../../shared/protocol';
 import { startServer, type ServerImpl } from '../support/exec-servers';
 import { RpcPeer } from '../support/rpc-peer';
 import { collectProcess, startParams } from './scenario-kit';
+import { seededRandom } from '../support/seeded-random';
 
 const FRAMES = 3_000;
 /** Every this many frames the fuzzer checks that the connection still answers. */
@@ -21,17 +22,7 @@ const MAX_RSS_GROWTH_BYTES = 256 * 1024 * 1024;
 /** Child processes the server may still have once the fuzzed ones had time to finish. */
 const MAX_LEFTOVER_CHILDREN = 5;
 
-/** mulberry32: small, seedable and good enough to pick fuzz cases reproducibly. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 type Frame = { text: string } | { bytes: Buffer };
 

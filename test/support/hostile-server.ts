@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import { seededRandom } from './seeded-random';
 
 /** One thing the server side does to the client. */
 export type HostileAct =
@@ -48,17 +49,10 @@ export function initializeReply(
 
 /** mulberry32: a tiny PRNG, so a failing round reproduces from its printed seed. */
 export class Rng {
-  private state: number;
-  constructor(readonly seed: number) {
-    this.state = seed >>> 0;
-  }
   /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  readonly next: () => number;
+  constructor(readonly seed: number) {
+    this.next = seededRandom(seed);
   }
   int(below: number): number {
     return Math.floor(this.next() * below);

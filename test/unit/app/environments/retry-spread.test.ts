@@ -6,18 +6,7 @@ import {
   RetrySpreader,
   retryDelays,
 } from '../../../../electron/app/environments/retry-spread';
-
-/** A seeded generator (mulberry32), so the spread is the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededRandom as seeded } from '../../../support/seeded-random';
 
 describe('retryDelays', () => {
   it('retries one environment at once', () => {

@@ -1,5 +1,5 @@
-// A small seeded PRNG (mulberry32) for chaos runs: the seed is printed with every run, and setting
-// CHAOS_SEED replays the same fault schedule.
+// A small seeded PRNG (mulberry32) for chaos runs and fuzzing: the seed is printed with every run,
+// and setting CHAOS_SEED (or the fuzz seed) replays the same schedule.
 
 export type Random = () => number;
 
