@@ -4,6 +4,7 @@
 // "..", "../x", "a/b", NUL, files longer or shorter than getMetadata says. Each entry is found at
 // path.posix.join(folder, name), the path a client that trusted the name would ask for, so a
 // client without the checks really does get the data to write where the name points.
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
 
@@ -199,4 +200,21 @@ export function hostileTree(options: { liars?: boolean } = {}): HostileEntry[] {
     );
   }
   return entries;
+}
+
+/** A file's contents, or its start and length when long (a liar's bytes). */
+const shown = (text: string): string =>
+  text.length > 64 ? `${text.slice(0, 8)}… (${text.length} bytes)` : text;
+
+/** Every folder (trailing "/") and file under `dir`, with file contents. */
+export function treeSnapshot(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (lstatSync(full).isDirectory()) {
+      out[`${prefix}${name}/`] = 'dir';
+      Object.assign(out, treeSnapshot(full, `${prefix}${name}/`));
+    } else out[`${prefix}${name}`] = shown(readFileSync(full, 'utf8'));
+  }
+  return out;
 }

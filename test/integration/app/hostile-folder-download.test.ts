@@ -4,7 +4,7 @@
 // outside the picked folder, and as a web-mode zip no entry leaves the folder; either way the
 // refused names are listed in the transfer and the honest files arrive.
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,25 +15,13 @@ import { localFolderTarget } from '../../../electron/app/files/folder-download-t
 import { fileDownloadTarget } from '../../../electron/app/files/file-download-target';
 import type { DownloadHost } from '../../../electron/app/host-services';
 import { WebDownloads } from '../../../electron/web/web-downloads';
-import { hostileTree, startHostileFsServer, type HostileFsServer } from '../../support/hostile-fs-server';
+import {
+  hostileTree,
+  startHostileFsServer,
+  treeSnapshot as snapshot,
+  type HostileFsServer,
+} from '../../support/hostile-fs-server';
 import { createHarness, waitFor, type Harness } from './app-harness';
-
-/** A file's contents, or its start and length when long (a liar's bytes). */
-const shown = (text: string): string =>
-  text.length > 64 ? `${text.slice(0, 8)}… (${text.length} bytes)` : text;
-
-/** Every folder (trailing "/") and file under `dir`, with file contents. */
-function snapshot(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir).sort()) {
-    const full = path.join(dir, name);
-    if (lstatSync(full).isDirectory()) {
-      out[`${prefix}${name}/`] = 'dir';
-      Object.assign(out, snapshot(full, `${prefix}${name}/`));
-    } else out[`${prefix}${name}`] = shown(readFileSync(full, 'utf8'));
-  }
-  return out;
-}
 
 /** What the server lists that must be refused, as the transfer's rows name them. */
 const REFUSED = [

@@ -4,34 +4,17 @@
 // the target, each refused name gets one escaped warning line, the liars fail without leaving a byte,
 // and the honest files arrive.
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TETHER_BIN } from '../../support/exec-servers';
-import { hostileTree, startHostileFsServer } from '../../support/hostile-fs-server';
+import { hostileTree, startHostileFsServer, treeSnapshot as snapshot } from '../../support/hostile-fs-server';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** A file's contents, or its start and length when long (a liar's bytes). */
-const shown = (text: string): string =>
-  text.length > 64 ? `${text.slice(0, 8)}… (${text.length} bytes)` : text;
-
-/** Every folder (trailing "/") and file under `dir`, with file contents. */
-function snapshot(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir).sort()) {
-    const full = path.join(dir, name);
-    if (lstatSync(full).isDirectory()) {
-      out[`${prefix}${name}/`] = 'dir';
-      Object.assign(out, snapshot(full, `${prefix}${name}/`));
-    } else out[`${prefix}${name}`] = shown(readFileSync(full, 'utf8'));
-  }
-  return out;
-}
 
 function cp(url: string, ...args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
