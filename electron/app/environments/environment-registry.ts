@@ -60,14 +60,21 @@ export class EnvironmentRegistry {
   }
 
   reconnectAll(): void {
-    // Each retry looks the environment up again when it runs: it may have gone meanwhile.
+    this.spreadOverEnabled((env) => this.reconnect(env));
+  }
+
+  /**
+   * Runs `retry` for every enabled environment, spread over a window (retry-spread.ts). Each run
+   * looks its environment up again: it may have gone, or been disabled, meanwhile.
+   */
+  private spreadOverEnabled(retry: (env: EnvironmentRuntime) => void): void {
     const ids = this.all()
       .filter((env) => env.stored.enabled)
       .map((env) => env.id);
     this.retries.spread(
       ids.map((id) => () => {
         const env = this.byId.get(id);
-        if (env?.stored.enabled) this.reconnect(env);
+        if (env?.stored.enabled) retry(env);
       }),
     );
   }
@@ -80,18 +87,11 @@ export class EnvironmentRegistry {
    * is a first connect that failed (nothing to replace), which FirstConnectRetry retries anyway.
    */
   networkMayBeBack(): void {
-    const ids = this.all()
-      .filter((env) => env.stored.enabled)
-      .map((env) => env.id);
-    this.retries.spread(
-      ids.map((id) => () => {
-        const env = this.byId.get(id);
-        if (!env?.stored.enabled) return;
-        if (env.currentClient?.state.kind === 'reconnecting') env.reconnectNow();
-        // A first connect that failed has no session to replace: its planned retry runs now.
-        else env.networkMayBeBack();
-      }),
-    );
+    this.spreadOverEnabled((env) => {
+      if (env.currentClient?.state.kind === 'reconnecting') env.reconnectNow();
+      // A first connect that failed has no session to replace: its planned retry runs now.
+      else env.networkMayBeBack();
+    });
   }
 
   /** Drops the retries a sign spread and that have not run yet (the app is closing). */
