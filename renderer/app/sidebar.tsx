@@ -1,6 +1,8 @@
 // Every environment with its colour, name and live link status; selecting one shows it, and its
-// context menu connects, reconnects, edits, duplicates or removes it.
-import { useCallback, useState } from 'react';
+// context menu connects, reconnects, edits, duplicates or removes it. Each row reads only its own
+// environment from the store, so that one link's change (a fleet cut at once sends a hundred, each
+// retry another) redraws that one row, not the whole list.
+import { memo, useCallback, useState } from 'react';
 import { Copy, PackageX, Pencil, Plug, Plus, RefreshCw, Trash2, Unplug } from 'lucide-react';
 import type { EnvironmentView } from '../../shared/ipc';
 import { useEnvironments } from '../environments/environments-store';
@@ -13,18 +15,17 @@ import {
 } from '../environments/environment-actions';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { linkAlert, LinkAlertDot, StatusIndicator } from '../health/status-indicator';
-import { offersReconnectNow } from '../health/link-status';
+import { linkTicks, offersReconnectNow } from '../health/link-status';
 import { useNow } from '../ui/use-now';
 import { useHostContact } from './host-contact-store';
 
+type MenuAt = { at: { x: number; y: number }; env: EnvironmentView };
+
 export function Sidebar() {
-  const { byId, order } = useEnvironments();
+  const order = useEnvironments((s) => s.order);
   const activeEnvId = useUi((s) => s.activeEnvId);
-  const now = useNow();
-  const hostLost = useHostContact((s) => s.lost);
-  const selectEnv = useUi((s) => s.selectEnv);
   const openDialog = useUi((s) => s.openDialog);
-  const [menu, setMenu] = useState<{ at: { x: number; y: number }; env: EnvironmentView } | null>(null);
+  const [menu, setMenu] = useState<MenuAt | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
   const ignore = () => undefined;
   const menuItems = (env: EnvironmentView): MenuEntry[] => [
@@ -76,35 +77,9 @@ export function Sidebar() {
   return (
     <nav className="sidebar" aria-label="Environments">
       <ul>
-        {order.map((id) => {
-          const env = byId[id];
-          if (!env) return null;
-          return (
-            <li key={id}>
-              <button
-                className="env-item"
-                aria-current={id === activeEnvId}
-                aria-label={`Environment ${env.name}`}
-                // The name stays the environment's; the marker (when shown) describes it.
-                aria-describedby={linkAlert(env, now, hostLost) ? `link-alert-${id}` : undefined}
-                onClick={() => selectEnv(id)}
-                onContextMenu={(e) => {
-                  e.preventDefault();
-                  setMenu({ at: contextMenuPoint(e), env });
-                }}
-              >
-                <span className="env-mark">
-                  <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
-                  <LinkAlertDot env={env} id={`link-alert-${id}`} />
-                </span>
-                <span className="env-card">
-                  <span className="env-name">{env.name}</span>
-                  <StatusIndicator env={env} />
-                </span>
-              </button>
-            </li>
-          );
-        })}
+        {order.map((id) => (
+          <SidebarItem key={id} id={id} active={id === activeEnvId} onMenu={setMenu} />
+        ))}
       </ul>
       {menu && (
         <PopupMenu
@@ -127,3 +102,45 @@ export function Sidebar() {
     </nav>
   );
 }
+
+/** One environment's row: re-rendered when that environment changes, or each second while its text ticks. */
+const SidebarItem = memo(function SidebarItem({
+  id,
+  active,
+  onMenu,
+}: {
+  id: string;
+  active: boolean;
+  onMenu: (menu: MenuAt) => void;
+}) {
+  const env = useEnvironments((s) => s.byId[id]);
+  const selectEnv = useUi((s) => s.selectEnv);
+  const hostLost = useHostContact((s) => s.lost);
+  const now = useNow(env !== undefined && linkTicks(env));
+  if (!env) return null;
+  return (
+    <li>
+      <button
+        className="env-item"
+        aria-current={active}
+        aria-label={`Environment ${env.name}`}
+        // The name stays the environment's; the marker (when shown) describes it.
+        aria-describedby={linkAlert(env, now, hostLost) ? `link-alert-${id}` : undefined}
+        onClick={() => selectEnv(id)}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          onMenu({ at: contextMenuPoint(e), env });
+        }}
+      >
+        <span className="env-mark">
+          <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
+          <LinkAlertDot env={env} id={`link-alert-${id}`} />
+        </span>
+        <span className="env-card">
+          <span className="env-name">{env.name}</span>
+          <StatusIndicator env={env} />
+        </span>
+      </button>
+    </li>
+  );
+});

@@ -14,7 +14,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import type { EnvironmentView } from '../../shared/ipc';
-import { linkStatus, type LinkStatus } from './link-status';
+import { linkStatus, linkTicks, type LinkStatus } from './link-status';
 import { useHostContact } from '../app/host-contact-store';
 import { useNow } from '../ui/use-now';
 import { isUnencryptedLink } from '../environments/unencrypted-note';
@@ -38,7 +38,7 @@ export function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
 }
 
 export function StatusIndicator({ env, compact = false }: { env: EnvironmentView; compact?: boolean }) {
-  const now = useNow();
+  const now = useNow(linkTicks(env));
   const hostLost = useHostContact((s) => s.lost);
   const status = linkStatus(env, now, hostLost);
   return (
@@ -84,7 +84,7 @@ export function linkAlert(
 export function LinkAlertDot({ env, id }: { env: EnvironmentView; id?: string }) {
   const alert = linkAlert(
     env,
-    useNow(),
+    useNow(linkTicks(env)),
     useHostContact((s) => s.lost),
   );
   if (!alert) return null;
