@@ -64,5 +64,7 @@ describe('Sidebar rows', () => {
     act(() => vi.advanceTimersByTime(1_000));
     expect(screen.getByRole('img', { name: 'Connection: reconnecting in 4 s (attempt 3)' })).toBeTruthy();
     expect(rendersOf('env-a')).toBe(0);
+    // Of B's row, only the indicator: its marker and the row say the kind of link, which stays.
+    expect(rendersOf('env-b')).toBe(1);
   });
 });

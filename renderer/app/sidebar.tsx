@@ -15,7 +15,7 @@ import {
 } from '../environments/environment-actions';
 import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { linkAlert, LinkAlertDot, StatusIndicator } from '../health/status-indicator';
-import { linkTicks, offersReconnectNow } from '../health/link-status';
+import { offersReconnectNow } from '../health/link-status';
 import { useNow } from '../ui/use-now';
 import { useHostContact } from './host-contact-store';
 
@@ -103,7 +103,7 @@ export function Sidebar() {
   );
 }
 
-/** One environment's row: re-rendered when that environment changes, or each second while its text ticks. */
+/** One environment's row: re-rendered when that environment changes (its indicator alone ticks). */
 const SidebarItem = memo(function SidebarItem({
   id,
   active,
@@ -116,7 +116,8 @@ const SidebarItem = memo(function SidebarItem({
   const env = useEnvironments((s) => s.byId[id]);
   const selectEnv = useUi((s) => s.selectEnv);
   const hostLost = useHostContact((s) => s.lost);
-  const now = useNow(env !== undefined && linkTicks(env));
+  // The row's marker depends on the kind of link only, never on the clock: only its indicator ticks.
+  const now = useNow(false);
   if (!env) return null;
   return (
     <li>
