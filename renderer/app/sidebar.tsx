@@ -1,6 +1,8 @@
 // Every environment with its colour, name and live link status; selecting one shows it, and its
-// context menu connects, reconnects, edits, duplicates or removes it.
-import { useCallback, useState } from 'react';
+// context menu connects, reconnects, edits, duplicates or removes it. Each row reads only its own
+// environment from the store, so that one link's change (a fleet cut at once sends a hundred, each
+// retry another) redraws that one row, not the whole list.
+import { memo, useCallback, useState } from 'react';
 import { Copy, PackageX, Pencil, Plug, Plus, RefreshCw, Trash2, Unplug } from 'lucide-react';
 import type { EnvironmentView } from '../../shared/ipc';
 import { useEnvironments } from '../environments/environments-store';
@@ -17,14 +19,13 @@ import { offersReconnectNow } from '../health/link-status';
 import { useNow } from '../ui/use-now';
 import { useHostContact } from './host-contact-store';
 
+type MenuAt = { at: { x: number; y: number }; env: EnvironmentView };
+
 export function Sidebar() {
-  const { byId, order } = useEnvironments();
+  const order = useEnvironments((s) => s.order);
   const activeEnvId = useUi((s) => s.activeEnvId);
-  const now = useNow();
-  const hostLost = useHostContact((s) => s.lost);
-  const selectEnv = useUi((s) => s.selectEnv);
   const openDialog = useUi((s) => s.openDialog);
-  const [menu, setMenu] = useState<{ at: { x: number; y: number }; env: EnvironmentView } | null>(null);
+  const [menu, setMenu] = useState<MenuAt | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
   const ignore = () => undefined;
   const menuItems = (env: EnvironmentView): MenuEntry[] => [
@@ -76,38 +77,9 @@ export function Sidebar() {
   return (
     <nav className="sidebar" aria-label="Environments">
       <ul>
-        {order.map((id) => {
-          const env = byId[id];
-          if (!env) return null;
-          return (
-            <li key={id}>
-              <button
-                className="env-item"
-                aria-current={id === activeEnvId}
-                // The name stays the environment's; the marker (when shown) describes it.
-                aria-describedby={linkAlert(env, now, hostLost) ? `link-alert-${id}` : undefined}
-                onClick={() => selectEnv(id)}
-                onContextMenu={(e) => {
-                  e.preventDefault();
-                  setMenu({ at: contextMenuPoint(e), env });
-                }}
-              >
-                {/* The marker is in the description (aria-describedby), not in the name. */}
-                <span className="env-mark" aria-hidden="true">
-                  <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
-                  <LinkAlertDot env={env} id={`link-alert-${id}`} />
-                </span>
-                {/* Named by its content, so the name holds the visible text (WCAG 2.5.3). */}
-                <span className="env-card">
-                  <span className="env-name">
-                    <span className="visually-hidden">Environment</span> {env.name}
-                  </span>{' '}
-                  <StatusIndicator env={env} />
-                </span>
-              </button>
-            </li>
-          );
-        })}
+        {order.map((id) => (
+          <SidebarItem key={id} id={id} active={id === activeEnvId} onMenu={setMenu} />
+        ))}
       </ul>
       {menu && (
         <PopupMenu
@@ -130,3 +102,49 @@ export function Sidebar() {
     </nav>
   );
 }
+
+/** One environment's row: re-rendered when that environment changes (its indicator alone ticks). */
+const SidebarItem = memo(function SidebarItem({
+  id,
+  active,
+  onMenu,
+}: {
+  id: string;
+  active: boolean;
+  onMenu: (menu: MenuAt) => void;
+}) {
+  const env = useEnvironments((s) => s.byId[id]);
+  const selectEnv = useUi((s) => s.selectEnv);
+  const hostLost = useHostContact((s) => s.lost);
+  // The row's marker depends on the kind of link only, never on the clock: only its indicator ticks.
+  const now = useNow(false);
+  if (!env) return null;
+  return (
+    <li>
+      <button
+        className="env-item"
+        aria-current={active}
+        // The name stays the environment's; the marker (when shown) describes it.
+        aria-describedby={linkAlert(env, now, hostLost) ? `link-alert-${id}` : undefined}
+        onClick={() => selectEnv(id)}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          onMenu({ at: contextMenuPoint(e), env });
+        }}
+      >
+        {/* The marker is in the description (aria-describedby), not in the name. */}
+        <span className="env-mark" aria-hidden="true">
+          <span className="env-swatch" style={{ background: env.color }} aria-hidden="true" />
+          <LinkAlertDot env={env} id={`link-alert-${id}`} />
+        </span>
+        {/* Named by its content, so the name holds the visible text (WCAG 2.5.3). */}
+        <span className="env-card">
+          <span className="env-name">
+            <span className="visually-hidden">Environment</span> {env.name}
+          </span>{' '}
+          <StatusIndicator env={env} />
+        </span>
+      </button>
+    </li>
+  );
+});

@@ -155,6 +155,17 @@ export function offersReconnectNow(env: EnvironmentView): boolean {
   return env.health?.stalled === true && env.health.stallReconnectAt !== null;
 }
 
+/**
+ * Whether linkStatus's text for `env` changes as time passes (a countdown or a ticking duration):
+ * only such links need the per-second clock; every other one is redrawn only when it changes.
+ */
+export function linkTicks(env: EnvironmentView): boolean {
+  const { link, health } = env;
+  if (link.kind === 'reconnecting') return link.nextRetryAt != null;
+  if (link.kind === 'failed') return link.retryAt !== undefined;
+  return link.kind === 'connected' && health?.stalled === true;
+}
+
 function secondsSince(at: number, now: number): number {
   return Math.max(0, Math.round((now - at) / 1000));
 }

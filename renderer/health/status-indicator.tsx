@@ -13,8 +13,9 @@ import {
   RefreshCw,
   type LucideIcon,
 } from 'lucide-react';
+import { memo, useMemo } from 'react';
 import type { EnvironmentView } from '../../shared/ipc';
-import { linkStatus, type LinkStatus } from './link-status';
+import { linkStatus, linkTicks, type LinkStatus } from './link-status';
 import { useHostContact } from '../app/host-contact-store';
 import { useNow } from '../ui/use-now';
 import { isUnencryptedLink } from '../environments/unencrypted-note';
@@ -32,25 +33,24 @@ const STATUS_ICONS: Record<LinkStatus['kind'], LucideIcon> = {
   unknown: CircleHelp,
 };
 
-export function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
+// Memoised: a countdown redraws its text each second, not the icon's SVG.
+export const StatusIcon = memo(function StatusIcon({ kind }: { kind: LinkStatus['kind'] }) {
   const Icon = STATUS_ICONS[kind];
   return <Icon className="status-icon" size={13} aria-hidden="true" />;
-}
+});
 
 export function StatusIndicator({ env, compact = false }: { env: EnvironmentView; compact?: boolean }) {
-  const now = useNow();
+  const now = useNow(linkTicks(env));
   const hostLost = useHostContact((s) => s.lost);
   const status = linkStatus(env, now, hostLost);
+  // Parses the URL: once per settings, not once per second of a countdown.
+  const unencrypted = useMemo(() => isUnencryptedLink(env.settings), [env.settings]);
   return (
     <span
       className={`status status-${status.kind}`}
       role="img"
       aria-label={status.label}
-      title={
-        isUnencryptedLink(env.settings)
-          ? `${status.label} (unencrypted link: ws:// over the network)`
-          : status.label
-      }
+      title={unencrypted ? `${status.label} (unencrypted link: ws:// over the network)` : status.label}
     >
       <StatusIcon kind={status.kind} />
       <span className="status-text" aria-hidden="true">
@@ -82,9 +82,10 @@ export function linkAlert(
  * reconnecting (shape as well as colour), with its name for assistive tech. Nothing when healthy.
  */
 export function LinkAlertDot({ env, id }: { env: EnvironmentView; id?: string }) {
+  // The marker says the kind of link, which the clock never changes: it does not tick.
   const alert = linkAlert(
     env,
-    useNow(),
+    useNow(false),
     useHostContact((s) => s.lost),
   );
   if (!alert) return null;

@@ -38,6 +38,20 @@ describe('panes store', () => {
     expect(env().activeTabId).toBe(t2!.id);
   });
 
+  it('leaves the state untouched when a prune drops nothing (a fleet reconnecting lists every environment again)', () => {
+    const s = usePanes.getState();
+    s.openTab('e', terminalContent('p1'));
+    const before = usePanes.getState().byEnv;
+    let notified = 0;
+    const stop = usePanes.subscribe(() => (notified += 1));
+    s.prune('e', () => true);
+    s.prune('elsewhere', () => false);
+    stop();
+    expect(usePanes.getState().byEnv).toBe(before);
+    // No subscriber ran: no layout save, no pane redrawn.
+    expect(notified).toBe(0);
+  });
+
   it('names a tab (cleaned), and a blank or null name goes back to the program title', () => {
     const s = usePanes.getState();
     s.openTab('e', terminalContent('p1'));

@@ -214,7 +214,13 @@ export const usePanes = create<PanesState>()((set) => ({
       ),
     ),
   prune: (envId, keep) =>
-    set((s) => updateEnv(s, envId, (env) => rebuildTabs(env, (leaf) => (keep(leaf.content) ? leaf : null)))),
+    set((s) => {
+      // Nothing to drop (the usual case: every environment's processes are listed again when it
+      // reconnects, a whole fleet at once): the same state, so no pane redraws and no layout save.
+      const env = s.byEnv[envId];
+      if (!env || env.tabs.every((t) => leaves(t.root).every((l) => keep(l.content)))) return s;
+      return updateEnv(s, envId, (e) => rebuildTabs(e, (leaf) => (keep(leaf.content) ? leaf : null)));
+    }),
   removeEnv: (envId) =>
     set((s) => {
       const { [envId]: _gone, ...rest } = s.byEnv;

@@ -5,6 +5,7 @@
 // restore to each environment being connected again, the reconnect attempts per second the servers
 // see, whether every process's output is whole, the app page's long tasks and frame intervals in
 // Chromium while the Terminals view is shown, and the app host's CPU and memory from /proc.
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { BACKOFF_STEADY_MS } from '../../../electron/client/constants';
@@ -34,6 +35,11 @@ const MAIN_RSS_BUDGET_MIB = 512;
 const PAGE_STEP_TIMEOUT_MS = 90_000;
 /** How often the app host's /proc figures are read. */
 const SAMPLE_MS = 1_000;
+/**
+ * TETHER_BENCH_FLEET_PROFILE=FILE: also records the app page's CPU profile (Chromium's sampling
+ * profiler) from the cut to the end of the measured window, for DevTools or a script to read.
+ */
+const PROFILE_FILE = process.env.TETHER_BENCH_FLEET_PROFILE;
 
 /** Counts the page's long tasks and requestAnimationFrame intervals from its first script on. */
 const PAGE_PROBE = `
@@ -181,6 +187,12 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     await sleep(options.settleMs);
     beforeCutRss = rssMiB(fleet.web.pid);
 
+    const profiler = PROFILE_FILE ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
+      await profiler.send('Profiler.start');
+    }
     cutAt = fleet.cut();
     context.log(`  cut ${fleet.proxies.length} proxies for ${options.cutMs / 1000} s`);
     await sleep(options.cutMs);
@@ -193,6 +205,11 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     checks = await fleet.checkAll(restoredAt, options.resumeTimeoutMs);
     await sleep(options.settleMs);
     measuredUntil = Date.now();
+    if (profiler && PROFILE_FILE) {
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(PROFILE_FILE, JSON.stringify(profile));
+      context.log(`  page CPU profile written to ${PROFILE_FILE}`);
+    }
     readings = await page.evaluate(() => (window as unknown as { __fleetProbe: ProbeReadings }).__fleetProbe);
   } finally {
     sampler.stop();
