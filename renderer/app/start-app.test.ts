@@ -10,6 +10,7 @@ import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
 import { resetStores } from '../test/reset-stores';
 import { encodeBase64 } from '../terminals/xterm/base64';
 import { startApp } from './start-app';
+import { flushEnvironmentChanges } from '../environments/environment-changes';
 import { DEFAULT_SETTINGS } from '../settings/settings-store';
 
 let bridge: FakeBridge;
@@ -197,6 +198,7 @@ describe('startApp', () => {
     bridge.emit('transfers.changed', { ...transfer, state: 'done', doneBytes: 10 });
     bridge.emit('transfers.changed', { ...transfer, id: 't2', state: 'failed', error: 'disk full' });
     bridge.emit('environments.changed', { ...local, link: { kind: 'failed', since: 2, reason: 'gone' } });
+    flushEnvironmentChanges();
     expect(messages()).toEqual([
       'make exited with code 2.',
       'Upload of a.bin finished.',

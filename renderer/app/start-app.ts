@@ -18,6 +18,12 @@ import { applySettingsToAll, routeEvents } from '../terminals/xterm/terminal-reg
 import { retainShownContent } from '../panes/pane-kinds';
 import { guardUnsavedEdits } from '../editor/unsaved-guard';
 import { reportUnsavedEdits, resendUnsavedEdits } from '../editor/unsaved-report';
+import {
+  discardEnvironmentChanges,
+  flushEnvironmentChanges,
+  onEnvironmentChangeApplied,
+  queueEnvironmentChange,
+} from '../environments/environment-changes';
 import { forgetEnvironment, forwardNetworkSignals } from '../environments/environment-actions';
 import { syncLayout } from '../panes/layout-sync';
 import { noteOutput, noteProcessChange, trackActivity } from '../panes/activity-tracking';
@@ -29,17 +35,20 @@ import { openFirstShell, processesLoaded } from '../processes/first-shell';
 let hostHadLayout = false;
 
 export async function startApp(): Promise<() => void> {
+  onEnvironmentChangeApplied((before, env) => {
+    environmentChanged(before, env);
+    if (env.link.kind === 'connected' && before?.link.kind !== 'connected')
+      void loadProcesses(env.id).then(() => processesLoaded(env.id));
+  });
   const offs = [
     guardUnsavedEdits(),
     reportUnsavedEdits(),
-    onEvent('environments.changed', (env) => {
-      const before = useEnvironments.getState().byId[env.id];
-      useEnvironments.getState().upsert(env);
-      environmentChanged(before, env);
-      if (env.link.kind === 'connected' && before?.link.kind !== 'connected')
-        void loadProcesses(env.id).then(() => processesLoaded(env.id));
+    onEvent('environments.changed', queueEnvironmentChange),
+    onEvent('environments.removed', ({ id }) => {
+      // A queued change must not bring the environment back after it is gone.
+      flushEnvironmentChanges();
+      forgetEnvironment(id);
     }),
-    onEvent('environments.removed', ({ id }) => forgetEnvironment(id)),
     onEvent('processes.changed', (view) => {
       const before = useProcesses.getState().byKey[processKeyString(view)];
       useProcesses.getState().upsert(view);
@@ -91,7 +100,11 @@ export async function startApp(): Promise<() => void> {
   hostHadLayout = layout.restored;
   offs.push(layout.stop);
   await loadAll();
-  return () => offs.forEach((off) => off());
+  return () => {
+    offs.forEach((off) => off());
+    discardEnvironmentChanges();
+    onEnvironmentChangeApplied(null);
+  };
 }
 
 /** Loads (or reloads, after the bridge reconnected) everything the AppService knows. */
@@ -103,6 +116,8 @@ export async function loadAll(): Promise<void> {
   ]);
   useSettings.getState().set(settings);
   useTransfers.getState().setAll(transfers);
+  // Changes queued before the list are older than it: applied first, so the list wins.
+  flushEnvironmentChanges();
   useEnvironments.getState().setAll(envs);
   void loadNotices();
   void loadSshPrompts();

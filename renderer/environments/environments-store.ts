@@ -8,6 +8,8 @@ interface EnvironmentsState {
   order: string[];
   setAll: (envs: EnvironmentView[]) => void;
   upsert: (env: EnvironmentView) => void;
+  /** Several changes in order, in one update (one notification of the subscribers). */
+  upsertMany: (envs: EnvironmentView[]) => void;
   remove: (id: string) => void;
 }
 
@@ -22,6 +24,16 @@ export const useEnvironments = create<EnvironmentsState>((set) => ({
       byId: { ...s.byId, [env.id]: env },
       order: s.order.includes(env.id) ? s.order : [...s.order, env.id],
     })),
+  upsertMany: (envs) =>
+    set((s) => {
+      const byId = { ...s.byId };
+      const order = [...s.order];
+      for (const env of envs) {
+        if (!(env.id in byId)) order.push(env.id);
+        byId[env.id] = env;
+      }
+      return { byId, order };
+    }),
   remove: (id) =>
     set((s) => {
       const { [id]: _gone, ...rest } = s.byId;
