@@ -131,7 +131,10 @@ function peakPerSecond(times: number[], from: number, to: number): { peak: numbe
 async function openTerminalsView(page: Page, url: string, envName: string): Promise<number> {
   await page.addInitScript(PAGE_PROBE);
   await page.goto(url, { waitUntil: 'load' });
-  const item = page.getByRole('button', { name: `Environment ${envName}`, exact: true });
+  // The button is named by its content (name, then status): the name must end at a word boundary
+  // so that "fleet ws 1" is not "fleet ws 10".
+  const escaped = envName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const item = page.getByRole('button', { name: new RegExp(`^Environment ${escaped}(\\s|$)`) });
   await item.waitFor({ timeout: PAGE_STEP_TIMEOUT_MS });
   await item.click({ timeout: PAGE_STEP_TIMEOUT_MS });
   // The printing process into a pane of its own (the Processes panel's "Open pane"), then the
