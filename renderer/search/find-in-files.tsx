@@ -86,18 +86,14 @@ function Results({ envId, root, result }: { envId: string; root: string; result:
             <ul>
               {file.matches.map((match, i) => (
                 <li key={`${match.line}-${i}`}>
-                  {/* Named by its content ("Line 250: …"), so the name holds the visible text (WCAG 2.5.3). */}
+                  {/* The name holds the visible text ("250 the line"), as WCAG 2.5.3 asks. */}
                   <button
                     className="find-match"
+                    aria-label={`Line ${match.line} ${match.text}`}
                     onClick={() => openFileAt(envId, file.path, match.line)}
                     title={`${file.path}:${match.line}`}
                   >
-                    <span className="find-line muted mono">
-                      {/* The space outside the hidden word: a trailing one inside it is dropped from the name. */}
-                      <span className="visually-hidden">Line</span> {match.line}
-                      <span className="visually-hidden">:</span>
-                    </span>{' '}
-                    <MatchText match={match} />
+                    <span className="find-line muted mono">{match.line}</span> <MatchText match={match} />
                   </button>
                 </li>
               ))}

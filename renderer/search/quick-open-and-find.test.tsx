@@ -101,7 +101,7 @@ describe('Find in files', () => {
     expect(within(list).getByText(HOSTILE)).toBeTruthy();
     expect(list.querySelector('b, i')).toBeNull();
     expect([...list.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['quokka', 'quokka']);
-    await user.click(within(list).getByRole('button', { name: 'Line 250: the quokka' }));
+    await user.click(within(list).getByRole('button', { name: 'Line 250 the quokka' }));
     expect(bridge.callsOf('editor.open')).toEqual([{ envId: 'env-1', path: '/srv/app/notes/long.txt' }]);
     // The editor is a main-area tab: the Terminals panel comes forward with it.
     expect(useUi.getState().panelByEnv['env-1']).toBe('terminals');

@@ -70,7 +70,7 @@ describe('web app: Quick open and Find in files', () => {
     await saveScreenshot(page, 'find-in-files');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
-    await results.getByRole('button', { name: 'Line 250: line 250 has the quokka in it' }).click();
+    await results.getByRole('button', { name: 'Line 250 line 250 has the quokka in it' }).click();
     await expect.poll(() => page.getByRole('tab', { name: /long\.txt/ }).count(), poll).toBe(1);
     // The cursor is on line 250 (the active line) and the editor scrolled to show it.
     const active = page.locator('.cm-activeLine');
@@ -93,7 +93,7 @@ describe('web app: Quick open and Find in files', () => {
     await page.getByRole('tab', { name: /server-main\.ts/ }).click();
     await expect.poll(() => content.textContent(), poll).toContain('export const main = 42;');
     await page.keyboard.press('Control+Shift+H');
-    await results.getByRole('button', { name: 'Line 250: line 250 has the quokka in it' }).click();
+    await results.getByRole('button', { name: 'Line 250 line 250 has the quokka in it' }).click();
     await showsLine250();
   });
 });

@@ -130,7 +130,7 @@ async function workspaceFlow(page: Page, home: string, envName: string, shots: s
     .getByRole('list', { name: 'Search results' })
     .getByRole('listitem')
     .filter({ hasText: 'readme (1).txt' })
-    .getByRole('button', { name: 'Line 1: read me' })
+    .getByRole('button', { name: 'Line 1 read me' })
     .click();
   await expect.poll(() => strip.getByRole('tab', { name: /readme \(1\)\.txt/ }).count(), poll).toBe(1);
 
