@@ -9,6 +9,7 @@ import { isClientError } from '../client-error';
 import { fromPathUri } from '../files/path-uri';
 import { RemoteExecServerClient } from '../link/remote-client';
 import { terminalSshHooks } from '../transports/ssh/terminal-hooks';
+import { enterRawMode } from './raw-terminal';
 
 /** Exit status when Tether itself fails (no connection, lost session), as ssh uses 255. */
 export const RUN_FAILURE_EXIT_CODE = 255;
@@ -157,7 +158,7 @@ function pumpInput(
       },
     );
   };
-  if (options.interactive) stdin.setRawMode(true);
+  const leaveRawMode = options.interactive ? enterRawMode(stdin) : null;
   // The end of our input is the end of the process's (`tether run -- sort < file`); in raw
   // mode a terminal never ends, ^D is just a byte the remote terminal interprets.
   const onEnd = (): void => {
@@ -175,7 +176,7 @@ function pumpInput(
     stdin.off('data', onData);
     stdin.off('end', onEnd);
     stdin.pause();
-    if (options.interactive) stdin.setRawMode(false);
+    leaveRawMode?.();
   };
 }
 

@@ -232,6 +232,9 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     term.write('\x04');
     expect(await exited).toBe(0);
     expect(output.split('typed text').length - 1, 'echoed once and copied once').toBe(2);
+    // The remote pty already turned each \n into \r\n: our terminal, raw as ssh makes it, adds no \r.
+    expect(output).toContain('READY\r\n');
+    expect(output).not.toContain('\r\r\n');
   });
 
   it('ends like SIGPIPE when our reader goes away, terminating the remote process', async () => {
