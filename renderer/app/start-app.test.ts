@@ -67,6 +67,26 @@ describe('startApp', () => {
     expect(useUi.getState().panelByEnv['local']).toBe('files');
   });
 
+  it('keeps the panel the user went to while the first-launch shell was starting', async () => {
+    let started: () => void = () => undefined;
+    bridge.handle(
+      'processes.start',
+      (input) =>
+        new Promise((resolve) => {
+          started = () => resolve(makeProcess({ envId: input.envId, processId: 'shell-1' }));
+        }),
+    );
+    stop = await startApp();
+    bridge.emit('environments.changed', { ...local, link: { kind: 'connected', since: 1 } });
+    await waitFor(() => expect(bridge.callsOf('processes.start')).toHaveLength(1));
+    // The click lands while the start is on its way.
+    useUi.getState().showPanel('local', 'files');
+    started();
+    await waitFor(() => expect(envPanes(usePanes.getState().byEnv, 'local').tabs).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(useUi.getState().panelByEnv['local']).toBe('files');
+  });
+
   it('after a restart, opens a Local shell when every Local pane shows an ended process', async () => {
     const remote = makeEnv({ id: 'remote', name: 'Remote', link: { kind: 'connected', since: 0 } });
     const connected = { ...local, link: { kind: 'connected' as const, since: 1 } };

@@ -47,7 +47,14 @@ export function forgetFirstShell(envId: string): void {
 
 function open(envId: string, options: FirstShellOptions): void {
   if (options.unless?.()) return;
-  const reveal = options.select?.() ?? false;
-  if (reveal) useUi.getState().selectEnv(envId);
-  void openShell(envId, { reveal }).catch(() => options.onFailed?.());
+  // Whether to show it is asked once the shell has started, not before: a click on another panel
+  // while the start was on its way must win (it used to be switched back to the terminals).
+  void openShell(envId, { reveal: false }).then(
+    () => {
+      if (!options.select?.()) return;
+      useUi.getState().selectEnv(envId);
+      useUi.getState().showPanel(envId, 'terminals');
+    },
+    () => options.onFailed?.(),
+  );
 }
