@@ -168,7 +168,14 @@ export const inputScenarios: Scenario[] = [
   },
 ];
 
+/** The next message the server sends after `text`: its answer echoes `id` or, where the id could
+ *  not be read, carries -1 or null — waiting for `id` alone would sit out the whole timeout. */
 async function sendAndAwait(peer: RpcPeer, text: string, id: string) {
+  const before = peer.inbound.length;
   peer.sendText(text);
-  return peer.response(id).catch(() => peer.response(-1));
+  const answer = (await peer.messageAt(before)).message;
+  if (answer.id !== id && answer.id !== -1 && answer.id !== null) {
+    throw new Error(`unexpected answer to ${text}: ${JSON.stringify(answer)}`);
+  }
+  return answer;
 }
