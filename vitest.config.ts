@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { viteReaderWorker } from './scripts/reader-worker-plugin.mjs';
+import TetherSequencer from './test/support/test-sequencer';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -13,6 +14,7 @@ export default defineConfig({
     // Most node suites wait on real time (outages, backoff, sshd, ptys), not on the CPU, and the
     // default of cores − 1 is a single worker on a 2-core machine, which runs every file in series.
     maxWorkers: 3,
+    sequence: { sequencer: TetherSequencer },
     projects: [
       {
         // Tests of the exec-server's source run its reader thread built the way dist/ carries it.
@@ -43,7 +45,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // One browser file at a time, alongside the other suites rather than after them.
+          setupFiles: ['test/support/e2e-serial.ts'],
         },
       },
     ],
