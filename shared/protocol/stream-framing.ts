@@ -9,11 +9,13 @@
 //   bytes 1..4  the body length N, unsigned 32-bit big-endian
 //   N bytes     the body
 //
-// 0xF5 and 0xF6 never occur in UTF-8, so the first byte of a message tells a frame from a JSON line
-// without any state shared between the two ends: a reader needs no help to find the switch, and a
-// relay (the bridge) passes bytes through without looking at them. Once a reader has seen a frame,
-// the stream is framed for good: anything but a frame kind where a frame must begin, or a length
-// above the reader's bound, means the stream has lost its boundaries, and it cannot be read on.
+// A reader switches at the same point of its inbound stream: the client right after the initialize
+// result line, the server right after the initialize request (Tether's client sends nothing while
+// its initialize is unanswered). A relay (the bridge) passes the bytes through without looking at
+// them. 0xF5 and 0xF6 never occur in UTF-8, so a frame where a JSON line was due (a peer that
+// frames without the agreement) is told apart and refused. Once switched, anything but a frame
+// kind where a frame must begin, or a length above the reader's bound, means the stream lost its
+// boundaries, and it cannot be read on.
 
 export const STREAM_FRAME_TEXT = 0xf5;
 export const STREAM_FRAME_DATA = 0xf6;
@@ -57,7 +59,7 @@ function hex(byte: number): string {
 /** Cuts a byte stream into messages, chunk by chunk, whatever the chunks' boundaries. */
 export class StreamDecoder {
   private framesAllowed = false;
-  /** A frame was read: the stream is framed from here on. */
+  /** The stream is framed from here on. */
   private framed = false;
   private dead = false;
   /** Pieces of the line or frame body being read. */
@@ -76,9 +78,13 @@ export class StreamDecoder {
     private readonly allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
   ) {}
 
-  /** `tetherBinaryFrames` was agreed: frames from the peer are expected from now on. */
+  /**
+   * `tetherBinaryFrames` was agreed: the peer's next message is a frame, and so is every one after
+   * it. Called between messages (from the handler of the one that agreed).
+   */
   allowFrames(): void {
     this.framesAllowed = true;
+    this.framed = true;
   }
 
   get isBroken(): boolean {

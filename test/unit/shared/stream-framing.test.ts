@@ -17,10 +17,15 @@ interface Seen {
   broken: string[];
 }
 
+/** A decoder that switches to frames after a line that agrees to them, as the client's does. */
 function decoder(maxBytes = 1_000_000): { decoder: StreamDecoder; seen: Seen } {
   const seen: Seen = { messages: [], tooLong: 0, broken: [] };
-  const d = new StreamDecoder(maxBytes, {
-    message: (kind, bytes) => seen.messages.push({ kind, text: Buffer.from(bytes).toString('latin1') }),
+  const d: StreamDecoder = new StreamDecoder(maxBytes, {
+    message: (kind, bytes) => {
+      const text = Buffer.from(bytes).toString('latin1');
+      seen.messages.push({ kind, text });
+      if (kind === 'line' && text.includes('"tetherBinaryFrames":true')) d.allowFrames();
+    },
     lineTooLong: () => seen.tooLong++,
     broken: (reason) => seen.broken.push(reason),
   });
@@ -39,7 +44,7 @@ function stream(): { bytes: Buffer; expected: Seen['messages'] } {
     params: { chunk: Buffer.from([0, 10, 13, 255]) },
   })!;
   const bytes = Buffer.concat([
-    Buffer.from('{"id":1,"result":{"tetherBinaryFrames":true}}\r\n\n'),
+    Buffer.from('\n{"method":"early"}\n \r\n{"id":1,"result":{"tetherBinaryFrames":true}}\r\n'),
     frame(STREAM_FRAME_TEXT, '{"method":"a"}'),
     frame(STREAM_FRAME_DATA, data),
     frame(STREAM_FRAME_TEXT, ''),
@@ -48,6 +53,7 @@ function stream(): { bytes: Buffer; expected: Seen['messages'] } {
   return {
     bytes,
     expected: [
+      { kind: 'line', text: '{"method":"early"}' },
       { kind: 'line', text: '{"id":1,"result":{"tetherBinaryFrames":true}}' },
       { kind: 'text', text: '{"method":"a"}' },
       { kind: 'dataFrame', text: Buffer.from(data).toString('latin1') },
@@ -61,18 +67,15 @@ describe('stream framing', () => {
   it('reads lines and then frames from one chunk, from 1-byte chunks and from every split in two', () => {
     const { bytes, expected } = stream();
     const whole = decoder();
-    whole.decoder.allowFrames();
     whole.decoder.push(bytes);
     expect(whole.seen).toEqual({ messages: expected, tooLong: 0, broken: [] });
 
     const bytewise = decoder();
-    bytewise.decoder.allowFrames();
     for (let i = 0; i < bytes.length; i++) bytewise.decoder.push(bytes.subarray(i, i + 1));
     expect(bytewise.seen).toEqual({ messages: expected, tooLong: 0, broken: [] });
 
     for (let cut = 1; cut < bytes.length; cut++) {
       const split = decoder();
-      split.decoder.allowFrames();
       split.decoder.push(bytes.subarray(0, cut));
       split.decoder.push(bytes.subarray(cut));
       expect(split.seen.messages, `cut at ${cut}`).toEqual(expected);
@@ -90,11 +93,9 @@ describe('stream framing', () => {
 
   it('garbage after the handshake breaks the stream once, and nothing after it is delivered', () => {
     const { decoder: d, seen } = decoder();
-    d.allowFrames();
-    d.push(frame(STREAM_FRAME_TEXT, '{"ok":1}'));
-    d.push(Buffer.from('{"a":1}\n'));
+    d.push(Buffer.from('{"result":{"tetherBinaryFrames":true}}\n{"a":1}\n'));
     d.push(frame(STREAM_FRAME_TEXT, '{"late":1}'));
-    expect(seen.messages).toEqual([{ kind: 'text', text: '{"ok":1}' }]);
+    expect(seen.messages).toEqual([{ kind: 'line', text: '{"result":{"tetherBinaryFrames":true}}' }]);
     expect(seen.broken).toEqual([
       'byte 0x7b where a frame must begin (the stream is framed after the handshake)',
     ]);
