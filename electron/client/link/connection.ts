@@ -116,6 +116,11 @@ export class ExecServerConnection {
     return this.transport?.description ?? '';
   }
 
+  /** Whether the server agreed to binary data frames on this connection. */
+  get binaryFramesAgreed(): boolean {
+    return this.binaryFrames;
+  }
+
   /** Whether this link could carry binary data frames, i.e. whether to ask for them. */
   get canCarryBinaryFrames(): boolean {
     return this.transport?.sendDataFrame !== undefined;
