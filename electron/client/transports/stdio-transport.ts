@@ -1,7 +1,7 @@
 // Stdio transport: spawns the server command in its own process group and speaks newline-delimited
 // JSON over its stdin/stdout, then length-prefixed frames once binary frames are agreed
-// (shared/protocol/stream-framing.ts). Closing ends stdin (the server's cue to shut down), then kills the
-// group. A server that exits is reported with its exit status and the tail of its stderr.
+// (shared/protocol/stream-framing.ts). Closing ends stdin (the server's cue to shut down), then
+// kills the group. A server that exits is reported with its exit status and the tail of its stderr.
 import { spawn } from 'node:child_process';
 import { ClientError, inboundMessageTooLarge } from '../client-error';
 import { MAX_INBOUND_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS } from '../constants';
