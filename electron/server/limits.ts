@@ -72,7 +72,7 @@ export const MAX_OUTPUT_CHUNK_BYTES = 64 * 1024;
 const OUTPUT_QUIET_MS = 0.25;
 /** Longest a read of a busy stream waits to be joined with the next ones. */
 const OUTPUT_COALESCE_DELAY_MS = 1;
-/** The three above as one policy: the reader thread and ManagedProcess batch output alike. */
+/** The three above as one policy: the reader thread batches output by it, once (the main thread does not again). */
 export const OUTPUT_COALESCING: OutputCoalescingPolicy = {
   quietMs: OUTPUT_QUIET_MS,
   maxBytes: MAX_OUTPUT_CHUNK_BYTES,

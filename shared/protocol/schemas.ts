@@ -134,7 +134,7 @@ export const ProcessReadResult = z.looseObject({
 });
 export type ProcessReadResult = z.infer<typeof ProcessReadResult>;
 
-export const ProcessWriteParams = z.object({ processId: z.string(), chunk: base64, writeId: z.string() });
+export const ProcessWriteParams = z.object({ processId: z.string(), chunk: wireBytes, writeId: z.string() });
 export type ProcessWriteParams = z.infer<typeof ProcessWriteParams>;
 
 export const WriteStatus = z.enum(['accepted', 'unknownProcess', 'stdinClosed', 'starting']);

@@ -1,7 +1,8 @@
-// A stalled SSH link: the bridge's connection is up but nothing comes back. SSH links have no
-// transport pings, so before the stall bound the client could only flag the link as stalled, for
-// as long as the network stayed frozen. Now it gives the link up by itself after its bound, and at
-// once on reconnectNow(), and resumes the same session over a rebuilt master, every line once.
+// A stalled SSH link: the bridge's connection is up but nothing comes back (the link carries binary
+// frames, which the bridge relays as bytes). SSH links have no transport pings, so before the
+// stall bound the client could only flag the link as stalled, for as long as the network stayed
+// frozen. Now it gives the link up by itself after its bound, and at once on reconnectNow(), and
+// resumes the same session over a rebuilt master, every line once.
 // The bound is set below ssh's own keepalive give-up here, so it is the client that notices.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../electron/client/api';
@@ -47,6 +48,8 @@ async function streaming(hooks: RecordingHooks, options: { stallReconnectAfterMs
   const states: ConnectionState[] = [];
   client.onStateChange((state) => states.push(state));
   await client.connect();
+  // The bridge relays the daemon's framed stream: this chaos runs over binary frames.
+  expect(client.binaryFrames).toBe(true);
   const session = client.state.kind === 'connected' ? client.state.sessionId : null;
   const stream = lineStream({ bursts: 80, linesPerBurst: 400, pauseMs: 250, exitCode: 4 });
   const followed = followProcess(
@@ -93,6 +96,7 @@ describe('a stalled SSH link', () => {
 
         await waitUntil(() => client.state.kind === 'connected', RESUMED_WITHIN_MS, 'the resume');
         expect(client.state.kind === 'connected' ? client.state.sessionId : null).toBe(session);
+        expect(client.binaryFrames, 'the resumed link agreed to binary frames again').toBe(true);
         await within(followed.finished, STREAM_DONE_MS, 'the stream closing');
         expect(followed.problems).toEqual([]);
         expect(firstDifference(followed.output(), stream.expected())).toBe('identical');
@@ -130,6 +134,7 @@ describe('a stalled SSH link', () => {
 
         await waitUntil(() => client.state.kind === 'connected', RESUMED_WITHIN_MS, 'the resume');
         expect(client.state.kind === 'connected' ? client.state.sessionId : null).toBe(session);
+        expect(client.binaryFrames, 'the resumed link agreed to binary frames again').toBe(true);
         expect(host.servedConnections(), 'the stuck master was replaced').toBe(loginsBefore + 1);
         await within(followed.finished, STREAM_DONE_MS, 'the stream closing');
         expect(followed.problems).toEqual([]);

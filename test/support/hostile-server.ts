@@ -252,15 +252,22 @@ export async function startHostileWsServer(script: HostileScript): Promise<Hosti
 const STDIO_SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hostile-stdio-server.mjs');
 
 /**
- * The argv of a stdio "exec-server" that answers initialize properly, then writes `lines` (raw,
- * each followed by a newline unless `cut`), then idles or exits (`thenExit`).
+ * The argv of a stdio "exec-server" that answers initialize properly (agreeing to binary frames
+ * with `binaryFrames`), then writes `lines` (each followed by a newline), then `raw` bytes as they
+ * are, then `cut` (no newline), then idles or exits (`thenExit`).
  */
 export function hostileStdioCommand(
   lines: string[],
-  options: { cut?: string; thenExit?: boolean } = {},
+  options: { cut?: string; thenExit?: boolean; binaryFrames?: boolean; raw?: Uint8Array } = {},
 ): string[] {
   const script = Buffer.from(
-    JSON.stringify({ lines, cut: options.cut ?? null, exit: options.thenExit === true }),
+    JSON.stringify({
+      lines,
+      cut: options.cut ?? null,
+      exit: options.thenExit === true,
+      binaryFrames: options.binaryFrames === true,
+      raw: options.raw ? Buffer.from(options.raw).toString('base64') : null,
+    }),
   );
   return [process.execPath, STDIO_SERVER, script.toString('base64')];
 }

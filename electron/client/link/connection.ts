@@ -92,6 +92,7 @@ export class ExecServerConnection {
       onMessage: (message, binary) => connection.receive(message, binary === true),
       onActivity: () => connection.liveness.heard(),
       onClose: (error) => connection.shutdown(error),
+      onBroken: (reason) => connection.streamBroken(reason),
     };
     try {
       connection.transport = await opener.open(handlers, connectTimeoutMs, resume);
@@ -113,6 +114,11 @@ export class ExecServerConnection {
 
   get description(): string {
     return this.transport?.description ?? '';
+  }
+
+  /** Whether the server agreed to binary data frames on this connection. */
+  get binaryFramesAgreed(): boolean {
+    return this.binaryFrames;
   }
 
   /** Whether this link could carry binary data frames, i.e. whether to ask for them. */
@@ -317,6 +323,18 @@ export class ExecServerConnection {
   /** The server agreed to binary data frames: they may follow its initialize result at once. */
   private adoptFrameMode(result: InitializeResult): void {
     this.binaryFrames = result.tetherBinaryFrames === true && this.canCarryBinaryFrames;
+    if (this.binaryFrames) this.transport?.useFrames?.();
+  }
+
+  /** The stream under this connection lost its boundaries: a protocol error that ends it. */
+  private streamBroken(reason: string): void {
+    if (this.closedWith) return;
+    const message = `The server broke the framing of its stream: ${reason}.`;
+    this.lastProtocolError = message;
+    this.events.onProtocolError?.(message);
+    // A server that breaks its framing would break it again on a new link.
+    this.brokeProtocol = true;
+    this.close(new ClientError('protocol', message));
   }
 
   private handleNotification(method: string, params: unknown): void {

@@ -88,6 +88,8 @@ export async function handshake(
     // Codex's client asks environment/info only if initialize did not carry it.
     const info = result.environmentInfo ?? (await connection.call(Method.environmentInfo, undefined));
     if (connection.closed) {
+      // A server that broke the protocol meanwhile (its stream's framing) is said as such.
+      if (connection.brokeProtocol && connection.closedError) throw connection.closedError;
       throw new ClientError('disconnected', 'The connection dropped right after the handshake.');
     }
     link.signal.throwIfAborted();

@@ -134,6 +134,12 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     return this.link.environmentInfo?.capabilities?.[name] === true;
   }
 
+  /** Whether the current link carries binary data frames (agreed in its initialize). */
+  get binaryFrames(): boolean {
+    const state = this.link.state;
+    return state.kind === 'connected' && state.connection.binaryFramesAgreed;
+  }
+
   health(): HealthSnapshot {
     const state = this.link.state;
     const link = state.kind === 'connected' ? state : null;

@@ -106,7 +106,8 @@ export class WritePipeline {
         pieces.push(next.bytes);
         size += next.bytes.byteLength;
       }
-      const chunk = Buffer.concat(pieces).toString('base64');
+      // Raw: the connection sends it in a data frame, or as base64 where none were agreed.
+      const chunk = Buffer.concat(pieces);
       const writeId = `${this.writeIdPrefix}-${++this.writeCounter}`;
       call = this.calls.callRetrying(Method.processWrite, { processId: this.processId, chunk, writeId });
     }

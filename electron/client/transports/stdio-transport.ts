@@ -1,10 +1,16 @@
 // Stdio transport: spawns the server command in its own process group and speaks newline-delimited
-// JSON over its stdin/stdout. Closing ends stdin (the server's cue to shut down), then kills the
-// group. A server that exits is reported with its exit status and the tail of its stderr.
+// JSON over its stdin/stdout, then length-prefixed frames once binary frames are agreed
+// (shared/protocol/stream-framing.ts). Closing ends stdin (the server's cue to shut down), then
+// kills the group. A server that exits is reported with its exit status and the tail of its stderr.
 import { spawn } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
 import { ClientError, inboundMessageTooLarge } from '../client-error';
 import { MAX_INBOUND_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS } from '../constants';
+import {
+  STREAM_FRAME_DATA,
+  STREAM_FRAME_TEXT,
+  StreamDecoder,
+  streamFramePrefix,
+} from '../../../shared/protocol';
 import type { TransportKind } from './environment-kind';
 import type { Transport, TransportHandlers } from './transport-types';
 
@@ -81,52 +87,46 @@ export async function openStdioTransport(
     handlers.onClose(error);
   };
 
-  const decoder = new StringDecoder('utf8');
   // The tail of what came before the preamble (long enough to hold a preamble split across reads).
-  let beforePreamble: string | null = spec.preamble !== undefined ? '' : null;
-  const afterPreamble = (text: string): string | null => {
-    if (beforePreamble === null || spec.preamble === undefined) return text;
-    const seen = beforePreamble + text;
-    const at = seen.indexOf(`${spec.preamble}\n`);
+  const preambleLine = spec.preamble !== undefined ? Buffer.from(`${spec.preamble}\n`) : null;
+  let beforePreamble: Buffer | null = preambleLine ? Buffer.alloc(0) : null;
+  const afterPreamble = (data: Buffer): Buffer | null => {
+    if (beforePreamble === null || preambleLine === null) return data;
+    const seen = Buffer.concat([beforePreamble, data]);
+    const at = seen.indexOf(preambleLine);
     if (at < 0) {
-      beforePreamble = seen.slice(-(spec.preamble.length + 1));
+      beforePreamble = seen.subarray(-preambleLine.length);
       return null;
     }
     beforePreamble = null;
-    return seen.slice(at + spec.preamble.length + 1);
+    return seen.subarray(at + preambleLine.length);
   };
-  // Pieces of a line still waiting for its newline; joined once, so huge lines stay linear.
-  let partial: string[] = [];
-  // In UTF-16 units, which for JSON text (ASCII but for string contents) is about its bytes.
-  let partialLength = 0;
+  const decoder = new StreamDecoder(
+    MAX_INBOUND_MESSAGE_BYTES,
+    {
+      message: (kind, bytes) => {
+        if (reported || closedByUs) return;
+        const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        handlers.onMessage(buffer, kind === 'dataFrame');
+      },
+      lineTooLong: () => {
+        report(
+          inboundMessageTooLarge(`The stdio server "${spec.command.join(' ')}"`, MAX_INBOUND_MESSAGE_BYTES),
+        );
+        killGroup(pid, 'SIGKILL');
+      },
+      broken: (reason) => {
+        if (!reported && !closedByUs) handlers.onBroken(reason);
+      },
+    },
+    (bytes) => Buffer.allocUnsafe(bytes),
+  );
   child.stdout.on('data', (data: Buffer) => {
-    if (reported || closedByUs) return;
-    const decoded = afterPreamble(decoder.write(data));
-    if (decoded === null) return;
+    if (reported || closedByUs || decoder.isBroken) return;
+    const protocol = afterPreamble(data);
+    if (protocol === null) return;
     handlers.onActivity();
-    let text = decoded;
-    let newline = text.indexOf('\n');
-    while (newline >= 0) {
-      partial.push(text.slice(0, newline));
-      let line = partial.join('');
-      partial = [];
-      partialLength = 0;
-      text = text.slice(newline + 1);
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (line.trim()) handlers.onMessage(line);
-      if (closedByUs || reported) return;
-      newline = text.indexOf('\n');
-    }
-    if (!text) return;
-    partial.push(text);
-    partialLength += text.length;
-    if (partialLength > MAX_INBOUND_MESSAGE_BYTES) {
-      partial = [];
-      report(
-        inboundMessageTooLarge(`The stdio server "${spec.command.join(' ')}"`, MAX_INBOUND_MESSAGE_BYTES),
-      );
-      killGroup(pid, 'SIGKILL');
-    }
+    decoder.push(protocol);
   });
   child.stdin.on('error', () => undefined);
   child.on('exit', (code, signal) => {
@@ -145,6 +145,8 @@ export async function openStdioTransport(
     }
   });
 
+  /** Our messages are frames: the server agreed to them, and we read its initialize result. */
+  let framing = false;
   return {
     description,
     hasPings: false,
@@ -152,7 +154,21 @@ export async function openStdioTransport(
       if (reported || closedByUs || !child.stdin.writable) {
         throw new ClientError('disconnected', `The stdio server "${spec.command.join(' ')}" is gone.`);
       }
-      child.stdin.write(`${text}\n`);
+      if (framing) {
+        child.stdin.write(streamFramePrefix(STREAM_FRAME_TEXT, Buffer.byteLength(text)));
+        child.stdin.write(text);
+      } else child.stdin.write(`${text}\n`);
+    },
+    sendDataFrame(frame) {
+      if (reported || closedByUs || !child.stdin.writable) {
+        throw new ClientError('disconnected', `The stdio server "${spec.command.join(' ')}" is gone.`);
+      }
+      child.stdin.write(streamFramePrefix(STREAM_FRAME_DATA, frame.byteLength));
+      child.stdin.write(frame);
+    },
+    useFrames() {
+      framing = true;
+      decoder.allowFrames();
     },
     ping() {
       return false;

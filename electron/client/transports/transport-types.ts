@@ -9,10 +9,16 @@ import type { SshHooks } from './ssh/ssh-hooks';
 
 export interface TransportHandlers {
   /**
-   * One message: the frame's bytes (ws) or a line (stdio), not yet decoded; `binary` when it came
-   * in a binary WebSocket message (which may be a data frame).
+   * One message: the frame's bytes (ws), or a line or frame body (stdio), not yet decoded; `binary`
+   * when it came in a binary WebSocket message or a data-frame stream frame (either may be a data
+   * frame).
    */
   onMessage(message: Buffer | string, binary?: boolean): void;
+  /**
+   * A byte stream lost its message boundaries (garbage where a frame must begin, a length above
+   * the bound): nothing more can be read from it. The connection ends it as a protocol error.
+   */
+  onBroken(reason: string): void;
   /** Bytes arrived from the peer (message data, pongs, partial frames). */
   onActivity(): void;
   /** The transport ended; called once, never after close() was called by us. */
@@ -30,10 +36,15 @@ export interface Transport {
   /** Queues one message; throws ClientError('disconnected') if the transport is gone. */
   send(text: string): void;
   /**
-   * Queues one binary data frame, like send. Only transports with binary messages (WebSocket)
-   * have it; the connection asks for `tetherBinaryFrames` only where it is present.
+   * Queues one binary data frame, like send. Only transports that can carry them have it
+   * (WebSocket, stdio and so SSH); the connection asks for `tetherBinaryFrames` only where it is.
    */
   sendDataFrame?(frame: Uint8Array): void;
+  /**
+   * The server agreed to binary frames, and its initialize result was read: a byte stream frames
+   * every message from here on, both ways. WebSocket messages need nothing.
+   */
+  useFrames?(): void;
   /** Sends a transport-level keepalive ping; returns false if the transport has none. */
   ping(): boolean;
   /** Ends the transport (idempotent). onClose is not called afterwards. */

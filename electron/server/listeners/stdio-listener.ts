@@ -1,7 +1,8 @@
-// The stdio transport: newline-delimited JSON on stdin/stdout carrying exactly one connection.
+// The stdio transport: one connection on stdin/stdout, newline-delimited JSON until binary frames are
+// agreed (then length-prefixed frames, stream-transport.ts).
 // Outbound messages of one event-loop turn are written together; EOF on stdin ends the server.
 import { Connection, type ConnectionDeps } from '../rpc/connection';
-import { NdjsonTransport, readNdjson } from '../rpc/ndjson-stream';
+import { StreamTransport } from '../rpc/stream-transport';
 
 export interface StdioListener {
   /** Writes out what is queued; call before exiting. */
@@ -10,7 +11,7 @@ export interface StdioListener {
 
 /** Serves one connection on stdin/stdout; `onEnd(exitCode)` runs on EOF (0) or a protocol violation (1). */
 export function startStdioListener(deps: ConnectionDeps, onEnd: (exitCode: number) => void): StdioListener {
-  const transport = new NdjsonTransport(
+  const transport = new StreamTransport(
     'failed to parse JSON-RPC message from exec-server stdio',
     process.stdin,
     process.stdout,
@@ -19,7 +20,7 @@ export function startStdioListener(deps: ConnectionDeps, onEnd: (exitCode: numbe
     () => true,
   );
   const connection = new Connection(transport, deps);
-  readNdjson(process.stdin, connection);
+  transport.serve(connection);
   process.stdin.on('end', () => {
     connection.handleClose();
     onEnd(0);

@@ -1,4 +1,4 @@
-// The unix-socket listener (`--listen unix:PATH`): newline-delimited JSON, one connection per
+// The unix-socket listener (`--listen unix:PATH`): JSON lines (frames once agreed), one connection per
 // client socket, no token. It binds only inside a directory private to us (private-dir.ts), which
 // is its authentication, and makes the socket itself 0600 as well.
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection, type ConnectionDeps } from '../rpc/connection';
 import { checkSocketPathLength } from '../daemon/daemon-paths';
-import { NdjsonTransport, readNdjson } from '../rpc/ndjson-stream';
+import { StreamTransport } from '../rpc/stream-transport';
 import { assertPrivateDir } from '../daemon/private-dir';
 import { socketAnswers } from '../daemon/socket-probe';
 import { SOCKET_CLIENT_HEARD_WITHIN_MS } from '../limits';
@@ -48,7 +48,7 @@ export async function startUnixListener(
     socket.on('error', () => {});
     let lastHeardAt = Date.now();
     socket.on('data', () => (lastHeardAt = Date.now()));
-    const transport = new NdjsonTransport(
+    const transport = new StreamTransport(
       'failed to parse JSON-RPC message from exec-server unix socket',
       socket,
       socket,
@@ -62,7 +62,7 @@ export async function startUnixListener(
       () => Date.now() - lastHeardAt < SOCKET_CLIENT_HEARD_WITHIN_MS,
     );
     const connection = new Connection(transport, deps);
-    readNdjson(socket, connection);
+    transport.serve(connection);
     socket.once('close', () => {
       sockets.delete(socket);
       connection.handleClose();

@@ -2,7 +2,6 @@
 // long-poll waiters and the reasons its output is not being read (flow-control window or a
 // congested connection). Notifications go to the session's `emit`, which drops them when detached.
 import { descendantPids, killPids } from './process-tree';
-import { OutputCoalescer } from '../../../shared/output-coalescing';
 import {
   Notification,
   type OutputStream,
@@ -11,7 +10,7 @@ import {
   type WriteStatus,
 } from '../../../shared/protocol';
 import type { ChildIo } from './child-spawn';
-import { flowControlledRetentionSlack, MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from '../limits';
+import { flowControlledRetentionSlack } from '../limits';
 import type { OutboundMessage } from '../rpc/outbound';
 import { OutputLog } from './output-log';
 import { RpcError } from '../rpc/rpc-error';
@@ -54,11 +53,6 @@ export class ManagedProcess {
   private produced = 0;
   private acked = 0;
   private congested = false;
-  private pendingStream: OutputStream | null = null;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private flushTimer: NodeJS.Timeout | null = null;
-  private readonly coalescer = new OutputCoalescer(OUTPUT_COALESCING);
 
   constructor(
     readonly id: string,
@@ -97,49 +91,29 @@ export class ManagedProcess {
 
   // ── Child events ──────────────────────────────────────────────────────────────────────────
 
+  /**
+   * One batch of output from the reader thread, which already joined a busy stream's reads under
+   * the coalescing policy: it leaves as it came (a second pass here measured no gain, see
+   * docs/exec-server.md).
+   */
   onData(stream: OutputStream, data: Buffer): void {
     if (data.length === 0) return;
-    const now = performance.now();
-    if (this.pendingStream !== stream || this.pendingBytes + data.length > MAX_OUTPUT_CHUNK_BYTES)
-      this.flushOutput();
-    this.pendingStream = stream;
-    this.pending.push(data);
-    this.pendingBytes += data.length;
     this.produced += data.length;
     if (this.outputWindowBytes !== null) this.updateReading();
-    // A read after a quiet spell (a keystroke echo) leaves at once; reads in a busy stream (a pty
-    // yields 4 KiB at a time) are joined for a moment, saving messages and syscalls.
-    const wait = this.coalescer.arrive(now, this.pendingBytes);
-    if (wait === 0) this.flushOutput();
-    else this.flushTimer ??= setTimeout(this.flushOutput, wait);
-  }
-
-  private readonly flushOutput = (): void => {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    const stream = this.pendingStream;
-    if (stream === null || this.pendingBytes === 0) return;
-    const data =
-      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.pendingStream = null;
     const seq = this.nextSeq++;
     this.log.append({ seq, stream, data });
     // Encoded by the connection it leaves on: base64 JSON, or a binary data frame.
     this.emit({ kind: 'processOutput', processIdJson: this.idJson, seq, stream, data });
     this.wake();
-  };
+  }
 
   onStreamEnd(): void {
-    this.flushOutput();
     this.openStreams--;
     this.maybeClose();
   }
 
   onExit(exitCode: number): void {
     if (this.exitCode !== null) return;
-    this.flushOutput();
     this.exitCode = exitCode;
     const seq = this.nextSeq++;
     this.emit(`${EXITED_HEAD}${this.idJson},"seq":${seq},"exitCode":${exitCode},"sandboxDenied":false}}`);

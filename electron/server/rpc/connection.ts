@@ -1,4 +1,4 @@
-// One client connection (a WebSocket or the stdio pair): decodes messages, enforces codex's
+// One client connection (a WebSocket, the stdio pair or a unix socket): decodes messages, enforces codex's
 // handshake order and protocol-violation rules, runs requests concurrently (bounded, queued
 // beyond the bound), and is the sink of its session's notifications with outbound backpressure.
 // It also holds whether binary data frames were negotiated, which decides how its messages travel.
@@ -36,10 +36,16 @@ export interface Transport {
   /** One JSON message; Buffers hold UTF-8 JSON text and go back to the message pool once written. */
   send(message: string | Buffer): void;
   /**
-   * One binary data frame (pooled Buffers go back once written). Only transports that carry
-   * binary messages (WebSocket) have it; without it `tetherBinaryFrames` is never agreed.
+   * One binary data frame (pooled Buffers go back once written). Only transports that can carry
+   * them have it (WebSocket, and byte streams once framed); without it `tetherBinaryFrames` is
+   * never agreed.
    */
   sendDataFrame?(frame: Buffer): void;
+  /**
+   * `tetherBinaryFrames` was just agreed, and the initialize result sent: a byte stream frames
+   * every message from here on, both ways (stream-transport.ts). WebSocket messages need nothing.
+   */
+  useFrames?(): void;
   /** Outbound bytes queued and not yet handed to the OS. */
   bufferedBytes(): number;
   /** Calls `callback` once when the outbound queue next drains. */
@@ -193,6 +199,23 @@ export class Connection implements SessionSink {
     return this.transport.probeReading?.(timeoutMs) ?? this.transport.probeAlive(timeoutMs);
   }
 
+  /**
+   * The byte stream under this connection lost its message boundaries (garbage where a frame
+   * must begin, a length above the bound): nothing after can be read, so the peer is told why and
+   * the connection ends.
+   */
+  streamBroken(reason: string): void {
+    if (this.closed) return;
+    this.send(
+      encodeError(
+        UNDECODABLE_ID_JSON,
+        ErrorCode.invalidRequest,
+        `${this.transport.parseErrorPrefix}: ${reason}`,
+      ),
+    );
+    this.violation(`the stream broke its framing: ${reason}`);
+  }
+
   /** Drops this connection because another one is taking its session over. */
   evict(reason: string): void {
     this.violation(reason);
@@ -319,6 +342,7 @@ export class Connection implements SessionSink {
       result: binaryFrames ? { ...result, tetherBinaryFrames: true } : result,
     });
     this.binaryFrames = binaryFrames;
+    if (binaryFrames) this.transport.useFrames?.();
     session.attach(this);
     this.deps.logger.debug(
       `${resumeId ? 'resumed' : 'created'} session ${session.id} for ${params.clientName}`,

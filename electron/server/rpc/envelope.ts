@@ -162,13 +162,17 @@ export function encodeResult(idJson: string, result: unknown): string {
   return `{"id":${idJson},"result":${stringifyWithBytes(result, toBase64)}}`;
 }
 
-/** A result with byte fields as a data frame, or null when it has none. */
-export function encodeResultFrame(idJson: string, result: unknown): Buffer | null {
+/**
+ * A result for a connection with binary frames: a data frame when it has byte fields, else JSON
+ * text. One serialisation either way: without byte fields the frame's header is that very text.
+ */
+export function encodeResultFrame(idJson: string, result: unknown): { text: string } | { dataFrame: Buffer } {
   const { text, payloads } = stringifyWithPayloads(result);
-  if (payloads.length === 0) return null;
-  return writeDataFrame(`{"id":${idJson},"result":${text}}`, payloads, (bytes) =>
-    Buffer.allocUnsafe(bytes),
-  ) as Buffer;
+  const message = `{"id":${idJson},"result":${text}}`;
+  if (payloads.length === 0) return { text: message };
+  return {
+    dataFrame: writeDataFrame(message, payloads, (bytes) => Buffer.allocUnsafe(bytes)) as Buffer,
+  };
 }
 
 export function encodeError(idJson: string, code: number, message: string, data?: unknown): string {

@@ -42,8 +42,9 @@ export function dropOutbound(message: OutboundMessage): void {
 export function toWire(message: OutboundMessage, binaryFrames: boolean): WireMessage {
   if (typeof message === 'string' || Buffer.isBuffer(message)) return { text: message };
   if (message.kind === 'result') {
-    const frame = binaryFrames ? encodeResultFrame(message.idJson, message.result) : null;
-    return frame ? { dataFrame: frame } : { text: encodeResult(message.idJson, message.result) };
+    return binaryFrames
+      ? encodeResultFrame(message.idJson, message.result)
+      : { text: encodeResult(message.idJson, message.result) };
   }
   return binaryFrames ? { dataFrame: outputFrame(message) } : { text: outputJson(message) };
 }

@@ -45,7 +45,14 @@ export const requestHandlers: HandlerTable = {
       .process(params.processId)
       .read(params.afterSeq ?? 0, params.maxBytes ?? null, params.waitMs ?? 0, ctx.signal),
   [Method.processWrite]: (params, ctx) => {
-    const decoded = decodeBase64Strict(params.chunk);
+    // Raw in a data frame where binary frames were agreed, else base64 as codex sends it.
+    const decoded =
+      typeof params.chunk === 'string'
+        ? decodeBase64Strict(params.chunk)
+        : {
+            ok: true as const,
+            bytes: Buffer.from(params.chunk.buffer, params.chunk.byteOffset, params.chunk.byteLength),
+          };
     if (!decoded.ok) throw RpcError.invalidParams(decoded.reason);
     if (params.writeId === '') throw RpcError.invalidParams('writeId must not be empty');
     const managed = ctx.session.find(params.processId);

@@ -1,6 +1,7 @@
 // Staying attached over SSH, with the fault proxy between ssh and sshd: output produced during a
 // cut arrives byte-exact once the master is rebuilt and the bridge reattaches to the daemon; input
 // typed through a cut lands exactly once; a daemon that is gone is reported as a lost session.
+// Both ways the link carries binary frames (raw output and raw input), relayed by the bridge.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,12 +38,14 @@ describe('SSH reconnect', () => {
     const client = sshClient(rig, host, hooks);
     try {
       await client.connect();
+      expect(client.binaryFrames).toBe(true);
       const session = client.state.kind === 'connected' ? client.state.sessionId : null;
       const out = await outputProducedWhileCut(client, proxyOf(host), host.home);
       expect(out.text()).toBe(ALL_TICKS);
       expect(out.inOrder()).toBe(true);
       expect(out.gaps()).toEqual([]);
       expect(client.state.kind === 'connected' ? client.state.sessionId : null).toBe(session);
+      expect(client.binaryFrames, 'the resumed link agreed to binary frames again').toBe(true);
       // The master was rebuilt without a question, and nothing was installed again.
       expect(hooks.prompts).toEqual([]);
       expect(hooks.stages.filter((s) => s.stage === 'checking')).toHaveLength(1);
@@ -56,6 +59,7 @@ describe('SSH reconnect', () => {
     const proxy = proxyOf(host);
     try {
       await client.connect();
+      expect(client.binaryFrames).toBe(true);
       const typed = path.join(host.home, 'typed.txt');
       const handle = await client.startProcess({
         argv: ['/bin/sh', '-c', 'cat > typed.txt'],

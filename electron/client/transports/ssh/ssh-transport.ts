@@ -101,7 +101,8 @@ export class SshTransportOpener implements TransportOpener {
         exitError: (code) => bridgeExitError(code, resume, this.spec.destination),
       },
       {
-        onMessage: (message) => handlers.onMessage(message),
+        onMessage: (message, binary) => handlers.onMessage(message, binary),
+        onBroken: (reason) => handlers.onBroken(reason),
         onActivity: () => {
           if (!delivered) {
             delivered = true;
