@@ -1,6 +1,7 @@
 // The stdio transport: newline-delimited JSON on stdin/stdout carrying exactly one connection.
 // Outbound messages of one event-loop turn are written together; EOF on stdin ends the server.
 import { Connection, type ConnectionDeps } from '../rpc/connection';
+import { localUserPrincipal } from './principal';
 import { NdjsonTransport, readNdjson } from '../rpc/ndjson-stream';
 
 export interface StdioListener {
@@ -18,7 +19,7 @@ export function startStdioListener(deps: ConnectionDeps, onEnd: (exitCode: numbe
     // A stdio server carries exactly one connection; while its stdin is open, it is the live one.
     () => true,
   );
-  const connection = new Connection(transport, deps);
+  const connection = new Connection(transport, deps, localUserPrincipal());
   readNdjson(process.stdin, connection);
   process.stdin.on('end', () => {
     connection.handleClose();
