@@ -1,14 +1,24 @@
 // The real `codex exec` 0.171.0 as a coding agent on Tether's server (driven by a fake model of
 // ours, test/support/codex-agent.ts): its long-running tool command is listed by `tether ps`
 // with codex's client name, followed by `tether attach` from its first output and live, driven
-// with input; a wrong token sees nothing. One codex run serves every test of the file.
+// with input; a wrong token sees nothing. In Chromium the Processes panel lists it under
+// *Started by other clients*, a pane watches it read-only, takes it over and keeps it. One codex
+// run serves every test of the file.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { launchBrowser } from '../support/browser';
 import { startCodexAgent, type CodexAgent } from '../support/codex-agent';
 import { startServer, TETHER_BIN, type StartedServer } from '../support/exec-servers';
 import { waitFor } from '../support/wait';
+import { addEnvironment } from './environment-ui';
+import { reportFailure, saveScreenshot } from './screens';
+import { focusTerminal } from './terminal-text';
+import { startWebApp } from './web-app';
+
+const UI_TIMEOUT_MS = 30_000;
+const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
 
 /** What codex's agent runs: a first line, then an answer per input line, until stopped. */
 const AGENT_COMMAND = 'echo agent-started; while read line; do echo "agent got $line"; done';
@@ -117,5 +127,70 @@ describe('codex exec as the agent, seen from tether ps and attach', () => {
     probe.kill();
     watcher.kill();
     await Promise.all([probe.exited, watcher.exited]);
+  });
+});
+
+describe("codex exec as the agent, seen in the app's Processes panel", () => {
+  it('lists it under Started by other clients; a pane watches it read-only, takes it over and keeps it', async () => {
+    const app = await startWebApp();
+    const browser = await launchBrowser({ disableWebgl: true });
+    const { page } = browser;
+    onTestFailed(() => reportFailure(page, 'codex-agent', app));
+    try {
+      await page.goto(app.url);
+      await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);
+      await addEnvironment(page, server.transportSpec(), UI_TIMEOUT_MS);
+      await page.getByRole('tab', { name: 'Processes' }).click();
+      const others = page.getByRole('region', { name: 'Started by other clients' });
+      const row = others.getByRole('row', { name: /codex.*while read line/ });
+      await expect.poll(() => row.count(), poll).toBe(1);
+      expect(await row.textContent()).toMatch(/running/);
+      await saveScreenshot(page, 'codex-agent-processes');
+      await row.getByRole('button', { name: /^Watch / }).click();
+
+      const watching = page
+        .locator('section.pane')
+        .filter({ has: page.locator('.pane-title', { hasText: /^Watching codex/ }) });
+      await expect.poll(() => watching.count(), poll).toBe(1);
+      expect(await watching.locator('.pane-title').textContent()).toMatch(
+        /^Watching codex[\w-]*'s `.*while read line.*`$/,
+      );
+      // Its output from the start, read-only: typing does not reach it.
+      await expect.poll(() => watching.locator('.xterm-rows').textContent(), poll).toContain('agent-started');
+      expect(await watching.getByText('read-only', { exact: true }).count()).toBe(1);
+      await focusTerminal(page);
+      await page.keyboard.type('typed-while-watching');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => watching.getByRole('alert').textContent(), poll).toMatch(/Read-only/);
+
+      await watching.getByRole('button', { name: 'Take over' }).click();
+      await expect
+        .poll(() => watching.getByRole('status').first().textContent(), poll)
+        .toMatch(/Control is shared with codex/);
+      await focusTerminal(page);
+      await page.keyboard.type('from-chromium');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => watching.locator('.xterm-rows').textContent(), poll)
+        .toContain('agent got from-chromium');
+      expect(await watching.locator('.xterm-rows').textContent()).not.toContain(
+        'agent got typed-while-watching',
+      );
+      await saveScreenshot(page, 'codex-agent-taken-over');
+
+      await watching.getByRole('button', { name: 'Keep' }).click();
+      await expect.poll(() => watching.getByRole('status').first().textContent(), poll).toMatch(/^Kept/);
+      // The process is the app's session's now: tether ps names the app as its client.
+      const ps = tether(['ps', ...where]);
+      await ps.exited;
+      const line = ps
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('while read line'));
+      expect(line?.split('\t')[1]).toBe('tether');
+    } finally {
+      await browser.close();
+      await app.stop();
+    }
   });
 });

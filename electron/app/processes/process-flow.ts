@@ -101,6 +101,38 @@ export class ProcessFlow implements StreamSource {
     }
   }
 
+  /**
+   * Follows process `processId` of another session (`owner`) here, read-only at first: a process
+   * of the environment's list like any other, with `watched` in its view.
+   */
+  async watch(
+    env: EnvironmentRuntime,
+    client: ExecServerClientApi,
+    owner: { sessionId: string; clientName: string },
+    target: { processId: string; argv: string[]; cwd: string; tty: boolean; startedAt: number },
+  ): Promise<ProcessView> {
+    const handle = await client.attachOtherProcess(owner.sessionId, target.processId, { tty: target.tty });
+    const options: ProcessStartOptions & { processId: string } = {
+      processId: handle.processId,
+      argv: target.argv,
+      cwd: target.cwd,
+      tty: target.tty,
+    };
+    const resizable = target.tty && client.hasCapability(TetherCapability.processResize);
+    const runtime = this.add(env, options, resizable);
+    runtime.watching(
+      { clientName: owner.clientName, sessionId: owner.sessionId, control: false, kept: false },
+      target.startedAt,
+    );
+    runtime.attach(handle);
+    return runtime.snapshot;
+  }
+
+  /** Tells every renderer that the other clients' processes of `envId` changed. */
+  othersChanged(envId: string): void {
+    this.renderers.broadcast('processes.othersChanged', { envId });
+  }
+
   drop(env: EnvironmentRuntime, runtime: ProcessRuntime): void {
     runtime.dispose();
     env.processes.delete(runtime.processId);
