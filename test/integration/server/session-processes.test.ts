@@ -159,20 +159,12 @@ describe('sessions of one capability token', () => {
 });
 
 describe('who sees what', () => {
-  it('a wrong token is refused outright, and tokens of other servers see nothing', async () => {
-    const first = await startServer('tether', 'ws');
-    const second = await startServer('tether', 'ws');
-    servers.push(first, second);
+  it('a wrong token is refused outright: it reaches no session at all', async () => {
+    const server = await startServer('tether', 'ws');
+    servers.push(server);
     await expect(
-      RpcPeer.connectWs(first.url!, { headers: { Authorization: 'Bearer not-the-token' } }),
+      RpcPeer.connectWs(server.url!, { headers: { Authorization: 'Bearer not-the-token' } }),
     ).rejects.toBeInstanceOf(UpgradeRefusedError);
-    const agent = await peer(first.url!, first.authHeaders(), 'agent');
-    await agent.call('process/start', start('p', 'sleep 30'));
-    const stranger = await peer(second.url!, second.authHeaders(), 'stranger');
-    expect((await stranger.call<Listed>('session/list', {})).sessions.map((s) => s.clientName)).toEqual([
-      'stranger',
-    ]);
-    await agent.call('process/terminate', { processId: 'p' });
   });
 
   it('JWT subjects are principals: another subject cannot list, attach to or resume a session', async () => {
