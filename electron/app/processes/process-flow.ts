@@ -75,12 +75,15 @@ export class ProcessFlow implements StreamSource {
       ...(saved.size ? { size: saved.size } : {}),
       ...(saved.flowControl ? { outputWindowBytes: SERVER_OUTPUT_WINDOW_BYTES } : {}),
     };
-    this.add(env, options, saved.resizable, {
+    const runtime = this.add(env, options, saved.resizable, {
       pid: saved.pid,
       startedAt: saved.startedAt,
       lastSeq: saved.lastSeq,
       ...(ending ? { ended: ending } : {}),
     });
+    // A watched process is still another client's (read-only until taken over) after the restart;
+    // the app's session, resumed, still holds its attachment on the server.
+    if (saved.watched) runtime.watching(saved.watched);
   }
 
   /** Follows a restored process again: its retained output is read back from the server. */

@@ -3,8 +3,9 @@
 // over so input reaches it and its exit code shows; against codex's server the list says it is
 // not available there.
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../../support/exec-servers';
 import { RpcPeer } from '../../support/rpc-peer';
-import { outputOf, waitFor } from './app-harness';
+import { createHarness, outputOf, outputText, waitFor } from './app-harness';
 import { remoteAppRig } from './remote-app-rig';
 
 describe("other clients' processes on Tether's server", () => {
@@ -61,6 +62,65 @@ describe("other clients' processes on Tether's server", () => {
       await waitFor(() => agent.outputOf('job').includes('job got yes'), "the owner's own view");
     } finally {
       agent.drop();
+    }
+  });
+});
+
+describe("another client's process across an app restart", () => {
+  it('is still watched, read-only, and its output comes back from the start', async () => {
+    const server = await startServer('tether', 'ws');
+    const agent = await RpcPeer.connectWs(server.url!, { headers: server.authHeaders() });
+    let h = await createHarness({ autoConnect: false });
+    try {
+      await agent.call('initialize', { clientName: 'an-agent' });
+      agent.notify('initialized', {});
+      await agent.call('process/start', {
+        processId: 'job',
+        argv: ['/bin/sh', '-c', 'echo job-started; sleep 30'],
+        cwd: 'file:///tmp',
+        env: {},
+        tty: false,
+      });
+      const { id: envId } = await h.invoke('environments.add', {
+        name: 'Remote',
+        color: '#336699',
+        settings: { kind: 'ws', url: server.url! },
+        token: server.token,
+      });
+      const others = await waitFor(async () => {
+        const listed = await h.invoke('processes.others', { envId }).catch(() => null);
+        return listed?.processes.length ? listed.processes : null;
+      }, "the agent's process");
+      const view = await h.invoke('processes.watch', {
+        envId,
+        sessionId: others[0]!.sessionId,
+        processId: 'job',
+      });
+      await waitFor(() => outputOf(h, view.processId).includes('job-started'), 'the first output');
+
+      await h.close({ keepDataDir: true });
+      h = await createHarness({ dataDir: h.dataDir });
+      const restored = await waitFor(
+        async () => (await h.invoke('processes.list', { envId })).find((p) => p.processId === view.processId),
+        'the watched process listed again',
+      );
+      expect(restored.watched).toMatchObject({ clientName: 'an-agent', control: false });
+      // A renderer of the new app: the retained output, read back from the server through the resumed session.
+      await waitFor(async () => {
+        const replayed = await h.invoke('processes.replay', {
+          envId,
+          processId: view.processId,
+          afterSeq: 0,
+        });
+        return outputText(replayed.events).includes('job-started');
+      }, 'its output replayed');
+      expect(
+        JSON.stringify(await h.raw('processes.write', { envId, processId: view.processId, data: 'x' })),
+      ).toMatch(/Read-only/);
+    } finally {
+      await h.close();
+      agent.drop();
+      await server.stop();
     }
   });
 });
