@@ -305,7 +305,11 @@ export interface ExecServerClientApi {
   /** Calls `listener` when a process of another session starts, exits or closes; returns the unsubscribe. */
   watchSessions(listener: (change: SessionProcessChangedNotification) => void): Promise<() => void>;
   /** Follows another session's process from its first retained output; the handle drives it. */
-  attachOtherProcess(sessionId: string, processId: string, options?: { tty?: boolean }): Promise<ProcessHandle>;
+  attachOtherProcess(
+    sessionId: string,
+    processId: string,
+    options?: { tty?: boolean },
+  ): Promise<ProcessHandle>;
   /** Moves an attached process (by its handle's id) under this session. */
   keepProcess(attachId: string): Promise<void>;
   /** Stops following an attached process; it runs on under its owner. */
