@@ -3,11 +3,13 @@
 //   tether run           run one process in an environment through the reconnecting client
 //   tether ssh           a shell on an SSH host that rides through drops (same client, ssh transport)
 //   tether cp            copy files and folders to or from a server
+//   tether ps, attach    list and follow the processes other clients of the same credential started
 //   tether uninstall     remove Tether from an SSH host
 //   tether web           serve the app to a browser (electron/web)
 import { Command } from 'commander';
 import { registerExecServerCommand } from '../server/cli';
 import { registerCpCommand } from '../client/cli/cp-cli';
+import { registerPsCommands } from '../client/cli/ps-cli';
 import { registerRunCommand, registerSshCommand } from '../client/cli/run-cli';
 import { registerUninstallCommand } from '../client/cli/uninstall-cli';
 import { registerWebCommand } from '../web/cli';
@@ -23,6 +25,7 @@ registerExecServerCommand(program);
 registerRunCommand(program);
 registerSshCommand(program);
 registerCpCommand(program);
+registerPsCommands(program);
 registerUninstallCommand(program);
 registerWebCommand(program);
 

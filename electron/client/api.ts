@@ -1,6 +1,8 @@
 // The public surface of the reconnecting exec-server client, as the app layer (electron/app) and
 // `tether run` use it. Implemented by RemoteExecServerClient and ProcessSession in this folder.
 import type {
+  SessionProcessChangedNotification,
+  SessionSummary,
   EnvironmentInfo,
   FsDirectoryEntry,
   FsMetadata,
@@ -295,6 +297,23 @@ export interface ExecServerClientApi {
    */
   attachProcess(processId: string, options?: AttachProcessOptions): Promise<ProcessHandle>;
   readonly fs: RemoteFileSystemApi;
+  /**
+   * The other sessions of this credential and their processes (capability
+   * `tetherSessionProcesses`); these reject with ClientError 'unsupported' on servers without it.
+   */
+  listSessions(): Promise<SessionSummary[]>;
+  /** Calls `listener` when a process of another session starts, exits or closes; returns the unsubscribe. */
+  watchSessions(listener: (change: SessionProcessChangedNotification) => void): Promise<() => void>;
+  /** Follows another session's process from its first retained output; the handle drives it. */
+  attachOtherProcess(
+    sessionId: string,
+    processId: string,
+    options?: { tty?: boolean },
+  ): Promise<ProcessHandle>;
+  /** Moves an attached process (by its handle's id) under this session. */
+  keepProcess(attachId: string): Promise<void>;
+  /** Stops following an attached process; it runs on under its owner. */
+  detachOtherProcess(handle: ProcessHandle): Promise<void>;
   /** Skip the backoff wait: retry now if reconnecting (or reconnect a failed client). */
   reconnectNow(): void;
   /** Closes the connection and stops reconnecting. Remote processes keep running on the server. */

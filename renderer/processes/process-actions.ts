@@ -1,6 +1,6 @@
 // What the user can do with processes: start shells and commands, signal, restart, forget, and
 // open them in terminal panes.
-import type { CommandInput, ProcessKey, ProcessView } from '../../shared/ipc';
+import type { CommandInput, OtherProcessView, ProcessKey, ProcessView } from '../../shared/ipc';
 import { invoke } from '../ipc/ipc-client';
 import {
   envPanes,
@@ -95,4 +95,26 @@ export async function restartProcess(key: ProcessKey): Promise<void> {
 export async function forgetProcess(key: ProcessKey): Promise<void> {
   await invoke('processes.forget', key);
   useProcesses.getState().remove(key);
+}
+
+/** Opens another client's process in a new pane, read-only, from its retained output on. */
+export async function watchProcess(envId: string, other: OtherProcessView): Promise<ProcessView> {
+  const view = await invoke('processes.watch', {
+    envId,
+    sessionId: other.sessionId,
+    processId: other.processId,
+  });
+  useProcesses.getState().upsert(view);
+  openInPane(view);
+  return view;
+}
+
+/** A watched process takes this pane's typing, size and signals from now on. */
+export async function takeOverProcess(key: ProcessKey): Promise<void> {
+  useProcesses.getState().upsert(await invoke('processes.takeOver', key));
+}
+
+/** A watched process moves under this app's session: its owner's session ending no longer ends it. */
+export async function keepProcess(key: ProcessKey): Promise<void> {
+  useProcesses.getState().upsert(await invoke('processes.keep', key));
 }

@@ -13,6 +13,7 @@ import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { RowActions } from '../ui/row-actions';
 import { DataTable, type DataColumn } from '../ui/data-table';
 import { Field } from '../ui/field';
+import { OtherProcesses } from './other-processes';
 
 const PROCESS_COLUMNS: DataColumn<string>[] = [
   { key: 'command', label: 'Command', className: 'col-command' },
@@ -49,6 +50,7 @@ export function ProcessesPanel({ env }: { env: EnvironmentView }) {
           <ProcessRow key={p.processId} p={p} now={now} act={act} />
         ))}
       </DataTable>
+      <OtherProcesses env={env} />
     </div>
   );
 }

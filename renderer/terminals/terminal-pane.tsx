@@ -16,7 +16,7 @@ import {
 } from 'lucide-react';
 import type { EnvironmentView, ProcessView } from '../../shared/ipc';
 import { PANE_ID_ATTRIBUTE, requestClosePanes } from '../panes/pane-actions';
-import { restartProcess } from '../processes/process-actions';
+import { keepProcess, restartProcess, takeOverProcess } from '../processes/process-actions';
 import { openShell } from '../processes/process-actions';
 import { errorMessage } from '../../shared/error-message';
 import { linkStatus } from '../health/link-status';
@@ -89,7 +89,16 @@ export function TerminalPane(props: {
     if (focused) terminalFor({ envId: env.id, processId }, useSettings.getState().settings).focus();
   }, [focused, env.id, processId]);
 
-  const title = tabTitle({ programTitle, commandTitle: process?.title ?? processId });
+  const watched = process?.watched;
+  const title = watched
+    ? `Watching ${watched.clientName || 'another client'}'s \`${process?.title ?? processId}\``
+    : tabTitle({ programTitle, commandTitle: process?.title ?? processId });
+  const [watchError, setWatchError] = useState<string | null>(null);
+  const watchAction = (run: (key: { envId: string; processId: string }) => Promise<void>) =>
+    void run({ envId: env.id, processId }).then(
+      () => setWatchError(null),
+      (e: unknown) => setWatchError(errorMessage(e)),
+    );
   const maximizeKeys = keysOfId('maximizePane');
   const maximizeLabel = maximized ? 'Restore panes' : 'Maximize pane';
   const ended =
@@ -167,6 +176,25 @@ export function TerminalPane(props: {
             size fixed
           </span>
         )}
+        {watched && !watched.control && (
+          <span className="badge" title="Typing, resizing and signals do not reach this process">
+            read-only
+          </span>
+        )}
+        {watched && !watched.control && process?.state === 'running' && (
+          <button className="small" onClick={() => watchAction(takeOverProcess)}>
+            Take over
+          </button>
+        )}
+        {watched?.control && !watched.kept && process?.state === 'running' && (
+          <button
+            className="small"
+            title="Move the process under this app's session: it no longer ends when its owner's session does"
+            onClick={() => watchAction(keepProcess)}
+          >
+            Keep
+          </button>
+        )}
         {maximized && (
           <span className="badge" title="The other panes keep running; restore to see them">
             {hiddenPanes} more hidden
@@ -217,6 +245,18 @@ export function TerminalPane(props: {
       {link.kind === 'expired' && (
         <div className="banner bad" role="status">
           {link.icon} The {link.text}; the processes of that session ended with it. The output below is kept.
+        </div>
+      )}
+      {watched?.control && (
+        <div className="banner" role="status">
+          {watched.kept
+            ? `Kept: this process now lives in this app's session; ${watched.clientName || 'its first client'} may still type into it too.`
+            : `Control is shared with ${watched.clientName || 'another client'}: what you type, resizes and signals reach its process. It still ends when that client's session does, unless you choose Keep.`}
+        </div>
+      )}
+      {watchError && (
+        <div className="banner bad" role="alert">
+          {watchError}
         </div>
       )}
       {status?.inputError && (

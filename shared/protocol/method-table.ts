@@ -29,6 +29,11 @@ export const MethodTable = {
   [Method.fsReadBlock]: { params: S.FsReadBlockParams, result: S.FsReadBlockResult },
   [Method.fsWriteBlock]: { params: S.FsWriteBlockParams, result: S.EmptyResult },
   [Method.fsClose]: { params: S.FsHandleParams, result: S.EmptyResult },
+  [Method.sessionList]: { params: S.NoParams, result: S.SessionListResult },
+  [Method.sessionSubscribe]: { params: S.NoParams, result: S.EmptyResult },
+  [Method.processAttach]: { params: S.ProcessAttachParams, result: S.ProcessSummary },
+  [Method.processDetach]: { params: S.ProcessIdParams, result: S.EmptyResult },
+  [Method.processKeep]: { params: S.ProcessIdParams, result: S.EmptyResult },
 } as const;
 
 export type RequestMethod = keyof typeof MethodTable;

@@ -29,6 +29,16 @@ export const Method = {
   fsRename: 'fs/rename',
   /** Tether extension (capability `tetherCloseStdin`): end a process's input. */
   processCloseStdin: 'process/closeStdin',
+  /** Tether extension (capability `tetherSessionProcesses`): the principal's sessions and processes. */
+  sessionList: 'session/list',
+  /** Tether extension (capability `tetherSessionProcesses`): ask for `session/processChanged`. */
+  sessionSubscribe: 'session/subscribe',
+  /** Tether extension (capability `tetherSessionProcesses`): follow another session's process here. */
+  processAttach: 'process/attach',
+  /** Tether extension (capability `tetherSessionProcesses`): stop following an attached process. */
+  processDetach: 'process/detach',
+  /** Tether extension (capability `tetherSessionProcesses`): move an attached process under this session. */
+  processKeep: 'process/keep',
 } as const;
 
 export const Notification = {
@@ -38,6 +48,12 @@ export const Notification = {
   processClosed: 'process/closed',
   /** Tether extension, client → server (capability `tetherFlowControl`). */
   processAck: 'process/ack',
+  /**
+   * Tether extension, server → client (capability `tetherSessionProcesses`), after
+   * `session/subscribe`: a process of another session of the same principal started, exited or
+   * closed.
+   */
+  sessionProcessChanged: 'session/processChanged',
 } as const;
 
 /**
@@ -79,6 +95,12 @@ export const TetherCapability = {
    * `tetherBinaryFrames: true`.
    */
   binaryFrames: 'tetherBinaryFrames',
+  /**
+   * The sessions of the same credential (the principal) and their processes: `session/list`,
+   * `session/subscribe` with `session/processChanged`, and `process/attach`, `process/detach`,
+   * `process/keep` to watch, drive and adopt a process another client started.
+   */
+  sessionProcesses: 'tetherSessionProcesses',
 } as const;
 
 /**

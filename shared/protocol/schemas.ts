@@ -175,6 +175,57 @@ export type ProcessResizeParams = z.infer<typeof ProcessResizeParams>;
 export const ProcessAckParams = z.object({ processId: z.string(), consumedBytes: u64 });
 export type ProcessAckParams = z.infer<typeof ProcessAckParams>;
 
+// ── Sessions of the same principal (Tether extension `tetherSessionProcesses`) ────────────────
+
+export const ProcessState = z.enum(['running', 'exited', 'closed']);
+export type ProcessState = z.infer<typeof ProcessState>;
+
+/** One process as `session/list` and `process/attach` describe it. */
+export const ProcessSummary = z.looseObject({
+  processId: z.string(),
+  argv: z.array(z.string()),
+  /** Absolute path on the server. */
+  cwd: z.string(),
+  tty: z.boolean(),
+  state: ProcessState,
+  /** Epoch ms on the server's clock. */
+  startedAt: z.number(),
+  exitCode: z.number().int().nullable(),
+  pid: z.number().int(),
+});
+export type ProcessSummary = z.infer<typeof ProcessSummary>;
+
+export const SessionSummary = z.looseObject({
+  sessionId: z.string(),
+  /** `clientName` of the session's latest `initialize`. */
+  clientName: z.string(),
+  /** A connection is attached to it now. */
+  attached: z.boolean(),
+  /** The session of the connection that asked. */
+  current: z.boolean(),
+  processes: z.array(ProcessSummary),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const SessionListResult = z.looseObject({ sessions: z.array(SessionSummary) });
+export type SessionListResult = z.infer<typeof SessionListResult>;
+
+export const ProcessAttachParams = z.object({
+  sessionId: z.string(),
+  processId: z.string(),
+  /** The id the process has in the attaching session (for read, write, resize, signal, keep). */
+  attachId: z.string().min(1),
+});
+export type ProcessAttachParams = z.infer<typeof ProcessAttachParams>;
+
+export const SessionProcessChangedNotification = z.looseObject({
+  sessionId: z.string(),
+  clientName: z.string(),
+  processId: z.string(),
+  state: ProcessState,
+});
+export type SessionProcessChangedNotification = z.infer<typeof SessionProcessChangedNotification>;
+
 // ── Process notifications ───────────────────────────────────────────────────────────────────
 
 export const ProcessOutputNotification = z.looseObject({

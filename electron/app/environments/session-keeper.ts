@@ -162,6 +162,7 @@ function savedProcess(runtime: ProcessRuntime): SavedProcess {
     pid: view.pid,
     startedAt: view.startedAt,
     lastSeq: runtime.lastDeliveredSeq,
+    ...(view.watched ? { watched: view.watched } : {}),
     ...(view.state === 'exited' || view.state === 'failed' || view.state === 'lost'
       ? {
           ended: {

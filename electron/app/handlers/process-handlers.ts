@@ -7,6 +7,9 @@ import { homeOf } from '../files/file-service';
 import type { ProcessFlow } from '../processes/process-flow';
 import { shellLaunch } from '../processes/shell-launch';
 import { EMPTY_TERMINAL_PROFILE } from '../../../shared/ipc';
+import { errorMessage } from '../../../shared/error-message';
+import { TetherCapability } from '../../../shared/protocol';
+import type { ExecServerClientApi } from '../../client/api';
 
 export type ProcessHandlers = NamespaceHandlers<'processes'>;
 
@@ -15,11 +18,24 @@ export interface ProcessHandlerDeps {
   flow: ProcessFlow;
 }
 
+const READ_ONLY =
+  'Read-only: this process belongs to another client. Choose Take over to type into it, resize it or signal it.';
+
 export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHandlers {
   const liveHandle = (envId: string, processId: string) => {
-    const handle = envs.process(envId, processId).live;
+    const runtime = envs.process(envId, processId);
+    const handle = runtime.live;
     if (!handle) throw new AppError('conflict', 'The process has ended; restart it to run it again.');
+    if (runtime.readOnly) throw new AppError('conflict', READ_ONLY);
     return handle;
+  };
+  /** Clients whose other sessions' changes already reach the renderers. */
+  const watchedClients = new WeakSet<ExecServerClientApi>();
+  const watchedRuntime = (envId: string, processId: string) => {
+    const runtime = envs.process(envId, processId);
+    const watched = runtime.snapshot.watched;
+    if (!watched) throw new AppError('invalidInput', 'This process was started here, not by another client.');
+    return { runtime, watched };
   };
   return {
     'processes.list': ({ envId }) => [...envs.get(envId).processes.values()].map((p) => p.snapshot),
@@ -66,7 +82,8 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
     'processes.resize': async ({ envId, processId, cols, rows }) => {
       const runtime = envs.process(envId, processId);
       const handle = runtime.live;
-      if (!runtime.resizable || !handle) return { applied: false };
+      // A watcher's pane does not resize another client's terminal until it takes over.
+      if (!runtime.resizable || !handle || runtime.readOnly) return { applied: false };
       try {
         await handle.resize({ cols, rows });
       } catch (error) {
@@ -107,6 +124,68 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
         throw new AppError('conflict', 'The process is still running; terminate it first.');
       flow.drop(env, runtime);
       return { ok: true };
+    },
+    'processes.others': async ({ envId }) => {
+      const client = await envs.get(envId).connectedClient();
+      if (!client.hasCapability(TetherCapability.sessionProcesses)) {
+        return {
+          available: false,
+          reason:
+            "Not available on this server: it does not show other clients' processes (a codex exec-server has no such extension).",
+          processes: [],
+        };
+      }
+      if (!watchedClients.has(client)) {
+        watchedClients.add(client);
+        await client
+          .watchSessions(() => flow.othersChanged(envId))
+          .catch((error: unknown) => {
+            watchedClients.delete(client);
+            throw new AppError('remote', `Could not follow other clients' processes: ${errorMessage(error)}`);
+          });
+      }
+      const sessions = await client.listSessions();
+      return {
+        available: true,
+        reason: null,
+        processes: sessions
+          .filter((session) => !session.current)
+          .flatMap((session) =>
+            session.processes.map((p) => ({
+              sessionId: session.sessionId,
+              clientName: session.clientName,
+              processId: p.processId,
+              argv: p.argv,
+              cwd: p.cwd,
+              tty: p.tty,
+              state: p.state,
+              startedAt: p.startedAt,
+              exitCode: p.exitCode,
+            })),
+          ),
+      };
+    },
+    'processes.watch': async ({ envId, sessionId, processId }) => {
+      const env = envs.get(envId);
+      const client = await env.connectedClient();
+      const session = (await client.listSessions()).find((s) => s.sessionId === sessionId && !s.current);
+      const target = session?.processes.find((p) => p.processId === processId);
+      if (!session || !target) throw notFound("The other client's process");
+      return flow.watch(env, client, session, target);
+    },
+    'processes.takeOver': ({ envId, processId }) => {
+      const { runtime, watched } = watchedRuntime(envId, processId);
+      runtime.watching({ ...watched, control: true });
+      return runtime.snapshot;
+    },
+    'processes.keep': async ({ envId, processId }) => {
+      const { runtime, watched } = watchedRuntime(envId, processId);
+      if (!runtime.running)
+        throw new AppError('conflict', 'The process has ended; there is nothing to keep.');
+      const client = await envs.get(envId).connectedClient();
+      await client.keepProcess(processId);
+      runtime.watching({ ...watched, control: true, kept: true });
+      return runtime.snapshot;
     },
     'processes.replay': ({ envId, processId, afterSeq }, feed) => {
       const runtime = envs.process(envId, processId);

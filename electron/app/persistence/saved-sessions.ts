@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { EnvironmentId } from '../../../shared/ipc';
+import { EnvironmentId, WatchedProcess } from '../../../shared/ipc';
 import { writeFileAtomic } from './atomic-file';
 import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT } from '../limits';
 import { errorMessage } from '../../../shared/error-message';
@@ -39,6 +39,8 @@ export const SavedProcess = z.object({
   /** The last seq the app had delivered when it saved (0 before any output). */
   lastSeq: z.number().int().nonnegative(),
   ended: SavedEnding.optional(),
+  /** Another client's process this app followed (processes.watch): still watched after a restart. */
+  watched: WatchedProcess.optional(),
 });
 export type SavedProcess = z.infer<typeof SavedProcess>;
 

@@ -75,12 +75,15 @@ export class ProcessFlow implements StreamSource {
       ...(saved.size ? { size: saved.size } : {}),
       ...(saved.flowControl ? { outputWindowBytes: SERVER_OUTPUT_WINDOW_BYTES } : {}),
     };
-    this.add(env, options, saved.resizable, {
+    const runtime = this.add(env, options, saved.resizable, {
       pid: saved.pid,
       startedAt: saved.startedAt,
       lastSeq: saved.lastSeq,
       ...(ending ? { ended: ending } : {}),
     });
+    // A watched process is still another client's (read-only until taken over) after the restart;
+    // the app's session, resumed, still holds its attachment on the server.
+    if (saved.watched) runtime.watching(saved.watched);
   }
 
   /** Follows a restored process again: its retained output is read back from the server. */
@@ -99,6 +102,38 @@ export class ProcessFlow implements StreamSource {
     } catch (error) {
       runtime.lost(`Could not follow this process again after the restart: ${errorMessage(error)}`);
     }
+  }
+
+  /**
+   * Follows process `processId` of another session (`owner`) here, read-only at first: a process
+   * of the environment's list like any other, with `watched` in its view.
+   */
+  async watch(
+    env: EnvironmentRuntime,
+    client: ExecServerClientApi,
+    owner: { sessionId: string; clientName: string },
+    target: { processId: string; argv: string[]; cwd: string; tty: boolean; startedAt: number },
+  ): Promise<ProcessView> {
+    const handle = await client.attachOtherProcess(owner.sessionId, target.processId, { tty: target.tty });
+    const options: ProcessStartOptions & { processId: string } = {
+      processId: handle.processId,
+      argv: target.argv,
+      cwd: target.cwd,
+      tty: target.tty,
+    };
+    const resizable = target.tty && client.hasCapability(TetherCapability.processResize);
+    const runtime = this.add(env, options, resizable);
+    runtime.watching(
+      { clientName: owner.clientName, sessionId: owner.sessionId, control: false, kept: false },
+      target.startedAt,
+    );
+    runtime.attach(handle);
+    return runtime.snapshot;
+  }
+
+  /** Tells every renderer that the other clients' processes of `envId` changed. */
+  othersChanged(envId: string): void {
+    this.renderers.broadcast('processes.othersChanged', { envId });
   }
 
   drop(env: EnvironmentRuntime, runtime: ProcessRuntime): void {

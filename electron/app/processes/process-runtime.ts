@@ -1,7 +1,7 @@
 // One process the user started in an environment: its handle from the client, the view the UI
 // shows, and the app-side event log that renderers stream from. Owns the process's state machine
 // (starting → running → exited, or failed / lost) and the cumulative ack sent to the server.
-import { lastSeqOf, type ProcessEventView, type ProcessView } from '../../../shared/ipc';
+import { lastSeqOf, type ProcessEventView, type ProcessView, type WatchedProcess } from '../../../shared/ipc';
 import type { ProcessEvent, ProcessHandle, ProcessStartOptions } from '../../client/api';
 import { PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS } from '../limits';
 import { ProcessLog } from './process-log';
@@ -119,6 +119,16 @@ export class ProcessRuntime {
   /** The app can no longer follow the process (its environment was disconnected). */
   lost(message: string): void {
     this.onEvent({ kind: 'failed', message });
+  }
+
+  /** Another client's process followed here: how it is shown and whether input may reach it. */
+  watching(watched: WatchedProcess, startedAt = this.view.startedAt): void {
+    this.update({ watched, startedAt });
+  }
+
+  /** Read-only: a watched process the user has not taken over. */
+  get readOnly(): boolean {
+    return this.view.watched !== undefined && !this.view.watched.control;
   }
 
   resized(size: { cols: number; rows: number }): void {

@@ -86,7 +86,7 @@ export async function runRemote(program: Program, options: RemoteRunOptions, say
 }
 
 /** The process's output to stdout/stderr, acknowledged once written; `finished` is the exit status. */
-function pumpOutput(
+export function pumpOutput(
   handle: ProcessHandle,
   say: Say,
 ): { finished: Promise<number>; finish: (code: number) => void } {
@@ -139,10 +139,13 @@ function endOnBrokenPipe(handle: ProcessHandle, finish: (code: number) => void):
   return () => process.stdout.off('error', onPipeError);
 }
 
-/** Our stdin to the process (raw when interactive), and its end passed on; returns the cleanup. */
-function pumpInput(
+/**
+ * Our stdin to the process (raw when interactive), and its end passed on unless `keepOpen` (a
+ * watcher's input ending must not end another client's process); returns the cleanup.
+ */
+export function pumpInput(
   handle: ProcessHandle,
-  options: { interactive: boolean; verbose: boolean },
+  options: { interactive: boolean; verbose: boolean; keepOpen?: boolean },
   say: Say,
 ): () => void {
   const stdin = process.stdin;
@@ -164,6 +167,7 @@ function pumpInput(
   const onEnd = (): void => {
     if (!forwarding) return;
     forwarding = false;
+    if (options.keepOpen) return;
     handle.closeStdin().catch((error: unknown) => {
       if (isClientError(error, 'unsupported')) say(`${errorMessage(error)} Stop it with Ctrl-C.`);
       else if (options.verbose) say(`the end of input was not delivered: ${errorMessage(error)}`);
@@ -180,7 +184,7 @@ function pumpInput(
   };
 }
 
-function forwardResize(handle: ProcessHandle): () => void {
+export function forwardResize(handle: ProcessHandle): () => void {
   const stdout = process.stdout;
   const onResize = (): void => {
     handle.resize({ cols: stdout.columns, rows: stdout.rows }).catch(() => undefined);
@@ -200,6 +204,13 @@ function forwardSignals(handle: ProcessHandle): () => void {
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onTerm);
   };
+}
+
+/** ^C (not in raw mode) interrupts the process instead of ending us. */
+export function forwardInterrupt(handle: ProcessHandle): () => void {
+  const onInt = (): void => void handle.signal('interrupt').catch(() => undefined);
+  process.on('SIGINT', onInt);
+  return () => process.off('SIGINT', onInt);
 }
 
 /** `data.kind` of a failed process/start, if that is what `error` is. */

@@ -5,7 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   Method,
+  Notification,
+  SessionProcessChangedNotification,
+  TetherCapability,
   type EnvironmentInfo,
+  type SessionSummary,
   type ParamsOf,
   type RequestMethod,
   type ResultOf,
@@ -45,6 +49,9 @@ export interface RemoteClientOptions extends SessionLinkOptions {
   log?: (message: string) => void;
 }
 
+/** A process of another session of this credential started, exited or closed. */
+export type SessionProcessChange = SessionProcessChangedNotification;
+
 /** Runs a subscriber; one that throws must not break the client's own bookkeeping. */
 function guarded(run: () => void): void {
   try {
@@ -62,6 +69,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   private readonly processes = new Map<string, ProcessSession>();
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
   private readonly healthListeners = new Set<(health: HealthSnapshot) => void>();
+  private readonly sessionChangeListeners = new Set<(change: SessionProcessChange) => void>();
   private readonly monitor = new HealthMonitor();
   private lastHealthKey = '';
   private readonly processOps: ProcessSessionOps;
@@ -87,6 +95,7 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       onSample: (rttMs) => this.monitor.addSample(rttMs),
       onSettled: () => this.emitHealth(true),
       onTick: () => this.emitHealth(false),
+      notification: (method, params) => this.handleNotification(method, params),
       log: (message) => this.options.log?.(message),
     });
     this.retainedBudget = new RetainedOutputBudget(
@@ -224,6 +233,75 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     followed.markStarted(null);
     followed.resync();
     return followed;
+  }
+
+  // ── Other sessions of the same credential (tetherSessionProcesses) ──────────────────────────
+
+  /** Throws ClientError 'unsupported' unless the server lists other sessions (codex does not). */
+  private async requireSessionProcesses(): Promise<void> {
+    await this.ready();
+    if (!this.hasCapability(TetherCapability.sessionProcesses)) {
+      throw new ClientError(
+        'unsupported',
+        'Not available on this server: it does not show the processes of other clients (no ' +
+          "tetherSessionProcesses extension; a codex exec-server or an older Tether's has none).",
+      );
+    }
+  }
+
+  /** Every session of this credential on the server, this client's own included (`current`). */
+  async listSessions(): Promise<SessionSummary[]> {
+    await this.requireSessionProcesses();
+    return (await this.callRetrying(Method.sessionList, {})).sessions;
+  }
+
+  /**
+   * Calls `listener` when a process of another session of this credential starts, exits or closes.
+   * The server remembers the subscription with the session, so it lasts through reconnects.
+   */
+  async watchSessions(listener: (change: SessionProcessChange) => void): Promise<() => void> {
+    await this.requireSessionProcesses();
+    this.sessionChangeListeners.add(listener);
+    await this.callRetrying(Method.sessionSubscribe, {});
+    return () => this.sessionChangeListeners.delete(listener);
+  }
+
+  /**
+   * Follows process `processId` of session `sessionId` (another client's) in this session, from
+   * the first output the server retains, then live. The handle writes, resizes and signals it as
+   * the owner's own would; `keepProcess` makes it this session's.
+   */
+  async attachOtherProcess(
+    sessionId: string,
+    processId: string,
+    options: { tty?: boolean } = {},
+  ): Promise<ProcessHandle> {
+    await this.requireSessionProcesses();
+    const attachId = `attached-${randomUUID()}`;
+    const summary = await this.callOnce(Method.processAttach, { sessionId, processId, attachId });
+    return this.attachProcess(attachId, { afterSeq: 0, tty: options.tty ?? summary.tty });
+  }
+
+  /** Moves an attached process (by the handle's id) under this session: its life is ours now. */
+  async keepProcess(attachId: string): Promise<void> {
+    await this.requireSessionProcesses();
+    await this.callOnce(Method.processKeep, { processId: attachId });
+  }
+
+  /** Stops following an attached process; it runs on under its owner. */
+  async detachOtherProcess(handle: ProcessHandle): Promise<void> {
+    handle.dispose();
+    await this.callRetrying(Method.processDetach, { processId: handle.processId }).catch(() => undefined);
+  }
+
+  private handleNotification(method: string, params: unknown): void {
+    if (method !== Notification.sessionProcessChanged) return;
+    const parsed = SessionProcessChangedNotification.safeParse(params);
+    if (!parsed.success) {
+      this.options.log?.(`The server sent a malformed ${method}.`);
+      return;
+    }
+    for (const listener of [...this.sessionChangeListeners]) guarded(() => listener(parsed.data));
   }
 
   reconnectNow(): void {

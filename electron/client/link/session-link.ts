@@ -46,6 +46,8 @@ export interface SessionLinkHooks extends RttProbeEvents {
   installed(): void;
   /** The connected link stalled, or answers again after `silentMs` of silence. */
   stallChanged(stalled: boolean, silentMs: number): void;
+  /** A notification that is not a process event (Tether extensions such as session/processChanged). */
+  notification?(method: string, params: unknown): void;
   log(message: string): void;
 }
 
@@ -212,6 +214,9 @@ export class SessionLink {
             if (holds(link, opened())) this.handleLoss(link, error);
           },
           onProtocolError: (message) => this.log(message),
+          onNotification: (method, params) => {
+            if (holds(this.link, opened())) this.hooks.notification?.(method, params);
+          },
           onStallChange: (stalled, silentMs) => {
             if (holds(this.link, opened())) this.hooks.stallChanged(stalled, silentMs);
           },

@@ -49,3 +49,13 @@ export function verifyJwt(token: string, config: JwtConfig, nowSeconds = Date.no
   }
   return null;
 }
+
+/** The `sub` claim of a token verifyJwt accepted, or null when it has none (or not a string). */
+export function jwtSubject(token: string): string | null {
+  try {
+    const claims = decodeSegment(token.split('.')[1] ?? '') as { sub?: unknown } | null;
+    return typeof claims?.sub === 'string' && claims.sub !== '' ? claims.sub : null;
+  } catch {
+    return null;
+  }
+}

@@ -3,6 +3,7 @@
 // Outbound messages of one event-loop turn are written together; EOF on stdin ends the server.
 import { Connection, type ConnectionDeps } from '../rpc/connection';
 import { StreamTransport } from '../rpc/stream-transport';
+import { localUserPrincipal } from './principal';
 
 export interface StdioListener {
   /** Writes out what is queued; call before exiting. */
@@ -19,7 +20,7 @@ export function startStdioListener(deps: ConnectionDeps, onEnd: (exitCode: numbe
     // A stdio server carries exactly one connection; while its stdin is open, it is the live one.
     () => true,
   );
-  const connection = new Connection(transport, deps);
+  const connection = new Connection(transport, deps, localUserPrincipal());
   transport.serve(connection);
   process.stdin.on('end', () => {
     connection.handleClose();

@@ -5,6 +5,7 @@ import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection, type ConnectionDeps } from '../rpc/connection';
+import { localUserPrincipal } from './principal';
 import { checkSocketPathLength } from '../daemon/daemon-paths';
 import { StreamTransport } from '../rpc/stream-transport';
 import { assertPrivateDir } from '../daemon/private-dir';
@@ -61,7 +62,7 @@ export async function startUnixListener(
       // come through the bridge, so a client heard from lately is; a lingering bridge is silent.
       () => Date.now() - lastHeardAt < SOCKET_CLIENT_HEARD_WITHIN_MS,
     );
-    const connection = new Connection(transport, deps);
+    const connection = new Connection(transport, deps, localUserPrincipal());
     transport.serve(connection);
     socket.once('close', () => {
       sockets.delete(socket);

@@ -5,7 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { checkAuthorization } from './auth';
+import { authenticate } from './auth';
 import { Connection, type ConnectionDeps, type Transport } from '../rpc/connection';
 import { releaseMessage } from '../rpc/message-pool';
 import { MAX_INBOUND_FRAME_BYTES, WS_PING_INTERVAL_MS } from '../limits';
@@ -138,14 +138,14 @@ export function startWsListener(
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/') return plainResponse(socket, 404, 'Not Found', '');
     if (req.headers.origin !== undefined) return plainResponse(socket, 403, 'Forbidden', '');
-    const failure = checkAuthorization(req.headers.authorization, auth);
-    if (failure !== null) {
-      deps.logger.info(`rejected websocket from ${socket.remoteAddress}: ${failure}`);
-      return plainResponse(socket, 401, 'Unauthorized', failure);
+    const outcome = authenticate(req.headers.authorization, auth);
+    if ('failure' in outcome) {
+      deps.logger.info(`rejected websocket from ${socket.remoteAddress}: ${outcome.failure}`);
+      return plainResponse(socket, 401, 'Unauthorized', outcome.failure);
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       socket.setNoDelay(true);
-      const connection = new Connection(new WsTransport(ws, socket), deps);
+      const connection = new Connection(new WsTransport(ws, socket), deps, outcome.principal);
       const ping = setInterval(() => ws.ping(), WS_PING_INTERVAL_MS);
       ws.on('message', (data: Buffer, isBinary: boolean) => connection.handleBytes(data, isBinary));
       ws.on('error', () => ws.terminate());

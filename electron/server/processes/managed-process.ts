@@ -1,11 +1,13 @@
 // One process of a session: its seq counter, retained output, exit/close state, write dedup,
 // long-poll waiters and the reasons its output is not being read (flow-control window or a
-// congested connection). Notifications go to the session's `emit`, which drops them when detached.
+// congested connection). Notifications go to the owning session's `emit`, which drops them when
+// detached, and to every session watching it (`process/attach`) under that session's id for it.
 import { descendantPids, killPids } from './process-tree';
 import {
   Notification,
   type OutputStream,
   type ProcessReadResult,
+  type ProcessState,
   type ProcessSignalName,
   type WriteStatus,
 } from '../../../shared/protocol';
@@ -36,8 +38,25 @@ const SIGNALS: Record<ProcessSignalName, NodeJS.Signals> = {
   continue: 'SIGCONT',
 };
 
+/** What a process was started as, for `session/list`. */
+export interface ProcessLaunch {
+  argv: string[];
+  /** Absolute path. */
+  cwd: string;
+}
+
+/** A session's view of a process: the id it knows the process by, and where its notifications go. */
+export interface ProcessTie {
+  id: string;
+  emit: (message: OutboundMessage) => void;
+}
+
 export class ManagedProcess {
-  private readonly idJson: string;
+  private idJson: string;
+  /** Epoch ms of the start. */
+  readonly startedAt = Date.now();
+  /** Sessions that attached to this process, by the key their session chose. */
+  private readonly watchers = new Map<object, ProcessTie & { idJson: string }>();
   private readonly log: OutputLog;
   private readonly dedup: WriteDedup;
   private io: ChildIo | null = null;
@@ -55,19 +74,63 @@ export class ManagedProcess {
   private congested = false;
 
   constructor(
-    readonly id: string,
+    private ownId: string,
     readonly tty: boolean,
     limits: ProcessLimits,
     private readonly outputWindowBytes: number | null,
-    private readonly emit: (message: OutboundMessage) => void,
-    private readonly onClosed: (process: ManagedProcess) => void,
+    private ownerEmit: (message: OutboundMessage) => void,
+    private onClosed: (process: ManagedProcess) => void,
+    readonly launch: ProcessLaunch = { argv: [], cwd: '/' },
   ) {
-    this.idJson = JSON.stringify(id);
+    this.idJson = JSON.stringify(ownId);
     this.log = new OutputLog(limits.retainedOutputBytes, limits.retainedOutputChunks);
     if (outputWindowBytes !== null) {
       this.log.ensureCapacity(outputWindowBytes + flowControlledRetentionSlack(outputWindowBytes));
     }
     this.dedup = new WriteDedup(limits.writeIdWindow);
+  }
+
+  /** The id in the owning session. */
+  get id(): string {
+    return this.ownId;
+  }
+
+  get exitStatus(): number | null {
+    return this.exitCode;
+  }
+
+  get state(): ProcessState {
+    if (this.closed) return 'closed';
+    return this.exitCode === null ? 'running' : 'exited';
+  }
+
+  // ── Owner and watchers ────────────────────────────────────────────────────────────────────
+
+  /** Another session follows this process as `tie.id`: it gets every notification from now on. */
+  addWatcher(key: object, tie: ProcessTie): void {
+    this.watchers.set(key, { ...tie, idJson: JSON.stringify(tie.id) });
+  }
+
+  removeWatcher(key: object): void {
+    this.watchers.delete(key);
+  }
+
+  /** Another session takes the process over, as `id` (process/keep); the old one may watch on. */
+  transferTo(
+    id: string,
+    emit: (message: OutboundMessage) => void,
+    onClosed: (process: ManagedProcess) => void,
+  ): void {
+    this.ownId = id;
+    this.idJson = JSON.stringify(id);
+    this.ownerEmit = emit;
+    this.onClosed = onClosed;
+  }
+
+  /** To the owner and every watcher, each under its own id for the process. */
+  private emit(message: (idJson: string) => OutboundMessage): void {
+    this.ownerEmit(message(this.idJson));
+    for (const watcher of this.watchers.values()) watcher.emit(message(watcher.idJson));
   }
 
   /** Binds the spawned child; called once, right after a successful spawn. */
@@ -103,7 +166,7 @@ export class ManagedProcess {
     const seq = this.nextSeq++;
     this.log.append({ seq, stream, data });
     // Encoded by the connection it leaves on: base64 JSON, or a binary data frame.
-    this.emit({ kind: 'processOutput', processIdJson: this.idJson, seq, stream, data });
+    this.emit((processIdJson) => ({ kind: 'processOutput', processIdJson, seq, stream, data }));
     this.wake();
   }
 
@@ -116,7 +179,9 @@ export class ManagedProcess {
     if (this.exitCode !== null) return;
     this.exitCode = exitCode;
     const seq = this.nextSeq++;
-    this.emit(`${EXITED_HEAD}${this.idJson},"seq":${seq},"exitCode":${exitCode},"sandboxDenied":false}}`);
+    this.emit(
+      (idJson) => `${EXITED_HEAD}${idJson},"seq":${seq},"exitCode":${exitCode},"sandboxDenied":false}}`,
+    );
     this.maybeClose();
     this.wake();
   }
@@ -125,7 +190,7 @@ export class ManagedProcess {
     if (this.closed || this.exitCode === null || this.openStreams > 0) return;
     this.closed = true;
     const seq = this.nextSeq++;
-    this.emit(`${CLOSED_HEAD}${this.idJson},"seq":${seq}}}`);
+    this.emit((idJson) => `${CLOSED_HEAD}${idJson},"seq":${seq}}}`);
     this.wake();
     this.onClosed(this);
   }

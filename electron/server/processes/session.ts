@@ -1,11 +1,16 @@
-// A logical exec-server session: its process table, the connection it is attached to (if any),
-// and the detach timer that kills everything when no client resumes it in time.
+// A logical exec-server session: its process table, the processes of other sessions it attached
+// to, the connection it is attached to (if any), and the detach timer that kills everything it owns
+// when no client resumes it in time. The registry shows a session only to its own principal.
 import { randomUUID } from 'node:crypto';
 import {
   grantedOutputWindow,
+  Notification,
   type ProcessStartParams,
   type ProcessStartResult,
+  type ProcessSummary,
+  type SessionSummary,
 } from '../../../shared/protocol';
+import type { Principal } from '../listeners/principal';
 import { spawnChild } from './child-spawn';
 import { buildChildEnv } from './env-policy';
 import {
@@ -45,9 +50,22 @@ export interface SessionConfig extends ProcessLimits {
   childBaseEnv?: () => NodeJS.ProcessEnv;
 }
 
+/** What the registry hears from its sessions. */
+interface SessionEvents {
+  expired(session: Session): void;
+  /** A process of `session` started, exited or closed. */
+  processChanged(session: Session, process: ManagedProcess): void;
+}
+
 export class Session {
   readonly id = randomUUID();
+  /** `clientName` of the latest `initialize` that created or resumed it. */
+  clientName = '';
+  /** Wants `session/processChanged` for the other sessions of its principal. */
+  subscribed = false;
   private readonly processes = new Map<string, ManagedProcess>();
+  /** Processes of other sessions this one follows (process/attach), by the id it chose. */
+  private readonly attached = new Map<string, ManagedProcess>();
   private readonly starting = new Set<string>();
   private sink: SessionSink | null = null;
   private ttlTimer: NodeJS.Timeout | null = null;
@@ -60,11 +78,12 @@ export class Session {
 
   constructor(
     private readonly config: SessionConfig,
-    private readonly onExpired: (session: Session) => void,
+    private readonly events: SessionEvents,
+    readonly principal: Principal,
     private readonly groups: ProcessGroupGuard = UNGUARDED,
   ) {}
 
-  get attached(): boolean {
+  get isAttached(): boolean {
     return this.sink !== null;
   }
 
@@ -96,7 +115,7 @@ export class Session {
     this.setCongested(false);
     this.ttlTimer = setTimeout(() => {
       this.dispose();
-      this.onExpired(this);
+      this.events.expired(this);
     }, this.config.sessionTtlMs);
     this.ttlTimer.unref();
   }
@@ -105,7 +124,8 @@ export class Session {
     for (const process of this.processes.values()) process.setCongested(congested);
   }
 
-  private readonly emit = (message: OutboundMessage): void => {
+  /** Where this session's notifications go (dropped while detached). */
+  readonly emit = (message: OutboundMessage): void => {
     if (this.sink) this.sink.send(message);
     else dropOutbound(message);
   };
@@ -128,9 +148,10 @@ export class Session {
     }
     const env = buildChildEnv(this.config.childBaseEnv?.() ?? process.env, params.env, params.envPolicy);
     const window = params.outputWindowBytes == null ? null : grantedOutputWindow(params.outputWindowBytes);
-    const managed = new ManagedProcess(id, params.tty, this.config, window, this.emit, (closed) =>
-      this.scheduleReap(closed),
-    );
+    const managed = new ManagedProcess(id, params.tty, this.config, window, this.emit, this.closedHere, {
+      argv: params.argv,
+      cwd,
+    });
     this.starting.add(id);
     try {
       const io = await spawnChild(
@@ -148,7 +169,10 @@ export class Session {
         {
           data: (stream, chunk) => managed.onData(stream, chunk),
           streamEnd: () => managed.onStreamEnd(),
-          exit: (code) => managed.onExit(code),
+          exit: (code) => {
+            managed.onExit(code);
+            this.events.processChanged(this, managed);
+          },
         },
       );
       managed.bind(io);
@@ -159,12 +183,88 @@ export class Session {
     this.processes.set(id, managed);
     if (this.disposed) managed.killGroup();
     else managed.setCongested(this.sink?.congested ?? false);
+    this.events.processChanged(this, managed);
     return { processId: id, sandboxType: 'none', pid: managed.pid };
   }
 
-  /** The process with this id, or -32600 as codex reports unknown and starting ids. */
+  /** The owner's reaction to one of its processes closing: reaped later, and others told. */
+  private readonly closedHere = (closed: ManagedProcess): void => {
+    this.scheduleReap(closed);
+    this.events.processChanged(this, closed);
+  };
+
+  /** This session as `session/list` shows it to a connection whose session is `asker`. */
+  summary(asker: Session | null): SessionSummary {
+    return {
+      sessionId: this.id,
+      clientName: this.clientName,
+      attached: this.sink !== null,
+      current: asker === this,
+      processes: [...this.processes.values()].map(summarize),
+    };
+  }
+
+  /** Follows `managed` (a process of another session) as `attachId` from now on. */
+  attachTo(managed: ManagedProcess, attachId: string): void {
+    if (this.processes.has(attachId) || this.attached.has(attachId) || this.starting.has(attachId))
+      throw RpcError.invalidRequest(`process ${attachId} already exists`);
+    if (this.processes.get(managed.id) === managed)
+      throw RpcError.invalidRequest(`process ${managed.id} belongs to this session already`);
+    this.attached.set(attachId, managed);
+    managed.addWatcher(this, { id: attachId, emit: this.emit });
+  }
+
+  /** Stops following an attached process (process/detach); its owner is not affected. */
+  detachFrom(attachId: string): void {
+    const managed = this.attached.get(attachId);
+    if (!managed) throw RpcError.unknownProcess(attachId);
+    this.attached.delete(attachId);
+    managed.removeWatcher(this);
+  }
+
+  /** Whose process `attachId` is: the owner session holds it under `managed.id`. */
+  attachedProcess(attachId: string): ManagedProcess {
+    const managed = this.attached.get(attachId);
+    if (!managed) throw RpcError.invalidRequest(`process ${attachId} is not attached from another session`);
+    return managed;
+  }
+
+  /**
+   * process/keep: the attached process `attachId` moves from `owner` into this session, which
+   * then decides its life; the former owner follows it on under its old id.
+   */
+  adopt(attachId: string, owner: Session): void {
+    const managed = this.attachedProcess(attachId);
+    const ownId = managed.id;
+    owner.release(managed);
+    this.attached.delete(attachId);
+    managed.removeWatcher(this);
+    managed.transferTo(attachId, this.emit, this.closedHere);
+    this.processes.set(attachId, managed);
+    managed.setCongested(this.sink?.congested ?? false);
+    if (managed.isClosed) this.scheduleReap(managed);
+    if (!owner.disposed) {
+      owner.attached.set(ownId, managed);
+      managed.addWatcher(owner, { id: ownId, emit: owner.emit });
+    }
+  }
+
+  /** Hands one process over to another session: no longer killed or reaped with this one. */
+  private release(managed: ManagedProcess): void {
+    this.processes.delete(managed.id);
+    const timer = this.reaps.get(managed);
+    if (timer) clearTimeout(timer);
+    this.reaps.delete(managed);
+  }
+
+  /** Whether `managed` is one of this session's own processes. */
+  owns(managed: ManagedProcess): boolean {
+    return this.processes.get(managed.id) === managed;
+  }
+
+  /** The process with this id (its own or an attached one), or -32600 as codex reports unknown and starting ids. */
   process(id: string): ManagedProcess {
-    const found = this.processes.get(id);
+    const found = this.processes.get(id) ?? this.attached.get(id);
     if (found) return found;
     if (this.starting.has(id)) throw RpcError.invalidRequest(`process id ${id} is starting`);
     throw RpcError.unknownProcess(id);
@@ -182,7 +282,13 @@ export class Session {
     return this.sink === null && this.runningCount() === 0;
   }
 
+  /** Its own process or an attached one. */
   find(id: string): ManagedProcess | undefined {
+    return this.processes.get(id) ?? this.attached.get(id);
+  }
+
+  /** Only its own: flow-control acks of a watcher must not open its owner's window. */
+  findOwn(id: string): ManagedProcess | undefined {
     return this.processes.get(id);
   }
 
@@ -238,7 +344,22 @@ export class Session {
     for (const timer of this.reaps.values()) if (timer) clearTimeout(timer);
     this.reaps.clear();
     for (const managed of this.processes.values()) managed.killGroup();
+    for (const managed of this.attached.values()) managed.removeWatcher(this);
+    this.attached.clear();
   }
+}
+
+function summarize(managed: ManagedProcess): ProcessSummary {
+  return {
+    processId: managed.id,
+    argv: managed.launch.argv,
+    cwd: managed.launch.cwd,
+    tty: managed.tty,
+    state: managed.state,
+    startedAt: managed.startedAt,
+    exitCode: managed.exitStatus,
+    pid: managed.pid,
+  };
 }
 
 export class SessionRegistry {
@@ -251,17 +372,21 @@ export class SessionRegistry {
     private readonly onExpired: () => void = () => {},
   ) {}
 
-  /** A new session; at the cap the oldest idle one makes room, or a limitExceeded error is thrown. */
-  create(): Session {
+  private readonly events: SessionEvents = {
+    expired: (expired) => {
+      this.sessions.delete(expired.id);
+      this.onExpired();
+    },
+    processChanged: (session, managed) => this.announce(session, managed),
+  };
+
+  /**
+   * A new session of `principal`; at the cap the oldest idle one makes room, or a limitExceeded
+   * error is thrown.
+   */
+  create(principal: Principal): Session {
     if (this.sessions.size >= this.config.maxSessions) this.evictOldestIdle();
-    const session = new Session(
-      this.config,
-      (expired) => {
-        this.sessions.delete(expired.id);
-        this.onExpired();
-      },
-      this.groups,
-    );
+    const session = new Session(this.config, this.events, principal, this.groups);
     this.sessions.set(session.id, session);
     return session;
   }
@@ -270,8 +395,41 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  get(id: string): Session | undefined {
-    return this.sessions.get(id);
+  /**
+   * The one visibility rule: a session exists, for resuming, listing and attaching, only for
+   * connections of the principal that created it. Anyone else gets what an unknown id gets.
+   */
+  get(id: string, principal: Principal): Session | undefined {
+    const session = this.sessions.get(id);
+    return session?.principal === principal ? session : undefined;
+  }
+
+  /** Every session of `principal`, oldest first. */
+  sessionsOf(principal: Principal): Session[] {
+    return [...this.sessions.values()].filter((session) => session.principal === principal);
+  }
+
+  /** The session that owns `managed`, among `principal`'s. */
+  ownerOf(managed: ManagedProcess, principal: Principal): Session | undefined {
+    return this.sessionsOf(principal).find((session) => session.owns(managed));
+  }
+
+  /** Tells the subscribed sessions of the same principal, other than its own, of a process's change. */
+  private announce(session: Session, managed: ManagedProcess): void {
+    let text: string | null = null;
+    for (const other of this.sessionsOf(session.principal)) {
+      if (other === session || !other.subscribed) continue;
+      text ??= JSON.stringify({
+        method: Notification.sessionProcessChanged,
+        params: {
+          sessionId: session.id,
+          clientName: session.clientName,
+          processId: managed.id,
+          state: managed.state,
+        },
+      });
+      other.emit(text);
+    }
   }
 
   private evictOldestIdle(): void {

@@ -28,6 +28,7 @@ import { methodFamily, requestHandlers, type RequestContext } from './request-ha
 import { RpcError } from './rpc-error';
 import type { Session, SessionRegistry, SessionSink } from '../processes/session';
 import { errorMessage } from '../../../shared/error-message';
+import type { Principal } from '../listeners/principal';
 
 /** The byte pipe under a connection. */
 export interface Transport {
@@ -94,9 +95,11 @@ export class Connection implements SessionSink {
   private binaryFrames = false;
   congested = false;
 
+  /** `principal`: who the connection's credential stands for (listeners/principal.ts). */
   constructor(
     private readonly transport: Transport,
     private readonly deps: ConnectionDeps,
+    private readonly principal: Principal,
   ) {
     this.files = new FileHandles(deps.maxOpenFiles);
   }
@@ -236,7 +239,7 @@ export class Connection implements SessionSink {
     }
     if (method === Notification.processAck && this.state !== 'new') {
       const parsed = ProcessAckParams.safeParse(params);
-      if (parsed.success) this.session?.find(parsed.data.processId)?.ack(parsed.data.consumedBytes);
+      if (parsed.success) this.session?.findOwn(parsed.data.processId)?.ack(parsed.data.consumedBytes);
       return;
     }
     this.violation(`unexpected notification ${method}`);
@@ -300,17 +303,17 @@ export class Connection implements SessionSink {
     let session: Session;
     const resumeId = params.resumeSessionId;
     if (resumeId !== undefined && resumeId !== null) {
-      const found = this.deps.registry.get(resumeId);
+      const found = this.deps.registry.get(resumeId, this.principal);
       if (!found) {
         this.send(encodeError(idJson, ErrorCode.invalidRequest, `unknown session id ${resumeId}`));
         return;
       }
-      if (found.attached) {
+      if (found.isAttached) {
         this.state = 'initializing';
         const freed = await found.releaseIfUnresponsive(ATTACHED_PROBE_TIMEOUT_MS);
         this.state = 'new';
         if (this.closed) return;
-        if (!freed || found.attached) {
+        if (!freed || found.isAttached) {
           this.send(
             encodeError(
               idJson,
@@ -324,7 +327,7 @@ export class Connection implements SessionSink {
       session = found;
     } else {
       try {
-        session = this.deps.registry.create();
+        session = this.deps.registry.create(this.principal);
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         this.send(encodeError(idJson, error.code, error.message, error.data));
@@ -333,6 +336,7 @@ export class Connection implements SessionSink {
     }
     this.state = 'awaitingInitialized';
     this.session = session;
+    session.clientName = params.clientName;
     // The result itself is JSON text; binary frames may follow it at once, in both directions.
     const binaryFrames = params.tetherBinaryFrames === true && this.transport.sendDataFrame !== undefined;
     const result = { sessionId: session.id, environmentInfo: this.deps.environmentInfo };
@@ -363,6 +367,8 @@ export class Connection implements SessionSink {
   private async run(request: PendingRequest): Promise<void> {
     const ctx: RequestContext = {
       session: this.session!,
+      registry: this.deps.registry,
+      principal: this.principal,
       files: this.files,
       environmentInfo: this.deps.environmentInfo,
       signal: this.aborter.signal,

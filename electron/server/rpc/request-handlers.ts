@@ -12,10 +12,14 @@ import { decodeBase64Strict } from './base64';
 import type { FileHandles } from '../fs/file-handles';
 import * as fs from '../fs/fs-service';
 import { RpcError } from './rpc-error';
-import type { Session } from '../processes/session';
+import type { Session, SessionRegistry } from '../processes/session';
+import type { Principal } from '../listeners/principal';
 
 export interface RequestContext {
   session: Session;
+  /** Every session; reached only through the principal's view of it (`get`, `sessionsOf`). */
+  registry: SessionRegistry;
+  principal: Principal;
   files: FileHandles;
   environmentInfo: EnvironmentInfo;
   /** Aborted when the connection goes away; ends long polls early. */
@@ -79,6 +83,34 @@ export const requestHandlers: HandlerTable = {
     const managed = ctx.session.process(params.processId);
     if (!managed.tty) throw RpcError.invalidRequest(`process ${params.processId} has no terminal to resize`);
     managed.resize(params.cols, params.rows);
+    return {};
+  },
+
+  [Method.sessionList]: (_params, ctx) => ({
+    sessions: ctx.registry.sessionsOf(ctx.principal).map((session) => session.summary(ctx.session)),
+  }),
+  [Method.sessionSubscribe]: (_params, ctx) => {
+    ctx.session.subscribed = true;
+    return {};
+  },
+  [Method.processAttach]: (params, ctx) => {
+    const owner = ctx.registry.get(params.sessionId, ctx.principal);
+    if (!owner) throw RpcError.invalidRequest(`unknown session id ${params.sessionId}`);
+    const managed = owner.findOwn(params.processId);
+    if (!managed) throw RpcError.unknownProcess(params.processId);
+    ctx.session.attachTo(managed, params.attachId);
+    return owner.summary(null).processes.find((p) => p.processId === params.processId)!;
+  },
+  [Method.processDetach]: (params, ctx) => {
+    ctx.session.detachFrom(params.processId);
+    return {};
+  },
+  [Method.processKeep]: (params, ctx) => {
+    const managed = ctx.session.attachedProcess(params.processId);
+    const owner = ctx.registry.ownerOf(managed, ctx.principal);
+    // The owner may have reaped it already: nobody else decides its life then; it stays attached.
+    if (!owner) throw RpcError.invalidRequest(`process ${params.processId} has no owner to take it from`);
+    ctx.session.adopt(params.processId, owner);
     return {};
   },
 

@@ -9,6 +9,33 @@ export type ProcessKey = z.infer<typeof ProcessKey>;
 const ProcessState = z.enum(['starting', 'running', 'exited', 'failed', 'lost']);
 export type ProcessState = z.infer<typeof ProcessState>;
 
+/** A process another client started that this app follows (the server's tetherSessionProcesses). */
+export const WatchedProcess = z.object({
+  /** The owner's `clientName`, e.g. `codex-environment`. */
+  clientName: z.string(),
+  /** The owner's session on the server. */
+  sessionId: z.string(),
+  /** Taken over: input, resize and signals from this app reach it; otherwise read-only. */
+  control: z.boolean(),
+  /** Moved under this app's session (Keep): its life no longer follows the owner's session. */
+  kept: z.boolean(),
+});
+export type WatchedProcess = z.infer<typeof WatchedProcess>;
+
+/** A process of another session of the same credential, as the server lists it. */
+export const OtherProcessView = z.object({
+  sessionId: z.string(),
+  clientName: z.string(),
+  processId: z.string(),
+  argv: z.array(z.string()),
+  cwd: z.string(),
+  tty: z.boolean(),
+  state: z.enum(['running', 'exited', 'closed']),
+  startedAt: z.number(),
+  exitCode: z.number().nullable(),
+});
+export type OtherProcessView = z.infer<typeof OtherProcessView>;
+
 export const ProcessView = z.object({
   envId: EnvironmentId,
   processId: z.string(),
@@ -26,6 +53,8 @@ export const ProcessView = z.object({
   /** Terminal size last applied; null when the server cannot resize (size is fixed). */
   size: z.object({ cols: z.number(), rows: z.number() }).nullable(),
   resizable: z.boolean(),
+  /** Set for a process another client started, followed here (processes.watch). */
+  watched: WatchedProcess.optional(),
 });
 export type ProcessView = z.infer<typeof ProcessView>;
 
@@ -123,6 +152,23 @@ export const processCommands = {
     }),
     Ok,
   ),
+  /**
+   * The processes other clients with the same credential started on the environment's server.
+   * `available` is false (with the reason) on a server without the extension, such as codex's.
+   */
+  'processes.others': command(
+    z.object({ envId: EnvironmentId }),
+    z.object({ available: z.boolean(), reason: z.string().nullable(), processes: z.array(OtherProcessView) }),
+  ),
+  /** Follows another client's process here, read-only, from its retained output on. */
+  'processes.watch': command(
+    z.object({ envId: EnvironmentId, sessionId: z.string().min(1), processId: z.string().min(1) }),
+    ProcessView,
+  ),
+  /** A watched process takes this app's input, resizes and signals from now on (control is shared). */
+  'processes.takeOver': command(ProcessKey, ProcessView),
+  /** A watched process moves under this app's session, so the owner's session ending no longer ends it. */
+  'processes.keep': command(ProcessKey, ProcessView),
 } as const satisfies CommandsOfNamespace<'processes'>;
 
 export const processEvents = {
@@ -130,4 +176,6 @@ export const processEvents = {
   'processes.removed': ProcessKey,
   /** Ordered, batched output; per process, seqs are ascending and each seq is sent once. */
   'processes.events': z.array(ProcessEventBatch),
+  /** A process of another client started, exited or closed: ask processes.others again. */
+  'processes.othersChanged': z.object({ envId: EnvironmentId }),
 } as const satisfies EventsOfNamespace<'processes'>;
