@@ -6,10 +6,15 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { REMOTE_BUNDLE_ENTRY, REMOTE_BUNDLE_MANIFEST } from '../../../shared/remote-bundle';
+import {
+  REMOTE_BUNDLE_ENTRY,
+  REMOTE_BUNDLE_MANIFEST,
+  REMOTE_SERVER_ROOT,
+} from '../../../shared/remote-bundle';
 import { SshError } from '../transports/ssh/ssh-error';
 import { errorMessage } from '../../../shared/error-message';
 import type { SshHooks } from '../transports/ssh/ssh-hooks';
+import { HOST_UNPREPARED_EXIT, LAUNCH_RECORD } from './host-constants';
 import type { HostShell } from './host-shell';
 import {
   findNodeRuntime,
@@ -27,7 +32,7 @@ import {
   remoteServerDir,
   type HostFacts,
 } from './remote-probe';
-import { newMarker, remoteSh, runOnHost } from './remote-shell';
+import { newMarker, remoteSh, runOnHost, safeRemotePath, SHA256_FUNCTION } from './remote-shell';
 import { uninstallFromHost, type UninstallReport } from './remote-uninstall';
 
 export interface HostSetupOptions {
@@ -53,6 +58,15 @@ export interface BridgeCommand {
 /** Free space the install wants beyond the payload, for unpacking (payload × this factor). */
 const UNPACK_SPACE_FACTOR = 5;
 
+/** The bridge's own arguments after `node server.mjs`. */
+function bridgeArgs(shell: HostShell, sessionTtlMs: number, resume: boolean): string {
+  return (
+    `bridge --session-ttl-ms ${sessionTtlMs}` +
+    (resume ? ' --no-start' : '') +
+    (shell.forwardsAgent === true ? ' --forward-agent' : '')
+  );
+}
+
 /**
  * The bridge to the daemon of a prepared host, run through `shell`; on resume it must not start
  * a new daemon (its exit then says the daemon is gone).
@@ -64,15 +78,12 @@ export function bridgeCommand(
   resume: boolean,
 ): BridgeCommand {
   const preamble = newMarker();
-  const agent = shell.forwardsAgent === true;
   const argv = shell.commandArgv(
     remoteSh([
       `echo "${preamble}"`,
-      `exec "${launch.nodePath}" "${launch.serverPath}" bridge --session-ttl-ms ${sessionTtlMs}` +
-        (resume ? ' --no-start' : '') +
-        (agent ? ' --forward-agent' : ''),
+      `exec "${launch.nodePath}" "${launch.serverPath}" ${bridgeArgs(shell, sessionTtlMs, resume)}`,
     ]),
-    { agent },
+    { agent: shell.forwardsAgent === true },
   );
   return { argv, preamble };
 }
@@ -87,6 +98,42 @@ export class HostSetup {
 
   private get hooks(): SshHooks {
     return this.options.hooks;
+  }
+
+  /** The host as messages name it. */
+  get hostName(): string {
+    return this.shell.hostName;
+  }
+
+  /**
+   * The bridge in one host command, for a host a full setup (prepare) already prepared: it checks
+   * that this bundle is installed (its manifest's sha256) and that a setup recorded the node to run
+   * it with, then starts the bridge; otherwise it exits HOST_UNPREPARED_EXIT before its preamble,
+   * and the caller prepares the host and asks again. A warm connect thus costs one command.
+   */
+  async checkedBridgeCommand(resume: boolean): Promise<BridgeCommand> {
+    this.bundle ??= await loadServerBundle(this.options.artifacts ?? {});
+    const bundle = this.bundle;
+    const preamble = newMarker();
+    const wanted = this.options.remoteNodePath;
+    const shell = this.shell;
+    const argv = shell.commandArgv(
+      remoteSh([
+        SHA256_FUNCTION,
+        `D="$HOME/${REMOTE_SERVER_ROOT}/${bundle.id}"`,
+        `N="$(cat "$D/${LAUNCH_RECORD}" 2>/dev/null || true)"`,
+        // The record names the node a setup checked: with "Node on the host" set, only that one.
+        `if [ -n "$N" ] && [ -x "$N" ]` +
+          (wanted !== undefined
+            ? ` && [ "$N" = "${safeRemotePath(wanted, 'remoteNodePath', 'checking')}" ]`
+            : '') +
+          ` && [ "$(h "$D/${REMOTE_BUNDLE_MANIFEST}" 2>/dev/null)" = "${bundle.manifestSha256}" ]; then ` +
+          `echo "${preamble}"; exec "$N" "$D/${REMOTE_BUNDLE_ENTRY}" ${bridgeArgs(shell, this.options.sessionTtlMs, resume)}; fi`,
+        `exit ${HOST_UNPREPARED_EXIT}`,
+      ]),
+      { agent: shell.forwardsAgent === true },
+    );
+    return { argv, preamble };
   }
 
   /** Probes the host, installs what it lacks, and says how to start the bridge there. */
@@ -135,6 +182,7 @@ export class HostSetup {
       nodePath = choice.path;
     }
     if (bundleArtifact) await this.collectGarbage(shell, nodePath, serverDir, bundle.id);
+    await this.recordLaunch(serverDir, nodePath);
     this.hooks.onLog(`server: ${serverDir} with node ${nodePath}`);
     return { nodePath, serverPath: `${serverDir}/${REMOTE_BUNDLE_ENTRY}` };
   }
@@ -196,6 +244,23 @@ export class HostSetup {
         'installing',
         `${this.shell.hostName} has ${Math.round(facts.freeKb / 1024)} MB free in ${facts.home}; installing ` +
           `Tether needs about ${Math.ceil(neededKb / 1024)} MB.`,
+      );
+    }
+  }
+
+  /** Writes the launch record checkedBridgeCommand starts the bridge with (atomically: a rename). */
+  private async recordLaunch(serverDir: string, nodePath: string): Promise<void> {
+    const record = `${serverDir}/${LAUNCH_RECORD}`;
+    const run = await runOnHost(
+      this.shell,
+      remoteSh([`echo "${nodePath}" > "${record}.$$"`, `mv -f "${record}.$$" "${record}"`]),
+      { stage: 'installing', doing: 'recording which node runs the server' },
+    );
+    if (run.code !== 0) {
+      throw new SshError(
+        'hostSetup',
+        'installing',
+        `Could not write ${record} on ${this.shell.hostName} (exit ${run.code}).${run.stderr.trim() ? `\n${run.stderr.trim()}` : ''}`,
       );
     }
   }
