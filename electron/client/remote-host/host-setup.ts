@@ -17,11 +17,15 @@ import type { SshHooks } from '../transports/ssh/ssh-hooks';
 import { HOST_UNPREPARED_EXIT, LAUNCH_RECORD } from './host-constants';
 import type { HostShell } from './host-shell';
 import {
+  ensureNodeRuntime,
   findNodeRuntime,
   loadServerBundle,
+  nodeRuntimeId,
   type ArtifactLocations,
+  type NodeRuntime,
   type ServerBundle,
 } from './local-artifacts';
+import { NODE_RUNTIME_VERSION } from '../../../scripts/node-runtimes.mjs';
 import { installArtifact, type Artifact } from './remote-install';
 import {
   hostRequirementsError,
@@ -53,6 +57,12 @@ export interface Launch {
 export interface BridgeCommand {
   argv: string[];
   preamble: string;
+}
+
+/** The runtime a host runs: its directory name there, and this machine's copy (null: not needed). */
+interface ChosenRuntime {
+  id: string;
+  local: NodeRuntime | null;
 }
 
 /** Free space the install wants beyond the payload, for unpacking (payload × this factor). */
@@ -153,7 +163,8 @@ export class HostSetup {
       facts.installedManifestSha256 === bundle.manifestSha256
         ? null
         : await bundleArtifactFor(bundle, serverDir, facts.tools.has('gzip'));
-    const runtimeArtifact = choice.kind === 'runtime' ? this.runtimeArtifact(facts) : null;
+    const runtime = choice.kind === 'runtime' ? await this.runtimeFor(facts) : null;
+    const runtimeArtifact = runtime ? this.runtimeArtifact(facts, runtime) : null;
     const progress = new InstallProgress(this.hooks, [bundleArtifact, runtimeArtifact]);
     if (bundleArtifact) {
       this.checkSpace(facts, [bundleArtifact, runtimeArtifact]);
@@ -172,12 +183,13 @@ export class HostSetup {
     }
     let nodePath: string;
     if (choice.kind === 'runtime') {
-      const artifact = runtimeArtifact ?? this.runtimeArtifact(facts);
+      const chosen = runtime ?? (await this.runtimeFor(facts));
+      const artifact = runtimeArtifact ?? this.runtimeArtifact(facts, chosen);
       if (artifact) {
         this.checkSpace(facts, [artifact]);
         await new InstallProgress(this.hooks, [artifact]).run(shell, artifact, 'uploading a Node runtime');
       }
-      nodePath = `${this.runtimeDir(facts)}/bin/node`;
+      nodePath = `${remoteRuntimeDir(facts.home, chosen.id)}/bin/node`;
     } else {
       nodePath = choice.path;
     }
@@ -193,24 +205,46 @@ export class HostSetup {
     return uninstallFromHost(this.shell);
   }
 
-  private runtimeDir(facts: HostFacts): string {
-    const runtime = findNodeRuntime(this.options.artifacts ?? {}, facts.arch ?? '');
-    if (!runtime) {
+  /**
+   * The runtime the host is to run: its id, and the copy on this machine to upload, fetched now
+   * from the npm registry if it is missing here and the host lacks it too (null: the host has it).
+   */
+  private async runtimeFor(facts: HostFacts): Promise<ChosenRuntime> {
+    const arch = facts.arch ?? '';
+    const artifacts = this.options.artifacts ?? {};
+    const found = findNodeRuntime(artifacts, arch);
+    if (found) return { id: found.id, local: found };
+    const id = nodeRuntimeId(NODE_RUNTIME_VERSION, arch);
+    if (facts.runtimes.includes(id)) return { id, local: null };
+    const name = `node-linux-${arch} ${NODE_RUNTIME_VERSION}`;
+    this.hooks.onLog(`${this.shell.hostName} needs Node; fetching ${name} (not on this machine yet)`);
+    let local: NodeRuntime;
+    try {
+      local = await ensureNodeRuntime(artifacts, arch, (bytes, total, from) =>
+        this.hooks.onStage({
+          stage: 'installing',
+          detail: `downloading a Node runtime (${name}) from ${from}`,
+          bytesSent: bytes,
+          ...(total !== null ? { bytesTotal: total } : {}),
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof SshError)) throw error;
       throw new SshError(
-        'hostSetup',
-        'checking',
-        `${this.shell.hostName} has no Node ≥ 20 (found: ${facts.nodePath ?? 'none'}), and no Node runtime for ` +
-          `linux-${facts.arch} was fetched to upload ("npm run fetch-node-runtimes"). ${REMOTE_NODE_PATH_HINT}`,
+        error.code,
+        error.stage,
+        `${this.shell.hostName} has no Node ≥ 20 (found: ${facts.nodePath ?? 'none'}). ${error.message} ${REMOTE_NODE_PATH_HINT}`,
       );
     }
-    return remoteRuntimeDir(facts.home, runtime.id);
+    this.hooks.onLog(`fetched ${local.tgz.file}`);
+    return { id: local.id, local };
   }
 
   /** The runtime to upload, or null if the host has it already. */
-  private runtimeArtifact(facts: HostFacts): Artifact | null {
-    const finalDir = this.runtimeDir(facts);
-    const runtime = findNodeRuntime(this.options.artifacts ?? {}, facts.arch ?? '');
-    if (!runtime || facts.runtimes.includes(runtime.id)) return null;
+  private runtimeArtifact(facts: HostFacts, chosen: ChosenRuntime): Artifact | null {
+    const runtime = chosen.local;
+    if (!runtime || facts.runtimes.includes(chosen.id)) return null;
+    const finalDir = remoteRuntimeDir(facts.home, chosen.id);
     // xz halves the upload (29 MB instead of the 52 MB npm tarball) when both ends have it.
     const useXz = runtime.xz !== undefined && facts.tools.has('xz');
     const payload = useXz && runtime.xz ? runtime.xz : runtime.tgz;
