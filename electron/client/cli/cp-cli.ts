@@ -125,7 +125,11 @@ async function copy(source: string, destination: string, options: CpOptions): Pr
   let client: RemoteExecServerClient;
   try {
     plan = directionOf(source, destination);
-    client = new RemoteExecServerClient({ transport: transportFrom(options), ssh: terminalSshHooks(false) });
+    client = new RemoteExecServerClient({
+      transport: transportFrom(options),
+      ssh: terminalSshHooks(false),
+      sshSharedMaster: true,
+    });
   } catch (error) {
     say(errorMessage(error));
     return CP_FAILURE_EXIT_CODE;

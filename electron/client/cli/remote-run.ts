@@ -38,6 +38,8 @@ export async function runRemote(program: Program, options: RemoteRunOptions, say
     recoveryDeadlineMs: options.recoveryDeadlineMs,
     log: options.verbose ? say : undefined,
     ssh: terminalSshHooks(options.verbose),
+    // The next command to the same host within a few minutes signs in no more.
+    sshSharedMaster: true,
   });
   let argv = typeof program === 'function' ? [] : program;
   if (options.verbose) {

@@ -29,6 +29,8 @@ export interface SessionLinkOptions extends HandshakeOptions, RecoveryOptions {
   ssh?: SshHooks;
   /** SSH transports: where the bundle and runtimes to install are (defaults: this build's). */
   sshArtifacts?: ArtifactLocations;
+  /** SSH transports: use the host's shared master (TransportOpenerOptions.sshSharedMaster). */
+  sshSharedMaster?: boolean;
   /**
    * Resume this session at the first connect instead of opening a new one (an app restarted within
    * the session's lifetime). If the server no longer has it, the client fails with 'unknownSession'.
@@ -71,6 +73,7 @@ export class SessionLink {
     this.opener = transportOpener(options.transport, {
       ssh: options.ssh,
       sshArtifacts: options.sshArtifacts,
+      sshSharedMaster: options.sshSharedMaster,
     });
     this.sessionId = options.resumeSessionId ?? null;
   }

@@ -6,3 +6,11 @@ export const MIN_HOST_NODE_MAJOR = 20;
 export const MIN_GLIBC = [2, 28] as const;
 /** Uploaded Node runtimes live in `~/.tether/runtime/node-v<version>-linux-<arch>/` on a host. */
 export const REMOTE_RUNTIME_ROOT = '.tether/runtime';
+/**
+ * The bridge's launch record, `~/.tether/server/<version>-<hash>/launch-node`: the node a full
+ * setup checked for this bundle (its node-pty loads), which a later connect starts the bridge with
+ * in the same host command that checks the bundle, so a warm connect is one command on the host.
+ */
+export const LAUNCH_RECORD = 'launch-node';
+/** The checked bridge found the host unprepared (no bundle, another one, or no launch record). */
+export const HOST_UNPREPARED_EXIT = 91;

@@ -6,17 +6,26 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { REMOTE_BUNDLE_ENTRY, REMOTE_BUNDLE_MANIFEST } from '../../../shared/remote-bundle';
+import {
+  REMOTE_BUNDLE_ENTRY,
+  REMOTE_BUNDLE_MANIFEST,
+  REMOTE_SERVER_ROOT,
+} from '../../../shared/remote-bundle';
 import { SshError } from '../transports/ssh/ssh-error';
 import { errorMessage } from '../../../shared/error-message';
 import type { SshHooks } from '../transports/ssh/ssh-hooks';
+import { HOST_UNPREPARED_EXIT, LAUNCH_RECORD } from './host-constants';
 import type { HostShell } from './host-shell';
 import {
+  ensureNodeRuntime,
   findNodeRuntime,
   loadServerBundle,
+  nodeRuntimeId,
   type ArtifactLocations,
+  type NodeRuntime,
   type ServerBundle,
 } from './local-artifacts';
+import { NODE_RUNTIME_VERSION } from '../../../scripts/node-runtimes.mjs';
 import { installArtifact, type Artifact } from './remote-install';
 import {
   hostRequirementsError,
@@ -27,7 +36,7 @@ import {
   remoteServerDir,
   type HostFacts,
 } from './remote-probe';
-import { newMarker, remoteSh, runOnHost } from './remote-shell';
+import { newMarker, remoteSh, runOnHost, safeRemotePath, SHA256_FUNCTION } from './remote-shell';
 import { uninstallFromHost, type UninstallReport } from './remote-uninstall';
 
 export interface HostSetupOptions {
@@ -50,8 +59,23 @@ export interface BridgeCommand {
   preamble: string;
 }
 
+/** The runtime a host runs: its directory name there, and this machine's copy (null: not needed). */
+interface ChosenRuntime {
+  id: string;
+  local: NodeRuntime | null;
+}
+
 /** Free space the install wants beyond the payload, for unpacking (payload × this factor). */
 const UNPACK_SPACE_FACTOR = 5;
+
+/** The bridge's own arguments after `node server.mjs`. */
+function bridgeArgs(shell: HostShell, sessionTtlMs: number, resume: boolean): string {
+  return (
+    `bridge --session-ttl-ms ${sessionTtlMs}` +
+    (resume ? ' --no-start' : '') +
+    (shell.forwardsAgent === true ? ' --forward-agent' : '')
+  );
+}
 
 /**
  * The bridge to the daemon of a prepared host, run through `shell`; on resume it must not start
@@ -64,15 +88,12 @@ export function bridgeCommand(
   resume: boolean,
 ): BridgeCommand {
   const preamble = newMarker();
-  const agent = shell.forwardsAgent === true;
   const argv = shell.commandArgv(
     remoteSh([
       `echo "${preamble}"`,
-      `exec "${launch.nodePath}" "${launch.serverPath}" bridge --session-ttl-ms ${sessionTtlMs}` +
-        (resume ? ' --no-start' : '') +
-        (agent ? ' --forward-agent' : ''),
+      `exec "${launch.nodePath}" "${launch.serverPath}" ${bridgeArgs(shell, sessionTtlMs, resume)}`,
     ]),
-    { agent },
+    { agent: shell.forwardsAgent === true },
   );
   return { argv, preamble };
 }
@@ -87,6 +108,42 @@ export class HostSetup {
 
   private get hooks(): SshHooks {
     return this.options.hooks;
+  }
+
+  /** The host as messages name it. */
+  get hostName(): string {
+    return this.shell.hostName;
+  }
+
+  /**
+   * The bridge in one host command, for a host a full setup (prepare) already prepared: it checks
+   * that this bundle is installed (its manifest's sha256) and that a setup recorded the node to run
+   * it with, then starts the bridge; otherwise it exits HOST_UNPREPARED_EXIT before its preamble,
+   * and the caller prepares the host and asks again. A warm connect thus costs one command.
+   */
+  async checkedBridgeCommand(resume: boolean): Promise<BridgeCommand> {
+    this.bundle ??= await loadServerBundle(this.options.artifacts ?? {});
+    const bundle = this.bundle;
+    const preamble = newMarker();
+    const wanted = this.options.remoteNodePath;
+    const shell = this.shell;
+    const argv = shell.commandArgv(
+      remoteSh([
+        SHA256_FUNCTION,
+        `D="$HOME/${REMOTE_SERVER_ROOT}/${bundle.id}"`,
+        `N="$(cat "$D/${LAUNCH_RECORD}" 2>/dev/null || true)"`,
+        // The record names the node a setup checked: with "Node on the host" set, only that one.
+        `if [ -n "$N" ] && [ -x "$N" ]` +
+          (wanted !== undefined
+            ? ` && [ "$N" = "${safeRemotePath(wanted, 'remoteNodePath', 'checking')}" ]`
+            : '') +
+          ` && [ "$(h "$D/${REMOTE_BUNDLE_MANIFEST}" 2>/dev/null)" = "${bundle.manifestSha256}" ]; then ` +
+          `echo "${preamble}"; exec "$N" "$D/${REMOTE_BUNDLE_ENTRY}" ${bridgeArgs(shell, this.options.sessionTtlMs, resume)}; fi`,
+        `exit ${HOST_UNPREPARED_EXIT}`,
+      ]),
+      { agent: shell.forwardsAgent === true },
+    );
+    return { argv, preamble };
   }
 
   /** Probes the host, installs what it lacks, and says how to start the bridge there. */
@@ -106,7 +163,8 @@ export class HostSetup {
       facts.installedManifestSha256 === bundle.manifestSha256
         ? null
         : await bundleArtifactFor(bundle, serverDir, facts.tools.has('gzip'));
-    const runtimeArtifact = choice.kind === 'runtime' ? this.runtimeArtifact(facts) : null;
+    const runtime = choice.kind === 'runtime' ? await this.runtimeFor(facts) : null;
+    const runtimeArtifact = runtime ? this.runtimeArtifact(facts, runtime) : null;
     const progress = new InstallProgress(this.hooks, [bundleArtifact, runtimeArtifact]);
     if (bundleArtifact) {
       this.checkSpace(facts, [bundleArtifact, runtimeArtifact]);
@@ -125,16 +183,18 @@ export class HostSetup {
     }
     let nodePath: string;
     if (choice.kind === 'runtime') {
-      const artifact = runtimeArtifact ?? this.runtimeArtifact(facts);
+      const chosen = runtime ?? (await this.runtimeFor(facts));
+      const artifact = runtimeArtifact ?? this.runtimeArtifact(facts, chosen);
       if (artifact) {
         this.checkSpace(facts, [artifact]);
         await new InstallProgress(this.hooks, [artifact]).run(shell, artifact, 'uploading a Node runtime');
       }
-      nodePath = `${this.runtimeDir(facts)}/bin/node`;
+      nodePath = `${remoteRuntimeDir(facts.home, chosen.id)}/bin/node`;
     } else {
       nodePath = choice.path;
     }
     if (bundleArtifact) await this.collectGarbage(shell, nodePath, serverDir, bundle.id);
+    await this.recordLaunch(serverDir, nodePath);
     this.hooks.onLog(`server: ${serverDir} with node ${nodePath}`);
     return { nodePath, serverPath: `${serverDir}/${REMOTE_BUNDLE_ENTRY}` };
   }
@@ -145,24 +205,46 @@ export class HostSetup {
     return uninstallFromHost(this.shell);
   }
 
-  private runtimeDir(facts: HostFacts): string {
-    const runtime = findNodeRuntime(this.options.artifacts ?? {}, facts.arch ?? '');
-    if (!runtime) {
+  /**
+   * The runtime the host is to run: its id, and the copy on this machine to upload, fetched now
+   * from the npm registry if it is missing here and the host lacks it too (null: the host has it).
+   */
+  private async runtimeFor(facts: HostFacts): Promise<ChosenRuntime> {
+    const arch = facts.arch ?? '';
+    const artifacts = this.options.artifacts ?? {};
+    const found = findNodeRuntime(artifacts, arch);
+    if (found) return { id: found.id, local: found };
+    const id = nodeRuntimeId(NODE_RUNTIME_VERSION, arch);
+    if (facts.runtimes.includes(id)) return { id, local: null };
+    const name = `node-linux-${arch} ${NODE_RUNTIME_VERSION}`;
+    this.hooks.onLog(`${this.shell.hostName} needs Node; fetching ${name} (not on this machine yet)`);
+    let local: NodeRuntime;
+    try {
+      local = await ensureNodeRuntime(artifacts, arch, (bytes, total, from) =>
+        this.hooks.onStage({
+          stage: 'installing',
+          detail: `downloading a Node runtime (${name}) from ${from}`,
+          bytesSent: bytes,
+          ...(total !== null ? { bytesTotal: total } : {}),
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof SshError)) throw error;
       throw new SshError(
-        'hostSetup',
-        'checking',
-        `${this.shell.hostName} has no Node ≥ 20 (found: ${facts.nodePath ?? 'none'}), and no Node runtime for ` +
-          `linux-${facts.arch} was fetched to upload ("npm run fetch-node-runtimes"). ${REMOTE_NODE_PATH_HINT}`,
+        error.code,
+        error.stage,
+        `${this.shell.hostName} has no Node ≥ 20 (found: ${facts.nodePath ?? 'none'}). ${error.message} ${REMOTE_NODE_PATH_HINT}`,
       );
     }
-    return remoteRuntimeDir(facts.home, runtime.id);
+    this.hooks.onLog(`fetched ${local.tgz.file}`);
+    return { id: local.id, local };
   }
 
   /** The runtime to upload, or null if the host has it already. */
-  private runtimeArtifact(facts: HostFacts): Artifact | null {
-    const finalDir = this.runtimeDir(facts);
-    const runtime = findNodeRuntime(this.options.artifacts ?? {}, facts.arch ?? '');
-    if (!runtime || facts.runtimes.includes(runtime.id)) return null;
+  private runtimeArtifact(facts: HostFacts, chosen: ChosenRuntime): Artifact | null {
+    const runtime = chosen.local;
+    if (!runtime || facts.runtimes.includes(chosen.id)) return null;
+    const finalDir = remoteRuntimeDir(facts.home, chosen.id);
     // xz halves the upload (29 MB instead of the 52 MB npm tarball) when both ends have it.
     const useXz = runtime.xz !== undefined && facts.tools.has('xz');
     const payload = useXz && runtime.xz ? runtime.xz : runtime.tgz;
@@ -196,6 +278,23 @@ export class HostSetup {
         'installing',
         `${this.shell.hostName} has ${Math.round(facts.freeKb / 1024)} MB free in ${facts.home}; installing ` +
           `Tether needs about ${Math.ceil(neededKb / 1024)} MB.`,
+      );
+    }
+  }
+
+  /** Writes the launch record checkedBridgeCommand starts the bridge with (atomically: a rename). */
+  private async recordLaunch(serverDir: string, nodePath: string): Promise<void> {
+    const record = `${serverDir}/${LAUNCH_RECORD}`;
+    const run = await runOnHost(
+      this.shell,
+      remoteSh([`echo "${nodePath}" > "${record}.$$"`, `mv -f "${record}.$$" "${record}"`]),
+      { stage: 'installing', doing: 'recording which node runs the server' },
+    );
+    if (run.code !== 0) {
+      throw new SshError(
+        'hostSetup',
+        'installing',
+        `Could not write ${record} on ${this.shell.hostName} (exit ${run.code}).${run.stderr.trim() ? `\n${run.stderr.trim()}` : ''}`,
       );
     }
   }

@@ -1,8 +1,11 @@
 // What the bootstrap uploads, found on this machine: the server bundle (dist/remote, built by
-// scripts/build.mjs) and the Node runtimes for hosts without a usable node (.cache/node-runtimes,
-// fetched by scripts/fetch-node-runtimes.mjs). Both can be pointed elsewhere (packaged app).
+// scripts/build.mjs) and the Node runtimes for hosts without a usable node (a checkout's
+// .cache/node-runtimes, else the user's cache directory), fetched beforehand by
+// scripts/fetch-node-runtimes.mjs or here on first need (scripts/node-runtimes.mjs does both). Both
+// can be pointed elsewhere (packaged app, tests).
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -12,7 +15,15 @@ import {
   REMOTE_BUNDLE_ENTRY,
   REMOTE_BUNDLE_MANIFEST,
 } from '../../../shared/remote-bundle';
+import {
+  fetchRuntimeTarball,
+  NODE_RUNTIME_VERSION,
+  npmRegistry,
+  pinsFor,
+  runtimeTarballName,
+} from '../../../scripts/node-runtimes.mjs';
 import { SshError } from '../transports/ssh/ssh-error';
+import { errorMessage } from '../../../shared/error-message';
 
 /** The installable server bundle: server.mjs, node-pty/ and manifest.json. */
 export interface ServerBundle {
@@ -46,8 +57,13 @@ export const RUNTIME_INDEX_FILE = 'runtimes.json';
 export interface ArtifactLocations {
   /** Directory holding server.mjs, node-pty/ and manifest.json (default: the build's dist/remote). */
   bundleDir?: string;
-  /** Directory holding runtimes.json and the runtimes (default: the checkout's .cache/node-runtimes). */
+  /**
+   * Directory holding the runtimes (and runtimes.json, when the fetch script made it), where a
+   * runtime fetched on first need goes too (default: see runtimesDirectory).
+   */
   runtimesDir?: string;
+  /** The npm registry to fetch a missing runtime from (default: the user's npm config's, see npmRegistry). */
+  registry?: string;
 }
 
 /** The first of `relatives` that exists under this module's folder or one of its ancestors. */
@@ -102,22 +118,106 @@ export async function loadServerBundle(locations: ArtifactLocations): Promise<Se
   };
 }
 
-/** The runtime for `arch`, or null when none was fetched (the error then says how to fetch it). */
+/**
+ * Where the runtimes are and fetched ones go: the locations' own, TETHER_NODE_RUNTIMES_DIR, a
+ * Tether checkout's .cache/node-runtimes (where `npm run fetch-node-runtimes` puts them), else
+ * the user's cache directory ($XDG_CACHE_HOME or ~/.cache, then tether/node-runtimes).
+ */
+export function runtimesDirectory(locations: ArtifactLocations): { dir: string; checkout: boolean } {
+  const given = locations.runtimesDir ?? process.env.TETHER_NODE_RUNTIMES_DIR;
+  if (given) return { dir: given, checkout: false };
+  const fetched = findUpward([path.join('.cache', 'node-runtimes')]);
+  if (fetched) return { dir: fetched, checkout: true };
+  const pins = findUpward([path.join('scripts', 'node-runtime-pins.json')]);
+  if (pins)
+    return { dir: path.join(path.dirname(path.dirname(pins)), '.cache', 'node-runtimes'), checkout: true };
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return { dir: path.join(cache, 'tether', 'node-runtimes'), checkout: false };
+}
+
+/** `node-v<version>-linux-<arch>`: a runtime's directory name on the host. */
+export const nodeRuntimeId = (version: string, arch: string): string => `node-v${version}-linux-${arch}`;
+
+/** The runtime for `arch`, or null when none is on this machine (ensureNodeRuntime fetches it). */
 export function findNodeRuntime(locations: ArtifactLocations, arch: string): NodeRuntime | null {
-  const dir =
-    locations.runtimesDir ??
-    process.env.TETHER_NODE_RUNTIMES_DIR ??
-    findUpward([path.join('.cache', 'node-runtimes')]);
-  if (!dir || !existsSync(path.join(dir, RUNTIME_INDEX_FILE))) return null;
-  const index = RuntimeIndex.parse(JSON.parse(readFileSync(path.join(dir, RUNTIME_INDEX_FILE), 'utf8')));
-  const entry = index.runtimes[arch];
-  if (!entry) return null;
-  const local = <T extends { file: string }>(f: T): T => ({ ...f, file: path.join(dir, f.file) });
+  const { dir } = runtimesDirectory(locations);
+  if (existsSync(path.join(dir, RUNTIME_INDEX_FILE))) {
+    const index = RuntimeIndex.parse(JSON.parse(readFileSync(path.join(dir, RUNTIME_INDEX_FILE), 'utf8')));
+    const entry = index.runtimes[arch];
+    if (entry) {
+      const local = <T extends { file: string }>(f: T): T => ({ ...f, file: path.join(dir, f.file) });
+      return {
+        version: index.version,
+        arch,
+        id: nodeRuntimeId(index.version, arch),
+        tgz: local(entry.tgz),
+        ...(entry.xz ? { xz: local(entry.xz) } : {}),
+      };
+    }
+  }
+  // A tarball fetched on first need: it was checked against the pins before it was put in place,
+  // and the host checks the upload against the pinned sha256 again.
+  const tgz = path.join(dir, runtimeTarballName(arch));
+  if (!existsSync(tgz)) return null;
+  let pinned: { tgzSha256: string };
+  try {
+    pinned = pinsFor(arch);
+  } catch {
+    return null;
+  }
   return {
-    version: index.version,
+    version: NODE_RUNTIME_VERSION,
     arch,
-    id: `node-v${index.version}-linux-${arch}`,
-    tgz: local(entry.tgz),
-    ...(entry.xz ? { xz: local(entry.xz) } : {}),
+    id: nodeRuntimeId(NODE_RUNTIME_VERSION, arch),
+    tgz: { file: tgz, sha256: pinned.tgzSha256, bytes: statSync(tgz).size },
   };
+}
+
+/** Fetches in flight in this process, by directory and architecture: concurrent connects share one. */
+const fetching = new Map<string, Promise<NodeRuntime>>();
+
+/**
+ * The runtime for `arch`: the one on this machine, or else fetched now from the npm registry into
+ * the runtimes directory (`onProgress` follows the download). Throws an SshError that names the
+ * command to pre-fetch it when the registry cannot be reached or what it serves is refused.
+ */
+export function ensureNodeRuntime(
+  locations: ArtifactLocations,
+  arch: string,
+  onProgress: (bytes: number, total: number | null, from: string) => void,
+): Promise<NodeRuntime> {
+  const found = findNodeRuntime(locations, arch);
+  if (found) return Promise.resolve(found);
+  const { dir, checkout } = runtimesDirectory(locations);
+  const key = `${dir}\0${arch}`;
+  const running = fetching.get(key);
+  if (running) return running;
+  const registry = locations.registry ?? npmRegistry();
+  const pending = (async (): Promise<NodeRuntime> => {
+    try {
+      await fetchRuntimeTarball({
+        arch,
+        dir,
+        registry,
+        onProgress: (bytes, total) => onProgress(bytes, total, registry),
+      });
+    } catch (error) {
+      const command = checkout
+        ? '"npm run fetch-node-runtimes" in the Tether checkout'
+        : `"npm pack node-linux-${arch}@${NODE_RUNTIME_VERSION} --pack-destination ${dir}"`;
+      throw new SshError(
+        'hostSetup',
+        'installing',
+        `Could not fetch the Node runtime for linux-${arch} (node-linux-${arch}@${NODE_RUNTIME_VERSION}) ` +
+          `from ${registry}: ${errorMessage(error)}. Nothing was kept. To fetch it beforehand, run ${command} ` +
+          'on a machine that reaches the npm registry.',
+      );
+    }
+    const runtime = findNodeRuntime(locations, arch);
+    if (!runtime)
+      throw new SshError('hostSetup', 'installing', `The fetched Node runtime is missing from ${dir}.`);
+    return runtime;
+  })().finally(() => fetching.delete(key));
+  fetching.set(key, pending);
+  return pending;
 }

@@ -73,4 +73,10 @@ export interface TransportOpenerOptions {
   ssh?: SshHooks;
   /** Where the host bootstrap finds what it uploads (defaults: this build's dist/ and .cache/). */
   sshArtifacts?: ArtifactLocations;
+  /**
+   * SSH transports: sign in through the host's shared master, which outlives the client for a
+   * few minutes (the CLI: the next command to that host skips authentication), instead of a
+   * master of the client's own that ends with it (the app).
+   */
+  sshSharedMaster?: boolean;
 }

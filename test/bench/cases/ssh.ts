@@ -21,6 +21,8 @@ export const SSH_ENVIRONMENT_ROW = 'ssh environment';
 
 export const COLD = 'tether · cold connect (installs server)';
 export const WARM = 'tether · warm connect';
+/** What `tether run --ssh` does within a few minutes of the last one: the shared master signs in no more. */
+export const WARM_SHARED = 'tether · warm connect, reused master';
 export const SSH_TRUE = 'ssh host true';
 const ECHO_TETHER = 'tether · ssh environment · pty cat';
 const ECHO_SSH = 'ssh -tt host cat';
@@ -42,11 +44,17 @@ function recordingStages(): { hooks: SshHooks; stages: SshStage[] } {
   };
 }
 
-function sshClient(rig: SshTestRig, host: SshdHost, hooks: SshHooks): RemoteExecServerClient {
+function sshClient(
+  rig: SshTestRig,
+  host: SshdHost,
+  hooks: SshHooks,
+  sharedMaster = false,
+): RemoteExecServerClient {
   return new RemoteExecServerClient({
     transport: { kind: 'ssh', destination: host.alias, sshOptions: rig.sshOptions },
     ssh: hooks,
     clientName: 'tether-bench',
+    sshSharedMaster: sharedMaster,
   });
 }
 
@@ -55,10 +63,11 @@ async function timedConnect(
   rig: SshTestRig,
   host: SshdHost,
   timeoutMs: number,
+  sharedMaster = false,
 ): Promise<{ ms: number; client: RemoteExecServerClient; installed: boolean }> {
   const { hooks, stages } = recordingStages();
   const started = process.hrtime.bigint();
-  const client = sshClient(rig, host, hooks);
+  const client = sshClient(rig, host, hooks, sharedMaster);
   try {
     await withTimeout(client.connect(), timeoutMs, `connect to ${host.alias}`);
   } catch (error) {
@@ -181,8 +190,12 @@ async function measureConnects(
   timeoutMs: number,
 ): Promise<SshdHost> {
   const { coldRuns, warmRuns } = context.config.ssh;
-  const connectAndClose = async (host: SshdHost, expectInstall: boolean): Promise<number> => {
-    const { ms, client, installed } = await timedConnect(rig, host, timeoutMs);
+  const connectAndClose = async (
+    host: SshdHost,
+    expectInstall: boolean,
+    sharedMaster = false,
+  ): Promise<number> => {
+    const { ms, client, installed } = await timedConnect(rig, host, timeoutMs, sharedMaster);
     await client.close();
     // A cold run that installed nothing, or a warm one that did, measured the wrong thing.
     if (installed !== expectInstall) {
@@ -221,8 +234,12 @@ async function measureConnects(
   if (!host) throw new Error('no host was started');
   // Hosts other than the first are done; the first serves the warm runs, echo and output.
   for (const other of coldHosts.slice(1)) await other.stop();
+  // The CLI's shared master is started once, unmeasured: each measured run then reuses it, as a
+  // `tether run --ssh` shortly after another does.
+  await connectAndClose(host, false, true);
   await interleaved(context, recorder, warmRuns, 'ms', [
     { name: WARM, once: () => connectAndClose(host, false) },
+    { name: WARM_SHARED, once: () => connectAndClose(host, false, true) },
     { name: `${SSH_TRUE} (warm runs)`, once: async () => (await timedSsh(rig, host, ['true'])).ms },
   ]);
   return host;
@@ -299,6 +316,17 @@ function judge(recorder: CaseRecorder): void {
   recorder.ratio('cold connect / ssh true', COLD, SSH_TRUE);
   const warm = recorder.ratio('warm connect / ssh true', WARM, `${SSH_TRUE} (warm runs)`);
   recorder.goal('warm connect ≤ 2× ssh host true (same run)', warm, (v) => v <= 2, times);
+  const reused = recorder.ratio(
+    'warm connect over a reused master / ssh true',
+    WARM_SHARED,
+    `${SSH_TRUE} (warm runs)`,
+  );
+  recorder.goal(
+    'warm connect over a reused master ≤ 1.2× ssh host true (same run)',
+    reused,
+    (v) => v <= 1.2,
+    times,
+  );
   const echo = recorder.ratio('tether echo p50 / ssh -tt p50', ECHO_TETHER, ECHO_SSH);
   recorder.ratio('ssh -tt through a master p50 / ssh -tt p50', ECHO_SSH_MUX, ECHO_SSH);
   recorder.goal('keystroke echo p50 ≤ 1.5× ssh -tt p50 (same run)', echo, (v) => v <= 1.5, times);
@@ -310,7 +338,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
   recorder.setup(
     `One ssh config, real sshd on 127.0.0.1, host with node. ${coldRuns} cold connect(s), each to a fresh ` +
       `host HOME (the server is uploaded and installed), and ${warmRuns} warm connect(s), timed from creating ` +
-      'the client until it is connected, each beside one `ssh host true`; ' +
+      'the client until it is connected, with a master of their own (the app) and over the shared master ' +
+      'a `tether run --ssh` reuses (the CLI), each beside one `ssh host true`; ' +
       `${echoSamples} keystroke echo samples per side (pty \`cat\`, p50); ` +
       `${outputRuns} run(s) of ${outputBytes / 1_048_576} MiB from \`head -c N /dev/zero\` without a pty.`,
   );
@@ -342,7 +371,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
   } finally {
     await reference?.stop();
     await client?.close();
-    // Stops every sshd, its sessions, and the daemons started on the hosts.
+    // Stops every sshd, its sessions (the shared master's connection with them), and the daemons
+    // started on the hosts.
     await rig.close();
   }
   judge(recorder);

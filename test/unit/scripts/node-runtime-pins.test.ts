@@ -13,7 +13,7 @@ import {
   pinsFor,
   verifyRuntime,
   type RuntimePins,
-} from '../../../scripts/fetch-node-runtimes.mjs';
+} from '../../../scripts/node-runtimes.mjs';
 
 let scratch = '';
 afterEach(() => {

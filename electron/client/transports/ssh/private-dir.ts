@@ -2,7 +2,8 @@
 // subdirectory per bootstrap for the master's ControlPath, the askpass script and its socket.
 // Short on purpose: unix socket paths are capped near 104 bytes (macOS) and 108 (Linux).
 // When another user took /tmp/tether-<uid> first (only root could remove it from sticky /tmp),
-// each bootstrap uses a fresh mkdtemp directory of its own instead.
+// each bootstrap uses a fresh mkdtemp directory of its own instead. The CLI's shared per-host
+// masters have their sockets directly in /tmp/tether-<uid>, named by a hash of what ssh -G resolves.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,14 @@ function ownedDirectory(dir: string): boolean {
   // Ours, so nobody else can swap it between the lstat and the chmod (sticky /tmp).
   if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
   return true;
+}
+
+/**
+ * The directory that holds the CLI's shared per-host masters (see SshMaster), or null when
+ * /tmp/tether-<uid> is not ours: then every connect keeps a master of its own.
+ */
+export function sharedMasterRoot(root: string = userRoot()): string | null {
+  return ownedDirectory(root) ? root : null;
 }
 
 export class PrivateDir {

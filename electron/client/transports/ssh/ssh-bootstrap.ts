@@ -1,16 +1,12 @@
-// The SSH bootstrap of one environment: logs in (ssh-login.ts), then prepares the host through
-// the master as its HostShell (remote-host/host-setup.ts), and hands out the command that bridges
-// stdio to the host's daemon. It owns no session state: the client above resumes sessions, the
-// daemon on the host keeps them.
+// The SSH bootstrap of one environment: logs in (ssh-login.ts) and hands out the host setup
+// (remote-host/host-setup.ts) that runs through the master as its HostShell. It owns no session
+// state: the client above resumes sessions, the daemon on the host keeps them.
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
 import type { UninstallReport } from '../../remote-host/remote-uninstall';
-import { bridgeCommand, HostSetup, type BridgeCommand, type Launch } from '../../remote-host/host-setup';
-import { SshError } from './ssh-error';
+import { HostSetup } from '../../remote-host/host-setup';
 import type { SshHooks } from './ssh-hooks';
 import { SshLogin } from './ssh-login';
 import type { SshMaster, SshTarget } from './ssh-master';
-
-export type { BridgeCommand } from '../../remote-host/host-setup';
 
 export interface SshBootstrapOptions {
   target: SshTarget;
@@ -19,6 +15,11 @@ export interface SshBootstrapOptions {
   sessionTtlMs: number;
   hooks?: SshHooks;
   artifacts?: ArtifactLocations;
+  /**
+   * Sign in through the per-host master that outlives this process for a few minutes
+   * (ControlPersist; the CLI's choice), instead of a master of this bootstrap's own (the app's).
+   */
+  sharedMaster?: boolean;
 }
 
 /** A hooks stand-in for callers without a UI: any question fails the connect, clearly. */
@@ -31,31 +32,25 @@ const NO_HOOKS: SshHooks = {
 export class SshBootstrap {
   private readonly hooks: SshHooks;
   private readonly login: SshLogin;
-  private master: SshMaster | null = null;
   private setup: HostSetup | null = null;
-  private launch: Launch | null = null;
 
   constructor(private readonly options: SshBootstrapOptions) {
     this.hooks = options.hooks ?? NO_HOOKS;
-    this.login = new SshLogin(options.target, this.hooks, options.hooks);
+    this.login = new SshLogin(options.target, this.hooks, options.hooks, options.sharedMaster === true);
   }
 
   /**
-   * Makes the host ready for a bridge: a live master (authenticating again if it died), and on a
-   * fresh connect (or before the first success) the probe and any install.
+   * A live master (authenticating again if it died) and the host setup that rides on it. The host
+   * is examined and installed to only when its checked bridge says it must be (host-bridge.ts).
    */
-  async prepare(resume: boolean): Promise<void> {
+  async prepare(): Promise<HostSetup> {
     const master = await this.login.ensureMaster();
-    this.master = master;
-    if (resume && this.launch) return;
-    this.launch = await this.hostSetup(master).prepare();
+    return this.hostSetup(master);
   }
 
-  /** Signs in and removes Tether from the host; a later prepare installs it again. */
+  /** Signs in and removes Tether from the host; a later connect installs it again. */
   async uninstall(): Promise<UninstallReport> {
     const master = await this.login.ensureMaster();
-    this.master = master;
-    this.launch = null;
     return this.hostSetup(master).uninstall();
   }
 
@@ -69,16 +64,17 @@ export class SshBootstrap {
     return this.setup;
   }
 
-  /** The bridge command for the prepared host; on resume it must not start a new daemon. */
-  bridgeCommand(resume: boolean): BridgeCommand {
-    const master = this.master;
-    const launch = this.launch;
-    if (!master || !launch) throw new SshError('transport', 'starting', 'The SSH host is not prepared.');
+  /**
+   * The checked bridge passed its check and runs; on resume it started no new daemon. (Said once
+   * it runs, not before: a host it finds unprepared is examined and installed to first.)
+   */
+  connected(resume: boolean): void {
+    this.login.trustMaster();
     this.hooks.onStage({
       stage: 'starting',
       detail: resume ? 'reattaching to the daemon' : 'starting the daemon',
     });
-    return bridgeCommand(master, launch, this.options.sessionTtlMs, resume);
+    this.hooks.onStage({ stage: 'connected' });
   }
 
   /** The bridge over the master delivered nothing before it ended: rebuild the master next time. */
@@ -86,13 +82,7 @@ export class SshBootstrap {
     this.login.suspectMaster();
   }
 
-  connected(): void {
-    this.login.trustMaster();
-    this.hooks.onStage({ stage: 'connected' });
-  }
-
   dispose(): void {
     this.login.dispose();
-    this.master = null;
   }
 }

@@ -14,3 +14,8 @@ export const SSH_CONNECT_TIMEOUT_S = 10;
 export const DEFAULT_SSH_SESSION_TTL_MS = 3 * 60 * 60 * 1000;
 /** ssh's own exit status when the connection, not the command it ran, failed. */
 export const SSH_CONNECTION_FAILED_EXIT = 255;
+/**
+ * ssh `ControlPersist` of the CLI's shared per-host master: it stays this long after its last
+ * session ends, so the next `tether run --ssh` to the same host within it signs in no more.
+ */
+export const SSH_SHARED_MASTER_PERSIST_S = 300;

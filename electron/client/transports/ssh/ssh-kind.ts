@@ -75,6 +75,7 @@ export const sshKind: ClientEnvironmentKind<'ssh'> = {
 };
 
 export const sshTransport: TransportKind<'ssh'> = {
-  opener: (spec, options) => new SshTransportOpener(spec, options.ssh, options.sshArtifacts),
+  opener: (spec, options) =>
+    new SshTransportOpener(spec, options.ssh, options.sshArtifacts, options.sshSharedMaster === true),
   whyLinkCannotResume: () => null,
 };

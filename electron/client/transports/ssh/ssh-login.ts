@@ -3,7 +3,7 @@
 // a clear error. The master then serves as the host's HostShell.
 import { AskpassServer } from './askpass';
 import type { AskpassRequest } from './prompt-kind';
-import { PrivateDir } from './private-dir';
+import { PrivateDir, sharedMasterRoot } from './private-dir';
 import { SshError } from './ssh-error';
 import type { SshHooks } from './ssh-hooks';
 import { SshMaster, type SshTarget } from './ssh-master';
@@ -18,11 +18,15 @@ export class SshLogin {
   private masterSuspect = false;
   private disposed = false;
 
-  /** `prompts`: the caller's own hooks, or none (then any question fails the connect). */
+  /**
+   * `prompts`: the caller's own hooks, or none (then any question fails the connect). `shared`:
+   * use (or start) the host's shared master, which outlives this login (ssh-master.ts).
+   */
   constructor(
     private readonly target: SshTarget,
     private readonly hooks: SshHooks,
     private readonly prompts: SshHooks | undefined,
+    private readonly shared = false,
   ) {}
 
   private get destination(): string {
@@ -57,13 +61,18 @@ export class SshLogin {
       this.dir = new PrivateDir();
       this.askpass = await AskpassServer.start(this.dir, (request) => this.answer(request));
     }
-    this.master ??= new SshMaster(this.target, this.dir.file('cm'), this.askpass.env(), (line) =>
-      this.hooks.onLog(line),
+    this.master ??= new SshMaster(
+      this.target,
+      this.dir.file('cm'),
+      this.askpass.env(),
+      (line) => this.hooks.onLog(line),
+      this.shared ? sharedMasterRoot() : null,
     );
     this.refusal = null;
+    const retire = this.masterSuspect;
     this.masterSuspect = false;
     try {
-      await this.master.start((event) => this.hooks.onStage(event));
+      await this.master.start((event) => this.hooks.onStage(event), retire);
     } catch (error) {
       throw this.refusal ?? error;
     }

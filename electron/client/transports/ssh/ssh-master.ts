@@ -2,13 +2,16 @@
 // authenticates once, through askpass, and every probe, upload and bridge rides on it as a mux
 // client, so a reconnect over a live master needs no new handshake and never a second prompt.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import {
   SSH_CONNECT_TIMEOUT_S,
   SSH_CONNECTION_FAILED_EXIT,
   SSH_SERVER_ALIVE_COUNT,
   SSH_SERVER_ALIVE_INTERVAL_S,
+  SSH_SHARED_MASTER_PERSIST_S,
 } from './ssh-constants';
 import type { HostShell } from '../../remote-host/host-shell';
 import { SshError } from './ssh-error';
@@ -35,6 +38,42 @@ function targetArgs(target: SshTarget): string[] {
 /** How long `ssh -G` may take to say what the user's config sets for the host. */
 const SSH_CONFIG_QUERY_TIMEOUT_MS = 10_000;
 
+/** What `ssh -G` resolved for a target, as the master needs it. */
+export interface ResolvedTarget {
+  /** The agent is forwarded (see forwardsAgent). */
+  forwardsAgent: boolean;
+  /**
+   * A short hash of everything ssh resolved (user, host name, port, proxy, keys, …), naming the
+   * target's shared master: two destinations that resolve alike share one, any difference not.
+   * Null if ssh could not tell.
+   */
+  key: string | null;
+}
+
+/** Asks `ssh -G` what the user's config and options resolve the target to. */
+export async function resolveTarget(
+  target: SshTarget,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedTarget> {
+  try {
+    const { stdout } = await promisify(execFile)(
+      'ssh',
+      ['-G', ...targetArgs(target), '--', target.destination],
+      { env, timeout: SSH_CONFIG_QUERY_TIMEOUT_MS },
+    );
+    const value = /^forwardagent (.*)$/m.exec(stdout)?.[1]?.trim();
+    return {
+      forwardsAgent: value !== undefined && value !== '' && value !== 'no',
+      key: createHash('sha256').update(stdout).digest('hex').slice(0, SHARED_MASTER_KEY_LENGTH),
+    };
+  } catch {
+    return { forwardsAgent: false, key: null };
+  }
+}
+
+/** Hex digits of the resolved target's hash in a shared master's socket name (short: sun_path). */
+const SHARED_MASTER_KEY_LENGTH = 16;
+
 /**
  * Whether the user's ssh config (and their own options, `-A` or `-o ForwardAgent=…` included)
  * forwards the agent to the target: `ssh -G` prints the resolved `forwardagent` (yes, no, or the
@@ -44,20 +83,7 @@ export async function forwardsAgent(
   target: SshTarget,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<boolean> {
-  try {
-    const { stdout } = await promisify(execFile)(
-      'ssh',
-      ['-G', ...targetArgs(target), '--', target.destination],
-      {
-        env,
-        timeout: SSH_CONFIG_QUERY_TIMEOUT_MS,
-      },
-    );
-    const value = /^forwardagent (.*)$/m.exec(stdout)?.[1]?.trim();
-    return value !== undefined && value !== '' && value !== 'no';
-  } catch {
-    return false;
-  }
+  return (await resolveTarget(target, env)).forwardsAgent;
 }
 
 /** How often a starting master is asked (`ssh -O check`) whether it is up yet. */
@@ -106,42 +132,75 @@ export class SshMaster implements HostShell {
   cancelled = false;
   /** What the user's config says about agent forwarding to this host (asked at each start). */
   forwardsAgent = false;
+  /** The socket in use: the private one, or the shared master's. */
+  private controlPath: string;
+  /** The master in use is a shared one, which outlives us (ControlPersist), not our child. */
+  private shared = false;
 
+  /**
+   * `sharedRoot`: where shared per-host masters live (the CLI's; see SSH_SHARED_MASTER_PERSIST_S),
+   * or null for a master of this connection's own at `privatePath`, which ends with it (the app's).
+   */
   constructor(
     private readonly target: SshTarget,
-    private readonly controlPath: string,
+    private readonly privatePath: string,
     private readonly env: Record<string, string>,
     private readonly onLog: (line: string) => void,
-  ) {}
+    private readonly sharedRoot: string | null = null,
+  ) {
+    this.controlPath = privatePath;
+  }
 
   get hostName(): string {
     return this.target.destination;
   }
 
-  /** The master process is running (it may still be stuck on a dead network). */
+  /** Our own master process is running (it may still be stuck on a dead network). */
   get running(): boolean {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Starts the master and resolves once it is authenticated and answers on its control socket. */
-  async start(onStage: (event: SshStageEvent) => void): Promise<void> {
+  /**
+   * Starts the master and resolves once it is authenticated and answers on its control socket;
+   * a shared master that answers already is used as it is. `retire`: the last master was suspect,
+   * so a shared one stops taking new sessions (its running ones go on) and a new one is started.
+   */
+  async start(onStage: (event: SshStageEvent) => void, retire = false): Promise<void> {
     await this.stopAndWait();
+    this.cancelled = false;
+    onStage({ stage: 'connecting', detail: `ssh ${this.target.destination}` });
+    const resolved = await resolveTarget(this.target, { ...process.env, ...this.env });
+    this.forwardsAgent = resolved.forwardsAgent;
+    if (this.forwardsAgent) this.onLog('ssh: your ssh config forwards the agent to this host');
+    this.shared = this.sharedRoot !== null && resolved.key !== null;
+    this.controlPath =
+      this.sharedRoot !== null && resolved.key !== null
+        ? path.join(this.sharedRoot, `m-${resolved.key}`)
+        : this.privatePath;
+    if (this.shared) {
+      if (retire) await this.control('stop');
+      const running = await this.control('check');
+      if (running.ok) {
+        this.onLog(
+          `reusing the SSH connection to ${hostLabel(this.target)} (master ${running.said || 'running'}, ${this.controlPath})`,
+        );
+        return;
+      }
+    }
     // A master that was killed leaves its socket behind. ssh would take the stale file as another
     // master's and run without multiplexing, so every later step would sign in on its own.
     if (existsSync(this.controlPath) && !(await this.answers())) rmSync(this.controlPath, { force: true });
-    this.cancelled = false;
-    onStage({ stage: 'connecting', detail: `ssh ${this.target.destination}` });
-    this.forwardsAgent = await forwardsAgent(this.target, { ...process.env, ...this.env });
-    if (this.forwardsAgent) this.onLog('ssh: your ssh config forwards the agent to this host');
     const child = spawn(
       'ssh',
       [
         '-v',
         '-N',
+        // A shared master: `auto` makes a second CLI that lost the race to start one use the
+        // winner's, and ControlPersist backgrounds it, to end once idle that long.
         '-o',
-        'ControlMaster=yes',
+        `ControlMaster=${this.shared ? 'auto' : 'yes'}`,
         '-o',
-        'ControlPersist=no',
+        `ControlPersist=${this.shared ? SSH_SHARED_MASTER_PERSIST_S : 'no'}`,
         '-o',
         `ControlPath=${this.controlPath}`,
         '-o',
@@ -172,6 +231,7 @@ export class SshMaster implements HostShell {
     this.child = child;
     let stderr = '';
     let authenticated = false;
+    let lostRace = false;
     const lines = new LineSplitter((line) => {
       // Signing in starts once the host key is settled: ssh says "Authenticating to" before that,
       // and a host-key question after it would look like a new attempt.
@@ -180,6 +240,11 @@ export class SshMaster implements HostShell {
       }
       if (/^Authenticated to /.test(line) || /^debug1: Authentication succeeded/.test(line)) {
         authenticated = true;
+      }
+      // Another CLI's shared master took the socket first: ours would go on as a plain connection.
+      if (this.shared && /already exists, disabling multiplexing/.test(line)) {
+        lostRace = true;
+        child.kill('SIGTERM');
       }
       // Debug lines tell the story of the connect; after it, only ssh's own warnings matter.
       if (!authenticated || !line.startsWith('debug')) this.onLog(`ssh: ${line}`);
@@ -210,12 +275,23 @@ export class SshMaster implements HostShell {
           else poll = setTimeout(check, MASTER_CHECK_POLL_MS);
         });
       };
-      const onExit = (): void => {
-        if (!settle()) return;
+      const onExit = (code: number | null): void => {
         lines.flush();
+        // A shared master backgrounds itself once up: this process then ends with 0 (or, having
+        // lost the race, is ended by us), and the master that answers is the one to use.
+        if (this.shared && (code === 0 || lostRace)) {
+          void this.answers().then((up) => {
+            if (!settle()) return;
+            if (up) resolve();
+            else reject(masterFailure(stderr, this.cancelled, hostLabel(this.target)));
+          });
+          return;
+        }
+        if (!settle()) return;
         reject(masterFailure(stderr, this.cancelled, hostLabel(this.target)));
       };
-      poll = setTimeout(check, MASTER_CHECK_POLL_MS);
+      // Our own master stays in the foreground: it is up once it answers.
+      if (!this.shared) poll = setTimeout(check, MASTER_CHECK_POLL_MS);
       child.once('exit', onExit);
       child.once('error', (error) => {
         if (!settle()) return;
@@ -228,30 +304,43 @@ export class SshMaster implements HostShell {
         );
       });
     });
+    if (this.shared) {
+      // The master lives on in the background and still holds its stderr: let go of it, or this
+      // process could not exit before the master does (ssh ignores the broken pipe).
+      child.stderr?.destroy();
+      child.unref();
+      this.child = null;
+      return;
+    }
     child.once('exit', (code, signal) => {
       if (this.child === child) this.onLog(`ssh master ended (${signal ?? `exit ${code}`})`);
     });
   }
 
-  /** Asks the running master whether it still holds its connection (`ssh -O check`). */
+  /** Asks the master whether it still holds its connection (`ssh -O check`). */
   async check(): Promise<boolean> {
-    return this.running && (await this.answers());
+    return (this.shared || this.running) && (await this.answers());
   }
 
   /** Whether a master answers on the control socket (`ssh -O check`), ours or a leftover. */
   private async answers(): Promise<boolean> {
-    const status = await new Promise<number | null>((resolve) => {
+    return (await this.control('check')).ok;
+  }
+
+  /** `ssh -O <command>` to the master on the socket; `said` is its answer ("pid=1234"). */
+  private control(command: 'check' | 'stop'): Promise<{ ok: boolean; said: string }> {
+    return new Promise((resolve) => {
       const probe = spawn(
         'ssh',
-        ['-o', `ControlPath=${this.controlPath}`, '-O', 'check', this.target.destination],
-        {
-          stdio: 'ignore',
-        },
+        ['-o', `ControlPath=${this.controlPath}`, '-O', command, this.target.destination],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
       );
-      probe.once('exit', (code) => resolve(code));
-      probe.once('error', () => resolve(null));
+      let said = '';
+      probe.stderr.setEncoding('utf8');
+      probe.stderr.on('data', (data: string) => (said += data));
+      probe.once('exit', (code) => resolve({ ok: code === 0, said: /\((pid=\d+)\)/.exec(said)?.[1] ?? '' }));
+      probe.once('error', () => resolve({ ok: false, said: '' }));
     });
-    return status === 0;
   }
 
   /**

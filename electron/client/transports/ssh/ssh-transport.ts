@@ -4,12 +4,14 @@
 // and never papered over with a fresh session.
 import type { TransportSpec } from '../../api';
 import { ClientError } from '../../client-error';
-import { openStdioTransport } from '../stdio-transport';
 import type { Transport, TransportHandlers, TransportOpener } from '../transport-types';
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
 import { SshBootstrap, type SshBootstrapOptions } from './ssh-bootstrap';
+import { startBridge, type StartedBridge } from '../../remote-host/host-bridge';
+import { CONNECT_TIMEOUT_MS } from '../../constants';
 import type { UninstallReport } from '../../remote-host/remote-uninstall';
 import { BRIDGE_EXIT_NO_DAEMON } from '../../../../shared/remote-bundle';
+import { SshError } from './ssh-error';
 import { DEFAULT_SSH_SESSION_TTL_MS, SSH_CONNECTION_FAILED_EXIT } from './ssh-constants';
 import type { SshHooks } from './ssh-hooks';
 
@@ -44,6 +46,7 @@ function bootstrapOptions(
   spec: SshTransportSpec,
   hooks: SshHooks | undefined,
   artifacts: ArtifactLocations | undefined,
+  sharedMaster = false,
 ): SshBootstrapOptions {
   return {
     target: { destination: spec.destination, port: spec.port, sshOptions: spec.sshOptions },
@@ -51,6 +54,7 @@ function bootstrapOptions(
     sessionTtlMs: sshSessionTtlMs(spec),
     hooks,
     artifacts,
+    sharedMaster,
   };
 }
 
@@ -78,46 +82,54 @@ export function sshSessionTtlMs(spec: SshTransportSpec): number {
 
 export class SshTransportOpener implements TransportOpener {
   private readonly bootstrap: SshBootstrap;
+  /** The bridge prepare started, until open hands it to the link. */
+  private started: StartedBridge | null = null;
 
   constructor(
     private readonly spec: SshTransportSpec,
     hooks: SshHooks | undefined,
     artifacts: ArtifactLocations | undefined,
+    sharedMaster = false,
   ) {
-    this.bootstrap = new SshBootstrap(bootstrapOptions(spec, hooks, artifacts));
+    this.bootstrap = new SshBootstrap(bootstrapOptions(spec, hooks, artifacts, sharedMaster));
   }
 
-  prepare(resume: boolean): Promise<void> {
-    return this.bootstrap.prepare(resume);
-  }
-
-  async open(handlers: TransportHandlers, timeoutMs: number, resume: boolean): Promise<Transport> {
-    const { argv, preamble } = this.bootstrap.bridgeCommand(resume);
-    let delivered = false;
-    const transport = await openStdioTransport(
-      {
-        command: argv,
-        preamble,
+  /**
+   * Signs in if needed and starts the bridge: on a prepared host that is the only command run
+   * there; an unprepared one is examined and installed to first (host-bridge.ts).
+   */
+  async prepare(resume: boolean): Promise<void> {
+    this.started?.close();
+    this.started = null;
+    const setup = await this.bootstrap.prepare();
+    try {
+      this.started = await startBridge(setup, resume, {
+        timeoutMs: CONNECT_TIMEOUT_MS,
         exitError: (code) => bridgeExitError(code, resume, this.spec.destination),
-      },
-      {
-        onMessage: (message, binary) => handlers.onMessage(message, binary),
-        onBroken: (reason) => handlers.onBroken(reason),
-        onActivity: () => {
-          if (!delivered) {
-            delivered = true;
-            this.bootstrap.connected();
-          }
-          handlers.onActivity();
-        },
-        onClose: (error) => {
-          if (!delivered) this.bootstrap.suspectMaster();
-          handlers.onClose(error);
-        },
-      },
-      timeoutMs,
-    );
-    return { ...transport, description: `ssh ${this.spec.destination}` };
+      });
+    } catch (error) {
+      // The bridge ended or stalled before a byte came over the master: it may be stuck on a dead
+      // route. (A failed setup step is an SshError, and says nothing about the master.)
+      if (!(error instanceof SshError)) this.bootstrap.suspectMaster();
+      throw error;
+    }
+    this.bootstrap.connected(resume);
+  }
+
+  open(handlers: TransportHandlers): Promise<Transport> {
+    const started = this.started;
+    this.started = null;
+    if (!started) {
+      return Promise.reject(
+        new ClientError('transport', `The SSH host ${this.spec.destination} is not prepared.`),
+      );
+    }
+    try {
+      const transport = started.attach(handlers);
+      return Promise.resolve({ ...transport, description: `ssh ${this.spec.destination}` });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   linkStalled(): void {
@@ -125,6 +137,8 @@ export class SshTransportOpener implements TransportOpener {
   }
 
   dispose(): void {
+    this.started?.close();
+    this.started = null;
     this.bootstrap.dispose();
   }
 }
