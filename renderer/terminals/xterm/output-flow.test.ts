@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProcessEventView } from '../../../shared/ipc';
 import { OutputFlow, outputBytes, type OutputSink } from './output-flow';
-import { encodeBase64 } from './base64';
 import { ACK_BATCH_BYTES, ACK_INTERVAL_MS } from './flow-limits';
 
 const text = new TextEncoder();
@@ -9,7 +8,7 @@ const out = (seq: number, s: string): ProcessEventView => ({
   kind: 'output',
   seq,
   stream: 'pty',
-  data: encodeBase64(text.encode(s)),
+  data: text.encode(s),
 });
 
 /** A sink that parses only when told to, like xterm under load. */
@@ -437,7 +436,7 @@ describe('OutputFlow pipe output', () => {
     kind: 'output',
     seq,
     stream,
-    data: encodeBase64(text.encode(s)),
+    data: text.encode(s),
   });
 
   it('writes stdout and stderr as the pipe translation shows them, and acknowledges the bytes received', async () => {

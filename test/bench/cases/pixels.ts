@@ -13,7 +13,7 @@ import type { CaseRecorder } from '../lib/results';
 import { elapsedMs, mbPerSecond } from '../lib/stats';
 import { startWebApp } from '../lib/web-app';
 import { startXtermPage, type CeilingTerminal } from '../lib/xterm-page';
-import { DEFAULT_SETTINGS } from '../../../shared/ipc';
+import { DEFAULT_SETTINGS, decodeWebMessage } from '../../../shared/ipc';
 import { FALLBACK_FONT_FAMILY } from '../../../renderer/terminals/xterm/terminal-options';
 
 /**
@@ -32,7 +32,7 @@ class PaneWatch {
 
   attach(socket: PageSocket): void {
     socket.on('framesent', ({ payload }) => {
-      const message = JSON.parse(String(payload)) as {
+      const message = decodeWebMessage(typeof payload === 'string' ? payload : new Uint8Array(payload)) as {
         name?: string;
         input?: { deltaBytes?: number; cols?: number; rows?: number };
       };
@@ -41,12 +41,15 @@ class PaneWatch {
       if (message.name === 'processes.resize' && cols && rows) this.size = { cols, rows };
     });
     socket.on('framereceived', ({ payload }) => {
-      const message = JSON.parse(String(payload)) as { name?: string; payload?: unknown };
+      const message = decodeWebMessage(typeof payload === 'string' ? payload : new Uint8Array(payload)) as {
+        name?: string;
+        payload?: unknown;
+      };
       if (message.name !== 'processes.events') return;
-      for (const batch of message.payload as Array<{ events: Array<{ kind: string; data?: string }> }>) {
+      for (const batch of message.payload as Array<{ events: Array<{ kind: string; data?: Uint8Array }> }>) {
         for (const event of batch.events) {
           if (event.kind !== 'output' || !event.data) continue;
-          const text = Buffer.from(event.data, 'base64').toString('latin1');
+          const text = Buffer.from(event.data).toString('latin1');
           this.waiters = this.waiters.filter((w) => {
             w.text = (w.text + text).slice(-4_096);
             if (!w.check(w.text)) return true;

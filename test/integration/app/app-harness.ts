@@ -126,9 +126,7 @@ export function eventsOf(h: Harness, processId: string): ProcessEventView[] {
 
 /** The output among `events`, decoded. */
 export function outputText(events: ProcessEventView[], encoding: BufferEncoding = 'utf8'): string {
-  return events
-    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString(encoding) : ''))
-    .join('');
+  return events.map((e) => (e.kind === 'output' ? Buffer.from(e.data).toString(encoding) : '')).join('');
 }
 
 /** The output of `processId` the app broadcast to its renderers so far, decoded. */
