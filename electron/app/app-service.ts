@@ -16,12 +16,13 @@ import { EnvironmentTokens } from './environments/environment-tokens';
 import { editorHandlers } from './handlers/editor-handlers';
 import { fileHandlers } from './handlers/file-handlers';
 import type { HostServices } from './host-services';
-import { SHUTDOWN_CLEANUP_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './limits';
+import { PROCESS_LOGS_TOTAL_LIMIT_BYTES, SHUTDOWN_CLEANUP_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './limits';
 import { layoutHandlers } from './handlers/layout-handlers';
 import { LayoutStore } from './persistence/layout-store';
 import type { LocalServerCommand } from './environments/local-server';
 import { NoticeBoard } from './notice-board';
 import { ProcessFlow } from './processes/process-flow';
+import { OutputLogCap } from './processes/process-log';
 import { processHandlers } from './handlers/process-handlers';
 import { quitWarning, type QuitWarning } from './environments/quit-warning';
 import { UnsavedEdits } from './files/unsaved-edits';
@@ -50,13 +51,15 @@ export interface AppServiceOptions {
   autoConnect?: boolean;
   /** The ssh client config the host picker lists (default: ~/.ssh/config of $HOME). */
   sshConfig?: SshConfigLocation;
+  /** The bound on all processes' retained output together (default PROCESS_LOGS_TOTAL_LIMIT_BYTES; tests lower it). */
+  outputLogCapBytes?: number;
 }
 
 export class AppService {
   readonly handlers: CommandHandlers;
   private readonly envs = new EnvironmentRegistry();
   private readonly renderers = new RendererFanout();
-  private readonly flow = new ProcessFlow(this.envs, this.renderers, () => this.keeper.changed());
+  private readonly flow: ProcessFlow;
   private readonly unsavedEdits = new UnsavedEdits();
   private readonly notices = new NoticeBoard((notice) => this.renderers.broadcast('app.notice', notice));
   private readonly keeper: SessionKeeper;
@@ -85,6 +88,12 @@ export class AppService {
     store: ConfigStore,
     settings: Settings,
   ) {
+    this.flow = new ProcessFlow(
+      this.envs,
+      this.renderers,
+      () => this.keeper.changed(),
+      new OutputLogCap(options.outputLogCapBytes ?? PROCESS_LOGS_TOTAL_LIMIT_BYTES),
+    );
     this.keeper = new SessionKeeper(
       new SavedSessions(options.dataDir),
       this.envs,

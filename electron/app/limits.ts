@@ -37,6 +37,12 @@ export const SERVER_OUTPUT_WINDOW_BYTES = 1_048_576;
 export const PROCESS_LOG_LIMIT_BYTES = 16 * 1_048_576;
 /** …and at most this many events (many tiny chunks cost more than their bytes). */
 export const PROCESS_LOG_LIMIT_EVENTS = 100_000;
+/**
+ * Output kept by all processes' logs together: a hundred busy terminals must not each keep their
+ * 16 MiB. Beyond it the app's oldest output, whichever process printed it, is dropped first, and a
+ * pane that had not shown it gets a gap marker saying the app's limit dropped it.
+ */
+export const PROCESS_LOGS_TOTAL_LIMIT_BYTES = 256 * 1_048_576;
 
 /** environments.changed is sent at most this often per environment for health-only changes. */
 export const HEALTH_THROTTLE_MS = 250;

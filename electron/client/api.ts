@@ -196,8 +196,9 @@ export interface ProcessHandle {
   readonly exitCode: number | null;
   readonly closed: boolean;
   /**
-   * Replays retained events with seq > afterSeq (default: all retained, gaps included), then live
-   * events. Returns an unsubscribe function.
+   * Replays the events delivered while nobody listened with seq > afterSeq (default: all of them,
+   * gaps included), then live events. Events a listener received are not kept for later ones: a
+   * later subscriber asking for them gets a gap. Returns an unsubscribe function.
    */
   subscribe(listener: (event: ProcessEvent) => void, options?: { afterSeq?: number }): () => void;
   /** Exactly-once across reconnects (same writeId retried). */

@@ -15,6 +15,8 @@ import {
   WEB_SOCKET_NAME,
   WEB_TOKEN_PARAM,
   WebInvokeMessage,
+  decodeWebMessage,
+  encodeWebMessage,
 } from '../../shared/ipc';
 import { plain, serveStatic } from './static-files';
 import type { WebCredentials } from './web-credentials';
@@ -142,16 +144,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function onConnection(ws: WebSocket): void {
     sockets.add(ws);
+    // Messages holding bytes (process output) go as binary messages, the rest as JSON text.
     const send = (message: unknown): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState === ws.OPEN) ws.send(encodeWebMessage(message));
     };
     const feed = service.attach((name, payload) => send({ type: 'event', name, payload }));
     ws.on('message', (data, isBinary) => {
       void (async () => {
-        if (isBinary) return send(malformed(-1, 'binary frames are not accepted; send JSON text.'));
         let json: unknown;
         try {
-          json = JSON.parse(data.toString());
+          json = decodeWebMessage(isBinary ? bytesOf(data) : bytesOf(data).toString());
         } catch (error) {
           return send(malformed(-1, `not JSON (${errorMessage(error)}).`));
         }
@@ -206,6 +208,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A message's payload as one Buffer (ws hands fragmented messages over as a list). */
+function bytesOf(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : Buffer.from(data);
 }
 
 function malformed(id: number, detail: string) {

@@ -8,7 +8,6 @@ import { useUi } from './ui-store';
 import { useToasts } from '../ui/toasts-store';
 import { FakeBridge, makeEnv, makeProcess } from '../test/fake-bridge';
 import { resetStores } from '../test/reset-stores';
-import { encodeBase64 } from '../terminals/xterm/base64';
 import { startApp } from './start-app';
 import { flushEnvironmentChanges } from '../environments/environment-changes';
 import { DEFAULT_SETTINGS } from '../settings/settings-store';
@@ -153,7 +152,7 @@ describe('startApp', () => {
         envId: 'local',
         processId: 'bg',
         events: [
-          { kind: 'output', seq: 1, stream: 'stdout', data: encodeBase64(new TextEncoder().encode('12345')) },
+          { kind: 'output', seq: 1, stream: 'stdout', data: new TextEncoder().encode('12345') },
           { kind: 'exited', seq: 2, exitCode: 0 },
         ],
       },

@@ -153,14 +153,7 @@ describe('the right-click setting', () => {
     act(() => useSettings.getState().set({ ...useSettings.getState().settings, rightClick: 'paste' }));
     fireEvent.contextMenu(mount, { button: 2, clientX: 40, clientY: 40 });
     expect(screen.queryByRole('menu')).toBeNull();
-    await waitFor(() =>
-      expect(
-        bridge
-          .callsOf('processes.write')
-          .map((w) => w.data)
-          .join(''),
-      ).toContain('pasted-by-right-click'),
-    );
+    await waitFor(() => expect(bridge.writtenText().join('')).toContain('pasted-by-right-click'));
     fireEvent.contextMenu(mount, { button: 2, shiftKey: true, clientX: 40, clientY: 40 });
     expect(screen.getByRole('menu', { name: 'Terminal' })).toBeDefined();
   });

@@ -19,7 +19,7 @@ import { useEnvironments } from '../environments/environments-store';
 import { useUi } from '../app/ui-store';
 import { useActivity } from '../panes/activity-store';
 import { makeEnv, makeProcess, type FakeBridge } from '../test/fake-bridge';
-import { withShellPane, utf8Base64 as b64 } from '../test/shell-pane';
+import { withShellPane, utf8Bytes } from '../test/shell-pane';
 import { App } from '../app/app';
 
 let bridge: FakeBridge;
@@ -50,7 +50,11 @@ const tabs = () => envPanes(usePanes.getState().byEnv, 'env-1').tabs;
 const output = (processId: string, text: string) =>
   act(() =>
     bridge.emit('processes.events', [
-      { envId: 'env-1', processId, events: [{ kind: 'output', seq: 2, stream: 'pty', data: b64(text) }] },
+      {
+        envId: 'env-1',
+        processId,
+        events: [{ kind: 'output', seq: 2, stream: 'pty', data: utf8Bytes(text) }],
+      },
     ]),
   );
 

@@ -46,6 +46,13 @@ export class FakeBridge implements TetherBridge {
   callsOf<N extends CommandName>(name: N): CommandInput<N>[] {
     return this.calls.filter((c) => c.name === name).map((c) => c.input as CommandInput<N>);
   }
+
+  /** What each processes.write carried, as text (a terminal writes UTF-8 bytes). */
+  writtenText(): string[] {
+    return this.callsOf('processes.write').map((w) =>
+      typeof w.data === 'string' ? w.data : new TextDecoder().decode(w.data),
+    );
+  }
 }
 
 export function makeEnv(patch: Partial<EnvironmentView> = {}): EnvironmentView {

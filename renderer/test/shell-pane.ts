@@ -27,9 +27,8 @@ export interface ShellPane {
   stop: () => void;
 }
 
-/** Base64 of the UTF-8 bytes of `text`, as output arrives. */
-export const utf8Base64 = (text: string): string =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+/** The UTF-8 bytes of `text`, as output arrives. */
+export const utf8Bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 export async function withShellPane(options: ShellPaneOptions = {}): Promise<ShellPane> {
   const processes = options.processes ?? [makeProcess({ processId: 'shell', title: 'bash' })];
@@ -41,9 +40,7 @@ export async function withShellPane(options: ShellPaneOptions = {}): Promise<She
     .handle('app.notices', () => [])
     .handle('processes.list', () => processes)
     .handle('processes.replay', ({ processId }) => ({
-      events: [
-        { kind: 'output', seq: 1, stream: 'pty', data: utf8Base64(options.replay?.(processId) ?? '') },
-      ],
+      events: [{ kind: 'output', seq: 1, stream: 'pty', data: utf8Bytes(options.replay?.(processId) ?? '') }],
       lastSeq: 1,
       shownThroughSeq: 1,
     }))

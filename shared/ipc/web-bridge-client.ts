@@ -3,7 +3,7 @@
 // Pending invokes fail with IpcError 'disconnected' if the socket drops; it then reconnects.
 import { IpcError, type TetherBridge } from './bridge';
 import type { EventName } from './contract';
-import { WebServerMessage } from './web-protocol';
+import { decodeWebMessage, encodeWebMessage, WebServerMessage } from './web-protocol';
 
 /** The part of the standard WebSocket API this bridge uses. */
 export interface WebSocketLike {
@@ -12,7 +12,9 @@ export interface WebSocketLike {
   onclose: ((event: { code: number; reason: string }) => void) | null;
   onerror: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
-  send(data: string): void;
+  /** Set to 'arraybuffer' so binary messages arrive as ArrayBuffer (a browser's default is Blob). */
+  binaryType?: string;
+  send(data: string | Uint8Array): void;
   close(code?: number, reason?: string): void;
 }
 export type WebSocketFactory = (url: string) => WebSocketLike;
@@ -44,7 +46,7 @@ export function createWebSocketBridge(url: string, factory?: WebSocketFactory): 
   let stopped = false;
   let nextId = 1;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  const queued: string[] = [];
+  const queued: Array<string | Uint8Array> = [];
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const statusListeners = new Set<(status: WebBridgeStatus) => void>();
 
@@ -56,16 +58,21 @@ export function createWebSocketBridge(url: string, factory?: WebSocketFactory): 
   const connect = (): void => {
     setStatus('connecting');
     const ws = open(url);
+    ws.binaryType = 'arraybuffer';
     socket = ws;
     ws.onopen = () => {
       setStatus('open');
       for (const text of queued.splice(0)) ws.send(text);
     };
     ws.onmessage = (event) => {
-      if (typeof event.data !== 'string') return;
+      const data = event.data;
       let parsed;
       try {
-        parsed = WebServerMessage.safeParse(JSON.parse(event.data));
+        if (typeof data === 'string') parsed = WebServerMessage.safeParse(decodeWebMessage(data));
+        else if (data instanceof ArrayBuffer)
+          parsed = WebServerMessage.safeParse(decodeWebMessage(new Uint8Array(data)));
+        else if (data instanceof Uint8Array) parsed = WebServerMessage.safeParse(decodeWebMessage(data));
+        else return;
       } catch {
         return;
       }
@@ -106,9 +113,9 @@ export function createWebSocketBridge(url: string, factory?: WebSocketFactory): 
       return new Promise((resolve, reject) => {
         const id = nextId++;
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-        const text = JSON.stringify({ type: 'invoke', id, name, input });
-        if (socket && socket.readyState === OPEN) socket.send(text);
-        else queued.push(text);
+        const message = encodeWebMessage({ type: 'invoke', id, name, input });
+        if (socket && socket.readyState === OPEN) socket.send(message);
+        else queued.push(message);
       });
     },
     on(name: EventName, listener: (payload: never) => void) {

@@ -1,5 +1,6 @@
 // The framing of the IPC contract over the web host's WebSocket: invoke → result, and events.
-// Both the web host and the browser-side bridge use these schemas and names.
+// Both the web host and the browser-side bridge use these schemas and names, and the one codec
+// (encodeWebMessage / decodeWebMessage) that carries the contract's bytes as binary messages.
 import { z } from 'zod';
 import { IpcErrorPayload } from './bridge';
 
@@ -48,4 +49,69 @@ export function webSocketUrlFor(page: { protocol: string; host: string; pathname
   const scheme = page.protocol === 'https:' ? 'wss:' : 'ws:';
   const folder = page.pathname.slice(0, page.pathname.lastIndexOf('/') + 1) || '/';
   return `${scheme}//${page.host}${folder}${WEB_SOCKET_NAME}`;
+}
+
+/**
+ * A message holding bytes (process output, typed input) goes as one binary WebSocket message, the
+ * bytes raw, never as base64:
+ *
+ *   u32 (big-endian) n · n bytes of UTF-8 JSON · the byte fields, back to back
+ *
+ * In the JSON each Uint8Array is replaced by `{"\u0000bytes": [offset, length]}` into the tail. A
+ * message without bytes stays a JSON text message. The placeholder's key starts with NUL, which no
+ * name of the contract has, and its value is a pair of numbers, which no string record can hold.
+ */
+const BYTES_KEY = '\u0000bytes';
+const HEADER_LENGTH_BYTES = 4;
+
+export function encodeWebMessage(message: unknown): string | Uint8Array {
+  const parts: Uint8Array[] = [];
+  let tail = 0;
+  // The holder's own value, not `value`: a Buffer's toJSON has already turned that into an array.
+  const json = JSON.stringify(message, function (this: Record<string, unknown>, key, value: unknown) {
+    const original = this[key];
+    if (!(original instanceof Uint8Array)) return value;
+    parts.push(original);
+    const placeholder = { [BYTES_KEY]: [tail, original.byteLength] };
+    tail += original.byteLength;
+    return placeholder;
+  });
+  if (parts.length === 0) return json;
+  const header = new TextEncoder().encode(json);
+  const out = new Uint8Array(HEADER_LENGTH_BYTES + header.byteLength + tail);
+  new DataView(out.buffer).setUint32(0, header.byteLength);
+  out.set(header, HEADER_LENGTH_BYTES);
+  let offset = HEADER_LENGTH_BYTES + header.byteLength;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The message in a text or binary WebSocket message; throws on malformed input. A binary message's
+ * byte fields come out as views into `data` (no copy).
+ */
+export function decodeWebMessage(data: string | Uint8Array): unknown {
+  if (typeof data === 'string') return JSON.parse(data);
+  if (data.byteLength < HEADER_LENGTH_BYTES) throw new Error('binary message shorter than its header');
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const headerEnd = HEADER_LENGTH_BYTES + view.getUint32(0);
+  if (headerEnd > data.byteLength) throw new Error('binary message header runs past its end');
+  const tail = data.subarray(headerEnd);
+  const json = new TextDecoder().decode(data.subarray(HEADER_LENGTH_BYTES, headerEnd));
+  return JSON.parse(json, (_key, value: unknown) => {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, BYTES_KEY)) return value;
+    const span = (value as Record<string, unknown>)[BYTES_KEY];
+    if (
+      Object.keys(value).length !== 1 ||
+      !Array.isArray(span) ||
+      span.length !== 2 ||
+      !span.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) ||
+      (span[0] as number) + (span[1] as number) > tail.byteLength
+    )
+      throw new Error('binary message has a malformed byte field');
+    return tail.subarray(span[0] as number, (span[0] as number) + (span[1] as number));
+  });
 }

@@ -68,8 +68,8 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
         ...common,
       });
     },
-    'processes.write': async ({ envId, processId, data, base64 }) => {
-      const status = await liveHandle(envId, processId).write(base64 ? Buffer.from(data, 'base64') : data);
+    'processes.write': async ({ envId, processId, data }) => {
+      const status = await liveHandle(envId, processId).write(data);
       if (status === 'stdinClosed') throw new AppError('conflict', 'This process no longer reads input.');
       if (status === 'unknownProcess') throw notFound('The process');
       return { ok: true };

@@ -9,8 +9,8 @@ import { TetherCapability } from '../../../shared/protocol';
 import type { ExecServerClientApi, ProcessStartOptions } from '../../client/api';
 import type { EnvironmentRegistry } from '../environments/environment-registry';
 import type { EnvironmentRuntime } from '../environments/environment-runtime';
-import { SERVER_OUTPUT_WINDOW_BYTES } from '../limits';
-import type { ProcessLog } from './process-log';
+import { PROCESS_LOGS_TOTAL_LIMIT_BYTES, SERVER_OUTPUT_WINDOW_BYTES } from '../limits';
+import { OutputLogCap, type ProcessLog } from './process-log';
 import { ProcessRuntime, type RestoredProcess } from './process-runtime';
 import type { RendererFanout } from './renderer-fanout';
 import type { SavedProcess } from '../persistence/saved-sessions';
@@ -32,6 +32,8 @@ export class ProcessFlow implements StreamSource {
     private readonly renderers: RendererFanout,
     /** A process was added or changed, or its output moved on (what an app restart restores). */
     private readonly processesChanged: () => void = () => undefined,
+    /** The bound on every process's retained output together. */
+    readonly cap = new OutputLogCap(PROCESS_LOGS_TOTAL_LIMIT_BYTES),
   ) {}
 
   /** Starts a process; a start the server refuses still returns its view, in state failed. */
@@ -167,6 +169,7 @@ export class ProcessFlow implements StreamSource {
         },
       },
       restored,
+      this.cap,
     );
     env.processes.set(runtime.processId, runtime);
     this.renderers.subscribe(env.id, runtime.processId);

@@ -4,7 +4,7 @@
 import { lastSeqOf, type ProcessEventView, type ProcessView, type WatchedProcess } from '../../../shared/ipc';
 import type { ProcessEvent, ProcessHandle, ProcessStartOptions } from '../../client/api';
 import { PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS } from '../limits';
-import { ProcessLog } from './process-log';
+import { ProcessLog, type OutputLogCap } from './process-log';
 import { shellOfArgv } from './shell-launch';
 
 export interface ProcessRuntimeEvents {
@@ -22,7 +22,7 @@ export interface RestoredProcess {
 }
 
 export class ProcessRuntime {
-  readonly log = new ProcessLog(PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS);
+  readonly log: ProcessLog;
   private handle: ProcessHandle | null = null;
   private unsubscribe: (() => void) | null = null;
   private serverAck = 0;
@@ -44,7 +44,10 @@ export class ProcessRuntime {
     private readonly listener: ProcessRuntimeEvents,
     /** Set for a process saved before an app restart: running (to re-attach) or ended. */
     restored?: RestoredProcess,
+    /** The bound this process's output shares with every other process's. */
+    cap: OutputLogCap | null = null,
   ) {
+    this.log = new ProcessLog(PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS, cap);
     this.awaitingReattach = restored !== undefined && restored.ended === undefined;
     this.restoredLastSeq = restored?.lastSeq ?? 0;
     // The previous run kept no record of what its terminals parsed: what it received counts as
@@ -146,18 +149,15 @@ export class ProcessRuntime {
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.handle?.dispose();
+    this.log.release();
   }
 
   private onEvent(event: ProcessEvent): void {
     switch (event.kind) {
       case 'output':
+        // The client's bytes, kept as they are: the one copy of this output in the app.
         this.append(
-          {
-            kind: 'output',
-            seq: event.seq,
-            stream: event.stream,
-            data: Buffer.from(event.data).toString('base64'),
-          },
+          { kind: 'output', seq: event.seq, stream: event.stream, data: event.data },
           event.data.byteLength,
         );
         return;

@@ -187,6 +187,7 @@ function key(envId: string, processId: string): string {
   return `${envId}\u0000${processId}`;
 }
 
+/** Output the app's log dropped (its own bound, or the cap on all logs) before this renderer got it. */
 function gapEvent(afterSeq: number, throughSeq: number): ProcessEventView {
-  return { kind: 'gap', fromSeq: afterSeq + 1, toSeq: throughSeq, at: Date.now() };
+  return { kind: 'gap', fromSeq: afterSeq + 1, toSeq: throughSeq, at: Date.now(), cause: 'app' };
 }

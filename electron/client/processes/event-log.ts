@@ -1,4 +1,8 @@
-// The retained event log of one process: the delivered events, oldest evicted first beyond a count
+// The pre-subscribe buffer of one process: the events delivered while nobody listens (output that
+// comes before the app subscribes, or between two subscribers), oldest evicted first beyond a count
+// and byte bound. Events delivered to a listener are not kept here: the subscriber (the app's
+// ProcessLog) holds the one retained copy. A later subscriber asking for seqs that were handed
+// over or evicted gets a gap first, so nothing vanishes silently.
 import { BoundedSeqLog } from '../../../shared/bounded-seq-log';
 import type { ProcessEvent } from '../api';
 import type { BudgetedLog, RetainedOutputBudget } from './retained-budget';
@@ -26,6 +30,8 @@ export function lastSeqOf(event: ProcessEvent): number | null {
 
 export class EventLog implements BudgetedLog {
   private readonly log: BoundedSeqLog<ProcessEvent>;
+  /** Highest seq delivered to a listener instead of kept, or handed over and dropped. */
+  private passedThroughSeq = 0;
 
   /** `budget`: the client-wide bound this log also counts against, if any. */
   constructor(
@@ -55,17 +61,29 @@ export class EventLog implements BudgetedLog {
     this.budget?.enforce();
   }
 
+  /** `event` went to a listener: it is not kept, and a later subscriber before it gets a gap. */
+  passOver(event: ProcessEvent): void {
+    this.passedThroughSeq = Math.max(this.passedThroughSeq, lastSeqOf(event) ?? 0);
+  }
+
+  /** The retained events went to the first listener: they are dropped, as if passed over. */
+  handOver(): void {
+    for (const event of this.log.after(Number.NEGATIVE_INFINITY)) this.passOver(event);
+    this.budget?.count(-this.log.retainedBytes);
+    this.log.clear();
+  }
+
   evictOldest(): boolean {
     return this.log.evictOldest() !== undefined;
   }
 
   /**
    * Retained events after `afterSeq` (all retained when undefined). If the caller asks for seqs the
-   * log already evicted, a gap event for them comes first, so the loss stays visible.
+   * log already evicted or passed over, a gap event for them comes first, so the loss stays visible.
    */
   replay(afterSeq?: number): ProcessEvent[] {
     const out: ProcessEvent[] = [];
-    const evictedThrough = this.log.evictedThroughSeq;
+    const evictedThrough = Math.max(this.log.evictedThroughSeq, this.passedThroughSeq);
     if (afterSeq !== undefined && afterSeq < evictedThrough) {
       out.push({ kind: 'gap', fromSeq: afterSeq + 1, toSeq: evictedThrough, at: Date.now() });
     }

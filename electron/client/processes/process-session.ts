@@ -1,6 +1,6 @@
 // ProcessSession: one started process, surviving connection replacement. Owns the ordering: the
-// reorder buffer (events released strictly in seq order, each once), the retained event log for
-// late subscribers, and flow-control acknowledgements. Catch-up reads after a reconnect or overflow
+// reorder buffer (events released strictly in seq order, each once), the pre-subscribe buffer for
+// events nobody listened to yet (event-log.ts), and flow-control acknowledgements. Catch-up reads after a reconnect or overflow
 // (with visible gap events) are catch-up.ts; the ordered write pipeline is process-writes.ts.
 import {
   ExtendedSignal,
@@ -59,6 +59,22 @@ export interface ProcessSessionOptions {
   afterSeq?: number;
   /** Started under a terminal: input can be ended with its EOF character. */
   tty: boolean;
+}
+
+/** Spare bytes a chunk's memory may hold beyond the chunk before it is copied out (see ownedBytes). */
+const SHARED_MEMORY_SLACK = 256;
+
+/**
+ * The chunk in memory of its own. A chunk is often a view into a larger buffer (a frame holding
+ * several notifications, a pooled 8 KiB slab for a small base64 decode); whoever retains the event
+ * would pin all of it, and Electron's structured clone would copy all of it to the renderer.
+ */
+function ownedBytes(chunk: Buffer): Buffer {
+  if (chunk.buffer.byteLength - chunk.byteLength <= Math.max(SHARED_MEMORY_SLACK, chunk.byteLength >> 4))
+    return chunk;
+  const copy = Buffer.allocUnsafeSlow(chunk.byteLength);
+  chunk.copy(copy);
+  return copy;
 }
 
 /** An ack the server clamps to the bytes it has produced: "all of it". */
@@ -147,6 +163,8 @@ export class ProcessSession implements ProcessHandle {
 
   subscribe(listener: Listener, options: { afterSeq?: number } = {}): () => void {
     for (const event of this.log.replay(options.afterSeq)) this.safeCall(listener, event);
+    // The subscriber keeps what it was given; holding it here too would keep the bytes twice.
+    this.log.handOver();
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -230,7 +248,7 @@ export class ProcessSession implements ProcessHandle {
           kind: 'output',
           seq: entry.seq,
           stream: entry.stream,
-          data: wireBytesToBuffer(entry.chunk),
+          data: ownedBytes(wireBytesToBuffer(entry.chunk)),
         });
         break;
       case 'exited':
@@ -253,7 +271,8 @@ export class ProcessSession implements ProcessHandle {
   }
 
   private emit(event: ProcessEvent): void {
-    this.log.append(event);
+    if (this.listeners.size === 0) this.log.append(event);
+    else this.log.passOver(event);
     for (const listener of [...this.listeners]) this.safeCall(listener, event);
   }
 

@@ -1,5 +1,6 @@
-// One client's bound on retained output across all its processes. Each process's EventLog keeps
-// its own bound too; this one stops a hundred processes from each keeping theirs. Over the bound,
+// One client's bound on retained output across all its processes: what their pre-subscribe buffers
+// (EventLog) hold while nobody listens. Each keeps its own bound too; this one stops a hundred
+// processes from each keeping theirs. Over the bound,
 // the log holding the most gives up its oldest event, so a loud process pays, not a quiet one, and
 // an evicted stretch is replayed as a gap like any other.
 

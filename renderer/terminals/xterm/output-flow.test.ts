@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProcessEventView } from '../../../shared/ipc';
 import { OutputFlow, outputBytes, type OutputSink } from './output-flow';
-import { encodeBase64 } from './base64';
 import { ACK_BATCH_BYTES, ACK_INTERVAL_MS } from './flow-limits';
 
 const text = new TextEncoder();
@@ -9,17 +8,20 @@ const out = (seq: number, s: string): ProcessEventView => ({
   kind: 'output',
   seq,
   stream: 'pty',
-  data: encodeBase64(text.encode(s)),
+  data: text.encode(s),
 });
 
 /** A sink that parses only when told to, like xterm under load. */
 class ManualSink implements OutputSink {
   readonly written: string[] = [];
+  /** What each write handed over, untouched. */
+  readonly raw: Array<Uint8Array | string> = [];
   readonly waiting: (() => void)[] = [];
   /** Per write: whether it was marked replayed. */
   readonly replayed: boolean[] = [];
   write(data: Uint8Array | string, done: () => void, replayed: boolean): void {
     this.written.push(typeof data === 'string' ? data : new TextDecoder().decode(data));
+    this.raw.push(data);
     this.waiting.push(done);
     this.replayed.push(replayed);
   }
@@ -101,6 +103,23 @@ describe('OutputFlow', () => {
     await flow.start();
     expect(sink.written[1]).toContain('⚠ output lost: seqs 3–9 (server no longer held it)');
     expect(sink.written[2]).toBe('y');
+  });
+
+  it("says so when the app's own output limit dropped what a gap covers", async () => {
+    const gap: ProcessEventView = { kind: 'gap', fromSeq: 1, toSeq: 4, at: 0, cause: 'app' };
+    const { sink, flow, finishReplay } = setup([gap, out(5, 'y')], 5);
+    finishReplay();
+    await flow.start();
+    expect(sink.written[0]).toContain("⚠ output lost: seqs 1–4 (over the app's output limit)");
+    expect(sink.written[1]).toBe('y');
+  });
+
+  it('writes output bytes to the sink as they came, invalid UTF-8 included', async () => {
+    const bytes = Uint8Array.from([0xe2, 0x82, 0xff, 0x00, 0x1b]);
+    const { sink, flow, finishReplay } = setup([{ kind: 'output', seq: 1, stream: 'pty', data: bytes }], 1);
+    finishReplay();
+    await flow.start();
+    expect(sink.raw[0]).toBe(bytes);
   });
 
   it('catches up from the last written seq after the bridge reconnects', async () => {
@@ -437,7 +456,7 @@ describe('OutputFlow pipe output', () => {
     kind: 'output',
     seq,
     stream,
-    data: encodeBase64(text.encode(s)),
+    data: text.encode(s),
   });
 
   it('writes stdout and stderr as the pipe translation shows them, and acknowledges the bytes received', async () => {

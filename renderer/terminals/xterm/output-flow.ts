@@ -3,8 +3,7 @@
 // high/low watermarks, and acknowledges every output byte it received exactly once (batched): the
 // AppService counts replayed and live bytes alike against this renderer's window. Acks also tell
 // the AppService how far the sink has parsed, so a later replay knows which output was shown.
-import { lastSeqOf, type CommandOutput, type ProcessEventView } from '../../../shared/ipc';
-import { decodeBase64 } from './base64';
+import { lastSeqOf, type CommandOutput, type GapCause, type ProcessEventView } from '../../../shared/ipc';
 import { ACK_BATCH_BYTES, ACK_INTERVAL_MS, HIGH_WATERMARK_BYTES, LOW_WATERMARK_BYTES } from './flow-limits';
 import { formatClock } from '../../ui/format';
 import { errorMessage } from '../../../shared/error-message';
@@ -48,9 +47,10 @@ const RED = '\x1b[31m';
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
 
-function gapMarker(fromSeq: number, toSeq: number, at: number): string {
+function gapMarker(fromSeq: number, toSeq: number, at: number, cause: GapCause): string {
   const range = fromSeq === toSeq ? `seq ${fromSeq}` : `seqs ${fromSeq}–${toSeq}`;
-  return `\r\n${DIM_YELLOW}⚠ output lost: ${range} (server no longer held it) at ${formatClock(at)}${RESET}\r\n`;
+  const why = cause === 'app' ? "over the app's output limit" : 'server no longer held it';
+  return `\r\n${DIM_YELLOW}⚠ output lost: ${range} (${why}) at ${formatClock(at)}${RESET}\r\n`;
 }
 
 export class OutputFlow {
@@ -166,7 +166,7 @@ export class OutputFlow {
     this.lastSeqSeen = seq;
     switch (event.kind) {
       case 'output': {
-        const bytes = decodeBase64(event.data);
+        const bytes = event.data;
         // A pty's line discipline already wrote `\r\n`; pipe output is translated for the screen.
         const data = event.stream === 'pty' ? bytes : this.pipe.translate(event.stream, bytes);
         this.enqueue({ data, size: data.length, ackBytes: bytes.length, replayed, seq });
@@ -174,7 +174,8 @@ export class OutputFlow {
       }
       case 'gap':
         this.enqueueText(
-          this.pipe.interrupt({ lostOutput: true }) + gapMarker(event.fromSeq, event.toSeq, event.at),
+          this.pipe.interrupt({ lostOutput: true }) +
+            gapMarker(event.fromSeq, event.toSeq, event.at, event.cause ?? 'server'),
           replayed,
           seq,
         );
@@ -257,10 +258,7 @@ export class OutputFlow {
   }
 }
 
-/** Output bytes an event carries (base64 decoded length, computed without decoding). */
+/** Output bytes an event carries. */
 export function outputBytes(event: ProcessEventView): number {
-  if (event.kind !== 'output') return 0;
-  const text = event.data;
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  return (text.length / 4) * 3 - padding;
+  return event.kind === 'output' ? event.data.byteLength : 0;
 }

@@ -21,7 +21,7 @@ beforeEach(() => {
   setBridge(bridge);
 });
 
-const writes = () => bridge.callsOf('processes.write').map((w) => w.data);
+const writes = () => bridge.writtenText();
 
 describe('ProcessTerminal input', () => {
   it('sends keystrokes at once without waiting for earlier writes', () => {
@@ -55,7 +55,7 @@ describe('ProcessTerminal input', () => {
 
 describe('ProcessTerminal replay', () => {
   const output = (seq: number, text: string) =>
-    ({ kind: 'output', seq, stream: 'pty', data: btoa(text) }) as const;
+    ({ kind: 'output', seq, stream: 'pty', data: new TextEncoder().encode(text) }) as const;
   // Primary and secondary device attributes, cursor position, background colour and a DEC mode query.
   const QUERIES = '\x1b[c\x1b[>c\x1b[6n\x1b]11;?\x1b\\\x1b[?2004$p';
 

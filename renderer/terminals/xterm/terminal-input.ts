@@ -5,6 +5,7 @@ import { invoke } from '../../ipc/ipc-client';
 import { PASTE_CHUNK_CHARS } from './flow-limits';
 
 const INTERRUPT = '\x03';
+const UTF8 = new TextEncoder();
 
 /** How writes went: `written` after one sent at once succeeded, `failed` with a write's error. */
 export interface InputReport {
@@ -30,11 +31,11 @@ export class TerminalInput {
   send(data: string): void {
     if (data === INTERRUPT) {
       this.pasteGeneration += 1;
-      this.write(data, false);
+      this.write(data);
       return;
     }
     if (data.length <= PASTE_CHUNK_CHARS && this.pastesPending === 0) {
-      this.write(data, false);
+      this.write(data);
       return;
     }
     const generation = this.pasteGeneration;
@@ -52,12 +53,18 @@ export class TerminalInput {
 
   /** Sends xterm's binary data (one char per byte, 0-255), at once. */
   sendBinary(data: string): void {
-    // btoa encodes such chars as-is.
-    this.write(btoa(data), true);
+    const bytes = new Uint8Array(data.length);
+    for (let i = 0; i < data.length; i += 1) bytes[i] = data.charCodeAt(i) & 0xff;
+    this.writeBytes(bytes);
   }
 
-  private write(data: string, base64: boolean): void {
-    invoke('processes.write', { ...this.key, data, ...(base64 ? { base64 } : {}) }).then(
+  /** Typed text goes as its UTF-8 bytes: raw across IPC, as it will be on the wire. */
+  private write(data: string): void {
+    this.writeBytes(UTF8.encode(data));
+  }
+
+  private writeBytes(data: Uint8Array): void {
+    invoke('processes.write', { ...this.key, data }).then(
       () => this.report.written(),
       (error: unknown) => this.report.failed(error),
     );
@@ -65,7 +72,7 @@ export class TerminalInput {
 
   private async writeAwaited(data: string): Promise<void> {
     try {
-      await invoke('processes.write', { ...this.key, data });
+      await invoke('processes.write', { ...this.key, data: UTF8.encode(data) });
     } catch (error) {
       this.report.failed(error);
     }

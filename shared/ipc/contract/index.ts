@@ -13,7 +13,7 @@ import { searchCommands } from './search';
 import { sshCommands, sshEvents } from './ssh';
 import { transferCommands, transferEvents } from './transfers';
 
-export { EnvironmentId } from './common';
+export { Bytes, EnvironmentId, Ok } from './common';
 export * from './app';
 export * from './editor';
 export * from './environments';

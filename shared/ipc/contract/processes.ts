@@ -1,7 +1,17 @@
 // The processes namespace: a process, its ordered events, and the commands of
 // electron/app/handlers/process-handlers.ts.
 import { z } from 'zod';
-import { command, type CommandsOfNamespace, EnvironmentId, type EventsOfNamespace, Ok } from './common';
+import {
+  Bytes,
+  command,
+  type CommandsOfNamespace,
+  EnvironmentId,
+  type EventsOfNamespace,
+  Ok,
+} from './common';
+
+/** The most one processes.write carries (a terminal's paste goes in smaller pieces). */
+const MAX_WRITE_BYTES = 1_048_576;
 
 export const ProcessKey = z.object({ envId: EnvironmentId, processId: z.string().min(1).max(200) });
 export type ProcessKey = z.infer<typeof ProcessKey>;
@@ -58,13 +68,17 @@ export const ProcessView = z.object({
 });
 export type ProcessView = z.infer<typeof ProcessView>;
 
-/** One ordered event of one process, as the renderer receives it. Output bytes are base64. */
+/** Where output that can no longer be shown was dropped: the server's log, or the app's. */
+export const GapCause = z.enum(['server', 'app']);
+export type GapCause = z.infer<typeof GapCause>;
+
+/** One ordered event of one process, as the renderer receives it. Output is raw bytes. */
 export const ProcessEventView = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('output'),
     seq: z.number(),
     stream: z.enum(['stdout', 'stderr', 'pty']),
-    data: z.string(),
+    data: Bytes,
   }),
   z.object({ kind: z.literal('exited'), seq: z.number(), exitCode: z.number() }),
   z.object({ kind: z.literal('closed'), seq: z.number() }),
@@ -74,6 +88,8 @@ export const ProcessEventView = z.discriminatedUnion('kind', [
     fromSeq: z.number(),
     toSeq: z.number(),
     at: z.number(),
+    /** Absent: the server (as before the app kept its own bound). */
+    cause: GapCause.optional(),
   }),
   z.object({ kind: z.literal('failed'), seq: z.number(), message: z.string() }),
 ]);
@@ -107,9 +123,14 @@ export const processCommands = {
     }),
     ProcessView,
   ),
-  /** Input for a process; `data` is UTF-8 text (keystrokes, paste) unless `base64` is set. */
+  /** Input for a process: raw bytes (what a terminal emits), or text sent as its UTF-8. */
   'processes.write': command(
-    ProcessKey.extend({ data: z.string().max(1_048_576), base64: z.boolean().optional() }),
+    ProcessKey.extend({
+      data: z.union([
+        Bytes.refine((bytes) => bytes.byteLength <= MAX_WRITE_BYTES, 'at most 1 MiB per write'),
+        z.string().max(MAX_WRITE_BYTES),
+      ]),
+    }),
     Ok,
   ),
   /**

@@ -1,6 +1,7 @@
 // Case 6, footprint: the AppService (the `tether web` process) with E environments and P terminal
 // processes that printed L lines each, all output acknowledged; its RSS (now and peak) is read from
-// /proc, then the app page is opened in Chromium and its JS heap measured after a forced GC.
+// /proc (and, against its RSS before any output, what each MiB of retained output costs), then the
+// app page is opened in Chromium and its JS heap measured after a forced GC.
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import { launchChromium } from '../lib/browser';
 import { sleep } from '../lib/child';
@@ -49,6 +50,9 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       });
       envIds.push(view.id);
     }
+    await sleep(SETTLE_MS);
+    // Before any output: what the retained output adds is measured against this.
+    const rssBefore = rssMiB(web.pid);
     const keys: string[] = [];
     for (let i = 0; i < panes; i += 1) {
       const envId = envIds[i % envIds.length]!;
@@ -79,6 +83,22 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     const peak = peakRssMiB(web.pid);
     if (rss === null || peak === null) throw new Error('the web app process is gone');
     recorder.ok('AppService RSS', 'MiB', [rss], { 'peak RSS MiB': [peak] });
+    if (rssBefore !== null) {
+      // Every byte printed is still retained (each process's output is under its log's bound).
+      const retainedMiB = received() / 1_048_576;
+      recorder.ok(
+        'AppService memory per MiB of retained output',
+        'MiB/MiB',
+        [(rss - rssBefore) / retainedMiB],
+        {
+          'retained MiB': [retainedMiB],
+          'RSS before output MiB': [rssBefore],
+        },
+      );
+      context.log(
+        `  ${((rss - rssBefore) / retainedMiB).toFixed(2)} MiB of RSS per MiB of retained output (${retainedMiB.toFixed(1)} MiB retained)`,
+      );
+    }
     context.log(`  AppService RSS ${rss.toFixed(1)} MiB (peak ${peak.toFixed(1)})`);
 
     const browser = await launchChromium();
@@ -109,6 +129,12 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     recorder.median('AppService RSS'),
     (v) => v <= APP_RSS_BUDGET_MIB,
     mib,
+  );
+  recorder.goal(
+    'AppService memory per MiB of retained output ≤ 1.1',
+    recorder.median('AppService memory per MiB of retained output'),
+    (v) => v <= 1.1,
+    (v) => `${v.toFixed(2)} MiB/MiB`,
   );
   recorder.goal(
     `Renderer heap ≤ ${RENDERER_HEAP_BUDGET_MIB} MiB (budget)`,

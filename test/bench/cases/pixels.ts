@@ -10,10 +10,10 @@ import { launchChromium } from '../lib/browser';
 import { sleep, withTimeout } from '../lib/child';
 import { ansiBlockAsPty, ptyOutputBytes, writeAnsiBlock, writerArgv } from '../lib/payload';
 import type { CaseRecorder } from '../lib/results';
-import { elapsedMs, mbPerSecond } from '../lib/stats';
+import { elapsedMs, mbPerSecond, quantile } from '../lib/stats';
 import { startWebApp } from '../lib/web-app';
 import { startXtermPage, type CeilingTerminal } from '../lib/xterm-page';
-import { DEFAULT_SETTINGS } from '../../../shared/ipc';
+import { DEFAULT_SETTINGS, decodeWebMessage } from '../../../shared/ipc';
 import { FALLBACK_FONT_FAMILY } from '../../../renderer/terminals/xterm/terminal-options';
 
 /**
@@ -32,7 +32,7 @@ class PaneWatch {
 
   attach(socket: PageSocket): void {
     socket.on('framesent', ({ payload }) => {
-      const message = JSON.parse(String(payload)) as {
+      const message = decodeWebMessage(typeof payload === 'string' ? payload : new Uint8Array(payload)) as {
         name?: string;
         input?: { deltaBytes?: number; cols?: number; rows?: number };
       };
@@ -41,12 +41,15 @@ class PaneWatch {
       if (message.name === 'processes.resize' && cols && rows) this.size = { cols, rows };
     });
     socket.on('framereceived', ({ payload }) => {
-      const message = JSON.parse(String(payload)) as { name?: string; payload?: unknown };
+      const message = decodeWebMessage(typeof payload === 'string' ? payload : new Uint8Array(payload)) as {
+        name?: string;
+        payload?: unknown;
+      };
       if (message.name !== 'processes.events') return;
-      for (const batch of message.payload as Array<{ events: Array<{ kind: string; data?: string }> }>) {
+      for (const batch of message.payload as Array<{ events: Array<{ kind: string; data?: Uint8Array }> }>) {
         for (const event of batch.events) {
           if (event.kind !== 'output' || !event.data) continue;
-          const text = Buffer.from(event.data, 'base64').toString('latin1');
+          const text = Buffer.from(event.data).toString('latin1');
           this.waiters = this.waiters.filter((w) => {
             w.text = (w.text + text).slice(-4_096);
             if (!w.check(w.text)) return true;
@@ -77,6 +80,48 @@ class PaneWatch {
     );
   }
 }
+
+/** The keystroke path as the page sees it, stage by stage (ms, performance.now() in the page). */
+interface KeyStages {
+  /** keydown → the processes.write leaves on the bridge socket (renderer, xterm's onData, IPC encode). */
+  toSend: number;
+  /** …→ the first output message back (web host, AppService, client, wire, server, pty, and back). */
+  roundTrip: number;
+  /** …→ xterm's rows change on screen (decode, OutputFlow, xterm's parse and its next frame). */
+  toGlyph: number;
+  total: number;
+}
+
+/**
+ * Installed before the page loads: stamps keydown (capture phase, before xterm), the first binary
+ * message sent after it (a processes.write carries bytes, so it is binary), the first binary
+ * message received after that (process output), and the first change of xterm's rows after that.
+ */
+const KEY_STAGE_PROBE = `(() => {
+  let down = 0, sent = 0, received = 0, glyph = 0;
+  globalThis.resetKeyStages = () => { down = sent = received = glyph = 0; };
+  globalThis.keyStages = () => glyph ? { toSend: sent - down, roundTrip: received - sent, toGlyph: glyph - received, total: glyph - down } : null;
+  document.addEventListener('keydown', () => { if (!down) down = performance.now(); }, true);
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (down && !sent && typeof data !== 'string') sent = performance.now();
+    return send.call(this, data);
+  };
+  const Native = WebSocket;
+  globalThis.WebSocket = function (...args) {
+    const socket = new Native(...args);
+    socket.addEventListener('message', (event) => {
+      if (sent && !received && typeof event.data !== 'string') received = performance.now();
+    });
+    return socket;
+  };
+  globalThis.WebSocket.prototype = Native.prototype;
+  Object.assign(globalThis.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  const inRows = (node) => (node instanceof Element ? node : node.parentElement)?.closest('.xterm-rows');
+  new MutationObserver((records) => {
+    if (received && !glyph && records.some((r) => inRows(r.target))) glyph = performance.now();
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+})();`;
 
 async function typeLine(page: Page, watch: PaneWatch, line: string, timeoutMs: number): Promise<void> {
   const prompt = watch.output((t) => t.includes(PROMPT), timeoutMs, 'prompt');
@@ -111,6 +156,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const watch = new PaneWatch();
     page.on('websocket', (socket) => watch.attach(socket));
+    await page.addInitScript(KEY_STAGE_PROBE);
     await page.goto(web.url, { waitUntil: 'load' });
     await page.locator('.xterm').first().waitFor({ timeout: stepTimeoutMs });
     await page.locator('.xterm').first().click();
@@ -176,17 +222,38 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     recorder.ok('Ctrl-C during yes → prompt', 'ms', ctrlC);
 
     const keys: number[] = [];
+    const stages: Record<keyof KeyStages, number[]> = { toSend: [], roundTrip: [], toGlyph: [], total: [] };
     for (let i = 0; i < keystrokeSamples; i += 1) {
       const echo = watch.output((t) => t.includes('x'), stepTimeoutMs, 'keystroke echo');
+      await page.evaluate(() => (globalThis as unknown as { resetKeyStages: () => void }).resetKeyStages());
       const start = process.hrtime.bigint();
       await page.keyboard.press('x');
       await echo;
       keys.push(elapsedMs(start));
+      const measured = await page
+        .waitForFunction(
+          () => (globalThis as unknown as { keyStages: () => KeyStages | null }).keyStages(),
+          null,
+          {
+            timeout: stepTimeoutMs,
+          },
+        )
+        .then((handle) => handle.jsonValue() as Promise<KeyStages>);
+      for (const name of Object.keys(stages) as Array<keyof KeyStages>) stages[name].push(measured[name]);
       const erased = watch.output((t) => t.includes('\b'), stepTimeoutMs, 'backspace echo');
       await page.keyboard.press('Backspace');
       await erased;
     }
     recorder.ok('idle keystroke → echo at the page', 'ms', keys);
+    recorder.ok('keydown → glyph in the page', 'ms', stages.total, {
+      'keydown → write sent ms': [quantile(stages.toSend, 0.5)],
+      'write sent → echo received ms': [quantile(stages.roundTrip, 0.5)],
+      'echo received → glyph ms': [quantile(stages.toGlyph, 0.5)],
+    });
+    context.log(
+      `  keydown → glyph p50 ${quantile(stages.total, 0.5).toFixed(1)} ms: to the socket ${quantile(stages.toSend, 0.5).toFixed(1)}, ` +
+        `round trip ${quantile(stages.roundTrip, 0.5).toFixed(1)}, to the glyph ${quantile(stages.toGlyph, 0.5).toFixed(1)}`,
+    );
     context.log(
       `  app ${app.map((v) => v.toFixed(1)).join(', ')} MB/s; ceiling ${ceiling.map((v) => v.toFixed(1)).join(', ')} MB/s`,
     );
@@ -217,6 +284,12 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     'Idle keystroke → glyph p50 ≤ 20 ms',
     recorder.median('idle keystroke → echo at the page'),
     (v) => v <= 20,
+    ms,
+  );
+  recorder.goal(
+    'Keydown → glyph in the page p50 ≤ 10 ms',
+    recorder.median('keydown → glyph in the page'),
+    (v) => v <= 10,
     ms,
   );
 }

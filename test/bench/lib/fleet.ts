@@ -265,7 +265,7 @@ export class Fleet {
       afterSeq: 0,
     });
     const text = events
-      .flatMap((e) => (e.kind === 'output' ? [Buffer.from(e.data, 'base64').toString('utf8')] : []))
+      .flatMap((e) => (e.kind === 'output' ? [Buffer.from(e.data).toString('utf8')] : []))
       .join('');
     return checkSequence(text, events.filter((e) => e.kind === 'gap').length);
   }

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { WEB_TOKEN_PARAM, webSocketUrlFor } from '../../../shared/ipc';
+import { WEB_TOKEN_PARAM, decodeWebMessage, webSocketUrlFor } from '../../../shared/ipc';
 import { firstLine, startHelper, type Helper } from './child';
 import { TETHER_BIN } from '../../support/exec-servers';
 
@@ -65,8 +65,9 @@ export class BridgeClient {
   readonly processStates = new Map<string, string>();
 
   private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data: Buffer) =>
-      this.receive(JSON.parse(data.toString('utf8')) as Record<string, unknown>),
+    // Process output arrives as binary messages (raw bytes), everything else as JSON text.
+    ws.on('message', (data: Buffer, isBinary: boolean) =>
+      this.receive(decodeWebMessage(isBinary ? data : data.toString('utf8')) as Record<string, unknown>),
     );
   }
 
@@ -136,8 +137,7 @@ export class BridgeClient {
   private acknowledge(batches: BatchLite[]): void {
     for (const batch of batches) {
       let bytes = 0;
-      for (const event of batch.events)
-        if (event.kind === 'output') bytes += Buffer.from(event.data, 'base64').length;
+      for (const event of batch.events) if (event.kind === 'output') bytes += event.data.byteLength;
       if (bytes === 0) continue;
       const key = `${batch.envId}/${batch.processId}`;
       this.outputBytes.set(key, (this.outputBytes.get(key) ?? 0) + bytes);
@@ -153,5 +153,5 @@ export class BridgeClient {
 interface BatchLite {
   envId: string;
   processId: string;
-  events: Array<{ kind: string; data: string }>;
+  events: Array<{ kind: string; data: Uint8Array }>;
 }

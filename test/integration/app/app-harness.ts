@@ -61,6 +61,8 @@ export async function createHarness(
     backoff?: BackoffSchedule;
     /** Where downloads go (default: `<dataDir>/downloaded-<name>`, a file or a folder). */
     downloads?: DownloadHost;
+    /** The bound on all processes' retained output together (default: the app's). */
+    outputLogCapBytes?: number;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tether-app-'));
@@ -88,6 +90,7 @@ export async function createHarness(
     },
     autoConnect: options.autoConnect ?? true,
     ...(options.sshConfig ? { sshConfig: options.sshConfig } : {}),
+    ...(options.outputLogCapBytes !== undefined ? { outputLogCapBytes: options.outputLogCapBytes } : {}),
   });
   const events: RecordedEvent[] = [];
   const feed = service.attach((name, payload) => events.push({ name, payload }));
@@ -126,9 +129,7 @@ export function eventsOf(h: Harness, processId: string): ProcessEventView[] {
 
 /** The output among `events`, decoded. */
 export function outputText(events: ProcessEventView[], encoding: BufferEncoding = 'utf8'): string {
-  return events
-    .map((e) => (e.kind === 'output' ? Buffer.from(e.data, 'base64').toString(encoding) : ''))
-    .join('');
+  return events.map((e) => (e.kind === 'output' ? Buffer.from(e.data).toString(encoding) : '')).join('');
 }
 
 /** The output of `processId` the app broadcast to its renderers so far, decoded. */

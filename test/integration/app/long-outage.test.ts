@@ -38,7 +38,7 @@ async function replay(h: Harness, envId: string, processId: string): Promise<Pro
 function outputOf(events: ProcessEventView[]): string {
   return events
     .filter((e) => e.kind === 'output')
-    .map((e) => Buffer.from(e.data, 'base64').toString())
+    .map((e) => Buffer.from(e.data).toString())
     .join('');
 }
 

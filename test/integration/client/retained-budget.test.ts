@@ -1,11 +1,12 @@
-// The client's bound on retained output across all its processes, against a real Tether server:
-// processes that together print more than the bound keep at most about the bound, the loudest one
-// gives way first, and what it lost is replayed as a gap, never hidden.
+// The client's bound on retained output across all its processes (their pre-subscribe buffers),
+// against a real Tether server: processes nobody listens to that together print more than the bound
+// keep at most about the bound, the loudest one gives way first, and what it lost is replayed as a
+// gap, never hidden.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEvent, ProcessHandle } from '../../../electron/client/api';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { startServer } from '../../support/exec-servers';
-import { collect, waitFor } from './helpers';
+import { waitFor } from './helpers';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -39,8 +40,7 @@ describe('retained output across processes', () => {
         cwd: server.home,
         tty: false,
       });
-      const seen = collect(handle);
-      await waitFor('the process to close', () => seen.closed());
+      await waitFor('the process to close', () => handle.closed);
       return handle;
     };
     const quiet = await run(64 * KIB);

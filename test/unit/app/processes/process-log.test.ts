@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProcessLog } from '../../../../electron/app/processes/process-log';
+import { OutputLogCap, ProcessLog } from '../../../../electron/app/processes/process-log';
 import { lastSeqOf } from '../../../../shared/ipc';
 
 const output = (seq: number, bytes: number) => ({
@@ -7,7 +7,7 @@ const output = (seq: number, bytes: number) => ({
     kind: 'output' as const,
     seq,
     stream: 'stdout' as const,
-    data: Buffer.alloc(bytes).toString('base64'),
+    data: Buffer.alloc(bytes),
   },
   bytes,
 });
@@ -57,5 +57,41 @@ describe('ProcessLog', () => {
       Array.from({ length: 10 }, (_, i) => 19_991 + i),
     );
     expect(log['log']['items'].length).toBeLessThan(2_100);
+  });
+});
+
+describe('OutputLogCap', () => {
+  const seqs = (log: ProcessLog) => [...log.after(0)].map((e) => lastSeqOf(e.event));
+
+  it("bounds every log together, taking the app's oldest output first, whichever process has it", () => {
+    const cap = new OutputLogCap(100);
+    const a = new ProcessLog(1000, 1000, cap);
+    const b = new ProcessLog(1000, 1000, cap);
+    for (let seq = 1; seq <= 3; seq++) a.append(output(seq, 20).event, 20);
+    for (let seq = 1; seq <= 2; seq++) b.append(output(seq, 20).event, 20);
+    expect(cap.retainedBytes).toBe(100);
+    // One more byte over the cap: a's seq 1 is the oldest output of all, so it goes.
+    b.append(output(3, 20).event, 20);
+    expect(seqs(a)).toEqual([2, 3]);
+    expect(a.evictedThroughSeq).toBe(1);
+    expect(seqs(b)).toEqual([1, 2, 3]);
+    b.append(output(4, 40).event, 40);
+    // a's 2 and 3 are older than anything of b's.
+    expect(seqs(a)).toEqual([3]);
+    expect(seqs(b)).toEqual([2, 3, 4]);
+    expect(cap.retainedBytes).toBeLessThanOrEqual(100);
+  });
+
+  it("never takes a log's newest event, and forgets a released log", () => {
+    const cap = new OutputLogCap(10);
+    const a = new ProcessLog(1000, 1000, cap);
+    a.append(output(1, 50).event, 50);
+    expect(seqs(a)).toEqual([1]);
+    a.release();
+    expect(cap.retainedBytes).toBe(0);
+    const b = new ProcessLog(1000, 1000, cap);
+    b.append(output(1, 5).event, 5);
+    b.append(output(2, 5).event, 5);
+    expect(seqs(b)).toEqual([1, 2]);
   });
 });

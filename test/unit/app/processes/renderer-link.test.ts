@@ -27,12 +27,7 @@ function setup(windowBytes: number, logLimit = 1 << 30) {
   let seqs: Record<string, number> = { a: 0, b: 0 };
   const append = (id: string, bytes: number) => {
     const seq = ++seqs[id]!;
-    logs
-      .get(id)!
-      .append(
-        { kind: 'output', seq, stream: 'pty', data: Buffer.alloc(bytes, 120).toString('base64') },
-        bytes,
-      );
+    logs.get(id)!.append({ kind: 'output', seq, stream: 'pty', data: Buffer.alloc(bytes, 120) }, bytes);
     feed.notify(bytes);
   };
   const sent = (id: string) => batches.filter((b) => b.processId === id).flatMap((b) => b.events);

@@ -71,7 +71,7 @@ class ScriptedProcess {
 
 function makeSession(
   server: ScriptedProcess,
-  options: { reorderEvents?: number; retainedEvents?: number } = {},
+  options: { reorderEvents?: number; retainedEvents?: number; subscribed?: boolean } = {},
 ) {
   const ops: ProcessSessionOps = {
     callOnce: (() => Promise.resolve({})) as ProcessSessionOps['callOnce'],
@@ -97,7 +97,7 @@ function makeSession(
     tty: false,
   });
   const seen: ProcessEvent[] = [];
-  session.subscribe((e) => seen.push(e));
+  if (options.subscribed !== false) session.subscribe((e) => seen.push(e));
   return { session, seen };
 }
 
@@ -151,20 +151,35 @@ describe('ProcessSession ordering', () => {
     expect(session.pid).toBe(42);
   });
 
-  it('replays retained events to late subscribers from any seq, marking evicted ones as a gap', () => {
+  it('hands what came before the first subscriber to it, and holds nothing once someone listens', () => {
     const server = new ScriptedProcess();
-    const { session } = makeSession(server, { retainedEvents: 3 });
+    const { session } = makeSession(server, { retainedEvents: 3, subscribed: false });
     for (let seq = 1; seq <= 5; seq++) session.accept(server.output(seq, String(seq)));
     const all: ProcessEvent[] = [];
-    session.subscribe((e) => all.push(e));
-    expect(describeEvents(all)).toEqual(['3:3', '4:4', '5:5']);
+    session.subscribe((e) => all.push(e), { afterSeq: 0 });
+    // The pre-subscribe buffer kept the newest three; the evicted ones are a gap, never hidden.
+    expect(describeEvents(all)).toEqual(['gap 1-2', '3:3', '4:4', '5:5']);
+    session.accept(server.output(6, '6'));
+    expect(describeEvents(all).at(-1)).toBe('6:6');
+    expect(session['log'].retainedBytes).toBe(0);
+    // A later subscriber gets live events, and a gap for the seqs the first one took.
     const fromTwo: ProcessEvent[] = [];
     session.subscribe((e) => fromTwo.push(e), { afterSeq: 1 });
-    expect(describeEvents(fromTwo)).toEqual(['gap 2-2', '3:3', '4:4', '5:5']);
-    const fromFour: ProcessEvent[] = [];
-    session.subscribe((e) => fromFour.push(e), { afterSeq: 4 });
-    session.accept(server.output(6, '6'));
-    expect(describeEvents(fromFour)).toEqual(['5:5', '6:6']);
+    session.accept(server.output(7, '7'));
+    expect(describeEvents(fromTwo)).toEqual(['gap 2-6', '7:7']);
+  });
+
+  it('keeps events again while nobody listens, for the next subscriber', () => {
+    const server = new ScriptedProcess();
+    const { session } = makeSession(server, { subscribed: false });
+    const first: ProcessEvent[] = [];
+    const off = session.subscribe((e) => first.push(e));
+    session.accept(server.output(1, 'a'));
+    off();
+    session.accept(server.output(2, 'b'));
+    const next: ProcessEvent[] = [];
+    session.subscribe((e) => next.push(e), { afterSeq: 1 });
+    expect(describeEvents(next)).toEqual(['2:b']);
   });
 });
 
