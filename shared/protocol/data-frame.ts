@@ -154,20 +154,37 @@ export function payloadRefJson(offset: number, length: number): string {
  * one place where byte fields meet JSON, whether they become base64 or payload references.
  */
 export function stringifyWithBytes(value: unknown, onBytes: (bytes: Uint8Array) => unknown): string {
-  // A replacer takes JSON.stringify off its fast path; most messages (acks, small results) have no bytes.
-  if (!containsBytes(value)) return JSON.stringify(value ?? {});
-  return JSON.stringify(value, function (this: unknown, key: string, replaced: unknown) {
-    // A Buffer's toJSON has already run on `replaced`; the holder still has the original.
-    const original = (this as Record<string, unknown>)[key];
-    return original instanceof Uint8Array ? onBytes(original) : replaced;
-  });
+  // Byte fields are swapped out before JSON.stringify sees them: a replacer would come too late,
+  // after a Buffer's toJSON had spelled out every byte as an array element (the cost of a chunk
+  // was dominated by that), and it would take the whole message off JSON.stringify's fast path.
+  return JSON.stringify(replaceBytes(value, onBytes) ?? {});
 }
 
-function containsBytes(value: unknown): boolean {
-  if (value instanceof Uint8Array) return true;
-  if (value === null || typeof value !== 'object') return false;
-  const children = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
-  return children.some(containsBytes);
+/**
+ * `value` with each Uint8Array replaced by `onBytes(it)`, copying only the objects and arrays on
+ * the way to one (a message without bytes comes back as it is). Object keys are visited in the
+ * order JSON.stringify writes them, so payload references are numbered in text order.
+ */
+function replaceBytes(value: unknown, onBytes: (bytes: Uint8Array) => unknown): unknown {
+  if (value instanceof Uint8Array) return onBytes(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const replaced = replaceBytes(item, onBytes);
+      if (replaced !== item) (copy ??= value.slice())[i] = replaced;
+    }
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | null = null;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    const replaced = replaceBytes(item, onBytes);
+    if (replaced !== item) (copy ??= { ...record })[key] = replaced;
+  }
+  return copy ?? value;
 }
 
 /** Assembles a data frame from header text and the payloads it refers to, in reference order. */
