@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { viteReaderWorker } from './scripts/reader-worker-plugin.mjs';
+import { viteShellScripts } from './scripts/shell-scripts-plugin.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -16,7 +17,7 @@ export default defineConfig({
     projects: [
       {
         // Tests of the exec-server's source run its reader thread built the way dist/ carries it.
-        plugins: [viteReaderWorker(root)],
+        plugins: [viteReaderWorker(root), viteShellScripts()],
         test: {
           name: 'node',
           environment: 'node',

@@ -6,16 +6,17 @@ import type { EnvironmentRegistry } from '../environments/environment-registry';
 import { homeOf } from '../files/file-service';
 import type { ProcessFlow } from '../processes/process-flow';
 import { shellLaunch } from '../processes/shell-launch';
-import { EMPTY_TERMINAL_PROFILE } from '../../../shared/ipc';
+import { EMPTY_TERMINAL_PROFILE, type Settings } from '../../../shared/ipc';
 
 export type ProcessHandlers = NamespaceHandlers<'processes'>;
 
 export interface ProcessHandlerDeps {
   envs: EnvironmentRegistry;
   flow: ProcessFlow;
+  settings: () => Settings;
 }
 
-export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHandlers {
+export function processHandlers({ envs, flow, settings }: ProcessHandlerDeps): ProcessHandlers {
   const liveHandle = (envId: string, processId: string) => {
     const handle = envs.process(envId, processId).live;
     if (!handle) throw new AppError('conflict', 'The process has ended; restart it to run it again.');
@@ -36,7 +37,9 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
         // "A new shell": the environment's terminal profile says what it starts as.
         const profile = env.stored.terminalProfile ?? EMPTY_TERMINAL_PROFILE;
         const workspaceFolder = env.stored.workspaceFolder ?? null;
-        const { argv, cwd, env: vars } = shellLaunch(profile, { loginShell, home, workspaceFolder }, input);
+        const { shellIntegration } = settings();
+        const context = { loginShell, home, workspaceFolder, shellIntegration };
+        const { argv, cwd, env: vars } = shellLaunch(profile, context, input);
         return flow.start(env, client, {
           argv,
           cwd,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { shellLaunch, shellOfArgv } from '../../../../electron/app/processes/shell-launch';
 import { EMPTY_TERMINAL_PROFILE, type TerminalProfile } from '../../../../shared/ipc';
 
-const context = { loginShell: '/bin/bash', home: '/home/ann', workspaceFolder: null };
+const context = { loginShell: '/bin/bash', home: '/home/ann', workspaceFolder: null, shellIntegration: false };
 const profile = (patch: Partial<TerminalProfile>) => ({ ...EMPTY_TERMINAL_PROFILE, ...patch });
 
 describe('shellLaunch', () => {
