@@ -162,6 +162,7 @@ function savedProcess(runtime: ProcessRuntime): SavedProcess {
     pid: view.pid,
     startedAt: view.startedAt,
     lastSeq: runtime.lastDeliveredSeq,
+    ...(view.commands ? { commands: view.commands } : {}),
     ...(view.state === 'exited' || view.state === 'failed' || view.state === 'lost'
       ? {
           ended: {

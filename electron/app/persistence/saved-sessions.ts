@@ -5,9 +5,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { EnvironmentId } from '../../../shared/ipc';
+import { EnvironmentId, ShellCommand } from '../../../shared/ipc';
 import { writeFileAtomic } from './atomic-file';
-import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT } from '../limits';
+import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT, MAX_SHELL_COMMANDS } from '../limits';
 import { errorMessage } from '../../../shared/error-message';
 
 export const SAVED_SESSIONS_FILE_NAME = 'sessions.json';
@@ -39,6 +39,8 @@ export const SavedProcess = z.object({
   /** The last seq the app had delivered when it saved (0 before any output). */
   lastSeq: z.number().int().nonnegative(),
   ended: SavedEnding.optional(),
+  /** A shell's command history (shell integration), oldest first. */
+  commands: z.array(ShellCommand).max(MAX_SHELL_COMMANDS).optional(),
 });
 export type SavedProcess = z.infer<typeof SavedProcess>;
 

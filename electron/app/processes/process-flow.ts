@@ -80,6 +80,7 @@ export class ProcessFlow implements StreamSource {
       startedAt: saved.startedAt,
       lastSeq: saved.lastSeq,
       ...(ending ? { ended: ending } : {}),
+      ...(saved.commands ? { commands: saved.commands } : {}),
     });
   }
 

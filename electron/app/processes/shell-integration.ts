@@ -26,10 +26,7 @@ const FILES: Record<IntegratedShell, Array<{ path: string; text: string }>> = {
 };
 
 /** One folder per version of the scripts: a host shared by two Tether versions keeps both. */
-const VERSION = createHash('sha256')
-  .update(JSON.stringify(FILES))
-  .digest('hex')
-  .slice(0, 16);
+const VERSION = createHash('sha256').update(JSON.stringify(FILES)).digest('hex').slice(0, 16);
 
 const HEREDOC_END = '__TETHER_SHELL_INTEGRATION_END__';
 

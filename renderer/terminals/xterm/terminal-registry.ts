@@ -8,7 +8,7 @@ import { invoke } from '../../ipc/ipc-client';
 import { processKeyString } from '../../processes/process-key';
 import { useProgramTitles } from '../program-titles-store';
 import { useProcesses } from '../../processes/processes-store';
-import { folderOfOsc7 } from './osc7';
+import { folderOfOsc7 } from '../../../shared/osc7';
 import { sanitizeTitle } from '../tab-title';
 import { outputBytes } from './output-flow';
 import { ProcessTerminal } from './process-terminal';

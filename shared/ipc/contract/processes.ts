@@ -9,6 +9,19 @@ export type ProcessKey = z.infer<typeof ProcessKey>;
 const ProcessState = z.enum(['starting', 'running', 'exited', 'failed', 'lost']);
 export type ProcessState = z.infer<typeof ProcessState>;
 
+/** One command an integrated shell ran (its OSC 133 marks), as the shell's history keeps it. */
+export const ShellCommand = z.object({
+  line: z.string().max(2_000),
+  /** The folder the shell reported (OSC 7) when the command started. */
+  cwd: z.string().max(4_096).nullable(),
+  startedAt: z.number(),
+  /** Null while it runs. */
+  endedAt: z.number().nullable(),
+  /** Null while it runs, or when the shell reported none. */
+  exitCode: z.number().int().nullable(),
+});
+export type ShellCommand = z.infer<typeof ShellCommand>;
+
 export const ProcessView = z.object({
   envId: EnvironmentId,
   processId: z.string(),
@@ -26,6 +39,11 @@ export const ProcessView = z.object({
   /** Terminal size last applied; null when the server cannot resize (size is fixed). */
   size: z.object({ cols: z.number(), rows: z.number() }).nullable(),
   resizable: z.boolean(),
+  /**
+   * The commands an integrated shell ran, oldest first (a running one last, without its end);
+   * absent for a process that never marked a command.
+   */
+  commands: z.array(ShellCommand).optional(),
 });
 export type ProcessView = z.infer<typeof ProcessView>;
 
