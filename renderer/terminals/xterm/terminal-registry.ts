@@ -27,7 +27,10 @@ export function terminalFor(key: ProcessKey, settings: Settings): ProcessTermina
     // Only recorded: a report changes nothing in the pane, it is where a split starts.
     terminal.terminal.parser.registerOscHandler(7, (payload) => {
       const folder = folderOfOsc7(payload);
-      if (folder) useProcesses.getState().setReportedCwd(key, folder);
+      if (folder) {
+        useProcesses.getState().setReportedCwd(key, folder);
+        terminal?.marks.setCwd(folder);
+      }
       return true;
     });
     terminals.set(id, terminal);
