@@ -205,7 +205,9 @@ export class CommandMarks {
     command.decoration = decoration;
     if (!decoration) return;
     decoration.onRender((element) => {
-      element.className = `command-mark command-${status}${command === this.current ? ' current' : ''}`;
+      // xterm's own classes position the element: ours are added beside them.
+      element.classList.add('command-mark', `command-${status}`);
+      element.classList.toggle('current', command === this.current);
       const label =
         status === 'running' ? `${command.line} (running)` : `${command.line} (exit ${command.exitCode})`;
       element.title = label;

@@ -36,6 +36,9 @@ export interface TerminalSearchMatch {
   wholeWord: boolean;
 }
 
+/** Pixels of the strip beside the scrollbar that shows where command marks and search matches are. */
+const OVERVIEW_RULER_WIDTH = 8;
+
 const PLAIN_SEARCH: TerminalSearchMatch = { caseSensitive: false, regex: false, wholeWord: false };
 
 export class ProcessTerminal {
@@ -74,6 +77,8 @@ export class ProcessTerminal {
     this.terminal = new Terminal({
       ...terminalOptions(settings),
       allowProposedApi: true,
+      // The strip beside the scrollbar where command marks and search matches show.
+      overviewRuler: { width: OVERVIEW_RULER_WIDTH },
       // OSC 8 hyperlinks (text that can hide its target) ask like any other link; xterm offers
       // only http(s) ones as links.
       linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
