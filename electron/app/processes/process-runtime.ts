@@ -149,8 +149,9 @@ export class ProcessRuntime {
   private onEvent(event: ProcessEvent): void {
     switch (event.kind) {
       case 'output':
-        // Each byte is read once, in order (a duplicate is dropped by append as well).
-        if (event.seq > this.log.lastSeq && this.history?.read(event.data, Date.now())) {
+        // Each byte is read once, in order: a duplicate is dropped (by append as well), and so is
+        // output the previous run had read already (a restart reads the retained output back).
+        if (event.seq > this.lastDeliveredSeq && this.history?.read(event.data, Date.now())) {
           const commands = this.history.commands;
           if (commands) this.update({ commands });
         }

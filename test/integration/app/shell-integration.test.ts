@@ -113,7 +113,8 @@ describe('shell integration', () => {
       // The history changes as the app reads the output, a moment before it sends that output on.
       () =>
         commandsOf(processId)[count - 1]?.endedAt != null &&
-        outputOf(h, processId).split(`${ESC}]133;D`).length > count,
+        outputOf(h, processId).split(`${ESC}]133;D`).length > count &&
+        outputOf(h, processId).split(`${ESC}]133;B`).length > count + 1,
       `the shell ran ${line}`,
     );
     return commandsOf(processId)[count - 1]!;
@@ -217,6 +218,32 @@ describe('shell integration', () => {
     const text = outputOf(h, id);
     expect(text.split(`${ESC}]133;C`).length - 1).toBe(1);
     expect(text.split(`${ESC}]133;D`).length - 1).toBe(1);
+  });
+
+  it('keeps the history through an app restart, and goes on recording after it', async () => {
+    await useShell(envId, '/usr/bin/bash');
+    const id = await startShell(envId);
+    await run(envId, id, 'echo first', 1);
+    await h.close({ keepDataDir: true });
+    h = await createHarness({
+      dataDir: h.dataDir,
+      backoff: { rampMs: [0, 50, 100], steadyMs: 200, jitter: 0 },
+    });
+    await waitFor(
+      async () =>
+        (await h.invoke('environments.list', {})).every(
+          (e) => e.settings.kind !== 'ws' || e.link.kind === 'connected',
+        ),
+      'both servers connected again',
+    );
+    const restored = (await h.invoke('processes.list', { envId })).find((p) => p.processId === id);
+    expect(restored?.commands).toMatchObject([{ line: 'echo first', exitCode: 0 }]);
+    await h.invoke('processes.write', { envId, processId: id, data: 'echo second; false\r' });
+    await waitFor(() => commandsOf(id)[1]?.endedAt != null, 'the second command ended');
+    expect(commandsOf(id)).toMatchObject([
+      { line: 'echo first', exitCode: 0 },
+      { line: 'echo second; false', exitCode: 1 },
+    ]);
   });
 
   it("works against codex's server: the marks are in the shell's output", async () => {
