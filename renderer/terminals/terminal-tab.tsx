@@ -96,7 +96,8 @@ function TabCommand({ status }: { status: string }) {
     const line = status.slice('running:'.length);
     const short = line.length > MAX_TAB_COMMAND_CHARS ? `${line.slice(0, MAX_TAB_COMMAND_CHARS - 1)}…` : line;
     return (
-      <span className="tab-command" title={`Running: ${line}`} aria-label={`running ${line}`}>
+      // Out of the tab's name (which stays its title); the tooltip and the Processes panel say it.
+      <span className="tab-command" title={`Running: ${line}`} aria-hidden="true">
         {short}
       </span>
     );

@@ -39,13 +39,11 @@ describe('web app: shell integration', () => {
     await focusTerminal(page);
     await page.keyboard.press('Control+Shift+ArrowUp');
     await expect
-      .poll(() => pane(page).locator('.command-mark.current').getAttribute('aria-label'), poll)
+      .poll(() => pane(page).locator('.command-mark.current').getAttribute('title'), poll)
       .toMatch(/^printf .* \(exit 1\)$/);
     await page.keyboard.press('Control+Shift+ArrowUp');
     await expect.poll(async () => (await paneText(page)).split('\n')[0], poll).toMatch(/seq 1 60$/);
-    expect(await pane(page).locator('.command-mark.current').getAttribute('aria-label')).toBe(
-      'seq 1 60 (exit 0)',
-    );
+    expect(await pane(page).locator('.command-mark.current').getAttribute('title')).toBe('seq 1 60 (exit 0)');
 
     // Back at the bottom, the printed path is a link to the editor at its line.
     await page.keyboard.press('Control+Shift+ArrowDown');

@@ -210,8 +210,8 @@ export class CommandMarks {
       element.classList.toggle('current', command === this.current);
       const label =
         status === 'running' ? `${command.line} (running)` : `${command.line} (exit ${command.exitCode})`;
+      // A tooltip only: the command's line and status are text in the pane and the Processes panel.
       element.title = label;
-      element.setAttribute('aria-label', label);
       element.onclick = () => {
         this.select(command);
         this.onMarkClick(command);

@@ -39,6 +39,19 @@ export interface TerminalSearchMatch {
 /** Pixels of the strip beside the scrollbar that shows where command marks and search matches are. */
 const OVERVIEW_RULER_WIDTH = 8;
 
+let canvas2d: boolean | undefined;
+
+function canvas2dAvailable(): boolean {
+  canvas2d ??= (() => {
+    try {
+      return document.createElement('canvas').getContext('2d') !== null;
+    } catch {
+      return false;
+    }
+  })();
+  return canvas2d;
+}
+
 const PLAIN_SEARCH: TerminalSearchMatch = { caseSensitive: false, regex: false, wholeWord: false };
 
 export class ProcessTerminal {
@@ -77,8 +90,9 @@ export class ProcessTerminal {
     this.terminal = new Terminal({
       ...terminalOptions(settings),
       allowProposedApi: true,
-      // The strip beside the scrollbar where command marks and search matches show.
-      overviewRuler: { width: OVERVIEW_RULER_WIDTH },
+      // The strip beside the scrollbar where command marks and search matches show; xterm draws it
+      // on a 2D canvas, without which (jsdom) the terminal goes without it.
+      ...(canvas2dAvailable() ? { overviewRuler: { width: OVERVIEW_RULER_WIDTH } } : {}),
       // OSC 8 hyperlinks (text that can hide its target) ask like any other link; xterm offers
       // only http(s) ones as links.
       linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
