@@ -1,5 +1,6 @@
-// Shell integration in the web app in Chromium, with the Local environment's real bash: each
-// command gets a mark in the pane's margin coloured by its exit status, Ctrl+Shift+Up jumps back
+// Shell integration in the web app in Chromium, with the Local environment's real bash: a split
+// starts in the folder the shell moved to, each command gets a mark in the pane's margin coloured
+// by its exit status, Ctrl+Shift+Up jumps back
 // through them (scrolling to the command), the tab shows a badge once a command failed, and a
 // `file:line` path a command printed, relative to the folder it ran in, opens the editor there.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,12 @@ describe('web app: shell integration', () => {
 
     await typeLine(page, `cd ${rig.scratch}`);
     await expect.poll(() => marks.count(), poll).toBe(1);
+    // A split starts where the shell is now (its OSC 7 report).
+    await page.keyboard.press('Control+Shift+D');
+    await expect.poll(() => page.locator('section.pane').count(), poll).toBe(2);
+    await expect.poll(() => pane(page, 1).locator('.command-mark').count(), poll).toBe(0);
+    await typeLine(page, 'pwd', 1);
+    await expect.poll(() => paneText(page, 1), poll).toContain(`\n${rig.scratch}\n`);
     await typeLine(page, 'seq 1 60');
     await expect.poll(() => pane(page).locator('.command-mark.command-ok').count(), poll).toBeGreaterThan(0);
     // The path is whole in the output only: the command line holds no `app.ts:3`.
