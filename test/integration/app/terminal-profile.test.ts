@@ -25,6 +25,7 @@ describe('terminal profile of Local', () => {
     await app.h.invoke('processes.write', { envId: 'local', processId: shell.processId, data: `${line}\r` });
     // The output's line (not the echoed command's): at a line start, or right after the shell's
     // mark that its output starts (shell integration).
+    // eslint-disable-next-line no-control-regex
     const said = /(?:^|\u0007)(said:.*)$/m;
     await waitFor(() => said.test(outputOf(app.h, shell.processId)), `the shell ran ${line}`);
     return said.exec(outputOf(app.h, shell.processId))?.[1]?.trimEnd() ?? '';
