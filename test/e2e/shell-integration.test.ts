@@ -1,7 +1,8 @@
 // Shell integration in the web app in Chromium, with the Local environment's real bash: a split
 // starts in the folder the shell moved to, each command gets a mark in the pane's margin coloured
 // by its exit status, Ctrl+Shift+Up jumps back
-// through them (scrolling to the command), the tab shows a badge once a command failed, and a
+// through them (scrolling to the command), the palette copies the output of the one jumped to, the
+// tab shows a badge once a command failed, and a
 // `file:line` path a command printed, relative to the folder it ran in, opens the editor there.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -51,6 +52,27 @@ describe('web app: shell integration', () => {
     await page.keyboard.press('Control+Shift+ArrowUp');
     await expect.poll(async () => (await paneText(page)).split('\n')[0], poll).toMatch(/seq 1 60$/);
     expect(await pane(page).locator('.command-mark.current').getAttribute('title')).toBe('seq 1 60 (exit 0)');
+
+    // The palette copies the current command's output.
+    await rig.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(rig.app.url).origin,
+    });
+    await page.keyboard.press('Control+Shift+P');
+    await page.getByPlaceholder('Type a command').fill("copy the command's output");
+    await page.keyboard.press('Enter');
+    const numbers = Array.from({ length: 60 }, (_, i) => `${i + 1}\n`).join('');
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() =>
+            (
+              globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }
+            ).navigator.clipboard.readText(),
+          ),
+        poll,
+      )
+      .toBe(numbers);
+    await focusTerminal(page);
 
     // Back at the bottom, the printed path is a link to the editor at its line.
     await page.keyboard.press('Control+Shift+ArrowDown');
