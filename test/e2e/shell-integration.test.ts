@@ -1,9 +1,8 @@
 // Shell integration in the web app in Chromium, with the Local environment's real bash: a split
 // starts in the folder the shell moved to, each command gets a mark in the pane's margin coloured
-// by its exit status, Ctrl+Shift+Up jumps back
-// through them (scrolling to the command), the palette copies the output of the one jumped to, the
-// tab shows a badge once a command failed, and a
-// `file:line` path a command printed, relative to the folder it ran in, opens the editor there.
+// by its exit status, Ctrl+Shift+Up jumps back through them (scrolling to the command), the
+// palette copies the output of the one jumped to, the tab shows a badge once a command failed,
+// and a `file:line` path a command printed, relative to the folder it ran in, opens the editor.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFailed } from 'vitest';
