@@ -28,7 +28,6 @@ export class CommandMarks {
   private cwd: string | null = null;
   /** The command jumped to last; Copy, Select and Run again act on it. */
   private current: MarkedCommand | null = null;
-  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly terminal: Terminal,
@@ -98,7 +97,6 @@ export class CommandMarks {
     this.current = command;
     if (before && before !== command) this.decorate(before);
     this.decorate(command);
-    this.changed();
   }
 
   /** The text of `command`'s output, its wrapped lines joined. */
@@ -123,11 +121,6 @@ export class CommandMarks {
     if (!range) return false;
     this.terminal.selectLines(range.start, range.end);
     return true;
-  }
-
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   private outputRange(command: MarkedCommand): { start: number; end: number } | null {
@@ -171,7 +164,6 @@ export class CommandMarks {
         // A new command: jumps start from the bottom again.
         this.current = null;
         this.decorate(last);
-        this.changed();
         return;
       }
       case 'commandEnd': {
@@ -179,7 +171,6 @@ export class CommandMarks {
         last.end = this.terminal.registerMarker(0) ?? null;
         last.exitCode = mark.exitCode;
         this.decorate(last);
-        this.changed();
         return;
       }
     }
@@ -226,10 +217,5 @@ export class CommandMarks {
     command.decoration?.dispose();
     for (const marker of [command.prompt, command.output, command.end]) marker?.dispose();
     if (this.current === command) this.current = null;
-    this.changed();
-  }
-
-  private changed(): void {
-    for (const listener of this.listeners) listener();
   }
 }
