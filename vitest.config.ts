@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { viteReaderWorker } from './scripts/reader-worker-plugin.mjs';
 import TetherSequencer from './test/support/test-sequencer';
+import { viteShellScripts } from './scripts/shell-scripts-plugin.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -18,7 +19,7 @@ export default defineConfig({
     projects: [
       {
         // Tests of the exec-server's source run its reader thread built the way dist/ carries it.
-        plugins: [viteReaderWorker(root)],
+        plugins: [viteReaderWorker(root), viteShellScripts()],
         test: {
           name: 'node',
           environment: 'node',

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esbuildReaderWorker } from './reader-worker-plugin.mjs';
 import { buildRemoteBundle } from './remote-bundle.mjs';
+import { SHELL_SCRIPT_LOADERS } from './shell-scripts-plugin.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist');
@@ -21,6 +22,8 @@ const common = {
   absWorkingDir: root,
   // The exec-server carries its reader thread's code inlined (see electron/server/reader/reader-thread.ts).
   plugins: [esbuildReaderWorker(root)],
+  // The app carries the shell integration's scripts as text (electron/app/processes/shell-integration.ts).
+  loader: SHELL_SCRIPT_LOADERS,
 };
 
 // Bundled CommonJS (commander, ws) calls require(): give it one bound to the bundle's location.

@@ -8,7 +8,7 @@ export function missingPrerequisites(paths?: {
   sshd?: string;
   codex?: string | null;
   runtimesDir?: string;
-  /** Where ripgrep and unzip were found on PATH (null: missing). */
-  tools?: { rg: string | null; unzip: string | null };
+  /** Where ripgrep, unzip, zsh and fish were found on PATH (null: missing). */
+  tools?: { rg: string | null; unzip: string | null; zsh: string | null; fish: string | null };
 }): MissingPrerequisite[];
 export function prerequisitesLine(missing: MissingPrerequisite[]): string;

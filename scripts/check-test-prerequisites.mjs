@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Run first by `npm test`: checks once that what the suites need outside npm is there (Debian's
-// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, ripgrep and unzip, the pinned codex binary for the
+// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, ripgrep, unzip, zsh and fish, the pinned codex binary for the
 // conformance and chaos suites, the Node runtimes the SSH tests upload), and if not, fails at once
 // with one line saying what is missing and how to install it, instead of failing test by test.
 import { accessSync, constants, readFileSync } from 'node:fs';
@@ -43,8 +43,9 @@ export function missingPrerequisites({
   sshd = '/usr/sbin/sshd',
   codex = codexBinaryPath(),
   runtimesDir = path.join(root, '.cache', 'node-runtimes'),
-  // Find in files is tested with ripgrep; the folder-download tests read zips with unzip.
-  tools = { rg: onPath('rg'), unzip: onPath('unzip') },
+  // Find in files is tested with ripgrep; the folder-download tests read zips with unzip; shell
+  // integration with the real zsh and fish (bash is there already).
+  tools = { rg: onPath('rg'), unzip: onPath('unzip'), zsh: onPath('zsh'), fish: onPath('fish') },
 } = {}) {
   const missing = [];
   if (!executable(chromium))
@@ -52,6 +53,8 @@ export function missingPrerequisites({
   if (!executable(sshd)) missing.push({ what: `sshd (${sshd})`, install: 'apt-get install openssh-server' });
   if (!tools.rg) missing.push({ what: 'ripgrep (rg)', install: 'apt-get install ripgrep' });
   if (!tools.unzip) missing.push({ what: 'unzip', install: 'apt-get install unzip' });
+  if (!tools.zsh) missing.push({ what: 'zsh', install: 'apt-get install zsh' });
+  if (!tools.fish) missing.push({ what: 'fish', install: 'apt-get install fish' });
   if (!codex || !executable(codex))
     missing.push({ what: 'the pinned codex binary', install: 'npm run codex:install' });
   if (!runtimesFetched(runtimesDir))

@@ -35,6 +35,9 @@ const COMMANDS = [
   // Chromium moves its own tabs with Ctrl+Shift+PageUp/PageDown.
   { id: 'moveTabLeft', label: 'Move tab left', keys: 'Ctrl+Shift+PageUp', webKeys: 'Alt+Shift+PageUp' },
   { id: 'moveTabRight', label: 'Move tab right', keys: 'Ctrl+Shift+PageDown', webKeys: 'Alt+Shift+PageDown' },
+  // Shell integration: the commands a shell marked in the focused pane.
+  { id: 'previousCommand', label: 'Terminal: go to the previous command', keys: 'Ctrl+Shift+Up' },
+  { id: 'nextCommand', label: 'Terminal: go to the next command', keys: 'Ctrl+Shift+Down' },
   { id: 'addEnvironment', label: 'Add environment…' },
   { id: 'reconnectNow', label: 'Reconnect this environment now' },
   { id: 'editFile', label: 'Edit the selected file' },
@@ -51,6 +54,10 @@ const COMMANDS = [
   { id: 'interruptProcess', label: 'Interrupt the process in this pane', keysHint: 'Ctrl+C (in the pane)' },
   { id: 'killProcess', label: 'Kill the process in this pane' },
   { id: 'clearTerminal', label: 'Clear terminal' },
+  { id: 'selectCommandOutput', label: "Terminal: select the command's output" },
+  { id: 'copyCommandOutput', label: "Terminal: copy the command's output" },
+  { id: 'rerunCommand', label: 'Terminal: run the command again' },
+  { id: 'goToTerminalFolder', label: "Files: go to the terminal's folder" },
   { id: 'toggleTheme', label: 'Toggle light and dark theme' },
   { id: 'reconnectAll', label: 'Reconnect all' },
   { id: 'settings', label: 'Settings…' },

@@ -125,7 +125,7 @@ export class AppService {
         save: () => config.save(),
         specOf: (env) => this.specOf(env.stored.settings),
       }),
-      ...processHandlers({ envs, flow }),
+      ...processHandlers({ envs, flow, settings: () => config.settings }),
       ...fileHandlers(envs),
       ...searchHandlers(envs),
       ...editorHandlers(envs, (work) => this.transfers.trackCleanup(work)),

@@ -124,3 +124,9 @@ export const FIND_MAX_MATCHES_PER_FILE = 200;
 export const FIND_TIMEOUT_MS = 30_000;
 /** A matched line is cut to this many characters around its first match. */
 export const FIND_LINE_CHARS = 240;
+
+/**
+ * Commands of one shell's history kept (the newest), in the app, the IPC view and sessions.json: a
+ * long-lived shell's history stays small to send with every change of its process.
+ */
+export const MAX_SHELL_COMMANDS = 200;

@@ -27,7 +27,7 @@ import {
 import { forgetEnvironment, forwardNetworkSignals } from '../environments/environment-actions';
 import { syncLayout } from '../panes/layout-sync';
 import { noteOutput, noteProcessChange, trackActivity } from '../panes/activity-tracking';
-import { environmentChanged, processChanged, transferChanged } from './notify';
+import { commandChanged, environmentChanged, processChanged, transferChanged } from './notify';
 import { isBeingReplaced } from '../processes/process-actions';
 import { openFirstShell, processesLoaded } from '../processes/first-shell';
 
@@ -53,6 +53,7 @@ export async function startApp(): Promise<() => void> {
       const before = useProcesses.getState().byKey[processKeyString(view)];
       useProcesses.getState().upsert(view);
       processChanged(before, view);
+      commandChanged(before, view);
       noteProcessChange(before, view);
     }),
     onEvent('processes.removed', (key) => {

@@ -9,15 +9,21 @@ import { saveSettings } from '../settings/settings-actions';
 import { useSettings } from '../settings/settings-store';
 import { terminalFor } from '../terminals/xterm/terminal-registry';
 import { resolvedTheme } from '../terminals/xterm/terminal-schemes';
-import type { ProcessKey } from '../../shared/ipc';
 import { runShortcut } from './shortcut-actions';
 import { useEnvironments } from '../environments/environments-store';
 import { filesOf, useFiles } from '../files/files-store';
-import { envPanes, leaves, processIdOf, usePanes } from '../panes/panes-store';
+import { envPanes, usePanes } from '../panes/panes-store';
 import { closeWorkspaceFolder, workspaceFolderOf } from '../files/workspace-actions';
 import { useUi, type EnvPanel } from '../app/ui-store';
 import { catalogCommand, type CommandId } from '../../shared/command-catalog';
 import { keysOf, SHORTCUTS } from './shortcuts';
+import {
+  copyCommandOutput,
+  focusedProcess,
+  goToTerminalFolder,
+  rerunCommand,
+  selectCommandOutput,
+} from '../terminals/command-actions';
 
 export interface AppCommand {
   id: string;
@@ -40,17 +46,6 @@ const PANEL_LABELS: Record<EnvPanel, string> = {
 function activeEnvId(): string | null {
   const id = useUi.getState().activeEnvId;
   return id && useEnvironments.getState().byId[id] ? id : null;
-}
-
-/** The process shown in the focused pane of the active environment's active tab. */
-function focusedProcess(): ProcessKey | null {
-  const envId = activeEnvId();
-  if (!envId) return null;
-  const env = envPanes(usePanes.getState().byEnv, envId);
-  const tab = env.tabs.find((t) => t.id === env.activeTabId);
-  const leaf = tab ? leaves(tab.root).find((l) => l.id === tab.focusedPaneId) : undefined;
-  const processId = leaf ? processIdOf(leaf) : undefined;
-  return processId ? { envId, processId } : null;
 }
 
 const ignore = () => undefined;
@@ -172,6 +167,10 @@ export function appCommands(): AppCommand[] {
       const key = focusedProcess();
       if (key) terminalFor(key, useSettings.getState().settings).clear();
     }),
+    named('selectCommandOutput', selectCommandOutput),
+    named('copyCommandOutput', copyCommandOutput),
+    named('rerunCommand', rerunCommand),
+    named('goToTerminalFolder', goToTerminalFolder),
     named('toggleTheme', () => {
       const now = resolvedTheme(useSettings.getState().settings.theme);
       void saveSettings({ theme: now === 'dark' ? 'light' : 'dark' }).catch(ignore);

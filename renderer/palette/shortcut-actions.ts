@@ -14,6 +14,7 @@ const FOCUS_DIRECTIONS: Partial<Record<ShortcutId, FocusDirection>> = {
 };
 import { openShell } from '../processes/process-actions';
 import { showFindInFiles } from '../search/search-actions';
+import { jumpToCommand } from '../terminals/command-actions';
 
 function focusedPane(envId: string): string | null {
   const env = envPanes(usePanes.getState().byEnv, envId);
@@ -78,6 +79,10 @@ export function runShortcut(id: ShortcutId): void {
         panes.moveTab(envId, env.activeTabId as string, index + (id === 'moveTabRight' ? 1 : -1));
       break;
     }
+    case 'previousCommand':
+    case 'nextCommand':
+      jumpToCommand(id === 'previousCommand' ? 'previous' : 'next');
+      break;
     case 'search':
       if (pane) {
         ui.showPanel(envId, 'terminals');

@@ -14,6 +14,31 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('ProcessesPanel', () => {
+  it("lists a shell's commands under it, newest first, with folder, duration and exit", async () => {
+    const user = userEvent.setup();
+    const commands = [
+      { line: 'cd src', cwd: '/home/ann', startedAt: 1_000, endedAt: 1_200, exitCode: 0 },
+      { line: 'make test', cwd: '/home/ann/src', startedAt: 2_000, endedAt: 14_000, exitCode: 2 },
+    ];
+    useProcesses.getState().setForEnv('env-1', [makeProcess({ commands })]);
+    render(<ProcessesPanel env={makeEnv()} />);
+    await user.click(screen.getByText('2 commands in bash'));
+    const table = screen.getByRole('table', { name: 'Commands of bash' });
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
+    expect(rows.map((cells) => [cells[0], cells[1], cells[4]])).toEqual([
+      ['make test', '/home/ann/src', '2'],
+      ['cd src', '/home/ann', '0'],
+    ]);
+    expect(rows[0]?.[3]).toBe('12s');
+  });
+
   it('shows each process with state and exit code and sends its actions', async () => {
     const user = userEvent.setup();
     bridge.handle('processes.signal', () => ({ ok: true }));

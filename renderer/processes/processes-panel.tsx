@@ -1,8 +1,9 @@
 // Every process of an environment with its state, exit code, start time and ticking duration,
-// the actions on it, and a form to start a new command.
+// the actions on it, and a form to start a new command. Under a shell with shell integration, the
+// commands it ran (newest first).
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { Ban, OctagonX, Pause, RotateCw, SquareTerminal, Trash2 } from 'lucide-react';
-import type { EnvironmentView, ProcessView } from '../../shared/ipc';
+import type { EnvironmentView, ProcessView, ShellCommand } from '../../shared/ipc';
 import { forgetProcess, openInPane, restartProcess, signalProcess, startProcess } from './process-actions';
 import { errorMessage } from '../../shared/error-message';
 import { formatDateTime, formatDuration } from '../ui/format';
@@ -46,9 +47,12 @@ export function ProcessesPanel({ env }: { env: EnvironmentView }) {
             </td>
           </tr>
         )}
-        {list.map((p) => (
-          <ProcessRow key={p.processId} p={p} now={now} act={act} />
-        ))}
+        {list.flatMap((p) => [
+          <ProcessRow key={p.processId} p={p} now={now} act={act} />,
+          ...(p.commands?.length
+            ? [<CommandHistory key={`${p.processId}-commands`} p={p} commands={p.commands} now={now} />]
+            : []),
+        ])}
       </DataTable>
       <OtherProcesses env={env} />
     </div>
@@ -128,6 +132,43 @@ function ProcessRow({
         {menuAt && (
           <PopupMenu label={`Actions for ${p.title}`} items={menu} at={menuAt} onClose={closeMenu} />
         )}
+      </td>
+    </tr>
+  );
+}
+
+/** The commands a shell ran, newest first, folded away until asked for. */
+function CommandHistory({ p, commands, now }: { p: ProcessView; commands: ShellCommand[]; now: number }) {
+  return (
+    <tr className="command-history">
+      <td colSpan={PROCESS_COLUMNS.length + 1}>
+        <details>
+          <summary>
+            {commands.length === 1 ? '1 command' : `${commands.length} commands`} in {p.title}
+          </summary>
+          <table aria-label={`Commands of ${p.title}`}>
+            <thead>
+              <tr>
+                <th scope="col">Command</th>
+                <th scope="col">Folder</th>
+                <th scope="col">Started</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Exit</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...commands].reverse().map((c) => (
+                <tr key={c.startedAt} className={c.exitCode ? 'command-failed' : undefined}>
+                  <td className="mono">{c.line || '—'}</td>
+                  <td className="mono muted">{c.cwd ?? '—'}</td>
+                  <td>{formatDateTime(c.startedAt)}</td>
+                  <td>{formatDuration((c.endedAt ?? now) - c.startedAt)}</td>
+                  <td>{c.endedAt === null ? 'running' : (c.exitCode ?? '—')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
       </td>
     </tr>
   );

@@ -254,6 +254,14 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 onChange={(e) => set('copyOnSelect', e.target.checked)}
               />
             </Field>
+            <Field id="set-shell-integration" label="Shell integration" error={errors.shellIntegration}>
+              <input
+                id="set-shell-integration"
+                type="checkbox"
+                checked={draft.shellIntegration}
+                onChange={(e) => set('shellIntegration', e.target.checked)}
+              />
+            </Field>
             <Field id="set-scrollback" label="Scrollback lines" error={errors.scrollback}>
               {numberInput('set-scrollback', 'scrollback', 1000)}
             </Field>

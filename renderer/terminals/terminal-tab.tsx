@@ -13,6 +13,7 @@ import { processKeyString } from '../processes/process-key';
 import { useUi } from '../app/ui-store';
 import { paneTitle, subscribeToTitles } from '../panes/pane-kinds';
 import { useEditors } from '../editor/editors-store';
+import { useProcesses } from '../processes/processes-store';
 
 /** Where a dragged tab would land, relative to this one. */
 export type DropSide = 'before' | 'after';
@@ -72,6 +73,47 @@ function useTabUnsaved(tab: Tab): boolean {
   );
 }
 
+/**
+ * The command the focused pane's shell runs now, as `running:<line>`, or how its last command
+ * failed, as `failed:<exit code>` (shell integration); '' otherwise. A string, so only a change of
+ * it renders again.
+ */
+function useTabCommand(envId: string, tab: Tab): string {
+  return useProcesses((s) => {
+    const processId = processIdOf(titlePane(tab));
+    const last = processId ? s.byKey[processKeyString({ envId, processId })]?.commands?.at(-1) : undefined;
+    if (!last) return '';
+    if (last.endedAt === null) return `running:${last.line}`;
+    return last.exitCode !== null && last.exitCode !== 0 ? `failed:${last.exitCode}` : '';
+  });
+}
+
+/** Longest running command shown in a tab (the tooltip has all of it). */
+const MAX_TAB_COMMAND_CHARS = 24;
+
+function TabCommand({ status }: { status: string }) {
+  if (status.startsWith('running:')) {
+    const line = status.slice('running:'.length);
+    const short = line.length > MAX_TAB_COMMAND_CHARS ? `${line.slice(0, MAX_TAB_COMMAND_CHARS - 1)}…` : line;
+    return (
+      // Out of the tab's name (which stays its title); the tooltip and the Processes panel say it.
+      <span className="tab-command" title={`Running: ${line}`} aria-hidden="true">
+        {short}
+      </span>
+    );
+  }
+  if (status.startsWith('failed:')) {
+    const code = status.slice('failed:'.length);
+    const label = `last command failed (exit ${code})`;
+    return (
+      <span className="tab-failed" role="img" aria-label={label} title={label}>
+        {code}
+      </span>
+    );
+  }
+  return null;
+}
+
 export function TerminalTab(props: {
   envId: string;
   tab: Tab;
@@ -85,6 +127,7 @@ export function TerminalTab(props: {
   const title = useTabTitle(envId, tab);
   const activity = useTabActivity(envId, tab);
   const unsaved = useTabUnsaved(tab);
+  const command = useTabCommand(envId, tab);
   const renaming = useUi((s) => s.renamingTabId === tab.id);
   const setRenaming = useUi((s) => s.setRenamingTab);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -141,6 +184,7 @@ export function TerminalTab(props: {
         {index + 1}: {title}
         {count > 1 ? ` (${count})` : ''}
       </span>
+      <TabCommand status={command} />
       {unsaved && (
         <span className="editor-dirty" aria-label="unsaved changes" title="Unsaved changes">
           ●

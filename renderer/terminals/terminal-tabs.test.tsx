@@ -146,6 +146,33 @@ describe('activity markers', () => {
   });
 });
 
+describe("a shell's commands (shell integration)", () => {
+  it('the tab shows the running command, then a badge while the last one failed', async () => {
+    render(<App />);
+    const command = (patch: object) => ({
+      line: 'make test',
+      cwd: '/src',
+      startedAt: 1,
+      endedAt: null,
+      exitCode: null,
+      ...patch,
+    });
+    const change = (commands: object[]) =>
+      act(() =>
+        bridge.emit('processes.changed', makeProcess({ processId: 'p1', title: 'bash', commands } as never)),
+      );
+    const tab1 = () => strip().getByRole('tab', { name: /1: bash/ });
+    await waitFor(() => tab1());
+    change([command({})]);
+    expect(within(tab1()).getByTitle('Running: make test').textContent).toBe('make test');
+    change([command({ endedAt: 5, exitCode: 2 })]);
+    expect(within(tab1()).getByRole('img', { name: 'last command failed (exit 2)' }).textContent).toBe('2');
+    expect(within(tab1()).queryByTitle('Running: make test')).toBeNull();
+    change([command({ endedAt: 5, exitCode: 2 }), command({ startedAt: 6, endedAt: 7, exitCode: 0 })]);
+    expect(within(tab1()).queryByRole('img', { name: /failed/ })).toBeNull();
+  });
+});
+
 describe('arranging tabs and panes', () => {
   it('moves the active tab with Ctrl+Shift+PageUp/PageDown', async () => {
     const user = userEvent.setup();

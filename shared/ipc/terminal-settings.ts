@@ -78,6 +78,8 @@ export const TERMINAL_SETTINGS_SHAPE = {
   bell: z.enum(['off', 'visual', 'sound', 'notify']),
   /** What a right click in a terminal does (Shift+right click and the menu key always open the menu). */
   rightClick: z.enum(['menu', 'paste', 'select-word']),
+  /** Whether new bash, zsh and fish shells mark their commands and report their folder (shell integration). */
+  shellIntegration: z.boolean(),
 } as const;
 
 export const TerminalSettings = z.object(TERMINAL_SETTINGS_SHAPE);
@@ -95,6 +97,7 @@ export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = {
   customScheme: null,
   bell: 'visual',
   rightClick: 'menu',
+  shellIntegration: true,
 };
 
 /** The terminal fields with their defaults, for reading a config file written before they existed. */

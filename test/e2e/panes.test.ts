@@ -18,7 +18,8 @@ const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
 const TEST_TIMEOUT_MS = 300_000;
 
 const strip = (page: Page) => page.getByRole('tablist', { name: 'Terminal tabs' });
-const tabNames = (page: Page) => strip(page).getByRole('tab').allTextContents();
+// Each tab's title (a running shell command shows beside it, shell integration).
+const tabNames = (page: Page) => strip(page).getByRole('tab').locator('.tab-title').allTextContents();
 
 /** Every pane on screen with its place, by its pane id. */
 async function paneBoxes(page: Page): Promise<{ id: string; x: number; y: number }[]> {

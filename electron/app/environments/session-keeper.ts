@@ -163,6 +163,7 @@ function savedProcess(runtime: ProcessRuntime): SavedProcess {
     startedAt: view.startedAt,
     lastSeq: runtime.lastDeliveredSeq,
     ...(view.watched ? { watched: view.watched } : {}),
+    ...(view.commands ? { commands: view.commands } : {}),
     ...(view.state === 'exited' || view.state === 'failed' || view.state === 'lost'
       ? {
           ended: {

@@ -6,7 +6,7 @@ import type { EnvironmentRegistry } from '../environments/environment-registry';
 import { homeOf } from '../files/file-service';
 import type { ProcessFlow } from '../processes/process-flow';
 import { shellLaunch } from '../processes/shell-launch';
-import { EMPTY_TERMINAL_PROFILE } from '../../../shared/ipc';
+import { EMPTY_TERMINAL_PROFILE, type Settings } from '../../../shared/ipc';
 import { errorMessage } from '../../../shared/error-message';
 import { TetherCapability } from '../../../shared/protocol';
 import type { ExecServerClientApi } from '../../client/api';
@@ -16,12 +16,13 @@ export type ProcessHandlers = NamespaceHandlers<'processes'>;
 export interface ProcessHandlerDeps {
   envs: EnvironmentRegistry;
   flow: ProcessFlow;
+  settings: () => Settings;
 }
 
 const READ_ONLY =
   'Read-only: this process belongs to another client. Choose Take over to type into it, resize it or signal it.';
 
-export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHandlers {
+export function processHandlers({ envs, flow, settings }: ProcessHandlerDeps): ProcessHandlers {
   const liveHandle = (envId: string, processId: string) => {
     const runtime = envs.process(envId, processId);
     const handle = runtime.live;
@@ -52,7 +53,9 @@ export function processHandlers({ envs, flow }: ProcessHandlerDeps): ProcessHand
         // "A new shell": the environment's terminal profile says what it starts as.
         const profile = env.stored.terminalProfile ?? EMPTY_TERMINAL_PROFILE;
         const workspaceFolder = env.stored.workspaceFolder ?? null;
-        const { argv, cwd, env: vars } = shellLaunch(profile, { loginShell, home, workspaceFolder }, input);
+        const { shellIntegration } = settings();
+        const context = { loginShell, home, workspaceFolder, shellIntegration };
+        const { argv, cwd, env: vars } = shellLaunch(profile, context, input);
         return flow.start(env, client, {
           argv,
           cwd,

@@ -5,9 +5,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { EnvironmentId, WatchedProcess } from '../../../shared/ipc';
+import { EnvironmentId, ShellCommand, WatchedProcess } from '../../../shared/ipc';
 import { writeFileAtomic } from './atomic-file';
-import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT } from '../limits';
+import { MAX_SAVED_PROCESSES_PER_ENVIRONMENT, MAX_SHELL_COMMANDS } from '../limits';
 import { errorMessage } from '../../../shared/error-message';
 
 export const SAVED_SESSIONS_FILE_NAME = 'sessions.json';
@@ -41,6 +41,8 @@ export const SavedProcess = z.object({
   ended: SavedEnding.optional(),
   /** Another client's process this app followed (processes.watch): still watched after a restart. */
   watched: WatchedProcess.optional(),
+  /** A shell's command history (shell integration), oldest first. */
+  commands: z.array(ShellCommand).max(MAX_SHELL_COMMANDS).optional(),
 });
 export type SavedProcess = z.infer<typeof SavedProcess>;
 

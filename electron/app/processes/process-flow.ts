@@ -82,6 +82,7 @@ export class ProcessFlow implements StreamSource {
       startedAt: saved.startedAt,
       lastSeq: saved.lastSeq,
       ...(ending ? { ended: ending } : {}),
+      ...(saved.commands ? { commands: saved.commands } : {}),
     });
     // A watched process is still another client's (read-only until taken over) after the restart;
     // the app's session, resumed, still holds its attachment on the server.

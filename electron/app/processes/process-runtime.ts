@@ -1,11 +1,18 @@
 // One process the user started in an environment: its handle from the client, the view the UI
 // shows, and the app-side event log that renderers stream from. Owns the process's state machine
 // (starting → running → exited, or failed / lost) and the cumulative ack sent to the server.
-import { lastSeqOf, type ProcessEventView, type ProcessView, type WatchedProcess } from '../../../shared/ipc';
+import {
+  lastSeqOf,
+  type ProcessEventView,
+  type ProcessView,
+  type ShellCommand,
+  type WatchedProcess,
+} from '../../../shared/ipc';
 import type { ProcessEvent, ProcessHandle, ProcessStartOptions } from '../../client/api';
 import { PROCESS_LOG_LIMIT_BYTES, PROCESS_LOG_LIMIT_EVENTS } from '../limits';
 import { ProcessLog, type OutputLogCap } from './process-log';
 import { shellOfArgv } from './shell-launch';
+import { ShellHistory } from './shell-history';
 
 export interface ProcessRuntimeEvents {
   changed(view: ProcessView): void;
@@ -19,6 +26,8 @@ export interface RestoredProcess {
   lastSeq: number;
   /** How it had ended, for one that ended before (or as) the previous run quit: shown as is. */
   ended?: Pick<ProcessView, 'exitCode' | 'failure' | 'endedAt'> & { state: 'exited' | 'failed' | 'lost' };
+  /** The shell's command history as the previous run left it. */
+  commands?: ShellCommand[];
 }
 
 export class ProcessRuntime {
@@ -36,6 +45,8 @@ export class ProcessRuntime {
    * shown (their terminal queries were answered then) and later ones as fresh, to be answered.
    */
   private shownSeq: number;
+  /** The commands a shell in a terminal ran (only a terminal's program marks commands). */
+  private readonly history: ShellHistory | null;
 
   constructor(
     readonly envId: string,
@@ -53,6 +64,8 @@ export class ProcessRuntime {
     // The previous run kept no record of what its terminals parsed: what it received counts as
     // shown (it most likely was), so a reload after the restart answers none of it again.
     this.shownSeq = this.restoredLastSeq;
+    this.history = options.tty ? new ShellHistory(restored?.commands) : null;
+    const commands = this.history?.commands;
     this.view = {
       envId,
       processId: options.processId,
@@ -68,6 +81,7 @@ export class ProcessRuntime {
       endedAt: restored?.ended?.endedAt ?? null,
       size: options.tty && options.size ? { ...options.size } : null,
       resizable,
+      ...(commands ? { commands } : {}),
     };
   }
 
@@ -156,6 +170,12 @@ export class ProcessRuntime {
     switch (event.kind) {
       case 'output':
         // The client's bytes, kept as they are: the one copy of this output in the app.
+        // Each byte is read once, in order: a duplicate is dropped (by append as well), and so is
+        // output the previous run had read already (a restart reads the retained output back).
+        if (event.seq > this.lastDeliveredSeq && this.history?.read(event.data, Date.now())) {
+          const commands = this.history.commands;
+          if (commands) this.update({ commands });
+        }
         this.append(
           { kind: 'output', seq: event.seq, stream: event.stream, data: event.data },
           event.data.byteLength,

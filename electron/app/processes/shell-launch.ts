@@ -3,6 +3,7 @@
 // `exec`s the shell: they run before its first prompt, nothing is typed into the terminal (so no
 // echoed command lines), any shell program works, and what they `export` or `cd` to carries over.
 import type { TerminalProfile } from '../../../shared/ipc';
+import { integrationCommands } from './shell-integration';
 
 /** `$0` of the start-command wrapper: marks an argv as "the profile's commands, then the shell". */
 const START_WRAPPER_NAME = 'tether-start';
@@ -15,6 +16,8 @@ export interface ShellContext {
   home: string;
   /** The environment's workspace folder, if one is open. */
   workspaceFolder: string | null;
+  /** Whether bash, zsh and fish get Tether's shell integration (the shellIntegration setting). */
+  shellIntegration: boolean;
 }
 
 export interface ShellLaunch {
@@ -33,8 +36,11 @@ export function shellLaunch(
   request: { cwd?: string; env?: Record<string, string> } = {},
 ): ShellLaunch {
   const shell = profile.shell ? [profile.shell, ...profile.args] : [context.loginShell || '/bin/sh', '-l'];
-  const argv = profile.startCommands.length
-    ? ['/bin/sh', '-c', `${profile.startCommands.join('\n')}\n${EXEC_SHELL}`, START_WRAPPER_NAME, ...shell]
+  // The integration's commands come last: they end by starting the shell themselves.
+  const integration = context.shellIntegration ? integrationCommands(shell) : null;
+  const commands = integration ? [...profile.startCommands, integration] : profile.startCommands;
+  const argv = commands.length
+    ? ['/bin/sh', '-c', `${commands.join('\n')}\n${EXEC_SHELL}`, START_WRAPPER_NAME, ...shell]
     : shell;
   const cwd =
     request.cwd ?? (expandHome(profile.cwd, context.home) || context.workspaceFolder || context.home);

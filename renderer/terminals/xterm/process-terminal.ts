@@ -17,6 +17,10 @@ import { terminalOptions } from './terminal-options';
 import { TerminalBell } from './bell';
 import { errorMessage } from '../../../shared/error-message';
 import { clipboardAction } from './clipboard-keys';
+import { CommandMarks } from './command-marks';
+import { absolutePath, fileLineLinks } from '../../web-links/file-links';
+import { openEditor } from '../../editor/editor-actions';
+import { cwdOf } from '../../processes/processes-store';
 
 export interface TerminalStatus {
   /** The server could not apply the pane's size (codex without resize): the size is fixed. */
@@ -30,6 +34,22 @@ export interface TerminalSearchMatch {
   caseSensitive: boolean;
   regex: boolean;
   wholeWord: boolean;
+}
+
+/** Pixels of the strip beside the scrollbar that shows where command marks and search matches are. */
+const OVERVIEW_RULER_WIDTH = 8;
+
+let canvas2d: boolean | undefined;
+
+function canvas2dAvailable(): boolean {
+  canvas2d ??= (() => {
+    try {
+      return document.createElement('canvas').getContext('2d') !== null;
+    } catch {
+      return false;
+    }
+  })();
+  return canvas2d;
 }
 
 const PLAIN_SEARCH: TerminalSearchMatch = { caseSensitive: false, regex: false, wholeWord: false };
@@ -51,6 +71,8 @@ export class ProcessTerminal {
   private readonly bell: TerminalBell;
   private readonly input: TerminalInput;
   private readonly replayGuard: ReplayInputGuard;
+  /** The shell's commands as this terminal shows them (shell integration). */
+  readonly marks: CommandMarks;
 
   constructor(
     readonly key: ProcessKey,
@@ -68,6 +90,9 @@ export class ProcessTerminal {
     this.terminal = new Terminal({
       ...terminalOptions(settings),
       allowProposedApi: true,
+      // The strip beside the scrollbar where command marks and search matches show; xterm draws it
+      // on a 2D canvas, without which (jsdom) the terminal goes without it.
+      ...(canvas2dAvailable() ? { overviewRuler: { width: OVERVIEW_RULER_WIDTH } } : {}),
       // OSC 8 hyperlinks (text that can hide its target) ask like any other link; xterm offers
       // only http(s) ones as links.
       linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
@@ -76,6 +101,9 @@ export class ProcessTerminal {
     this.terminal.loadAddon(this.fitAddon);
     this.terminal.loadAddon(this.searchAddon);
     this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
+    // A click on a command's mark selects its output.
+    this.marks = new CommandMarks(this.terminal, (command) => this.marks.selectOutput(command));
+    this.registerFileLinks();
     // While replayed output is parsed (output some terminal already showed, see OutputFlow), what
     // xterm produces by itself is dropped: its answers to queries in it (DA, cursor reports, colour
     // queries...) were given when it was first shown,
@@ -217,6 +245,35 @@ export class ProcessTerminal {
     this.replayGuard.paste(text);
   }
 
+  /** Scrolls to the previous or next command (shell integration); false when there is none. */
+  jumpToCommand(direction: 'previous' | 'next'): boolean {
+    return this.marks.jump(direction);
+  }
+
+  /** Selects the current command's output (the one jumped to, else the last); false without one. */
+  selectCommandOutput(): boolean {
+    const command = this.marks.target();
+    return command ? this.marks.selectOutput(command) : false;
+  }
+
+  /** Copies the current command's output to the clipboard; false without one. */
+  async copyCommandOutput(): Promise<boolean> {
+    const command = this.marks.target();
+    if (!command) return false;
+    await navigator.clipboard.writeText(this.marks.outputText(command));
+    return true;
+  }
+
+  /** Types the current command's line again, when the shell is at its prompt; false otherwise. */
+  rerunCommand(): boolean {
+    const command = this.marks.target();
+    const last = this.marks.commands[this.marks.commands.length - 1];
+    // At a prompt: the last mark is a prompt that ran nothing yet.
+    if (!command?.line || !last || last.output) return false;
+    this.input.send(`${command.line}\r`);
+    return true;
+  }
+
   selectAll(): void {
     this.terminal.selectAll();
   }
@@ -258,6 +315,28 @@ export class ProcessTerminal {
     this.statusListeners.clear();
     this.terminal.dispose();
     this.element.remove();
+  }
+
+  /** `path:line` in the output opens the editor there (relative to the command's folder). */
+  private registerFileLinks(): void {
+    this.terminal.registerLinkProvider({
+      provideLinks: (y, callback) => {
+        const text = this.terminal.buffer.active.getLine(y - 1)?.translateToString(true) ?? '';
+        const folder = this.marks.commandAtLine(y - 1)?.cwd ?? cwdOf(this.key);
+        const links = fileLineLinks(text).flatMap((link) => {
+          const path = absolutePath(link.path, folder);
+          if (!path) return [];
+          return [
+            {
+              range: { start: { x: link.start + 1, y }, end: { x: link.end, y } },
+              text: text.slice(link.start, link.end),
+              activate: () => void openEditor(this.key.envId, path, { line: link.line }),
+            },
+          ];
+        });
+        callback(links.length ? links : undefined);
+      },
+    });
   }
 
   private enableWebgl(): void {

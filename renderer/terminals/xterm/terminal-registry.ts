@@ -8,7 +8,7 @@ import { invoke } from '../../ipc/ipc-client';
 import { processKeyString } from '../../processes/process-key';
 import { useProgramTitles } from '../program-titles-store';
 import { useProcesses } from '../../processes/processes-store';
-import { folderOfOsc7 } from './osc7';
+import { folderOfOsc7 } from '../../../shared/osc7';
 import { sanitizeTitle } from '../tab-title';
 import { outputBytes } from './output-flow';
 import { ProcessTerminal } from './process-terminal';
@@ -27,7 +27,10 @@ export function terminalFor(key: ProcessKey, settings: Settings): ProcessTermina
     // Only recorded: a report changes nothing in the pane, it is where a split starts.
     terminal.terminal.parser.registerOscHandler(7, (payload) => {
       const folder = folderOfOsc7(payload);
-      if (folder) useProcesses.getState().setReportedCwd(key, folder);
+      if (folder) {
+        useProcesses.getState().setReportedCwd(key, folder);
+        terminal?.marks.setCwd(folder);
+      }
       return true;
     });
     terminals.set(id, terminal);

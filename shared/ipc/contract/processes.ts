@@ -45,6 +45,18 @@ export const OtherProcessView = z.object({
   exitCode: z.number().nullable(),
 });
 export type OtherProcessView = z.infer<typeof OtherProcessView>;
+/** One command an integrated shell ran (its OSC 133 marks), as the shell's history keeps it. */
+export const ShellCommand = z.object({
+  line: z.string().max(2_000),
+  /** The folder the shell reported (OSC 7) when the command started. */
+  cwd: z.string().max(4_096).nullable(),
+  startedAt: z.number(),
+  /** Null while it runs. */
+  endedAt: z.number().nullable(),
+  /** Null while it runs, or when the shell reported none. */
+  exitCode: z.number().int().nullable(),
+});
+export type ShellCommand = z.infer<typeof ShellCommand>;
 
 export const ProcessView = z.object({
   envId: EnvironmentId,
@@ -65,6 +77,11 @@ export const ProcessView = z.object({
   resizable: z.boolean(),
   /** Set for a process another client started, followed here (processes.watch). */
   watched: WatchedProcess.optional(),
+  /**
+   * The commands an integrated shell ran, oldest first (a running one last, without its end);
+   * absent for a process that never marked a command.
+   */
+  commands: z.array(ShellCommand).optional(),
 });
 export type ProcessView = z.infer<typeof ProcessView>;
 

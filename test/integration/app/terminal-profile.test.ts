@@ -23,8 +23,12 @@ describe('terminal profile of Local', () => {
       ...(cwd ? { cwd } : {}),
     });
     await app.h.invoke('processes.write', { envId: 'local', processId: shell.processId, data: `${line}\r` });
-    await waitFor(() => /^said:.*$/m.test(outputOf(app.h, shell.processId)), `the shell ran ${line}`);
-    return /^said:.*$/m.exec(outputOf(app.h, shell.processId))?.[0].trimEnd() ?? '';
+    // The output's line (not the echoed command's): at a line start, or right after the shell's
+    // mark that its output starts (shell integration).
+    // eslint-disable-next-line no-control-regex
+    const said = /(?:^|\u0007)(said:.*)$/m;
+    await waitFor(() => said.test(outputOf(app.h, shell.processId)), `the shell ran ${line}`);
+    return said.exec(outputOf(app.h, shell.processId))?.[1]?.trimEnd() ?? '';
   }
 
   it('applies the folder, variables and start commands to new shells, not to commands', async () => {

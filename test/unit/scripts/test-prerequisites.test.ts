@@ -23,13 +23,15 @@ describe('the test prerequisites check', () => {
       sshd: path.join(scratch, 'sshd'),
       codex: null,
       runtimesDir: scratch,
-      tools: { rg: null, unzip: null },
+      tools: { rg: null, unzip: null, zsh: null, fish: null },
     });
     expect(missing.map((m) => m.install)).toEqual([
       'apt-get install chromium',
       'apt-get install openssh-server',
       'apt-get install ripgrep',
       'apt-get install unzip',
+      'apt-get install zsh',
+      'apt-get install fish',
       'npm run codex:install',
       'npm run fetch-node-runtimes',
     ]);
@@ -50,7 +52,7 @@ describe('the test prerequisites check', () => {
         sshd: path.join(scratch, 'sshd'),
         codex: path.join(scratch, 'codex'),
         runtimesDir: scratch,
-        tools: { rg: '/usr/bin/rg', unzip: '/usr/bin/unzip' },
+        tools: { rg: '/usr/bin/rg', unzip: '/usr/bin/unzip', zsh: '/usr/bin/zsh', fish: '/usr/bin/fish' },
       }),
     ).toEqual([]);
   });

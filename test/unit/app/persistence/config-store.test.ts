@@ -122,6 +122,7 @@ describe('ConfigStore', () => {
       customScheme: null,
       bell: 'visual',
       rightClick: 'menu',
+      shellIntegration: true,
     });
     // Every default passes the contract, so the first settings.update after the upgrade is valid.
     expect(Settings.safeParse(DEFAULT_SETTINGS).success).toBe(true);

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { shellLaunch, shellOfArgv } from '../../../../electron/app/processes/shell-launch';
 import { EMPTY_TERMINAL_PROFILE, type TerminalProfile } from '../../../../shared/ipc';
 
-const context = { loginShell: '/bin/bash', home: '/home/ann', workspaceFolder: null };
+const context = {
+  loginShell: '/bin/bash',
+  home: '/home/ann',
+  workspaceFolder: null,
+  shellIntegration: false,
+};
 const profile = (patch: Partial<TerminalProfile>) => ({ ...EMPTY_TERMINAL_PROFILE, ...patch });
 
 describe('shellLaunch', () => {
@@ -69,5 +74,23 @@ describe('shellLaunch', () => {
       ['/bin/sh', '-c', 'ls'],
     ])
       expect(shellOfArgv(argv)).toEqual(argv);
+  });
+
+  it('integrates bash, zsh and fish started plainly, and nothing else', () => {
+    const on = { ...context, shellIntegration: true };
+    const login = shellLaunch(EMPTY_TERMINAL_PROFILE, on).argv;
+    expect(login.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    expect(login[2]).toContain('--rcfile');
+    expect(shellOfArgv(login)).toEqual(['/bin/bash', '-l']);
+    for (const shell of ['/usr/bin/zsh', 'fish'])
+      expect(shellOfArgv(shellLaunch(profile({ shell, args: ['-l'] }), on).argv)).toEqual([shell, '-l']);
+    // Another shell, a shell with a script or command, or the setting off: as before.
+    expect(shellLaunch(profile({ shell: '/bin/dash' }), on).argv).toEqual(['/bin/dash']);
+    expect(shellLaunch(profile({ shell: 'bash', args: ['-c', 'ls'] }), on).argv).toEqual([
+      'bash',
+      '-c',
+      'ls',
+    ]);
+    expect(shellLaunch(EMPTY_TERMINAL_PROFILE, context).argv).toEqual(['/bin/bash', '-l']);
   });
 });

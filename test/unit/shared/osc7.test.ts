@@ -1,7 +1,7 @@
 // The folder an OSC 7 report names: file URLs with or without a host, percent-encoded; anything
 // else (another scheme, a relative path, bad escapes, control characters) is no folder.
 import { describe, expect, it } from 'vitest';
-import { folderOfOsc7 } from './osc7';
+import { folderOfOsc7 } from '../../../shared/osc7';
 
 describe('folderOfOsc7', () => {
   it('reads the path of a file URL, decoded, whatever the host', () => {
