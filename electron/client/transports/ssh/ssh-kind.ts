@@ -3,7 +3,7 @@
 // daemon, which outlives links, so a new link can resume the session.
 import { ClientError } from '../../client-error';
 import type { ClientEnvironmentKind, TransportKind } from '../environment-kind';
-import { SshTransportOpener } from './ssh-transport';
+import { SshTransportOpener, uninstallFromSshHost } from './ssh-transport';
 
 /** Seconds from the command line, as milliseconds; `flag` names it in the error. */
 function seconds(value: string | undefined, flag: string): number | undefined {
@@ -77,4 +77,5 @@ export const sshKind: ClientEnvironmentKind<'ssh'> = {
 export const sshTransport: TransportKind<'ssh'> = {
   opener: (spec, options) => new SshTransportOpener(spec, options.ssh, options.sshArtifacts),
   whyLinkCannotResume: () => null,
+  uninstall: uninstallFromSshHost,
 };

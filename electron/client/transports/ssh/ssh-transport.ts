@@ -1,19 +1,21 @@
-// The `ssh` transport: the bootstrap prepares the host, then each link is the stdio transport over
-// `ssh … server.mjs bridge`, relaying to the host's daemon. A reconnect runs the bridge with
-// --no-start, whose exit 90 means the daemon (and so the session) is gone: that is said plainly,
-// and never papered over with a fresh session.
+// The `ssh` transport: the bootstrap signs in and prepares the host, then each link is a bridge
+// to the host's daemon over the master (remote-host/host-transport.ts, shared with every
+// bootstrapped kind).
 import type { TransportSpec } from '../../api';
-import { ClientError } from '../../client-error';
-import { openStdioTransport } from '../stdio-transport';
-import type { Transport, TransportHandlers, TransportOpener } from '../transport-types';
+import type { ClientError } from '../../client-error';
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
+import { bridgeExitError as hostBridgeExitError, HostTransportOpener } from '../../remote-host/host-transport';
 import { SshBootstrap, type SshBootstrapOptions } from './ssh-bootstrap';
 import type { UninstallReport } from '../../remote-host/remote-uninstall';
-import { BRIDGE_EXIT_NO_DAEMON } from '../../../../shared/remote-bundle';
 import { DEFAULT_SSH_SESSION_TTL_MS, SSH_CONNECTION_FAILED_EXIT } from './ssh-constants';
 import type { SshHooks } from './ssh-hooks';
 
 export type SshTransportSpec = Extract<TransportSpec, { kind: 'ssh' }>;
+
+/** What ssh's exit 255 means for a link to `destination`. */
+export function sshChannelLost(destination: string): string {
+  return `The SSH connection to ${destination} dropped (the network, or the host closed it).`;
+}
 
 /**
  * What the end of a bridge means, in the user's words, where its exit status tells: the daemon is
@@ -24,20 +26,11 @@ export function bridgeExitError(
   resume: boolean,
   destination: string,
 ): ClientError | null {
-  if (resume && code === BRIDGE_EXIT_NO_DAEMON) {
-    return new ClientError(
-      'unknownSession',
-      `The session was lost on ${destination}: Tether's daemon there is gone (e.g. after a ` +
-        'reboot), and with it the processes of this session. Reconnect to start a new session.',
-    );
-  }
-  if (code === SSH_CONNECTION_FAILED_EXIT) {
-    return new ClientError(
-      'disconnected',
-      `The SSH connection to ${destination} dropped (the network, or the host closed it).`,
-    );
-  }
-  return null;
+  return hostBridgeExitError(code, resume, {
+    target: destination,
+    failureExit: SSH_CONNECTION_FAILED_EXIT,
+    lost: sshChannelLost(destination),
+  });
 }
 
 function bootstrapOptions(
@@ -76,54 +69,16 @@ export function sshSessionTtlMs(spec: SshTransportSpec): number {
   return spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS;
 }
 
-export class SshTransportOpener implements TransportOpener {
-  private readonly bootstrap: SshBootstrap;
-
-  constructor(
-    private readonly spec: SshTransportSpec,
-    hooks: SshHooks | undefined,
-    artifacts: ArtifactLocations | undefined,
-  ) {
-    this.bootstrap = new SshBootstrap(bootstrapOptions(spec, hooks, artifacts));
-  }
-
-  prepare(resume: boolean): Promise<void> {
-    return this.bootstrap.prepare(resume);
-  }
-
-  async open(handlers: TransportHandlers, timeoutMs: number, resume: boolean): Promise<Transport> {
-    const { argv, preamble } = this.bootstrap.bridgeCommand(resume);
-    let delivered = false;
-    const transport = await openStdioTransport(
+export class SshTransportOpener extends HostTransportOpener {
+  constructor(spec: SshTransportSpec, hooks: SshHooks | undefined, artifacts: ArtifactLocations | undefined) {
+    super(
+      new SshBootstrap(bootstrapOptions(spec, hooks, artifacts)),
       {
-        command: argv,
-        preamble,
-        exitError: (code) => bridgeExitError(code, resume, this.spec.destination),
+        target: spec.destination,
+        failureExit: SSH_CONNECTION_FAILED_EXIT,
+        lost: sshChannelLost(spec.destination),
       },
-      {
-        onMessage: (message) => handlers.onMessage(message),
-        onActivity: () => {
-          if (!delivered) {
-            delivered = true;
-            this.bootstrap.connected();
-          }
-          handlers.onActivity();
-        },
-        onClose: (error) => {
-          if (!delivered) this.bootstrap.suspectMaster();
-          handlers.onClose(error);
-        },
-      },
-      timeoutMs,
+      `ssh ${spec.destination}`,
     );
-    return { ...transport, description: `ssh ${this.spec.destination}` };
-  }
-
-  linkStalled(): void {
-    this.bootstrap.suspectMaster();
-  }
-
-  dispose(): void {
-    this.bootstrap.dispose();
   }
 }
