@@ -56,7 +56,8 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
             '[ -f "$P" ] || continue; ' +
             'I="$(cat "$P" 2>/dev/null)"; ' +
             'case "$I" in ""|*[!0-9]*) continue;; esac; ' +
-            'ours() { grep -q -a -F "unix:${P%.pid}.sock" "/proc/$I/cmdline" 2>/dev/null; }; ' +
+            // Its argv's NULs made spaces first: busybox grep stops reading a line at a NUL.
+            'ours() { tr "[:cntrl:]" " " < "/proc/$I/cmdline" 2>/dev/null | grep -q -F "unix:${P%.pid}.sock"; }; ' +
             'ours || continue; ' +
             'kill "$I" 2>/dev/null || continue; ' +
             `N=0; while kill -0 "$I" 2>/dev/null && [ $N -lt ${DAEMON_STOP_TENTHS} ]; do sleep 0.1; N=$((N+1)); done; ` +
