@@ -124,7 +124,8 @@ export class HostBootstrap {
 export class FixedShellAccess implements ShellAccess {
   constructor(
     private readonly shell: HostShell,
-    private readonly explainer: (error: ClientError) => Promise<ClientError> = (error) => Promise.resolve(error),
+    private readonly explainer: (error: ClientError) => Promise<ClientError> = (error) =>
+      Promise.resolve(error),
   ) {}
 
   open(): Promise<HostShell> {

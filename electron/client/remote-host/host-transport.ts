@@ -23,7 +23,11 @@ export interface ChannelWords {
  * gone (a reconnect with --no-start), or the channel to the target failed. Null: the stdio
  * transport's own.
  */
-export function bridgeExitError(code: number | null, resume: boolean, words: ChannelWords): ClientError | null {
+export function bridgeExitError(
+  code: number | null,
+  resume: boolean,
+  words: ChannelWords,
+): ClientError | null {
   if (resume && code === BRIDGE_EXIT_NO_DAEMON) {
     return new ClientError(
       'unknownSession',

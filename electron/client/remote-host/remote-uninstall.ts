@@ -17,6 +17,8 @@ import type { HostShell } from './host-shell';
 import { framedLines, newMarker, remoteSh, runOnHost } from './remote-shell';
 
 export interface UninstallReport {
+  /** The target as messages name it (its HostShell's hostName). */
+  host: string;
   /** Pids of the daemons that were stopped. */
   stoppedPids: number[];
   /** Paths removed on the host. */
@@ -88,6 +90,7 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
     );
   }
   return {
+    host: shell.hostName,
     stoppedPids: lines.filter(([key]) => key === 'stopped').map(([, value]) => Number(value)),
     removed: lines.filter(([key]) => key === 'removed').map(([, value]) => value),
   };

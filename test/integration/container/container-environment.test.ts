@@ -46,14 +46,21 @@ async function newContainer(what: string, kind: 'glibc' | 'busybox' = 'glibc'): 
   return name;
 }
 
-const spec = (container: string, extra: Partial<TransportSpec & { kind: 'container' }> = {}): TransportSpec => ({
+const spec = (
+  container: string,
+  extra: Partial<TransportSpec & { kind: 'container' }> = {},
+): TransportSpec => ({
   kind: 'container',
   engine: 'podman',
   container,
   ...extra,
 });
 
-function client(transport: TransportSpec, hooks: RecordingHooks = recordingHooks(), resumeSessionId?: string) {
+function client(
+  transport: TransportSpec,
+  hooks: RecordingHooks = recordingHooks(),
+  resumeSessionId?: string,
+) {
   return new RemoteExecServerClient({
     transport,
     ssh: hooks,
@@ -95,7 +102,9 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
     const a = client(spec(main), first);
     try {
       await a.connect();
-      expect(first.stages.map((s) => s.stage)).toEqual(expect.arrayContaining(['checking', 'installing', 'starting', 'connected']));
+      expect(first.stages.map((s) => s.stage)).toEqual(
+        expect.arrayContaining(['checking', 'installing', 'starting', 'connected']),
+      );
       expect(first.installTotals().length).toBeGreaterThan(0);
       expect(readdirSync(path.join(tetherHome, 'runtime'))).toHaveLength(1);
       expect(first.logs.join('\n')).toMatch(/no node/);
@@ -115,13 +124,24 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
 
   it('runs through `tether run --container` byte-exact, with the exit code, and through `--exec`', async () => {
     // Every byte value, and a line without its newline at the end.
-    const script = 'i=0; while [ $i -lt 256 ]; do printf "\\\\$(printf %o $i)"; i=$((i+1)); done; printf tail; exit 7';
-    const expected = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), Buffer.from('tail')]);
+    const script =
+      'i=0; while [ $i -lt 256 ]; do printf "\\\\$(printf %o $i)"; i=$((i+1)); done; printf tail; exit 7';
+    const expected = Buffer.concat([
+      Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+      Buffer.from('tail'),
+    ]);
     const viaContainer = await tetherRun(['--container', `podman:${main}`, '--', '/bin/sh', '-c', script]);
     expect(viaContainer.stderr).toBe('');
     expect(viaContainer.code).toBe(7);
     expect(viaContainer.stdout.equals(expected)).toBe(true);
-    const viaPrefix = await tetherRun(['--exec', `podman exec -i ${main}`, '--', '/bin/sh', '-c', 'echo $HOME; exit 3']);
+    const viaPrefix = await tetherRun([
+      '--exec',
+      `podman exec -i ${main}`,
+      '--',
+      '/bin/sh',
+      '-c',
+      'echo $HOME; exit 3',
+    ]);
     expect(viaPrefix.code).toBe(3);
     expect(viaPrefix.stdout.toString()).toBe('/root\n');
   }, 60_000);
@@ -174,7 +194,9 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
     const again = client(spec(name), recordingHooks(), sessionId);
     try {
       await expect(again.connect()).rejects.toMatchObject({ code: 'unknownSession' });
-      expect(again.state.kind === 'failed' ? again.state.reason : '').toMatch(/session was lost on container/);
+      expect(again.state.kind === 'failed' ? again.state.reason : '').toMatch(
+        /session was lost on container/,
+      );
     } finally {
       await again.close();
     }

@@ -174,7 +174,9 @@ export function parseContainerList(stdout: string): ContainerListing[] {
     if (!name) continue;
     const state = text(r.State).toLowerCase();
     const created =
-      typeof r.Created === 'number' ? r.Created * 1000 : Date.parse(text(r.CreatedAt).replace(/ [A-Z]+$/, ''));
+      typeof r.Created === 'number'
+        ? r.Created * 1000
+        : Date.parse(text(r.CreatedAt).replace(/ [A-Z]+$/, ''));
     listed.push({
       name,
       id: text(r.Id ?? r.ID),

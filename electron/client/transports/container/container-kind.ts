@@ -3,7 +3,10 @@
 // which outlives links, so a new link can resume the session.
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { CONTAINER_ENGINES, type ContainerEngine } from '../../../../shared/environment-kinds/container-settings';
+import {
+  CONTAINER_ENGINES,
+  type ContainerEngine,
+} from '../../../../shared/environment-kinds/container-settings';
 import { ClientError } from '../../client-error';
 import type { ClientEnvironmentKind, CliValues, TransportKind } from '../environment-kind';
 import { sshKind } from '../ssh/ssh-kind';
@@ -39,16 +42,17 @@ export function parseContainerRef(ref: string): { engine: ContainerEngine | null
 }
 
 /** The SSH flags of `options` (`--ssh`, `-p`, `-o`, `-F`, `--remote-node`, `--session-ttl`), parsed by the SSH kind. */
-function sshFlags(destination: string, options: CliValues): ReturnType<NonNullable<typeof sshKind.cli>['fromOptions']> {
+function sshFlags(
+  destination: string,
+  options: CliValues,
+): ReturnType<NonNullable<typeof sshKind.cli>['fromOptions']> {
   return sshKind.cli!.fromOptions(destination, options);
 }
 
 export const containerKind: ClientEnvironmentKind<'container'> = {
   kind: 'container',
   toSpec: (settings, context) => {
-    const host = settings.host
-      ? sshKind.toSpec({ kind: 'ssh', ...settings.host }, context)
-      : null;
+    const host = settings.host ? sshKind.toSpec({ kind: 'ssh', ...settings.host }, context) : null;
     return {
       kind: 'container',
       engine: settings.engine,
@@ -74,14 +78,22 @@ export const containerKind: ClientEnvironmentKind<'container'> = {
         'a running Docker or Podman container (with --ssh HOST: one on that host): Tether installs its server inside',
     },
     example: '--container NAME',
-    options: [{ flags: '--engine-path <path>', description: "the container engine's CLI, if not on the PATH" }],
+    options: [
+      { flags: '--engine-path <path>', description: "the container engine's CLI, if not on the PATH" },
+    ],
     rides: ['ssh'],
     fromOptions: (ref, options) => {
       const { engine, container } = parseContainerRef(ref);
       const destination = options.ssh as string | undefined;
       // The SSH kind reads the host's flags and the bootstrap's (--remote-node, --session-ttl).
       const ssh = sshFlags(destination ?? 'localhost', options);
-      const { kind: _kind, destination: _destination, remoteNodePath, sessionTtlMs, ...target } = ssh.settings;
+      const {
+        kind: _kind,
+        destination: _destination,
+        remoteNodePath,
+        sessionTtlMs,
+        ...target
+      } = ssh.settings;
       const enginePath = options.enginePath as string | undefined;
       return {
         settings: {

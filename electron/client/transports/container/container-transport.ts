@@ -4,7 +4,12 @@
 // by the container's state where that is the cause (stopped, removed).
 import type { TransportSpec } from '../../api';
 import type { ClientError } from '../../client-error';
-import { FixedShellAccess, HostBootstrap, NO_HOOKS, type ShellAccess } from '../../remote-host/host-bootstrap';
+import {
+  FixedShellAccess,
+  HostBootstrap,
+  NO_HOOKS,
+  type ShellAccess,
+} from '../../remote-host/host-bootstrap';
 import type { HostShell } from '../../remote-host/host-shell';
 import { HostTransportOpener } from '../../remote-host/host-transport';
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
@@ -88,7 +93,9 @@ function engineLocation(spec: ContainerTransportSpec, via?: HostShell): EngineLo
 
 /** Where the container runs, as messages name it. */
 export function containerTarget(spec: ContainerTransportSpec): string {
-  return spec.host ? `container ${spec.container} on ${spec.host.destination}` : `container ${spec.container}`;
+  return spec.host
+    ? `container ${spec.container} on ${spec.host.destination}`
+    : `container ${spec.container}`;
 }
 
 function containerBootstrap(
@@ -111,7 +118,11 @@ function containerBootstrap(
 }
 
 export class ContainerTransportOpener extends HostTransportOpener {
-  constructor(spec: ContainerTransportSpec, hooks: SshHooks | undefined, artifacts: ArtifactLocations | undefined) {
+  constructor(
+    spec: ContainerTransportSpec,
+    hooks: SshHooks | undefined,
+    artifacts: ArtifactLocations | undefined,
+  ) {
     super(
       containerBootstrap(spec, hooks, artifacts),
       {

@@ -42,7 +42,11 @@ function execBootstrap(
 }
 
 export class ExecTransportOpener extends HostTransportOpener {
-  constructor(spec: ExecTransportSpec, hooks: SshHooks | undefined, artifacts: ArtifactLocations | undefined) {
+  constructor(
+    spec: ExecTransportSpec,
+    hooks: SshHooks | undefined,
+    artifacts: ArtifactLocations | undefined,
+  ) {
     const target = new ExecShell(spec.prefix).hostName;
     super(execBootstrap(spec, hooks, artifacts), { target, failureExit: null, lost: '' }, `exec ${target}`);
   }

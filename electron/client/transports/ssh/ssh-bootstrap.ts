@@ -2,7 +2,12 @@
 // HostShell, then prepares the host and bridges to its daemon like any bootstrapped target
 // (remote-host/host-bootstrap.ts).
 import type { ClientError } from '../../client-error';
-import { HostBootstrap, NO_HOOKS, type HostBootstrapOptions, type ShellAccess } from '../../remote-host/host-bootstrap';
+import {
+  HostBootstrap,
+  NO_HOOKS,
+  type HostBootstrapOptions,
+  type ShellAccess,
+} from '../../remote-host/host-bootstrap';
 import type { HostShell } from '../../remote-host/host-shell';
 import type { SshHooks } from './ssh-hooks';
 import { SshLogin } from './ssh-login';

@@ -4,7 +4,10 @@
 import type { TransportSpec } from '../../api';
 import type { ClientError } from '../../client-error';
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
-import { bridgeExitError as hostBridgeExitError, HostTransportOpener } from '../../remote-host/host-transport';
+import {
+  bridgeExitError as hostBridgeExitError,
+  HostTransportOpener,
+} from '../../remote-host/host-transport';
 import { SshBootstrap, type SshBootstrapOptions } from './ssh-bootstrap';
 import type { UninstallReport } from '../../remote-host/remote-uninstall';
 import { DEFAULT_SSH_SESSION_TTL_MS, SSH_CONNECTION_FAILED_EXIT } from './ssh-constants';

@@ -33,7 +33,7 @@ describe('hostRequirementsError', () => {
   });
 
   it('names what an unsupported host lacks', () => {
-    expect(verdict({ musl: true, glibc: null })).toMatch(/musl libc.*needs glibc 2\.28/);
+    expect(verdict({ musl: true, glibc: null })).toMatch(/musl libc.*need glibc 2\.28.*--remote-node/);
     expect(verdict({ glibc: null, glibcLoader: false })).toMatch(/no glibc.*busybox.*--remote-node/);
     expect(verdict({ glibc: [2, 17] })).toMatch(/glibc is 2\.17.*needs 2\.28/);
     expect(verdict({ glibc: [1, 30] })).toMatch(/glibc is 1\.30/);
