@@ -11,7 +11,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransportSpec } from '../../../electron/client/api';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
-import { startContainer } from '../../../electron/client/transports/container/container-engine';
+import {
+  listContainers,
+  startContainer,
+} from '../../../electron/client/transports/container/container-engine';
+import { batchSshArgv } from '../../../electron/client/transports/ssh/ssh-master';
+import { SshTestRig, type SshdHost } from '../../support/sshd';
 import { transportKind } from '../../../electron/client/transports/kinds';
 import {
   bridgePids,
@@ -84,14 +89,20 @@ function tetherRun(args: string[]): Promise<{ stdout: Buffer; stderr: string; co
 }
 
 let main = '';
+let rig: SshTestRig;
+let sshHost: SshdHost;
 beforeAll(async () => {
   if (!containersAvailable()) return;
+  rig = new SshTestRig();
+  sshHost = await rig.startHost({ alias: 'container-host' });
+  rig.trustHost(sshHost);
   for (const sub of [tetherHome, share]) mkdirSync(sub);
   image = await testImage('glibc');
   main = await newContainer('main');
 }, 60_000);
 
 afterAll(async () => {
+  await rig?.close();
   await removeContainers(created);
   rmSync(dir, { recursive: true, force: true });
 });
@@ -171,6 +182,42 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
       expect(out.gaps()).toEqual([]);
       expect(c.state.kind === 'connected' ? c.state.sessionId : null).toBe(sessionId);
       expect(bridgePids(main)).not.toContain(bridge);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  it("lists the engine's containers, here and on an SSH host, with name, image, status and age", async () => {
+    const target = { destination: sshHost.alias, sshOptions: rig.sshOptions };
+    const via = { hostName: sshHost.alias, commandArgv: (command: string) => batchSshArgv(target, command) };
+    for (const listed of [
+      await listContainers({ engine: 'podman' }),
+      await listContainers({ engine: 'podman', via }),
+    ]) {
+      const entry = listed.find((c) => c.name === main);
+      expect(entry).toMatchObject({ image, running: true });
+      expect(entry?.status).toMatch(/^Up/);
+      expect(entry?.createdAt).toBeGreaterThan(Date.now() - 10 * 60_000);
+    }
+  });
+
+  it('opens a container of an SSH host as its own environment, riding ssh to the engine there', async () => {
+    const hooks = recordingHooks();
+    const c = client(spec(main, { host: { destination: sshHost.alias, sshOptions: rig.sshOptions } }), hooks);
+    try {
+      await c.connect();
+      expect(hooks.stages.map((s) => s.stage)).toEqual(
+        expect.arrayContaining(['connecting', 'authenticating', 'checking', 'starting', 'connected']),
+      );
+      const out = collect(
+        await c.startProcess({ argv: ['/bin/sh', '-c', 'hostname; exit 4'], cwd: '/', tty: false }),
+      );
+      await waitFor('the process', () => out.closed());
+      expect(out.text().trim()).toBe(await podman('inspect', '--format', '{{.Config.Hostname}}', main));
+      expect(out.exitCode()).toBe(4);
+      expect(hooks.stages.map((s) => s.detail).join('\n')).toMatch(
+        /examining container \S+ \(podman on container-host\)/,
+      );
     } finally {
       await c.close();
     }
