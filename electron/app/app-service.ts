@@ -31,6 +31,7 @@ import { SessionKeeper } from './environments/session-keeper';
 import type { EventSink, RendererFeed } from './processes/renderer-link';
 import type { SecretStore } from './persistence/secret-store';
 import { searchHandlers } from './handlers/search-handlers';
+import { containerHandlers } from './handlers/container-handlers';
 import { sshHandlers } from './handlers/ssh-handlers';
 import { userSshConfig, type SshConfigLocation } from './ssh/ssh-hosts';
 import { SshPromptBroker } from './ssh/ssh-prompts';
@@ -116,6 +117,7 @@ export class AppService {
         save: () => config.save(),
         specOf: (env) => this.specOf(env.stored.settings),
       }),
+      ...containerHandlers({ envs, specOf: (env) => this.specOf(env.stored.settings) }),
       ...processHandlers({ envs, flow }),
       ...fileHandlers(envs),
       ...searchHandlers(envs),

@@ -2,6 +2,7 @@
 // SSH host: the argv of an engine command, a container's state, the live list of containers and
 // starting a stopped one. Everything Tether asks an engine goes through engineArgv.
 import { execFile } from 'node:child_process';
+import { CONTAINER_NAME } from '../../../../shared/environment-kinds/container-settings';
 import { shQuote } from '../../../../shared/shell-quote';
 import { errorMessage } from '../../../../shared/error-message';
 import { ClientError } from '../../client-error';
@@ -170,7 +171,8 @@ export function parseContainerList(stdout: string): ContainerListing[] {
     if (typeof row !== 'object' || row === null) continue;
     const r = row as Record<string, unknown>;
     const names = Array.isArray(r.Names) ? r.Names.map(text) : text(r.Names).split(',');
-    const name = names.find((n) => n.length > 0);
+    // A name Tether could not store as a setting is not offered.
+    const name = names.find((n) => CONTAINER_NAME.test(n));
     if (!name) continue;
     const state = text(r.State).toLowerCase();
     const created =

@@ -10,6 +10,9 @@ import {
 import { ClientError } from '../../client-error';
 import type { ClientEnvironmentKind, CliValues, TransportKind } from '../environment-kind';
 import { sshKind } from '../ssh/ssh-kind';
+import type { TransportSpec } from '../../api';
+import { batchSshArgv } from '../ssh/ssh-master';
+import type { EngineLocation } from './container-engine';
 import { ContainerTransportOpener, uninstallFromContainer } from './container-transport';
 
 /** The first engine of CONTAINER_ENGINES whose CLI is on this machine's PATH, else docker. */
@@ -118,3 +121,37 @@ export const containerTransport: TransportKind<'container'> = {
   whyLinkCannotResume: () => null,
   uninstall: uninstallFromContainer,
 };
+
+/**
+ * The engine on this machine, or on the host of an SSH environment (`hostSpec`), asked over a
+ * one-off ssh command that never prompts.
+ */
+export function engineOn(
+  hostSpec: TransportSpec | null,
+  engine: ContainerEngine,
+  enginePath: string | undefined,
+): EngineLocation {
+  const location: EngineLocation = { engine, ...(enginePath !== undefined ? { enginePath } : {}) };
+  if (hostSpec === null) return location;
+  if (hostSpec.kind !== 'ssh') {
+    throw new ClientError('invalidArgument', 'Containers are listed on this machine or on an SSH host.');
+  }
+  const target = {
+    destination: hostSpec.destination,
+    ...(hostSpec.port !== undefined ? { port: hostSpec.port } : {}),
+    ...(hostSpec.sshOptions ? { sshOptions: hostSpec.sshOptions } : {}),
+  };
+  return {
+    ...location,
+    via: { hostName: target.destination, commandArgv: (command) => batchSshArgv(target, command) },
+  };
+}
+
+/** The engine a Container environment's spec runs on, and its container; throws for other specs. */
+export function containerOf(spec: TransportSpec): { location: EngineLocation; container: string } {
+  if (spec.kind !== 'container') {
+    throw new ClientError('invalidArgument', 'Only a Container environment has a container to start.');
+  }
+  const host: TransportSpec | null = spec.host ? { kind: 'ssh', ...spec.host } : null;
+  return { location: engineOn(host, spec.engine, spec.enginePath), container: spec.container };
+}
