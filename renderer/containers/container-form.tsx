@@ -110,9 +110,10 @@ export function age(at: number | null, now = Date.now()): string {
 
 function ContainerFields({ fields, onChange, errors, suggestName }: KindFieldsProps<ContainerForm>) {
   const set = (patch: Partial<ContainerForm>) => onChange({ ...fields, ...patch });
-  const sshEnvs = useEnvironments((s) =>
-    s.order.map((id) => s.byId[id]).filter((e) => e?.settings.kind === 'ssh'),
-  );
+  // Two plain selections: a selector that built a new array each time would never settle.
+  const byId = useEnvironments((s) => s.byId);
+  const order = useEnvironments((s) => s.order);
+  const sshEnvs = order.flatMap((id) => (byId[id]?.settings.kind === 'ssh' ? [byId[id]] : []));
   const list = useContainerList(fields);
   return (
     <>
@@ -137,8 +138,8 @@ function ContainerFields({ fields, onChange, errors, suggestName }: KindFieldsPr
         >
           <option value="">This machine</option>
           {sshEnvs.map((env) => (
-            <option key={env!.id} value={env!.id}>
-              {env!.name} (SSH)
+            <option key={env.id} value={env.id}>
+              {env.name} (SSH)
             </option>
           ))}
         </select>
