@@ -62,7 +62,10 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
             'ours() { tr "[:cntrl:]" " " < "/proc/$I/cmdline" 2>/dev/null | grep -q -F "unix:${P%.pid}.sock"; }; ' +
             'ours || continue; ' +
             'kill "$I" 2>/dev/null || continue; ' +
-            `N=0; while kill -0 "$I" 2>/dev/null && [ $N -lt ${DAEMON_STOP_TENTHS} ]; do sleep 0.1; N=$((N+1)); done; ` +
+            // A zombie counts as gone: a container whose first process never reaps (`sleep infinity`)
+            // keeps its exited children as zombies, which kill -0 still finds.
+            'alive() { kill -0 "$I" 2>/dev/null && ! grep -q "^State:[[:space:]]*Z" "/proc/$I/status" 2>/dev/null; }; ' +
+            `N=0; while alive && [ $N -lt ${DAEMON_STOP_TENTHS} ]; do sleep 0.1; N=$((N+1)); done; ` +
             // Still the same process (its pid not reused meanwhile), so it is ours to kill.
             'if ours; then kill -9 "$I" 2>/dev/null; fi; ' +
             'echo "stopped=$I"; ' +
