@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Run first by `npm test`: checks once that what the suites need outside npm is there (Debian's
-// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, ripgrep and unzip, the pinned codex binary for the
+// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, podman with runc and busybox-static for
+// the container tests, ripgrep and unzip, the pinned codex binary for the
 // conformance and chaos suites, the Node runtimes the SSH tests upload), and if not, fails at once
 // with one line saying what is missing and how to install it, instead of failing test by test.
 import { accessSync, constants, readFileSync } from 'node:fs';
@@ -45,6 +46,8 @@ export function missingPrerequisites({
   runtimesDir = path.join(root, '.cache', 'node-runtimes'),
   // Find in files is tested with ripgrep; the folder-download tests read zips with unzip.
   tools = { rg: onPath('rg'), unzip: onPath('unzip') },
+  // The container tests run real podman containers (runc) from images built with busybox-static.
+  containers = { podman: '/usr/bin/podman', runc: '/usr/sbin/runc', busybox: '/bin/busybox' },
 } = {}) {
   const missing = [];
   if (!executable(chromium))
@@ -52,6 +55,10 @@ export function missingPrerequisites({
   if (!executable(sshd)) missing.push({ what: `sshd (${sshd})`, install: 'apt-get install openssh-server' });
   if (!tools.rg) missing.push({ what: 'ripgrep (rg)', install: 'apt-get install ripgrep' });
   if (!tools.unzip) missing.push({ what: 'unzip', install: 'apt-get install unzip' });
+  if (!executable(containers.podman)) missing.push({ what: 'podman', install: 'apt-get install podman' });
+  if (!executable(containers.runc)) missing.push({ what: 'runc', install: 'apt-get install runc' });
+  if (!executable(containers.busybox))
+    missing.push({ what: 'busybox (static)', install: 'apt-get install busybox-static' });
   if (!codex || !executable(codex))
     missing.push({ what: 'the pinned codex binary', install: 'npm run codex:install' });
   if (!runtimesFetched(runtimesDir))
