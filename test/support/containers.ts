@@ -161,5 +161,5 @@ export function bridgePids(name: string): number[] {
 
 /** Removes the containers (running or not); the ones already gone are fine. */
 export async function removeContainers(names: string[]): Promise<void> {
-  if (names.length > 0) await podman('rm', '-f', '-t', '0', ...names).catch(() => undefined);
+  if (names.length > 0) await podman('rm', '--force', '--ignore', '--time', '0', ...names);
 }
