@@ -59,7 +59,7 @@ function problems(fields: ContainerForm): Partial<Record<keyof ContainerForm, st
 }
 
 export const CONTAINER_FORM: KindForm<ContainerForm> = {
-  label: 'Container (Docker or Podman; Tether installs its server inside)',
+  label: 'Container (Docker or Podman)',
   pickable: true,
   testable: true,
   fromSettings: (settings) =>
@@ -144,9 +144,7 @@ function ContainerFields({ fields, onChange, errors, suggestName }: KindFieldsPr
           ))}
         </select>
       </Field>
-      <span className="field-note" id="env-container-list-label">
-        Containers
-      </span>
+      <span id="env-container-list-label">Containers</span>
       <div role="listbox" aria-labelledby="env-container-list-label" className="container-list">
         {list.error && <span className="field-error">{list.error}</span>}
         {!list.error && !list.containers && <span className="field-note">Asking {fields.engine}…</span>}
@@ -174,11 +172,11 @@ function ContainerFields({ fields, onChange, errors, suggestName }: KindFieldsPr
             }}
           >
             <span className="mono">{c.name}</span> <span>{c.image}</span> <span>{c.status}</span>{' '}
-            <span>{age(c.createdAt)}</span>
+            <span className="container-age">{age(c.createdAt)}</span>
           </div>
         ))}
       </div>
-      <button type="button" onClick={list.reload}>
+      <button type="button" className="container-refresh" onClick={list.reload}>
         Refresh list
       </button>
       <Field id="env-container-name" label="Container" error={errors.container}>

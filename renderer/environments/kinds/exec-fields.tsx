@@ -18,7 +18,7 @@ function problems(fields: ExecForm): Partial<Record<keyof ExecForm, string>> {
 }
 
 export const EXEC_FORM: KindForm<ExecForm> = {
-  label: 'Exec command (kubectl exec, lxc exec, wsl…; Tether installs its server there)',
+  label: 'Exec command (kubectl, lxc, wsl…)',
   pickable: true,
   testable: true,
   fromSettings: (settings) =>
