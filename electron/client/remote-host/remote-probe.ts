@@ -85,7 +85,7 @@ export async function probeHost(
     throw new SshError(
       'transport',
       'checking',
-      `Could not examine the host: its shell did not run Tether's probe (exit ${run.code}).` +
+      `Could not examine ${shell.hostName}: its shell did not run Tether's probe (exit ${run.code}).` +
         (run.stderr.trim() ? `\n${run.stderr.trim()}` : ''),
     );
   }
