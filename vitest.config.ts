@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { viteReaderWorker } from './scripts/reader-worker-plugin.mjs';
-import TetherSequencer from './test/support/test-sequencer.ts';
+import TetherSequencer from './scripts/test-sequencer.mjs';
 import { viteShellScripts } from './scripts/shell-scripts-plugin.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));

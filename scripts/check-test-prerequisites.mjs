@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Run first by `npm test`: checks once that what the suites need outside npm is there (Debian's
-// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, ripgrep, unzip, zsh and fish, the pinned codex binary for the
+// Chromium for the e2e tests, OpenSSH's sshd for the SSH tests, podman with runc and busybox-static for
+// the container tests, ripgrep, unzip, zsh and fish, the pinned codex binary for the
 // conformance and chaos suites, the Node runtimes the SSH tests upload), and if not, fails at once
 // with one line saying what is missing and how to install it, instead of failing test by test.
 import { accessSync, constants, readFileSync } from 'node:fs';
@@ -46,6 +47,8 @@ export function missingPrerequisites({
   // Find in files is tested with ripgrep; the folder-download tests read zips with unzip; shell
   // integration with the real zsh and fish (bash is there already).
   tools = { rg: onPath('rg'), unzip: onPath('unzip'), zsh: onPath('zsh'), fish: onPath('fish') },
+  // The container tests run real podman containers (runc) from images built with busybox-static.
+  containers = { podman: '/usr/bin/podman', runc: '/usr/sbin/runc', busybox: '/bin/busybox' },
 } = {}) {
   const missing = [];
   if (!executable(chromium))
@@ -55,6 +58,10 @@ export function missingPrerequisites({
   if (!tools.unzip) missing.push({ what: 'unzip', install: 'apt-get install unzip' });
   if (!tools.zsh) missing.push({ what: 'zsh', install: 'apt-get install zsh' });
   if (!tools.fish) missing.push({ what: 'fish', install: 'apt-get install fish' });
+  if (!executable(containers.podman)) missing.push({ what: 'podman', install: 'apt-get install podman' });
+  if (!executable(containers.runc)) missing.push({ what: 'runc', install: 'apt-get install runc' });
+  if (!executable(containers.busybox))
+    missing.push({ what: 'busybox (static)', install: 'apt-get install busybox-static' });
   if (!codex || !executable(codex))
     missing.push({ what: 'the pinned codex binary', install: 'npm run codex:install' });
   if (!runtimesFetched(runtimesDir))

@@ -50,7 +50,7 @@ const COMMANDS = [
   { id: 'disconnectEnvironment', label: 'Disconnect this environment' },
   { id: 'editEnvironment', label: 'Edit this environment…' },
   { id: 'removeEnvironment', label: 'Remove this environment…' },
-  { id: 'uninstallFromHost', label: 'Uninstall Tether from this SSH host…' },
+  { id: 'uninstallFromHost', label: 'Uninstall Tether from this host…' },
   { id: 'interruptProcess', label: 'Interrupt the process in this pane', keysHint: 'Ctrl+C (in the pane)' },
   { id: 'killProcess', label: 'Kill the process in this pane' },
   { id: 'clearTerminal', label: 'Clear terminal' },

@@ -32,6 +32,7 @@ import { SessionKeeper } from './environments/session-keeper';
 import type { EventSink, RendererFeed } from './processes/renderer-link';
 import type { SecretStore } from './persistence/secret-store';
 import { searchHandlers } from './handlers/search-handlers';
+import { containerHandlers } from './handlers/container-handlers';
 import { sshHandlers } from './handlers/ssh-handlers';
 import { userSshConfig, type SshConfigLocation } from './ssh/ssh-hosts';
 import { SshPromptBroker } from './ssh/ssh-prompts';
@@ -125,6 +126,7 @@ export class AppService {
         save: () => config.save(),
         specOf: (env) => this.specOf(env.stored.settings),
       }),
+      ...containerHandlers({ envs, specOf: (env) => this.specOf(env.stored.settings) }),
       ...processHandlers({ envs, flow, settings: () => config.settings }),
       ...fileHandlers(envs),
       ...searchHandlers(envs),

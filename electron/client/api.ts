@@ -47,6 +47,31 @@ export type TransportSpec =
       remoteNodePath?: string;
       /** How long the host's daemon keeps the session after the link drops (default 3 h). */
       sessionTtlMs?: number;
+    }
+  | {
+      /** A running container reached with `ENGINE exec -i`; Tether installs and starts its server inside. */
+      kind: 'container';
+      engine: 'podman' | 'docker';
+      /** The engine's CLI (default: `podman` or `docker` on the PATH, of the host when `host` is set). */
+      enginePath?: string;
+      /** The container's name or id. */
+      container: string;
+      /** The SSH host the engine runs on, as for kind ssh (ssh arguments in sshOptions). */
+      host?: { destination: string; port?: number; sshOptions?: string[] };
+      /** A node of the user's own inside the container (≥ 20), instead of our runtime. */
+      remoteNodePath?: string;
+      /** How long the container's daemon keeps the session after the link drops (default 3 h). */
+      sessionTtlMs?: number;
+    }
+  | {
+      /** A target reached through a command prefix that runs argv there with our stdio. */
+      kind: 'exec';
+      /** The prefix, e.g. ['kubectl', 'exec', '-i', 'pod', '--']; `/bin/sh -c SCRIPT` follows it. */
+      prefix: string[];
+      /** A node of the user's own on the target (≥ 20), instead of our runtime. */
+      remoteNodePath?: string;
+      /** How long the target's daemon keeps the session after the link drops (default 3 h). */
+      sessionTtlMs?: number;
     };
 
 /** Connection state of one environment's logical session. */
@@ -107,6 +132,10 @@ export type ClientErrorCode =
   | 'cancelled'
   /** An SSH host Tether cannot serve as it is (unsupported platform, no space, a failed install). */
   | 'hostSetup'
+  /** The environment's container is not running (stopped, exited, paused): starting it is up to the user. */
+  | 'containerStopped'
+  /** The environment's container no longer exists (removed). */
+  | 'containerGone'
   /** A rename or placement refused because its destination exists. */
   | 'exists'
   /** A name a server sent that cannot become a local path (see files/entry-names.ts). */

@@ -66,14 +66,24 @@ describe('Sidebar context menu', () => {
     expect(useUi.getState().dialog).toEqual({ kind: 'removeEnvironment', id: 'env-1' });
   });
 
-  it('offers "Uninstall Tether from this host…" on an SSH environment only, opening its confirmation', async () => {
+  it('offers "Uninstall Tether from this host…" on environments Tether installs itself in only, opening its confirmation', async () => {
     const user = userEvent.setup();
-    useEnvironments
-      .getState()
-      .setAll([
-        makeEnv(),
-        makeEnv({ id: 'env-ssh', name: 'Lab', settings: { kind: 'ssh', destination: 'lab' } }),
-      ]);
+    useEnvironments.getState().setAll([
+      makeEnv(),
+      // Kinds that bootstrap their target carry a connect view (null before the first connect).
+      makeEnv({
+        id: 'env-ssh',
+        name: 'Lab',
+        settings: { kind: 'ssh', destination: 'lab' },
+        sshConnect: null,
+      }),
+      makeEnv({
+        id: 'env-box',
+        name: 'Box',
+        settings: { kind: 'container', engine: 'podman', container: 'box' },
+        sshConnect: null,
+      }),
+    ]);
     render(<Sidebar />);
     fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Build box Connection:/ }), {
       clientX: 5,
@@ -87,6 +97,12 @@ describe('Sidebar context menu', () => {
     });
     await user.click(screen.getByRole('menuitem', { name: 'Uninstall Tether from this host…' }));
     expect(useUi.getState().dialog).toEqual({ kind: 'uninstallFromHost', id: 'env-ssh' });
+    fireEvent.contextMenu(screen.getByRole('button', { name: /^Environment Box Connection:/ }), {
+      clientX: 5,
+      clientY: 5,
+    });
+    await user.click(screen.getByRole('menuitem', { name: 'Uninstall Tether from this host…' }));
+    expect(useUi.getState().dialog).toEqual({ kind: 'uninstallFromHost', id: 'env-box' });
     // The menu only asks; removing waits for the dialog's yes.
     expect(bridge.callsOf('ssh.uninstall')).toEqual([]);
   });

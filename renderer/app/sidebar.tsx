@@ -55,7 +55,8 @@ export function Sidebar() {
                 terminalProfile: env.terminalProfile,
               }).catch(ignore),
           },
-          ...(env.settings.kind === 'ssh'
+          // Every kind whose connect bootstraps its target (SSH, container, exec prefix).
+          ...(env.sshConnect !== undefined
             ? [
                 {
                   label: 'Uninstall Tether from this host…',

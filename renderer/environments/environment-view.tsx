@@ -3,6 +3,7 @@ import { Pencil, Plug, RefreshCw, ScrollText, Trash2, Unplug } from 'lucide-reac
 import type { EnvironmentView as Env } from '../../shared/ipc';
 import { reconnectNow, setConnected } from './environment-actions';
 import { panelOf, useUi, type EnvPanel } from '../app/ui-store';
+import { ContainerState, failedByContainer } from '../containers/container-state';
 import { ExpiredSession } from './expired-session';
 import { FileBrowser } from '../files/file-browser';
 import { FindInFiles } from '../search/find-in-files';
@@ -45,7 +46,7 @@ export function EnvironmentView({ env }: { env: Env }) {
           {env.enabled ? <Unplug size={14} aria-hidden="true" /> : <Plug size={14} aria-hidden="true" />}
           {env.enabled ? 'Disconnect' : 'Connect'}
         </button>
-        {env.settings.kind === 'ssh' && (
+        {env.sshConnect !== undefined && (
           <button onClick={() => openDialog({ kind: 'connectLog', id: env.id })}>
             <ScrollText size={14} aria-hidden="true" />
             Show log
@@ -62,21 +63,25 @@ export function EnvironmentView({ env }: { env: Env }) {
           </button>
         )}
       </div>
-      <LinkFailure env={env} />
+      {failedByContainer(env) ? <ContainerState env={env} /> : <LinkFailure env={env} />}
       <UnencryptedNote settings={env.settings} />
-      {env.sshConnect && env.enabled && env.link.kind !== 'connected' && env.link.kind !== 'idle' && (
-        <SshConnectStages
-          progress={env.sshConnect}
-          actions={
-            env.sshConnect.failure && (
-              <>
-                <button onClick={() => void reconnectNow(env.id).catch(ignore)}>Retry</button>
-                <button onClick={() => openDialog({ kind: 'connectLog', id: env.id })}>Show log</button>
-              </>
-            )
-          }
-        />
-      )}
+      {env.sshConnect &&
+        env.enabled &&
+        env.link.kind !== 'connected' &&
+        env.link.kind !== 'idle' &&
+        !failedByContainer(env) && (
+          <SshConnectStages
+            progress={env.sshConnect}
+            actions={
+              env.sshConnect.failure && (
+                <>
+                  <button onClick={() => void reconnectNow(env.id).catch(ignore)}>Retry</button>
+                  <button onClick={() => openDialog({ kind: 'connectLog', id: env.id })}>Show log</button>
+                </>
+              )
+            }
+          />
+        )}
       <ExpiredSession env={env} />
       <div className="tabs" role="tablist" aria-label="Environment panels">
         {PANELS.map((p) => (

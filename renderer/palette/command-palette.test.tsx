@@ -61,19 +61,29 @@ describe('the command palette', () => {
       expect(labels).toContain(label);
   });
 
-  it('offers Uninstall only on an SSH environment, and Remove not on Local', () => {
+  it('offers Uninstall only where Tether installs itself (SSH, container), and Remove not on Local', () => {
     const { unmount } = render(<CommandPalette onClose={() => undefined} />);
-    expect(shown()).not.toContain('Uninstall Tether from this SSH host…');
+    expect(shown()).not.toContain('Uninstall Tether from this host…');
     unmount();
-    useEnvironments.getState().setAll([makeEnv({ settings: { kind: 'ssh', destination: 'lab' } })]);
+    useEnvironments
+      .getState()
+      .setAll([makeEnv({ settings: { kind: 'ssh', destination: 'lab' }, sshConnect: null })]);
     const second = render(<CommandPalette onClose={() => undefined} />);
-    expect(shown()).toContain('Uninstall Tether from this SSH host…');
+    expect(shown()).toContain('Uninstall Tether from this host…');
     expect(shown()).toContain('Remove this environment…');
     second.unmount();
+    useEnvironments
+      .getState()
+      .setAll([
+        makeEnv({ settings: { kind: 'container', engine: 'podman', container: 'box' }, sshConnect: null }),
+      ]);
+    const third = render(<CommandPalette onClose={() => undefined} />);
+    expect(shown()).toContain('Uninstall Tether from this host…');
+    third.unmount();
     useEnvironments.getState().setAll([makeEnv({ settings: { kind: 'local' } })]);
     render(<CommandPalette onClose={() => undefined} />);
     expect(shown()).not.toContain('Remove this environment…');
-    expect(shown()).not.toContain('Uninstall Tether from this SSH host…');
+    expect(shown()).not.toContain('Uninstall Tether from this host…');
   });
 
   it('kills the focused pane’s process, opens Edit for the environment and toggles the theme', async () => {

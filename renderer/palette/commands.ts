@@ -61,6 +61,12 @@ function activeKind(): string | undefined {
   return envId ? useEnvironments.getState().byId[envId]?.settings.kind : undefined;
 }
 
+/** The active environment's connect bootstraps its target: it has a connect view (null before one). */
+function bootstrapsTarget(): boolean {
+  const envId = activeEnvId();
+  return envId !== null && useEnvironments.getState().byId[envId]?.sshConnect !== undefined;
+}
+
 /** Every command, in the order the palette shows them. */
 export function appCommands(): AppCommand[] {
   const ui = useUi.getState();
@@ -150,10 +156,10 @@ export function appCommands(): AppCommand[] {
       'uninstallFromHost',
       () => {
         const envId = activeEnvId();
-        if (envId && activeKind() === 'ssh') ui.openDialog({ kind: 'uninstallFromHost', id: envId });
+        if (envId && bootstrapsTarget()) ui.openDialog({ kind: 'uninstallFromHost', id: envId });
       },
-      // Only an SSH host has a Tether that Tether installed.
-      () => activeKind() === 'ssh',
+      // Only a target Tether bootstraps (SSH host, container, exec prefix) has a Tether it installed.
+      () => bootstrapsTarget(),
     ),
     named('interruptProcess', () => {
       const key = focusedProcess();

@@ -3,10 +3,13 @@
 // the client and app layers have one registry line each (docs/extending.md).
 import { z } from 'zod';
 import { CommandSettings } from './command-settings';
+import { ContainerSettings } from './container-settings';
+import { ExecSettings } from './exec-settings';
 import { LocalSettings } from './local-settings';
 import { SshSettings } from './ssh-settings';
 import { WsSettings } from './ws-settings';
 
+export { CONTAINER_ENGINES, CONTAINER_NAME, ContainerEngine, ContainerHost } from './container-settings';
 export { SSH_SESSION_TTL_MAX_MS, SSH_SESSION_TTL_MIN_MS } from './ssh-settings';
 
 /** Settings per kind. Tokens are write-only: the UI sends one, and only learns whether one is stored. */
@@ -15,6 +18,8 @@ export const EnvironmentSettings = z.discriminatedUnion('kind', [
   WsSettings,
   CommandSettings,
   SshSettings,
+  ContainerSettings,
+  ExecSettings,
 ]);
 export type EnvironmentSettings = z.infer<typeof EnvironmentSettings>;
 

@@ -3,7 +3,7 @@
 // from an environment's host.
 import type { SshUninstallReport } from '../../../shared/ipc';
 import type { TransportSpec } from '../../client/api';
-import { uninstallFromSshHost } from '../../client/transports/ssh/ssh-transport';
+import { transportKind } from '../../client/transports/kinds';
 import { AppError } from '../app-error';
 import type { NamespaceHandlers } from './command-handlers';
 import type { EnvironmentRegistry } from '../environments/environment-registry';
@@ -56,21 +56,22 @@ export function sshHandlers(deps: SshHandlerDeps): SshHandlers {
  */
 async function uninstall(deps: SshHandlerDeps, env: EnvironmentRuntime): Promise<SshUninstallReport> {
   const spec = deps.specOf(env);
-  if (spec.kind !== 'ssh') {
+  const remove = transportKind(spec.kind).uninstall;
+  if (!remove) {
     throw new AppError(
       'invalidInput',
-      `${env.stored.name} is not an SSH environment; Tether installs nothing there.`,
+      `${env.stored.name} is not an environment Tether installs itself in (SSH, container, exec prefix).`,
     );
   }
   await disconnectEnvironment(env, deps);
   const asker = { key: `uninstall:${env.id}`, envId: env.id, envName: env.stored.name };
   try {
-    const report = await uninstallFromSshHost(spec, {
+    const report = await remove(spec, {
       prompt: (prompt) => deps.prompts.ask(asker, prompt),
       onStage: () => undefined,
       onLog: () => undefined,
     });
-    return { host: spec.destination, ...report };
+    return report;
   } finally {
     deps.prompts.cancelAsker(asker.key);
   }

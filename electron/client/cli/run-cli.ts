@@ -110,19 +110,58 @@ function exitWith(code: number): void {
 
 export function registerSshCommand(program: Command): void {
   withKindOptions(
-    program
-      .command('ssh')
-      .description('Open a shell on an SSH host that rides through network drops (with scrollback).')
-      .argument('<destination>', 'a Host of your ssh config, or [user@]host'),
-    'ssh',
+    withKindOptions(
+      program
+        .command('ssh')
+        .description(
+          'Open a shell that rides through network drops (with scrollback): on an SSH host, in a container (--container) or through an exec prefix (--exec).',
+        )
+        .argument(
+          '[destination]',
+          'a Host of your ssh config, or [user@]host (with --container: the host it runs on)',
+        )
+        .option(
+          '--container <[engine:]name>',
+          'a shell in this running container (on the SSH host if one is named)',
+        )
+        .option(
+          '--exec <prefix>',
+          'a shell on the target this command prefix reaches (e.g. "kubectl exec -i POD --")',
+        ),
+      'ssh',
+    ),
+    'container',
   )
     .option('--verbose', 'report connect stages and connection changes on stderr')
-    .action(async (destination: string, options: RunOptions) => {
+    .action(async (destination: string | undefined, options: RunOptions) => {
       const code = await run(loginShell, { ...options, tty: true, env: [] }, () =>
-        transportOfKind('ssh', destination, options),
+        shellTarget(destination, options),
       );
       exitWith(code);
     });
+}
+
+/** Where `tether ssh` opens its shell: the SSH host, a container (there or here), or an exec prefix. */
+function shellTarget(destination: string | undefined, options: RunOptions): TransportSpec {
+  const container = options.container as string | undefined;
+  const prefix = options.exec as string | undefined;
+  if (container !== undefined && prefix !== undefined) {
+    throw new ClientError('invalidArgument', 'Give --container or --exec, not both.');
+  }
+  if (container !== undefined) {
+    return transportOfKind('container', container, {
+      ...options,
+      ...(destination ? { ssh: destination } : {}),
+    });
+  }
+  if (destination !== undefined && prefix !== undefined) {
+    throw new ClientError('invalidArgument', '--exec names its own target: give no SSH host with it.');
+  }
+  if (prefix !== undefined) return transportOfKind('exec', prefix, options);
+  if (destination === undefined) {
+    throw new ClientError('invalidArgument', 'Say where: an SSH host, --container NAME or --exec "PREFIX".');
+  }
+  return transportOfKind('ssh', destination, options);
 }
 
 export function registerRunCommand(program: Command): void {

@@ -75,7 +75,10 @@ export function transportOfKind(
 /** Where to connect, from the options `tether run` and `tether cp` share. */
 export function transportFrom(options: WhereOptions): TransportSpec {
   const kinds = cliKinds();
-  const picked = kinds.filter((kind) => Boolean(options[optionKey(kind.cli.select.flags)]));
+  const given = kinds.filter((kind) => Boolean(options[optionKey(kind.cli.select.flags)]));
+  // A kind that rides another (`--container` on `--ssh HOST`) takes that one's selector as its own.
+  const ridden = new Set(given.flatMap((kind) => kind.cli.rides ?? []));
+  const picked = given.filter((kind) => !ridden.has(kind.kind));
   if (picked.length > 1) {
     const flags = kinds.map((kind) => longFlag(kind.cli.select.flags));
     throw new ClientError('invalidArgument', `Give one of ${listed(flags)}.`);

@@ -154,7 +154,7 @@ export class HostSetup {
     const bundle = this.bundle;
     const facts = await probeHost(shell, bundle.id, this.options.remoteNodePath);
     this.hooks.onLog(describeFacts(facts));
-    const unfit = hostRequirementsError(facts, this.shell.hostName);
+    const unfit = hostRequirementsError(facts, this.shell.hostName, this.options.remoteNodePath);
     if (unfit) throw unfit;
     let choice = nodeChoice(facts, this.options.remoteNodePath);
     const serverDir = remoteServerDir(facts.home, bundle.id);

@@ -25,6 +25,8 @@ export interface HostFacts {
   arch: string | null;
   glibc: [number, number] | null;
   musl: boolean;
+  /** glibc's dynamic loader is there (a host without getconf may still have glibc). */
+  glibcLoader: boolean;
   /** The node found on PATH (or at remoteNodePath) and its major version. */
   nodePath: string | null;
   nodeMajor: number | null;
@@ -65,6 +67,7 @@ export async function probeHost(
       'echo "machine=$(uname -m 2>/dev/null)"',
       'echo "glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null)"',
       'echo "ldd=$(ldd --version 2>&1 | head -n 1)"',
+      'for L in /lib64/ld-linux-*.so.* /lib/ld-linux-*.so.* /lib/*/ld-linux-*.so.*; do [ -e "$L" ] && { echo "loader=$L"; break; }; done',
       nodeLookup,
       'echo "node=$N"',
       'if [ -n "$N" ]; then echo "nodeVersion=$("$N" -v 2>/dev/null)"; fi',
@@ -82,7 +85,7 @@ export async function probeHost(
     throw new SshError(
       'transport',
       'checking',
-      `Could not examine the host: its shell did not run Tether's probe (exit ${run.code}).` +
+      `Could not examine ${shell.hostName}: its shell did not run Tether's probe (exit ${run.code}).` +
         (run.stderr.trim() ? `\n${run.stderr.trim()}` : ''),
     );
   }
@@ -97,6 +100,7 @@ export async function probeHost(
     arch: ARCHES[field('machine')] ?? null,
     glibc: glibc ? [Number(glibc[1]), Number(glibc[2])] : null,
     musl: /musl/i.test(field('ldd')),
+    glibcLoader: field('loader') !== '',
     nodePath: field('node') || null,
     nodeMajor: nodeVersion ? Number(nodeVersion[1]) : null,
     installedManifestSha256: field('manifest') || null,
@@ -114,8 +118,21 @@ export const REMOTE_NODE_PATH_HINT =
   `If the host has a Node ≥ ${MIN_HOST_NODE_MAJOR} of its own that can load native modules, give its ` +
   `path as the environment's "Node on the host" (--remote-node for tether run and tether ssh).`;
 
-/** The first reason Tether cannot serve this host at all, as an error for the user. */
-export function hostRequirementsError(facts: HostFacts, destination: string): SshError | null {
+/** The way out for a host without glibc: a node of its own (which must load node-pty too). */
+const NO_GLIBC_WAY_OUT =
+  `Install glibc there, or give a Node ≥ ${MIN_HOST_NODE_MAJOR} of the host's own that can load native modules ` +
+  `as the environment's "Node on the host" (--remote-node PATH for tether run and tether ssh).`;
+
+/**
+ * The first reason Tether cannot serve this host at all, as an error for the user. With a node of
+ * the user's own (`remoteNodePath`) the libc is not refused here: whether that node loads the
+ * terminal support is checked once the bundle is there.
+ */
+export function hostRequirementsError(
+  facts: HostFacts,
+  destination: string,
+  remoteNodePath?: string,
+): SshError | null {
   const unsupported = (why: string): SshError =>
     new SshError('hostSetup', 'checking', `Tether cannot run on ${destination}: ${why}`);
   if (facts.os !== 'Linux')
@@ -125,9 +142,16 @@ export function hostRequirementsError(facts: HostFacts, destination: string): Ss
       `its architecture ${facts.machine || '(unknown)'} is not one Tether has builds for (x86_64, aarch64).`,
     );
   }
-  if (facts.musl) {
+  if (facts.musl && remoteNodePath === undefined) {
     return unsupported(
-      `it uses musl libc (e.g. Alpine); Tether's terminal support (node-pty) needs glibc ${MIN_GLIBC.join('.')} or newer.`,
+      `it uses musl libc (e.g. Alpine); Tether's Node runtime and terminal support (node-pty) need glibc ` +
+        `${MIN_GLIBC.join('.')} or newer. ${NO_GLIBC_WAY_OUT}`,
+    );
+  }
+  if (!facts.musl && facts.glibc === null && !facts.glibcLoader && remoteNodePath === undefined) {
+    return unsupported(
+      'it has no glibc (no GNU C library loader in /lib or /lib64, as in busybox-only or distroless images); ' +
+        `Tether's Node runtime and terminal support (node-pty) need glibc ${MIN_GLIBC.join('.')} or newer. ${NO_GLIBC_WAY_OUT}`,
     );
   }
   if (

@@ -17,6 +17,8 @@ import type { HostShell } from './host-shell';
 import { framedLines, newMarker, remoteSh, runOnHost } from './remote-shell';
 
 export interface UninstallReport {
+  /** The target as messages name it (its HostShell's hostName). */
+  host: string;
   /** Pids of the daemons that were stopped. */
   stoppedPids: number[];
   /** Paths removed on the host. */
@@ -56,10 +58,14 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
             '[ -f "$P" ] || continue; ' +
             'I="$(cat "$P" 2>/dev/null)"; ' +
             'case "$I" in ""|*[!0-9]*) continue;; esac; ' +
-            'ours() { grep -q -a -F "unix:${P%.pid}.sock" "/proc/$I/cmdline" 2>/dev/null; }; ' +
+            // Its argv's NULs made spaces first: busybox grep stops reading a line at a NUL.
+            'ours() { tr "[:cntrl:]" " " < "/proc/$I/cmdline" 2>/dev/null | grep -q -F "unix:${P%.pid}.sock"; }; ' +
             'ours || continue; ' +
             'kill "$I" 2>/dev/null || continue; ' +
-            `N=0; while kill -0 "$I" 2>/dev/null && [ $N -lt ${DAEMON_STOP_TENTHS} ]; do sleep 0.1; N=$((N+1)); done; ` +
+            // A zombie counts as gone: a container whose first process never reaps (`sleep infinity`)
+            // keeps its exited children as zombies, which kill -0 still finds.
+            'alive() { kill -0 "$I" 2>/dev/null && ! grep -q "^State:[[:space:]]*Z" "/proc/$I/status" 2>/dev/null; }; ' +
+            `N=0; while alive && [ $N -lt ${DAEMON_STOP_TENTHS} ]; do sleep 0.1; N=$((N+1)); done; ` +
             // Still the same process (its pid not reused meanwhile), so it is ours to kill.
             'if ours; then kill -9 "$I" 2>/dev/null; fi; ' +
             'echo "stopped=$I"; ' +
@@ -87,6 +93,7 @@ export async function uninstallFromHost(shell: HostShell): Promise<UninstallRepo
     );
   }
   return {
+    host: shell.hostName,
     stoppedPids: lines.filter(([key]) => key === 'stopped').map(([, value]) => Number(value)),
     removed: lines.filter(([key]) => key === 'removed').map(([, value]) => value),
   };

@@ -3,6 +3,8 @@
 // links and whether a new link can resume a lost one. The registries are kinds.ts.
 import type { EnvironmentKind, SettingsOf } from '../../../shared/ipc';
 import type { TransportSpec } from '../api';
+import type { UninstallReport } from '../remote-host/remote-uninstall';
+import type { SshHooks } from './ssh/ssh-hooks';
 import type { TransportOpener, TransportOpenerOptions } from './transport-types';
 
 /** What a spec needs besides the settings, from whoever builds it (the app or the CLI). */
@@ -37,6 +39,11 @@ export interface KindCliFlags<K extends EnvironmentKind> {
   options: CliOption[];
   /** Settings and context from the selector's value and the options; throws ClientError('invalidArgument'). */
   fromOptions(selected: string, options: CliValues): { settings: SettingsOf<K>; context: SpecContext };
+  /**
+   * Kinds whose selector this kind takes as part of its own settings when both are given
+   * (`--container C --ssh HOST`: the container on that host), instead of refusing two targets.
+   */
+  rides?: EnvironmentKind[];
   /** A flag of this kind given while another kind was picked: what is wrong, or null if harmless. */
   strayOption?(options: CliValues): string | null;
 }
@@ -54,4 +61,6 @@ export interface TransportKind<K extends TransportSpec['kind']> {
   opener(spec: SpecOf<K>, options: TransportOpenerOptions): TransportOpener;
   /** Why a new link opened from `spec` cannot resume the session of a lost one, or null if it can. */
   whyLinkCannotResume(spec: SpecOf<K>): string | null;
+  /** Removes what Tether installed on the target (kinds that bootstrap one). */
+  uninstall?(spec: SpecOf<K>, hooks: SshHooks | undefined): Promise<UninstallReport>;
 }

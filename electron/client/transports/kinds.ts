@@ -4,6 +4,8 @@
 import type { EnvironmentKind, EnvironmentSettings } from '../../../shared/ipc';
 import type { TransportSpec } from '../api';
 import { commandKind } from './command/command-kind';
+import { containerKind, containerTransport } from './container/container-kind';
+import { execKind, execTransport } from './exec/exec-kind';
 import type { ClientEnvironmentKind, SpecContext, TransportKind } from './environment-kind';
 import { localKind } from './local/local-kind';
 import { sshKind, sshTransport } from './ssh/ssh-kind';
@@ -15,12 +17,16 @@ const ENVIRONMENT_KINDS: { [K in EnvironmentKind]: ClientEnvironmentKind<K> } = 
   ws: wsKind,
   ssh: sshKind,
   command: commandKind,
+  container: containerKind,
+  exec: execKind,
 };
 
 const TRANSPORT_KINDS: { [K in TransportSpec['kind']]: TransportKind<K> } = {
   ws: wsTransport,
   stdio: stdioTransport,
   ssh: sshTransport,
+  container: containerTransport,
+  exec: execTransport,
 };
 
 // The mapped types above pin each entry to its key; TypeScript cannot follow that from a key

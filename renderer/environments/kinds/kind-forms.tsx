@@ -5,7 +5,9 @@ import type { EnvironmentSettings } from '../../../shared/ipc';
 import { sshFormFromSettings, sshSettingsFromForm, type SshFormFields } from '../../ssh/ssh-form';
 import { SshConnectStages } from '../../ssh/ssh-connect-stages';
 import { SshFields } from '../../ssh/ssh-fields';
+import { CONTAINER_FORM, type ContainerForm } from '../../containers/container-form';
 import { COMMAND_FORM, type CommandForm } from './command-fields';
+import { EXEC_FORM, type ExecForm } from './exec-fields';
 import type { FieldErrors, KindFieldsProps, KindForm } from './kind-form';
 import { WS_FORM, type WsForm } from './ws-fields';
 
@@ -16,6 +18,8 @@ export interface KindFields {
   ssh: SshFormFields;
   ws: WsForm;
   command: CommandForm;
+  container: ContainerForm;
+  exec: ExecForm;
   local: Record<string, never>;
 }
 
@@ -50,8 +54,10 @@ const LOCAL_FORM: KindForm<Record<string, never>> = {
 
 export const KIND_FORMS: { [K in Kind]: KindForm<KindFields[K]> } = {
   ssh: SSH_FORM,
+  container: CONTAINER_FORM,
   ws: WS_FORM,
   command: COMMAND_FORM,
+  exec: EXEC_FORM,
   local: LOCAL_FORM,
 };
 
@@ -62,6 +68,8 @@ export function kindFieldsFrom(settings: EnvironmentSettings | undefined): KindF
     ssh: SSH_FORM.fromSettings(settings),
     ws: WS_FORM.fromSettings(settings),
     command: COMMAND_FORM.fromSettings(settings),
+    container: CONTAINER_FORM.fromSettings(settings),
+    exec: EXEC_FORM.fromSettings(settings),
     local: LOCAL_FORM.fromSettings(settings),
   };
 }

@@ -14,6 +14,9 @@ import { SshConnectView } from './ssh';
 import { TerminalProfile } from '../terminal-profile';
 
 export {
+  CONTAINER_ENGINES,
+  CONTAINER_NAME,
+  ContainerEngine,
   EnvironmentKind,
   EnvironmentSettings,
   SSH_SESSION_TTL_MAX_MS,

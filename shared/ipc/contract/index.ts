@@ -4,6 +4,7 @@
 // main-process handlers, the web bridge and the renderer client all derive from the merged objects.
 import type { z } from 'zod';
 import { appCommands, appEvents } from './app';
+import { containerCommands } from './containers';
 import { editorCommands } from './editor';
 import { environmentCommands, environmentEvents } from './environments';
 import { fileCommands } from './files';
@@ -15,6 +16,7 @@ import { transferCommands, transferEvents } from './transfers';
 
 export { Bytes, EnvironmentId, Ok } from './common';
 export * from './app';
+export * from './containers';
 export * from './editor';
 export * from './environments';
 export * from './files';
@@ -31,6 +33,7 @@ export const commands = {
   ...editorCommands,
   ...transferCommands,
   ...sshCommands,
+  ...containerCommands,
   ...layoutCommands,
   ...appCommands,
   ...searchCommands,

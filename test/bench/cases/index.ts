@@ -1,5 +1,6 @@
 // Every benchmark case, in the order `npm run bench` runs them, and the budgets the report states.
 import type { BenchCase } from '../lib/bench-case';
+import { containerCase } from './container';
 import { echoCase } from './echo';
 import { fleetCase } from './fleet';
 import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
@@ -23,6 +24,7 @@ export const ALL_CASES: BenchCase[] = [
   footprintCase,
   transferCase,
   sshCase,
+  containerCase,
   fleetCase,
 ];
 

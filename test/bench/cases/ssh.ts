@@ -136,11 +136,15 @@ async function referenceMaster(
 }
 
 /** Runs `head -c bytes /dev/zero` through the client (no pty) and checks every byte arrived. */
-async function timedOutput(client: ExecServerClientApi, bytes: number): Promise<number> {
+export async function timedOutput(
+  client: ExecServerClientApi,
+  bytes: number,
+  cwd = PROCESS_CWD,
+): Promise<number> {
   const started = process.hrtime.bigint();
   const handle = await client.startProcess({
     argv: ['head', '-c', String(bytes), '/dev/zero'],
-    cwd: PROCESS_CWD,
+    cwd,
     env: { PATH: '/usr/bin:/bin' },
     tty: false,
   });
@@ -154,7 +158,7 @@ async function timedOutput(client: ExecServerClientApi, bytes: number): Promise<
 }
 
 /** Runs each contender once per round, in turn; a failing contender is recorded and dropped. */
-async function interleaved(
+export async function interleaved(
   context: BenchContext,
   recorder: CaseRecorder,
   rounds: number,

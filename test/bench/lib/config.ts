@@ -74,6 +74,15 @@ export interface BenchConfig {
     runs: number;
     runTimeoutMs: number;
   };
+  /** Container environments against `podman exec` (test/bench/cases/container.ts). */
+  container: {
+    warmRuns: number;
+    /** Bytes of `head -c N /dev/zero` per output run. */
+    outputBytes: number;
+    outputRuns: number;
+    runTimeoutMs: number;
+    connectTimeoutMs: number;
+  };
   ssh: {
     /** Cold connects, each to a fresh host HOME (so each installs the server). */
     coldRuns: number;
@@ -133,6 +142,13 @@ export const FULL_CONFIG: BenchConfig = {
     runs: 3,
     runTimeoutMs: 300_000,
   },
+  container: {
+    warmRuns: 10,
+    outputBytes: 64 * MiB,
+    outputRuns: 3,
+    runTimeoutMs: 60_000,
+    connectTimeoutMs: 120_000,
+  },
   ssh: {
     coldRuns: 3,
     warmRuns: 10,
@@ -188,6 +204,13 @@ export const QUICK_CONFIG: BenchConfig = {
     smallFileBytes: 4096,
     runs: 1,
     runTimeoutMs: 60_000,
+  },
+  container: {
+    warmRuns: 1,
+    outputBytes: 256 * 1024,
+    outputRuns: 1,
+    runTimeoutMs: 20_000,
+    connectTimeoutMs: 120_000,
   },
   ssh: {
     coldRuns: 1,

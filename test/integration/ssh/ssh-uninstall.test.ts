@@ -89,6 +89,7 @@ describe('tether uninstall on an SSH host', () => {
 
     // Nothing left to remove the second time.
     expect(await uninstallFromSshHost(specOf(host), recordingHooks())).toEqual({
+      host: host.alias,
       stoppedPids: [],
       removed: [],
     });

@@ -4,6 +4,8 @@ import type { EnvironmentKind, EnvironmentSettings } from '../../../../shared/ip
 import { sshAppKind } from '../../ssh/ssh-kind';
 import type { AppEnvironmentKind } from './app-kind';
 import { commandAppKind } from './command-kind';
+import { containerAppKind } from './container-kind';
+import { execAppKind } from './exec-kind';
 import { localAppKind } from './local-kind';
 import { wsAppKind } from './ws-kind';
 
@@ -12,6 +14,8 @@ const APP_KINDS: { [K in EnvironmentKind]: AppEnvironmentKind<K> } = {
   ws: wsAppKind,
   command: commandAppKind,
   ssh: sshAppKind,
+  container: containerAppKind,
+  exec: execAppKind,
 };
 
 /** The entry of `kind` (the mapped type above pins each entry to its key; TypeScript cannot follow a run-time key). */

@@ -3,7 +3,7 @@
 // daemon, which outlives links, so a new link can resume the session.
 import { ClientError } from '../../client-error';
 import type { ClientEnvironmentKind, TransportKind } from '../environment-kind';
-import { SshTransportOpener } from './ssh-transport';
+import { SshTransportOpener, uninstallFromSshHost } from './ssh-transport';
 
 /** Seconds from the command line, as milliseconds; `flag` names it in the error. */
 function seconds(value: string | undefined, flag: string): number | undefined {
@@ -78,4 +78,5 @@ export const sshTransport: TransportKind<'ssh'> = {
   opener: (spec, options) =>
     new SshTransportOpener(spec, options.ssh, options.sshArtifacts, options.sshSharedMaster === true),
   whyLinkCannotResume: () => null,
+  uninstall: uninstallFromSshHost,
 };

@@ -35,6 +35,14 @@ function targetArgs(target: SshTarget): string[] {
   ];
 }
 
+/**
+ * argv of a one-off ssh command to the target on a connection of its own that never prompts (no
+ * master: for a quick question to a host, like its container list).
+ */
+export function batchSshArgv(target: SshTarget, remoteCommand: string): string[] {
+  return ['ssh', '-T', '-o', 'BatchMode=yes', ...targetArgs(target), target.destination, remoteCommand];
+}
+
 /** How long `ssh -G` may take to say what the user's config sets for the host. */
 const SSH_CONFIG_QUERY_TIMEOUT_MS = 10_000;
 

@@ -1,21 +1,24 @@
-// The `ssh` transport: the bootstrap prepares the host, then each link is the stdio transport over
-// `ssh … server.mjs bridge`, relaying to the host's daemon. A reconnect runs the bridge with
-// --no-start, whose exit 90 means the daemon (and so the session) is gone: that is said plainly,
-// and never papered over with a fresh session.
+// The `ssh` transport: the bootstrap signs in and prepares the host, then each link is a bridge
+// to the host's daemon over the master (remote-host/host-transport.ts, shared with every
+// bootstrapped kind).
 import type { TransportSpec } from '../../api';
-import { ClientError } from '../../client-error';
-import type { Transport, TransportHandlers, TransportOpener } from '../transport-types';
+import type { ClientError } from '../../client-error';
 import type { ArtifactLocations } from '../../remote-host/local-artifacts';
+import {
+  bridgeExitError as hostBridgeExitError,
+  HostTransportOpener,
+} from '../../remote-host/host-transport';
 import { SshBootstrap, type SshBootstrapOptions } from './ssh-bootstrap';
-import { startBridge, type StartedBridge } from '../../remote-host/host-bridge';
-import { CONNECT_TIMEOUT_MS } from '../../constants';
 import type { UninstallReport } from '../../remote-host/remote-uninstall';
-import { BRIDGE_EXIT_NO_DAEMON } from '../../../../shared/remote-bundle';
-import { SshError } from './ssh-error';
 import { DEFAULT_SSH_SESSION_TTL_MS, SSH_CONNECTION_FAILED_EXIT } from './ssh-constants';
 import type { SshHooks } from './ssh-hooks';
 
 export type SshTransportSpec = Extract<TransportSpec, { kind: 'ssh' }>;
+
+/** What ssh's exit 255 means for a link to `destination`. */
+export function sshChannelLost(destination: string): string {
+  return `The SSH connection to ${destination} dropped (the network, or the host closed it).`;
+}
 
 /**
  * What the end of a bridge means, in the user's words, where its exit status tells: the daemon is
@@ -26,20 +29,11 @@ export function bridgeExitError(
   resume: boolean,
   destination: string,
 ): ClientError | null {
-  if (resume && code === BRIDGE_EXIT_NO_DAEMON) {
-    return new ClientError(
-      'unknownSession',
-      `The session was lost on ${destination}: Tether's daemon there is gone (e.g. after a ` +
-        'reboot), and with it the processes of this session. Reconnect to start a new session.',
-    );
-  }
-  if (code === SSH_CONNECTION_FAILED_EXIT) {
-    return new ClientError(
-      'disconnected',
-      `The SSH connection to ${destination} dropped (the network, or the host closed it).`,
-    );
-  }
-  return null;
+  return hostBridgeExitError(code, resume, {
+    target: destination,
+    failureExit: SSH_CONNECTION_FAILED_EXIT,
+    lost: sshChannelLost(destination),
+  });
 }
 
 function bootstrapOptions(
@@ -80,65 +74,21 @@ export function sshSessionTtlMs(spec: SshTransportSpec): number {
   return spec.sessionTtlMs ?? DEFAULT_SSH_SESSION_TTL_MS;
 }
 
-export class SshTransportOpener implements TransportOpener {
-  private readonly bootstrap: SshBootstrap;
-  /** The bridge prepare started, until open hands it to the link. */
-  private started: StartedBridge | null = null;
-
+export class SshTransportOpener extends HostTransportOpener {
   constructor(
-    private readonly spec: SshTransportSpec,
+    spec: SshTransportSpec,
     hooks: SshHooks | undefined,
     artifacts: ArtifactLocations | undefined,
     sharedMaster = false,
   ) {
-    this.bootstrap = new SshBootstrap(bootstrapOptions(spec, hooks, artifacts, sharedMaster));
-  }
-
-  /**
-   * Signs in if needed and starts the bridge: on a prepared host that is the only command run
-   * there; an unprepared one is examined and installed to first (host-bridge.ts).
-   */
-  async prepare(resume: boolean): Promise<void> {
-    this.started?.close();
-    this.started = null;
-    const setup = await this.bootstrap.prepare();
-    try {
-      this.started = await startBridge(setup, resume, {
-        timeoutMs: CONNECT_TIMEOUT_MS,
-        exitError: (code) => bridgeExitError(code, resume, this.spec.destination),
-      });
-    } catch (error) {
-      // The bridge ended or stalled before a byte came over the master: it may be stuck on a dead
-      // route. (A failed setup step is an SshError, and says nothing about the master.)
-      if (!(error instanceof SshError)) this.bootstrap.suspectMaster();
-      throw error;
-    }
-    this.bootstrap.connected(resume);
-  }
-
-  open(handlers: TransportHandlers): Promise<Transport> {
-    const started = this.started;
-    this.started = null;
-    if (!started) {
-      return Promise.reject(
-        new ClientError('transport', `The SSH host ${this.spec.destination} is not prepared.`),
-      );
-    }
-    try {
-      const transport = started.attach(handlers);
-      return Promise.resolve({ ...transport, description: `ssh ${this.spec.destination}` });
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  linkStalled(): void {
-    this.bootstrap.suspectMaster();
-  }
-
-  dispose(): void {
-    this.started?.close();
-    this.started = null;
-    this.bootstrap.dispose();
+    super(
+      new SshBootstrap(bootstrapOptions(spec, hooks, artifacts, sharedMaster)),
+      {
+        target: spec.destination,
+        failureExit: SSH_CONNECTION_FAILED_EXIT,
+        lost: sshChannelLost(spec.destination),
+      },
+      `ssh ${spec.destination}`,
+    );
   }
 }

@@ -63,9 +63,39 @@ describe('where options, built from the environment kinds', () => {
     );
   });
 
+  it('--container [ENGINE:]NAME, on an SSH host with --ssh, and --exec PREFIX', () => {
+    expect(
+      specOf(['--container', 'docker:web', '--engine-path', '/opt/docker', '--remote-node', '/n']),
+    ).toEqual({
+      kind: 'container',
+      engine: 'docker',
+      enginePath: '/opt/docker',
+      container: 'web',
+      remoteNodePath: '/n',
+    });
+    expect(specOf(['--container', 'podman:db', '--ssh', 'me@h', '-p', '2222', '-o', 'A=1'])).toEqual({
+      kind: 'container',
+      engine: 'podman',
+      container: 'db',
+      host: { destination: 'me@h', port: 2222, sshOptions: ['-o', 'A=1'] },
+    });
+    expect(specOf(['--exec', "kubectl exec -i 'my pod' --", '--session-ttl', '90'])).toEqual({
+      kind: 'exec',
+      prefix: ['kubectl', 'exec', '-i', 'my pod', '--'],
+      sessionTtlMs: 90_000,
+    });
+    expect(failureOf(['--container', 'lxd:c'])).toMatch(/"lxd" is not an engine/);
+    expect(failureOf(['--ssh', 'h', '--engine-path', '/x'])).toBe('--engine-path goes with --container.');
+    expect(failureOf(['--exec', 'x', '--container', 'c'])).toMatch(/^Give one of/);
+  });
+
   it('says which one to give', () => {
-    expect(failureOf(['--server', 'ws://h:1', '--ssh', 'h'])).toBe('Give one of --server, --ssh or --stdio.');
-    expect(failureOf([])).toBe('Say where to run: --server ws://HOST:PORT, --ssh HOST or --stdio "COMMAND".');
+    expect(failureOf(['--server', 'ws://h:1', '--ssh', 'h'])).toBe(
+      'Give one of --server, --ssh, --stdio, --container or --exec.',
+    );
+    expect(failureOf([])).toBe(
+      'Say where to run: --server ws://HOST:PORT, --ssh HOST, --stdio "COMMAND", --container NAME or --exec "PREFIX".',
+    );
     expect(failureOf(['--stdio', 'x', '--tls-fingerprint', 'AB'])).toBe(
       '--tls-fingerprint needs a wss:// --server URL.',
     );

@@ -14,6 +14,7 @@ const debian: HostFacts = {
   arch: 'x64',
   glibc: [2, 36],
   musl: false,
+  glibcLoader: true,
   nodePath: null,
   nodeMajor: null,
   installedManifestSha256: null,
@@ -32,7 +33,8 @@ describe('hostRequirementsError', () => {
   });
 
   it('names what an unsupported host lacks', () => {
-    expect(verdict({ musl: true, glibc: null })).toMatch(/musl libc.*needs glibc 2\.28/);
+    expect(verdict({ musl: true, glibc: null })).toMatch(/musl libc.*need glibc 2\.28.*--remote-node/);
+    expect(verdict({ glibc: null, glibcLoader: false })).toMatch(/no glibc.*busybox.*--remote-node/);
     expect(verdict({ glibc: [2, 17] })).toMatch(/glibc is 2\.17.*needs 2\.28/);
     expect(verdict({ glibc: [1, 30] })).toMatch(/glibc is 1\.30/);
     expect(verdict({ machine: 'armv7l', arch: null })).toMatch(/architecture armv7l/);
@@ -40,6 +42,14 @@ describe('hostRequirementsError', () => {
     expect(verdict({ tools: new Set(['gzip', 'sha256sum']) })).toMatch(/no "tar"/);
     expect(verdict({ tools: new Set(['tar']) })).toMatch(/none of sha256sum, shasum or openssl/);
     expect(verdict({ home: '/home/a b' })).toMatch(/home directory/i);
+  });
+
+  it("leaves a host without glibc to a node of the user's own, and trusts glibc's loader", () => {
+    const mine = (facts: Partial<HostFacts>): string | undefined =>
+      hostRequirementsError({ ...debian, ...facts }, 'box', '/usr/bin/node')?.message;
+    expect(mine({ musl: true, glibc: null })).toBeUndefined();
+    expect(mine({ glibc: null, glibcLoader: false })).toBeUndefined();
+    expect(verdict({ glibc: null, glibcLoader: true })).toBeUndefined();
   });
 });
 

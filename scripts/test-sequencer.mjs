@@ -1,4 +1,4 @@
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { BaseSequencer } from 'vitest/node';
 
 /**
  * The order files start in, for the wall time of a whole run on a 2-core machine.
@@ -15,9 +15,11 @@ const LONG_WAITS = [
 ];
 
 export default class TetherSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+  /** @param {import('vitest/node').TestSpecification[]} files */
+  async sort(files) {
     const sorted = await super.sort(files);
-    const isLong = (file: TestSpecification) => LONG_WAITS.some((p) => file.moduleId.endsWith(p));
+    /** @param {import('vitest/node').TestSpecification} file */
+    const isLong = (file) => LONG_WAITS.some((p) => file.moduleId.endsWith(p));
     const long = sorted.filter(isLong);
     const browser = sorted.filter((f) => f.project.name === 'e2e');
     const rest = sorted.filter((f) => !isLong(f) && f.project.name !== 'e2e');
@@ -25,7 +27,7 @@ export default class TetherSequencer extends BaseSequencer {
     const every = browser.length > 0 ? rest.length / browser.length : 0;
     let next = 0;
     rest.forEach((file, i) => {
-      while (next < browser.length && i >= Math.floor(next * every)) out.push(browser[next++]!);
+      while (next < browser.length && i >= Math.floor(next * every)) out.push(browser[next++]);
       out.push(file);
     });
     out.push(...browser.slice(next));
