@@ -42,9 +42,11 @@ let image = '';
 async function newContainer(what: string, kind: 'glibc' | 'busybox' = 'glibc'): Promise<string> {
   const name = containerName(what);
   created.push(name);
+  // The glibc containers share one Tether home, so one install serves them all; a container
+  // without glibc must not see it (its record names a node that cannot run there).
   await runContainer(kind === 'glibc' ? image : await testImage('busybox'), name, {
     volumes: [
-      [tetherHome, '/root/.tether'],
+      ...(kind === 'glibc' ? [[tetherHome, '/root/.tether'] as [string, string]] : []),
       [share, '/share'],
     ],
   });
@@ -207,7 +209,8 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
     try {
       await c.connect();
       expect(hooks.stages.map((s) => s.stage)).toEqual(
-        expect.arrayContaining(['connecting', 'authenticating', 'checking', 'starting', 'connected']),
+        // Warm: the container was prepared by an earlier test, so the checked bridge is the only step.
+        expect.arrayContaining(['connecting', 'authenticating', 'starting', 'connected']),
       );
       const out = collect(
         await c.startProcess({ argv: ['/bin/sh', '-c', 'hostname; exit 4'], cwd: '/', tty: false }),
@@ -215,9 +218,6 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
       await waitFor('the process', () => out.closed());
       expect(out.text().trim()).toBe(await podman('inspect', '--format', '{{.Config.Hostname}}', main));
       expect(out.exitCode()).toBe(4);
-      expect(hooks.stages.map((s) => s.detail).join('\n')).toMatch(
-        /examining container \S+ \(podman on container-host\)/,
-      );
     } finally {
       await c.close();
     }
