@@ -2,12 +2,14 @@
 //   tether exec-server   the exec-server (electron/server)
 //   tether run           run one process in an environment through the reconnecting client
 //   tether ssh           a shell on an SSH host that rides through drops (same client, ssh transport)
+//   tether forward       forward local ports to ports on an environment's host (as ssh -L)
 //   tether cp            copy files and folders to or from a server
 //   tether uninstall     remove Tether from an SSH host
 //   tether web           serve the app to a browser (electron/web)
 import { Command } from 'commander';
 import { registerExecServerCommand } from '../server/cli';
 import { registerCpCommand } from '../client/cli/cp-cli';
+import { registerForwardCommand } from '../client/cli/forward-cli';
 import { registerRunCommand, registerSshCommand } from '../client/cli/run-cli';
 import { registerUninstallCommand } from '../client/cli/uninstall-cli';
 import { registerWebCommand } from '../web/cli';
@@ -23,6 +25,7 @@ registerExecServerCommand(program);
 registerRunCommand(program);
 registerSshCommand(program);
 registerCpCommand(program);
+registerForwardCommand(program);
 registerUninstallCommand(program);
 registerWebCommand(program);
 

@@ -8,3 +8,4 @@ export * from './terminal-eof';
 export * from './data-frame';
 export * from './json-limits';
 export * from './flow-control';
+export * from './stream-channel';

@@ -29,6 +29,7 @@ export const MethodTable = {
   [Method.fsReadBlock]: { params: S.FsReadBlockParams, result: S.FsReadBlockResult },
   [Method.fsWriteBlock]: { params: S.FsWriteBlockParams, result: S.EmptyResult },
   [Method.fsClose]: { params: S.FsHandleParams, result: S.EmptyResult },
+  [Method.streamOpen]: { params: S.StreamOpenParams, result: S.StreamOpenResult },
 } as const;
 
 export type RequestMethod = keyof typeof MethodTable;

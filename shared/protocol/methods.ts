@@ -29,6 +29,8 @@ export const Method = {
   fsRename: 'fs/rename',
   /** Tether extension (capability `tetherCloseStdin`): end a process's input. */
   processCloseStdin: 'process/closeStdin',
+  /** Tether extension (capability `tetherStreams`): a TCP stream to a loopback port on the host. */
+  streamOpen: 'stream/open',
 } as const;
 
 export const Notification = {
@@ -38,6 +40,14 @@ export const Notification = {
   processClosed: 'process/closed',
   /** Tether extension, client → server (capability `tetherFlowControl`). */
   processAck: 'process/ack',
+  /**
+   * Tether extension (capability `tetherStreams`), both directions: bytes of an open stream, credit
+   * for bytes written out, the sender's end of data (half-close), and an abort of the stream.
+   */
+  streamData: 'stream/data',
+  streamCredit: 'stream/credit',
+  streamEnd: 'stream/end',
+  streamReset: 'stream/reset',
 } as const;
 
 /**
@@ -79,6 +89,11 @@ export const TetherCapability = {
    * `tetherBinaryFrames: true`.
    */
   binaryFrames: 'tetherBinaryFrames',
+  /**
+   * TCP streams to loopback ports on the host (`stream/open` and the `stream/*` notifications), each
+   * with its own credit window: what port forwarding rides on (docs/forwarding.md).
+   */
+  streams: 'tetherStreams',
 } as const;
 
 /**

@@ -34,6 +34,9 @@ import { RemoteFileSystem } from '../files/remote-file-system';
 import { SessionLink, type SessionLinkOptions } from './session-link';
 import { processStartParams } from '../processes/start-params';
 import { errorMessage } from '../../../shared/error-message';
+import type * as net from 'node:net';
+import type { StreamOpenResult } from '../../../shared/protocol';
+import { StreamMux, type StreamTarget } from '../forwarding/stream-mux';
 
 export interface RemoteClientOptions extends SessionLinkOptions {
   /** Bounds of each process's retained event log (replayed to late subscribers). */
@@ -68,6 +71,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   /** Retained output of every process of this client, bounded together. */
   private readonly retainedBudget: RetainedOutputBudget;
   readonly fs: RemoteFileSystem;
+  /** TCP streams to the host's loopback ports (`tetherStreams`), for port forwarding. */
+  private readonly streams: StreamMux;
 
   constructor(private readonly options: RemoteClientOptions) {
     this.link = new SessionLink(options, {
@@ -87,6 +92,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       onSample: (rttMs) => this.monitor.addSample(rttMs),
       onSettled: () => this.emitHealth(true),
       onTick: () => this.emitHealth(false),
+      notification: (connection, method, params) => this.streams.notification(connection, method, params),
+      connectionClosed: (connection) => this.streams.connectionClosed(connection),
       log: (message) => this.options.log?.(message),
     });
     this.retainedBudget = new RetainedOutputBudget(
@@ -102,6 +109,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         this.connection?.unroute(processId);
       },
     };
+    this.streams = new StreamMux({
+      ready: (signal) => this.readyUnless(signal),
+      hasCapability: (name) => this.hasCapability(name),
+    });
     this.fs = new RemoteFileSystem({
       callOnce: (method, params) => this.callOnce(method, params),
       hasCapability: (name) => this.hasCapability(name),
@@ -226,6 +237,20 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   async close(): Promise<void> {
     this.link.close();
+    this.streams.closeAll();
+  }
+
+  /**
+   * Pipes `socket` (paused, allowHalfOpen) to a TCP port on the host's loopback. Waits for the link
+   * while it recovers, until `signal` aborts; the socket is reset when the host refuses.
+   */
+  pipeStream(socket: net.Socket, target: StreamTarget, signal?: AbortSignal): Promise<StreamOpenResult> {
+    return this.streams.pipe(socket, target, signal);
+  }
+
+  /** Streams open on this client now. */
+  get openStreamCount(): number {
+    return this.streams.openCount;
   }
 
   // ── Calls ───────────────────────────────────────────────────────────────────────────────────
@@ -269,6 +294,26 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   private ready(): Promise<ExecServerConnection> {
     return this.link.ready();
+  }
+
+  /** ready(), given up when `signal` aborts (its reason is the error). */
+  private readyUnless(signal?: AbortSignal): Promise<ExecServerConnection> {
+    if (!signal) return this.ready();
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.ready().then(
+        (connection) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(connection);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error as Error);
+        },
+      );
+    });
   }
 
   // ── Health ──────────────────────────────────────────────────────────────────────────────────

@@ -46,6 +46,10 @@ export interface SessionLinkHooks extends RttProbeEvents {
   installed(): void;
   /** The connected link stalled, or answers again after `silentMs` of silence. */
   stallChanged(stalled: boolean, silentMs: number): void;
+  /** A notification that is no process event (the `stream/*` ones), from `connection`. */
+  notification(connection: ExecServerConnection, method: string, params: unknown): void;
+  /** `connection` ended (held by the link or not): what lived on it ends now. */
+  connectionClosed(connection: ExecServerConnection): void;
   log(message: string): void;
 }
 
@@ -208,8 +212,14 @@ export class SessionLink {
         processes: () => this.hooks.processes(),
         events: (opened) => ({
           onClose: (error) => {
+            const connection = opened();
+            if (connection) this.hooks.connectionClosed(connection);
             const link = this.link;
-            if (holds(link, opened())) this.handleLoss(link, error);
+            if (holds(link, connection)) this.handleLoss(link, error);
+          },
+          onNotification: (method, params) => {
+            const connection = opened();
+            if (connection) this.hooks.notification(connection, method, params);
           },
           onProtocolError: (message) => this.log(message),
           onStallChange: (stalled, silentMs) => {

@@ -64,6 +64,7 @@ export function buildEnvironmentInfo(
       ...(options.sessionTtlMs !== undefined ? { [SESSION_LIFETIME_CAPABILITY]: options.sessionTtlMs } : {}),
       [TetherCapability.closeStdin]: true,
       [TetherCapability.binaryFrames]: true,
+      [TetherCapability.streams]: true,
       ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };

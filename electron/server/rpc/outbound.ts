@@ -2,8 +2,15 @@
 // JSON text with base64 byte fields (codex's protocol), or, once a connection has negotiated
 // `tetherBinaryFrames`, a binary data frame whose byte fields travel raw. Messages with bytes are
 // kept as values until then, since a session's next connection may speak the other form.
-import { Notification, payloadRefJson, writeDataFrame, type OutputStream } from '../../../shared/protocol';
-import { encodeResult, encodeResultFrame } from './envelope';
+import {
+  encodeDataFrame,
+  Notification,
+  payloadRefJson,
+  stringifyWithBytes,
+  writeDataFrame,
+  type OutputStream,
+} from '../../../shared/protocol';
+import { encodeResult, encodeResultFrame, toBase64 } from './envelope';
 import { acquireMessageBuffer, releaseMessage } from './message-pool';
 
 /** One chunk of a process's output, as `process/output` carries it. */
@@ -23,8 +30,15 @@ export interface ResultMessage {
   result: unknown;
 }
 
+/** A notification whose params may hold byte fields (Uint8Arrays), such as `stream/data`. */
+export interface NotificationMessage {
+  kind: 'notification';
+  method: string;
+  params: Record<string, unknown>;
+}
+
 /** Ready JSON text (Buffers hold UTF-8 JSON from the message pool), or a value to encode. */
-export type OutboundMessage = string | Buffer | ProcessOutputMessage | ResultMessage;
+export type OutboundMessage = string | Buffer | ProcessOutputMessage | ResultMessage | NotificationMessage;
 
 /** A message ready for the transport: a text frame, or a binary data frame. */
 export type WireMessage = { text: string | Buffer } | { dataFrame: Buffer };
@@ -44,6 +58,11 @@ export function toWire(message: OutboundMessage, binaryFrames: boolean): WireMes
   if (message.kind === 'result') {
     const frame = binaryFrames ? encodeResultFrame(message.idJson, message.result) : null;
     return frame ? { dataFrame: frame } : { text: encodeResult(message.idJson, message.result) };
+  }
+  if (message.kind === 'notification') {
+    const body = { method: message.method, params: message.params };
+    const frame = binaryFrames ? encodeDataFrame(body, (bytes) => Buffer.allocUnsafe(bytes)) : null;
+    return frame ? { dataFrame: frame as Buffer } : { text: stringifyWithBytes(body, toBase64) };
   }
   return binaryFrames ? { dataFrame: outputFrame(message) } : { text: outputJson(message) };
 }

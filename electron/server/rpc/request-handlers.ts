@@ -13,10 +13,12 @@ import type { FileHandles } from '../fs/file-handles';
 import * as fs from '../fs/fs-service';
 import { RpcError } from './rpc-error';
 import type { Session } from '../processes/session';
+import type { StreamTable } from '../streams/stream-table';
 
 export interface RequestContext {
   session: Session;
   files: FileHandles;
+  streams: StreamTable;
   environmentInfo: EnvironmentInfo;
   /** Aborted when the connection goes away; ends long polls early. */
   signal: AbortSignal;
@@ -30,6 +32,7 @@ type HandlerTable = { [M in Exclude<RequestMethod, 'initialize'>]: Handler<M> };
 export function methodFamily(method: string): string {
   if (method.startsWith('process/')) return 'exec';
   if (method.startsWith('fs/')) return 'filesystem';
+  if (method.startsWith('stream/')) return 'stream';
   if (method === Method.environmentInfo) return 'environment info';
   if (method === Method.environmentStatus) return 'environment status';
   return method;
@@ -98,4 +101,6 @@ export const requestHandlers: HandlerTable = {
     await ctx.files.close(params.handleId);
     return {};
   },
+
+  [Method.streamOpen]: (params, ctx) => ctx.streams.open(params),
 };
