@@ -64,7 +64,7 @@ export class StreamMux {
         );
       }
     } catch (error) {
-      socket.resetAndDestroy();
+      resetSocket(socket);
       throw error;
     }
     const streamId = randomUUID();
@@ -74,7 +74,7 @@ export class StreamMux {
         end: () => socket.end(),
         pause: () => socket.pause(),
         resume: () => socket.resume(),
-        reset: () => socket.resetAndDestroy(),
+        reset: () => resetSocket(socket),
       },
       {
         data: (data) => connection.notify(Notification.streamData, { streamId, data }),
@@ -151,4 +151,10 @@ export class StreamMux {
   closeAll(): void {
     for (const open of [...this.streams.values()]) open.channel.abort();
   }
+}
+
+/** A TCP reset for a connected socket; one never connected (or already gone) is just destroyed. */
+function resetSocket(socket: net.Socket): void {
+  if (socket.remoteAddress === undefined || socket.destroyed) socket.destroy();
+  else socket.resetAndDestroy();
 }
