@@ -2,6 +2,7 @@
 import type { BenchCase } from '../lib/bench-case';
 import { echoCase } from './echo';
 import { fleetCase } from './fleet';
+import { forwardCase } from './forward';
 import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
 import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
@@ -23,6 +24,7 @@ export const ALL_CASES: BenchCase[] = [
   footprintCase,
   transferCase,
   sshCase,
+  forwardCase,
   fleetCase,
 ];
 
