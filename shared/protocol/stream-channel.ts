@@ -29,8 +29,8 @@ export interface ChannelWire {
 /** Credit is returned in steps of a quarter window, so a full window keeps moving (as tetherFlowControl). */
 const CREDIT_STEPS_PER_WINDOW = 4;
 
-/** The default window each receiver grants, and the largest a server grants. */
-export const STREAM_WINDOW_BYTES = 1024 * 1024;
+/** The window each receiver grants (as an SSH channel's), and the largest a server grants. */
+export const STREAM_WINDOW_BYTES = 2 * 1024 * 1024;
 export const MAX_STREAM_WINDOW_BYTES = 16 * 1024 * 1024;
 
 /** The window a server grants when a client asks for `requested` (its own receive window). */

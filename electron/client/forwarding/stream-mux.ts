@@ -77,7 +77,13 @@ export class StreamMux {
         reset: () => resetSocket(socket),
       },
       {
-        data: (data) => connection.notify(Notification.streamData, { streamId, data }),
+        // A plain view, not the socket's Buffer: JSON.stringify would first run Buffer's toJSON,
+        // which builds an array of every byte, before the payload replacer sees the field.
+        data: (data) =>
+          connection.notify(Notification.streamData, {
+            streamId,
+            data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+          }),
         credit: (bytes) => connection.notify(Notification.streamCredit, { streamId, bytes }),
         end: () => connection.notify(Notification.streamEnd, { streamId }),
         reset: (message) => connection.notify(Notification.streamReset, { streamId, message }),

@@ -82,9 +82,10 @@ export class Connection implements SessionSink {
   private session: Session | null = null;
   private readonly files: FileHandles;
   /** This connection's TCP streams (`tetherStreams`): they end with it. */
-  private readonly streams = new StreamTable((method, params) =>
-    this.send({ kind: 'notification', method, params }),
-  );
+  private readonly streams = new StreamTable({
+    notification: (method, params) => this.send({ kind: 'notification', method, params }),
+    data: (streamIdJson, data) => this.send({ kind: 'streamData', streamIdJson, data }),
+  });
   private readonly aborter = new AbortController();
   private readonly queue: PendingRequest[] = [];
   private inFlight = 0;

@@ -24,7 +24,11 @@ import { RpcError } from '../rpc/rpc-error';
 import { MAX_STREAMS_PER_CONNECTION, STREAM_CONNECT_TIMEOUT_MS } from '../limits';
 
 /** How the table sends its notifications (byte fields raw in data frames where agreed). */
-export type StreamSend = (method: string, params: Record<string, unknown>) => void;
+export interface StreamSend {
+  notification(method: string, params: Record<string, unknown>): void;
+  /** `stream/data`, on the hot path: built straight into a pooled buffer. */
+  data(streamIdJson: string, data: Buffer): void;
+}
 
 const STREAM_NOTIFICATIONS: ReadonlySet<string> = new Set([
   Notification.streamData,
@@ -140,6 +144,7 @@ export class StreamTable {
   }
 
   private attach(streamId: string, socket: net.Socket, clientWindow: number): void {
+    const streamIdJson = JSON.stringify(streamId);
     const channel = new StreamChannel(
       {
         write: (bytes, written) => socket.write(bytes, () => written()),
@@ -149,10 +154,10 @@ export class StreamTable {
         reset: () => socket.resetAndDestroy(),
       },
       {
-        data: (data) => this.send(Notification.streamData, { streamId, data }),
-        credit: (bytes) => this.send(Notification.streamCredit, { streamId, bytes }),
-        end: () => this.send(Notification.streamEnd, { streamId }),
-        reset: (message) => this.send(Notification.streamReset, { streamId, message }),
+        data: (data) => this.send.data(streamIdJson, data as Buffer),
+        credit: (bytes) => this.send.notification(Notification.streamCredit, { streamId, bytes }),
+        end: () => this.send.notification(Notification.streamEnd, { streamId }),
+        reset: (message) => this.send.notification(Notification.streamReset, { streamId, message }),
       },
       grantedStreamWindow(STREAM_WINDOW_BYTES),
       () => this.streams.delete(streamId),
