@@ -25,7 +25,9 @@ export interface PortForwardOptions {
   /** How long a connection accepted during an outage waits for the link (FORWARD_LINK_WAIT_MS). */
   linkWaitMs?: number;
   /** A connection that could not be forwarded (refused on the host, no link in time). */
-  onConnectionError?(message: string): void;
+  onConnectionError?(message: string, error: unknown): void;
+  /** A connection reached the host's port. */
+  onConnected?(): void;
 }
 
 /** Lowest port the same-number rule takes: below it a local bind needs privileges. */
@@ -101,15 +103,19 @@ export class PortForward {
     // Errors are the stream's to report (a reset); the listener keeps none.
     socket.on('error', () => undefined);
     const wait = AbortSignal.timeout(this.options.linkWaitMs ?? FORWARD_LINK_WAIT_MS);
-    this.piper.pipeStream(socket, this.options.target, wait).catch((error: unknown) => {
-      const timedOut = wait.aborted && (error as Error | null)?.name === 'TimeoutError';
-      const message = timedOut
-        ? `the link to the environment was not back within ${Math.round((this.options.linkWaitMs ?? FORWARD_LINK_WAIT_MS) / 1000)} s`
-        : errorMessage(error);
-      this.options.onConnectionError?.(
-        `A connection to ${describeTarget(this.options.target)} was refused: ${message}`,
-      );
-    });
+    this.piper.pipeStream(socket, this.options.target, wait).then(
+      () => this.options.onConnected?.(),
+      (error: unknown) => {
+        const timedOut = wait.aborted && (error as Error | null)?.name === 'TimeoutError';
+        const message = timedOut
+          ? `the link to the environment was not back within ${Math.round((this.options.linkWaitMs ?? FORWARD_LINK_WAIT_MS) / 1000)} s`
+          : errorMessage(error);
+        this.options.onConnectionError?.(
+          `A connection to ${describeTarget(this.options.target)} was refused: ${message}`,
+          error,
+        );
+      },
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import { appCommands, appEvents } from './app';
 import { editorCommands } from './editor';
 import { environmentCommands, environmentEvents } from './environments';
 import { fileCommands } from './files';
+import { forwardCommands, forwardEvents } from './forwards';
 import { layoutCommands } from './layout';
 import { processCommands, processEvents } from './processes';
 import { searchCommands } from './search';
@@ -18,6 +19,7 @@ export * from './app';
 export * from './editor';
 export * from './environments';
 export * from './files';
+export * from './forwards';
 export * from './layout';
 export * from './processes';
 export * from './search';
@@ -34,6 +36,7 @@ export const commands = {
   ...layoutCommands,
   ...appCommands,
   ...searchCommands,
+  ...forwardCommands,
 } as const;
 
 const events = {
@@ -42,6 +45,7 @@ const events = {
   ...transferEvents,
   ...appEvents,
   ...sshEvents,
+  ...forwardEvents,
 } as const;
 
 export type Commands = typeof commands;
