@@ -2,7 +2,7 @@
 // port that reaches the host's port, the forward is kept in the config and bound again by a new
 // AppService on the same data dir, a refused port shows as nothing listening, and stopping or
 // removing the environment releases the port at once.
-import net from 'node:net';
+import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { exchange, outcome, portOf, tcpServer } from '../../support/forward-peers';
