@@ -33,6 +33,8 @@ import type { EventSink, RendererFeed } from './processes/renderer-link';
 import type { SecretStore } from './persistence/secret-store';
 import { searchHandlers } from './handlers/search-handlers';
 import { containerHandlers } from './handlers/container-handlers';
+import { forwardHandlers } from './handlers/forward-handlers';
+import { ForwardManager } from './forwarding/forward-manager';
 import { sshHandlers } from './handlers/ssh-handlers';
 import { userSshConfig, type SshConfigLocation } from './ssh/ssh-hosts';
 import { SshPromptBroker } from './ssh/ssh-prompts';
@@ -73,6 +75,7 @@ export class AppService {
   });
   private readonly tokens: EnvironmentTokens;
   private readonly config: AppConfig;
+  private readonly forwards: ForwardManager;
   private closed = false;
 
   private get sshConfig(): SshConfigLocation {
@@ -104,6 +107,11 @@ export class AppService {
     );
     this.tokens = new EnvironmentTokens(options.secrets);
     this.config = new AppConfig(store, settings, () => this.envs.stored());
+    this.forwards = new ForwardManager({
+      envs: this.envs,
+      save: () => this.config.save(),
+      changed: (envId, forwards) => this.renderers.broadcast('forwards.changed', { envId, forwards }),
+    });
     const { envs, flow, renderers, tokens, config } = this;
     this.handlers = {
       ...environmentHandlers({
@@ -117,6 +125,7 @@ export class AppService {
         localServer: options.localServer,
         sshConfig: this.sshConfig,
         prompts: this.prompts,
+        environmentRemoved: (id) => this.forwards.environmentRemoved(id),
       }),
       ...sshHandlers({
         envs,
@@ -130,6 +139,7 @@ export class AppService {
       ...processHandlers({ envs, flow, settings: () => config.settings }),
       ...fileHandlers(envs),
       ...searchHandlers(envs),
+      ...forwardHandlers(this.forwards),
       ...editorHandlers(envs, (work) => this.transfers.trackCleanup(work)),
       ...layoutHandlers(new LayoutStore(options.dataDir)),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),
@@ -166,6 +176,8 @@ export class AppService {
     if (options.autoConnect ?? true) {
       for (const env of service.envs.all()) if (env.stored.enabled) void env.connect();
     }
+    // Bound at once; their connections wait for each environment's link.
+    await service.forwards.restoreAll();
     return service;
   }
 
@@ -221,6 +233,7 @@ export class AppService {
     // Saved while every remote process is still followed: closing the clients ends that.
     await this.keeper.saveAndStop();
     this.envs.cancelRetries();
+    await this.forwards.closeAll();
     const closing = this.envs.all().map(async (env) => {
       env.dispose();
       await env.disconnect();

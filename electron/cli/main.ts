@@ -2,6 +2,7 @@
 //   tether exec-server   the exec-server (electron/server)
 //   tether run           run one process in an environment through the reconnecting client
 //   tether ssh           a shell on an SSH host that rides through drops (same client, ssh transport)
+//   tether forward       forward local ports to ports on an environment's host (as ssh -L)
 //   tether cp            copy files and folders to or from a server
 //   tether ps, attach    list and follow the processes other clients of the same credential started
 //   tether uninstall     remove Tether from an SSH host
@@ -10,6 +11,7 @@ import { Command } from 'commander';
 import { registerExecServerCommand } from '../server/cli';
 import { registerCpCommand } from '../client/cli/cp-cli';
 import { registerPsCommands } from '../client/cli/ps-cli';
+import { registerForwardCommand } from '../client/cli/forward-cli';
 import { registerRunCommand, registerSshCommand } from '../client/cli/run-cli';
 import { registerUninstallCommand } from '../client/cli/uninstall-cli';
 import { registerWebCommand } from '../web/cli';
@@ -26,6 +28,7 @@ registerRunCommand(program);
 registerSshCommand(program);
 registerCpCommand(program);
 registerPsCommands(program);
+registerForwardCommand(program);
 registerUninstallCommand(program);
 registerWebCommand(program);
 

@@ -9,8 +9,11 @@ import type {
   OutputStream,
   ProcessSignalName,
   TerminalSize,
+  StreamOpenResult,
   WriteStatus,
 } from '../../shared/protocol';
+import type { Socket } from 'node:net';
+import type { StreamTarget } from './forwarding/stream-mux';
 
 /** How to reach an exec-server. */
 export type TransportSpec =
@@ -344,6 +347,11 @@ export interface ExecServerClientApi {
   keepProcess(attachId: string): Promise<void>;
   /** Stops following an attached process; it runs on under its owner. */
   detachOtherProcess(handle: ProcessHandle): Promise<void>;
+  /**
+   * Pipes a local socket (paused, allowHalfOpen) to a TCP port on the host's loopback through a
+   * `tetherStreams` stream; waits for the link until `signal` aborts. See forwarding/stream-mux.ts.
+   */
+  pipeStream(socket: Socket, target: StreamTarget, signal?: AbortSignal): Promise<StreamOpenResult>;
   /** Skip the backoff wait: retry now if reconnecting (or reconnect a failed client). */
   reconnectNow(): void;
   /** Closes the connection and stops reconnecting. Remote processes keep running on the server. */

@@ -135,3 +135,10 @@ export const WALK_MAX_ENTRIES_PER_FOLDER = 100_000;
 export const WALK_MAX_ENTRIES = 500_000;
 /** Folders below the walked one; deeper trees are generated, not made by people (PATH_MAX is 4096). */
 export const WALK_MAX_DEPTH = 256;
+
+/**
+ * How long a connection accepted by a port forward during an outage waits for the link before it
+ * is refused (as the app's user actions wait, ACTION_LINK_WAIT_MS): long enough for a quick
+ * resume, short enough that a browser shows an error instead of spinning.
+ */
+export const FORWARD_LINK_WAIT_MS = 10_000;

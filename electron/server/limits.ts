@@ -152,3 +152,8 @@ export const GC_HOST_MARKER_STALE_MS = 3 * RUN_FILES_TOUCH_INTERVAL_MS;
 export const GC_STAGING_MAX_AGE_MS = 60 * 60 * 1000;
 /** A daemon log larger than this is moved aside (one `.old` copy) before the next daemon starts. */
 export const DAEMON_LOG_ROTATE_BYTES = 1024 * 1024;
+
+/** Streams (`tetherStreams`) open or opening at once on one connection. */
+export const MAX_STREAMS_PER_CONNECTION = 1024;
+/** How long `stream/open` waits for the loopback port to accept. */
+export const STREAM_CONNECT_TIMEOUT_MS = 10_000;

@@ -44,6 +44,17 @@ export const FsErrorKind = {
 } as const;
 
 /**
+ * `data.kind` of a failed `stream/open` (-32603): nothing listens on the port, the target is not a
+ * loopback address, or the connect failed otherwise (timeout, unreachable).
+ */
+export const StreamErrorKind = {
+  refused: 'connectionRefused',
+  notLoopback: 'notLoopback',
+  failed: 'connectFailed',
+} as const;
+export type StreamErrorKindValue = (typeof StreamErrorKind)[keyof typeof StreamErrorKind];
+
+/**
  * `data.kind` of the -32600 Tether's server answers when a request would pass one of its resource
  * caps (sessions, processes, open files, queued requests, fs/readFile size); `data.limit` names it.
  */

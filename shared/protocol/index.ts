@@ -9,3 +9,4 @@ export * from './data-frame';
 export * from './json-limits';
 export * from './flow-control';
 export * from './stream-framing';
+export * from './stream-channel';

@@ -34,6 +34,7 @@ export const MethodTable = {
   [Method.processAttach]: { params: S.ProcessAttachParams, result: S.ProcessSummary },
   [Method.processDetach]: { params: S.ProcessIdParams, result: S.EmptyResult },
   [Method.processKeep]: { params: S.ProcessIdParams, result: S.EmptyResult },
+  [Method.streamOpen]: { params: S.StreamOpenParams, result: S.StreamOpenResult },
 } as const;
 
 export type RequestMethod = keyof typeof MethodTable;

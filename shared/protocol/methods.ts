@@ -39,6 +39,8 @@ export const Method = {
   processDetach: 'process/detach',
   /** Tether extension (capability `tetherSessionProcesses`): move an attached process under this session. */
   processKeep: 'process/keep',
+  /** Tether extension (capability `tetherStreams`): a TCP stream to a loopback port on the host. */
+  streamOpen: 'stream/open',
 } as const;
 
 export const Notification = {
@@ -54,6 +56,14 @@ export const Notification = {
    * closed.
    */
   sessionProcessChanged: 'session/processChanged',
+  /**
+   * Tether extension (capability `tetherStreams`), both directions: bytes of an open stream, credit
+   * for bytes written out, the sender's end of data (half-close), and an abort of the stream.
+   */
+  streamData: 'stream/data',
+  streamCredit: 'stream/credit',
+  streamEnd: 'stream/end',
+  streamReset: 'stream/reset',
 } as const;
 
 /**
@@ -101,6 +111,11 @@ export const TetherCapability = {
    * `process/keep` to watch, drive and adopt a process another client started.
    */
   sessionProcesses: 'tetherSessionProcesses',
+  /**
+   * TCP streams to loopback ports on the host (`stream/open` and the `stream/*` notifications), each
+   * with its own credit window: what port forwarding rides on (docs/forwarding.md).
+   */
+  streams: 'tetherStreams',
 } as const;
 
 /**

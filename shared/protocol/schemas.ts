@@ -247,6 +247,40 @@ export type ProcessExitedNotification = z.infer<typeof ProcessExitedNotification
 export const ProcessClosedNotification = z.looseObject({ processId: z.string(), seq: u64 });
 export type ProcessClosedNotification = z.infer<typeof ProcessClosedNotification>;
 
+// ── Streams (Tether extension `tetherStreams`) ──────────────────────────────────────────────
+
+/** A TCP port number. */
+const Port = z.number().int().min(1).max(65535);
+
+export const StreamOpenParams = z.object({
+  /** Chosen by the client, unique among its open streams on this connection. */
+  streamId: z.string().min(1).max(128),
+  /** `localhost` or a loopback literal (127.0.0.0/8, ::1); anything else is refused. */
+  host: z.string().min(1).max(255),
+  port: Port,
+  /** Bytes the server may send on this stream before the client returns credit. */
+  windowBytes: u64.min(1),
+});
+export type StreamOpenParams = z.infer<typeof StreamOpenParams>;
+
+export const StreamOpenResult = z.looseObject({
+  /** Bytes the client may send before the server returns credit. */
+  windowBytes: u64.min(1),
+  /** The address the server connected to (`127.0.0.1` or `::1` for `localhost`). */
+  address: z.string(),
+});
+export type StreamOpenResult = z.infer<typeof StreamOpenResult>;
+
+export const StreamDataParams = z.looseObject({ streamId: z.string(), data: wireBytes });
+export type StreamDataParams = z.infer<typeof StreamDataParams>;
+/** `bytes` more of the receiver's window are free again: they were written out on its side. */
+export const StreamCreditParams = z.looseObject({ streamId: z.string(), bytes: u64.min(1) });
+export type StreamCreditParams = z.infer<typeof StreamCreditParams>;
+export const StreamEndParams = z.looseObject({ streamId: z.string() });
+export type StreamEndParams = z.infer<typeof StreamEndParams>;
+export const StreamResetParams = z.looseObject({ streamId: z.string(), message: z.string().optional() });
+export type StreamResetParams = z.infer<typeof StreamResetParams>;
+
 // ── Filesystem ──────────────────────────────────────────────────────────────────────────────
 
 const sandboxField = { sandbox: z.unknown().optional() };

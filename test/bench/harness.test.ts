@@ -10,6 +10,7 @@ import type { BenchReport } from './lib/report';
 import type { Measurement } from './lib/results';
 import { ALL_CASES } from './cases';
 import { SSH_ENVIRONMENT_ROW } from './cases/ssh';
+import { FORWARD_SSH_L_ROW } from './cases/forward';
 import { REPO_ROOT } from '../support/exec-servers';
 import { SSHD_BINARY } from '../support/sshd';
 
@@ -38,6 +39,12 @@ const ENVIRONMENT_SKIPS: Array<{ caseId: string; name: string; applies: () => bo
     name: SSH_ENVIRONMENT_ROW,
     applies: () => !existsSync(SSHD_BINARY),
     why: `SSH environments need OpenSSH's server (${SSHD_BINARY}) to connect to, which this machine lacks`,
+  },
+  {
+    caseId: 'forward',
+    name: FORWARD_SSH_L_ROW,
+    applies: () => !existsSync(SSHD_BINARY),
+    why: `the ssh -L comparison needs OpenSSH's server (${SSHD_BINARY}), which this machine lacks`,
   },
 ];
 

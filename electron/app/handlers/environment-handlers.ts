@@ -34,6 +34,8 @@ export interface EnvironmentHandlerDeps {
   localServer: LocalServerCommand;
   sshConfig: SshConfigLocation;
   prompts: SshPromptBroker;
+  /** An environment is being removed: what else it owns (its port forwards) goes with it. */
+  environmentRemoved(id: string): Promise<void>;
 }
 
 export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHandlers {
@@ -114,6 +116,7 @@ export function environmentHandlers(deps: EnvironmentHandlerDeps): EnvironmentHa
       if (terminateProcesses) {
         await Promise.all([...env.processes.values()].map((p) => p.live?.terminate().catch(() => undefined)));
       }
+      await deps.environmentRemoved(id);
       env.dispose();
       await env.disconnect();
       for (const p of env.processes.values()) flow.drop(env, p);

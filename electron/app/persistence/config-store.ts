@@ -11,6 +11,7 @@ import {
   Settings,
   TERMINAL_SETTINGS_WITH_DEFAULTS,
   TerminalProfile,
+  StoredForward,
 } from '../../../shared/ipc';
 import { LOCAL_ENVIRONMENT_COLOUR } from '../../../shared/environment-colours';
 import { writeFileAtomic } from './atomic-file';
@@ -30,6 +31,8 @@ export const StoredEnvironment = z.object({
   workspaceFolder: z.string().min(1).max(4096).optional(),
   /** What its new shells start as; absent (every file from before profiles): the empty profile. */
   terminalProfile: TerminalProfile.optional(),
+  /** Its port forwards, started again at the next launch; absent: none. */
+  forwards: z.array(StoredForward).max(256).optional(),
 });
 export type StoredEnvironment = z.infer<typeof StoredEnvironment>;
 

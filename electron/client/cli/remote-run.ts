@@ -222,7 +222,7 @@ function spawnFailureKind(error: unknown): unknown {
   return data !== null && typeof data === 'object' ? (data as { kind?: unknown }).kind : undefined;
 }
 
-function describeState(state: ConnectionState): string | null {
+export function describeState(state: ConnectionState): string | null {
   switch (state.kind) {
     case 'reconnecting': {
       const held =

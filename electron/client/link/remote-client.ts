@@ -38,6 +38,9 @@ import { RemoteFileSystem } from '../files/remote-file-system';
 import { SessionLink, type SessionLinkOptions } from './session-link';
 import { processStartParams } from '../processes/start-params';
 import { errorMessage } from '../../../shared/error-message';
+import type * as net from 'node:net';
+import type { StreamOpenResult } from '../../../shared/protocol';
+import { StreamMux, type StreamTarget } from '../forwarding/stream-mux';
 
 export interface RemoteClientOptions extends SessionLinkOptions {
   /** Bounds of each process's retained event log (replayed to late subscribers). */
@@ -76,6 +79,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   /** Retained output of every process of this client, bounded together. */
   private readonly retainedBudget: RetainedOutputBudget;
   readonly fs: RemoteFileSystem;
+  /** TCP streams to the host's loopback ports (`tetherStreams`), for port forwarding. */
+  private readonly streams: StreamMux;
 
   constructor(private readonly options: RemoteClientOptions) {
     this.link = new SessionLink(options, {
@@ -95,7 +100,12 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       onSample: (rttMs) => this.monitor.addSample(rttMs),
       onSettled: () => this.emitHealth(true),
       onTick: () => this.emitHealth(false),
-      notification: (method, params) => this.handleNotification(method, params),
+      notification: (connection, method, params) => {
+        if (this.streams.notification(connection, method, params)) return;
+        // The other sessions' news counts only from the live link (a closing one may still talk).
+        if (connection === this.connection) this.handleNotification(method, params);
+      },
+      connectionClosed: (connection) => this.streams.connectionClosed(connection),
       log: (message) => this.options.log?.(message),
     });
     this.retainedBudget = new RetainedOutputBudget(
@@ -111,6 +121,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
         this.connection?.unroute(processId);
       },
     };
+    this.streams = new StreamMux({
+      ready: (signal) => this.readyUnless(signal),
+      hasCapability: (name) => this.hasCapability(name),
+    });
     this.fs = new RemoteFileSystem({
       callOnce: (method, params) => this.callOnce(method, params),
       hasCapability: (name) => this.hasCapability(name),
@@ -310,6 +324,20 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   async close(): Promise<void> {
     this.link.close();
+    this.streams.closeAll();
+  }
+
+  /**
+   * Pipes `socket` (paused, allowHalfOpen) to a TCP port on the host's loopback. Waits for the link
+   * while it recovers, until `signal` aborts; the socket is reset when the host refuses.
+   */
+  pipeStream(socket: net.Socket, target: StreamTarget, signal?: AbortSignal): Promise<StreamOpenResult> {
+    return this.streams.pipe(socket, target, signal);
+  }
+
+  /** Streams open on this client now. */
+  get openStreamCount(): number {
+    return this.streams.openCount;
   }
 
   // ── Calls ───────────────────────────────────────────────────────────────────────────────────
@@ -353,6 +381,26 @@ export class RemoteExecServerClient implements ExecServerClientApi {
 
   private ready(): Promise<ExecServerConnection> {
     return this.link.ready();
+  }
+
+  /** ready(), given up when `signal` aborts (its reason is the error). */
+  private readyUnless(signal?: AbortSignal): Promise<ExecServerConnection> {
+    if (!signal) return this.ready();
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.ready().then(
+        (connection) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(connection);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error as Error);
+        },
+      );
+    });
   }
 
   // ── Health ──────────────────────────────────────────────────────────────────────────────────

@@ -48,8 +48,13 @@ export interface SessionLinkHooks extends RttProbeEvents {
   installed(): void;
   /** The connected link stalled, or answers again after `silentMs` of silence. */
   stallChanged(stalled: boolean, silentMs: number): void;
-  /** A notification that is not a process event (Tether extensions such as session/processChanged). */
-  notification?(method: string, params: unknown): void;
+  /**
+   * A notification that is no process event (Tether extensions: `stream/*`,
+   * `session/processChanged`), from `connection`, held by the link or not.
+   */
+  notification(connection: ExecServerConnection, method: string, params: unknown): void;
+  /** `connection` ended (held by the link or not): what lived on it ends now. */
+  connectionClosed(connection: ExecServerConnection): void;
   log(message: string): void;
 }
 
@@ -213,13 +218,16 @@ export class SessionLink {
         processes: () => this.hooks.processes(),
         events: (opened) => ({
           onClose: (error) => {
+            const connection = opened();
+            if (connection) this.hooks.connectionClosed(connection);
             const link = this.link;
-            if (holds(link, opened())) this.handleLoss(link, error);
+            if (holds(link, connection)) this.handleLoss(link, error);
+          },
+          onNotification: (method, params) => {
+            const connection = opened();
+            if (connection) this.hooks.notification(connection, method, params);
           },
           onProtocolError: (message) => this.log(message),
-          onNotification: (method, params) => {
-            if (holds(this.link, opened())) this.hooks.notification?.(method, params);
-          },
           onStallChange: (stalled, silentMs) => {
             if (holds(this.link, opened())) this.hooks.stallChanged(stalled, silentMs);
           },

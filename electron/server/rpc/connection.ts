@@ -25,6 +25,7 @@ import {
 import type { Logger } from '../logger';
 import { dropOutbound, toWire, type OutboundMessage } from './outbound';
 import { methodFamily, requestHandlers, type RequestContext } from './request-handlers';
+import { isStreamNotification, StreamTable } from '../streams/stream-table';
 import { RpcError } from './rpc-error';
 import type { Session, SessionRegistry, SessionSink } from '../processes/session';
 import { errorMessage } from '../../../shared/error-message';
@@ -87,6 +88,11 @@ export class Connection implements SessionSink {
   private state: 'new' | 'initializing' | 'awaitingInitialized' | 'ready' = 'new';
   private session: Session | null = null;
   private readonly files: FileHandles;
+  /** This connection's TCP streams (`tetherStreams`): they end with it. */
+  private readonly streams = new StreamTable({
+    notification: (method, params) => this.send({ kind: 'notification', method, params }),
+    data: (streamIdJson, data) => this.send({ kind: 'streamData', streamIdJson, data }),
+  });
   private readonly aborter = new AbortController();
   private readonly queue: PendingRequest[] = [];
   private inFlight = 0;
@@ -117,6 +123,7 @@ export class Connection implements SessionSink {
       // no new requests started, and none read, until it has taken most of what is queued.
       this.congested = true;
       this.session?.setCongested(true);
+      this.streams.setBlocked(true);
       this.transport.pauseInbound(true);
       this.waitForDrain();
     }
@@ -131,6 +138,7 @@ export class Connection implements SessionSink {
       }
       this.congested = false;
       this.session?.setCongested(false);
+      this.streams.setBlocked(false);
       this.transport.pauseInbound(false);
       this.pump();
     });
@@ -189,6 +197,7 @@ export class Connection implements SessionSink {
     this.closed = true;
     this.aborter.abort();
     this.files.closeAll();
+    this.streams.closeAll();
     this.queue.length = 0;
     this.session?.detach(this);
   }
@@ -240,6 +249,10 @@ export class Connection implements SessionSink {
     if (method === Notification.processAck && this.state !== 'new') {
       const parsed = ProcessAckParams.safeParse(params);
       if (parsed.success) this.session?.findOwn(parsed.data.processId)?.ack(parsed.data.consumedBytes);
+      return;
+    }
+    if (isStreamNotification(method) && this.state === 'ready') {
+      this.streams.handle(method, params);
       return;
     }
     this.violation(`unexpected notification ${method}`);
@@ -370,6 +383,7 @@ export class Connection implements SessionSink {
       registry: this.deps.registry,
       principal: this.principal,
       files: this.files,
+      streams: this.streams,
       environmentInfo: this.deps.environmentInfo,
       signal: this.aborter.signal,
     };

@@ -65,6 +65,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.closeStdin]: true,
       [TetherCapability.binaryFrames]: true,
       [TetherCapability.sessionProcesses]: true,
+      [TetherCapability.streams]: true,
       ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };

@@ -2,8 +2,15 @@
 // JSON text with base64 byte fields (codex's protocol), or, once a connection has negotiated
 // `tetherBinaryFrames`, a binary data frame whose byte fields travel raw. Messages with bytes are
 // kept as values until then, since a session's next connection may speak the other form.
-import { Notification, payloadRefJson, writeDataFrame, type OutputStream } from '../../../shared/protocol';
-import { encodeResult, encodeResultFrame } from './envelope';
+import {
+  encodeDataFrame,
+  Notification,
+  payloadRefJson,
+  stringifyWithBytes,
+  writeDataFrame,
+  type OutputStream,
+} from '../../../shared/protocol';
+import { encodeResult, encodeResultFrame, toBase64 } from './envelope';
 import { acquireMessageBuffer, releaseMessage } from './message-pool';
 
 /** One chunk of a process's output, as `process/output` carries it. */
@@ -23,14 +30,31 @@ export interface ResultMessage {
   result: unknown;
 }
 
+/** A chunk of a TCP stream, as `stream/data` carries it (the hot path of port forwarding). */
+export interface StreamDataMessage {
+  kind: 'streamData';
+  /** The stream id as JSON text. */
+  streamIdJson: string;
+  data: Buffer;
+}
+
+/** A notification whose params may hold byte fields (Uint8Arrays), such as `stream/data`. */
+export interface NotificationMessage {
+  kind: 'notification';
+  method: string;
+  params: Record<string, unknown>;
+}
+
 /** Ready JSON text (Buffers hold UTF-8 JSON from the message pool), or a value to encode. */
-export type OutboundMessage = string | Buffer | ProcessOutputMessage | ResultMessage;
+export type OutboundMessage =
+  string | Buffer | ProcessOutputMessage | ResultMessage | NotificationMessage | StreamDataMessage;
 
 /** A message ready for the transport: a text frame, or a binary data frame. */
 export type WireMessage = { text: string | Buffer } | { dataFrame: Buffer };
 
 // `process/output` is spelled out as JSON text, not stringified objects: it is the hot path.
 const OUTPUT_HEAD = `{"method":"${Notification.processOutput}","params":{"processId":`;
+const STREAM_DATA_HEAD = `{"method":"${Notification.streamData}","params":{"streamId":`;
 const OUTPUT_TAIL = '"}}';
 const OUTPUT_FRAME_TAIL = '}}';
 
@@ -46,27 +70,41 @@ export function toWire(message: OutboundMessage, binaryFrames: boolean): WireMes
       ? encodeResultFrame(message.idJson, message.result)
       : { text: encodeResult(message.idJson, message.result) };
   }
-  return binaryFrames ? { dataFrame: outputFrame(message) } : { text: outputJson(message) };
+  if (message.kind === 'notification') {
+    const body = { method: message.method, params: message.params };
+    const frame = binaryFrames ? encodeDataFrame(body, (bytes) => Buffer.allocUnsafe(bytes)) : null;
+    return frame ? { dataFrame: frame as Buffer } : { text: stringifyWithBytes(body, toBase64) };
+  }
+  const head =
+    message.kind === 'streamData'
+      ? `${STREAM_DATA_HEAD}${message.streamIdJson},"data":`
+      : outputHead(message);
+  return binaryFrames
+    ? { dataFrame: bytesFrame(head, message.data) }
+    : { text: bytesJson(head, message.data) };
 }
 
 function outputHead(message: ProcessOutputMessage): string {
   return `${OUTPUT_HEAD}${message.processIdJson},"seq":${message.seq},"stream":"${message.stream}","chunk":`;
 }
 
-/** The `process/output` JSON built straight into one pooled buffer: base64 is most of it. */
-function outputJson(message: ProcessOutputMessage): Buffer {
-  const head = `${outputHead(message)}"`;
-  const base64 = message.data.toString('base64');
-  const headBytes = Buffer.byteLength(head);
+/**
+ * A notification whose last member is its bytes (`process/output`, `stream/data`), its JSON built
+ * straight into one pooled buffer: base64 is most of it. `head` ends with that member's name.
+ */
+function bytesJson(head: string, data: Buffer): Buffer {
+  const opened = `${head}"`;
+  const base64 = data.toString('base64');
+  const headBytes = Buffer.byteLength(opened);
   const text = acquireMessageBuffer(headBytes + base64.length + OUTPUT_TAIL.length);
-  text.write(head, 0, 'utf8');
+  text.write(opened, 0, 'utf8');
   text.write(base64, headBytes, 'latin1');
   text.write(OUTPUT_TAIL, headBytes + base64.length, 'latin1');
   return text;
 }
 
 /** The same notification as a data frame, in one pooled buffer. */
-function outputFrame(message: ProcessOutputMessage): Buffer {
-  const header = `${outputHead(message)}${payloadRefJson(0, message.data.length)}${OUTPUT_FRAME_TAIL}`;
-  return writeDataFrame(header, [message.data], acquireMessageBuffer) as Buffer;
+function bytesFrame(head: string, data: Buffer): Buffer {
+  const header = `${head}${payloadRefJson(0, data.length)}${OUTPUT_FRAME_TAIL}`;
+  return writeDataFrame(header, [data], acquireMessageBuffer) as Buffer;
 }

@@ -14,6 +14,7 @@ import * as fs from '../fs/fs-service';
 import { RpcError } from './rpc-error';
 import type { Session, SessionRegistry } from '../processes/session';
 import type { Principal } from '../listeners/principal';
+import type { StreamTable } from '../streams/stream-table';
 
 export interface RequestContext {
   session: Session;
@@ -21,6 +22,7 @@ export interface RequestContext {
   registry: SessionRegistry;
   principal: Principal;
   files: FileHandles;
+  streams: StreamTable;
   environmentInfo: EnvironmentInfo;
   /** Aborted when the connection goes away; ends long polls early. */
   signal: AbortSignal;
@@ -34,6 +36,7 @@ type HandlerTable = { [M in Exclude<RequestMethod, 'initialize'>]: Handler<M> };
 export function methodFamily(method: string): string {
   if (method.startsWith('process/')) return 'exec';
   if (method.startsWith('fs/')) return 'filesystem';
+  if (method.startsWith('stream/')) return 'stream';
   if (method === Method.environmentInfo) return 'environment info';
   if (method === Method.environmentStatus) return 'environment status';
   return method;
@@ -137,4 +140,6 @@ export const requestHandlers: HandlerTable = {
     await ctx.files.close(params.handleId);
     return {};
   },
+
+  [Method.streamOpen]: (params, ctx) => ctx.streams.open(params),
 };

@@ -8,6 +8,7 @@ import { containerCommands } from './containers';
 import { editorCommands } from './editor';
 import { environmentCommands, environmentEvents } from './environments';
 import { fileCommands } from './files';
+import { forwardCommands, forwardEvents } from './forwards';
 import { layoutCommands } from './layout';
 import { processCommands, processEvents } from './processes';
 import { searchCommands } from './search';
@@ -20,6 +21,7 @@ export * from './containers';
 export * from './editor';
 export * from './environments';
 export * from './files';
+export * from './forwards';
 export * from './layout';
 export * from './processes';
 export * from './search';
@@ -37,6 +39,7 @@ export const commands = {
   ...layoutCommands,
   ...appCommands,
   ...searchCommands,
+  ...forwardCommands,
 } as const;
 
 const events = {
@@ -45,6 +48,7 @@ const events = {
   ...transferEvents,
   ...appEvents,
   ...sshEvents,
+  ...forwardEvents,
 } as const;
 
 export type Commands = typeof commands;

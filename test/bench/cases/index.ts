@@ -3,6 +3,7 @@ import type { BenchCase } from '../lib/bench-case';
 import { containerCase } from './container';
 import { echoCase } from './echo';
 import { fleetCase } from './fleet';
+import { forwardCase } from './forward';
 import { FOOTPRINT_BUDGETS, footprintCase } from './footprint';
 import { pixelsCase } from './pixels';
 import { reconnectCase } from './reconnect';
@@ -25,6 +26,7 @@ export const ALL_CASES: BenchCase[] = [
   transferCase,
   sshCase,
   containerCase,
+  forwardCase,
   fleetCase,
 ];
 

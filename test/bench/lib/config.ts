@@ -83,6 +83,16 @@ export interface BenchConfig {
     runTimeoutMs: number;
     connectTimeoutMs: number;
   };
+  /** Port forwarding against `ssh -L` (cases/forward.ts). */
+  forward: {
+    /** Bytes of one download through each contender. */
+    bytes: number;
+    runs: number;
+    /** Request round trips per contender (each on a new connection). */
+    requests: number;
+    runTimeoutMs: number;
+    connectTimeoutMs: number;
+  };
   ssh: {
     /** Cold connects, each to a fresh host HOME (so each installs the server). */
     coldRuns: number;
@@ -149,6 +159,7 @@ export const FULL_CONFIG: BenchConfig = {
     runTimeoutMs: 60_000,
     connectTimeoutMs: 120_000,
   },
+  forward: { bytes: 256 * MiB, runs: 3, requests: 300, runTimeoutMs: 120_000, connectTimeoutMs: 60_000 },
   ssh: {
     coldRuns: 3,
     warmRuns: 10,
@@ -212,6 +223,7 @@ export const QUICK_CONFIG: BenchConfig = {
     runTimeoutMs: 20_000,
     connectTimeoutMs: 120_000,
   },
+  forward: { bytes: 1 * MiB, runs: 1, requests: 5, runTimeoutMs: 20_000, connectTimeoutMs: 30_000 },
   ssh: {
     coldRuns: 1,
     warmRuns: 1,

@@ -3,12 +3,14 @@
 // ways, a key passphrase asked on the terminal, and `tether uninstall --ssh`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TETHER_BIN } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
+import { tetherForward } from '../../support/tether-forward';
 import { daemonPids, SshTestRig, type SshdHost } from '../../support/sshd';
 import { waitFor } from '../client/helpers';
 
@@ -96,6 +98,33 @@ describe('tether ssh / tether run --ssh / tether cp --ssh', () => {
     expect(stderr).toContain('err');
     expect(stdout).toBe('out\n');
     expect(code).toBe(3);
+  });
+
+  it('forwards a port over SSH through the daemon, as ssh -L would', async () => {
+    // The rig's host is this machine: a port on its loopback is one on ours.
+    const echo = net.createServer({ allowHalfOpen: true }, (socket) => {
+      socket.on('error', () => undefined);
+      socket.pipe(socket);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const target = (echo.address() as net.AddressInfo).port;
+    const forwarding = await tetherForward(
+      ['--ssh', host.alias, '-F', rig.configFile, `0:localhost:${target}`],
+      60_000,
+    );
+    const port = Number(forwarding.address.split(':')[1]);
+    const payload = Buffer.from(Array.from({ length: 1_000_000 }, (_, i) => (i * 13) % 256));
+    const echoed = await new Promise<Buffer>((resolve, reject) => {
+      const socket = net.connect({ host: '127.0.0.1', port, allowHalfOpen: true });
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+      socket.end(payload);
+    });
+    expect(echoed.equals(payload)).toBe(true);
+    expect(await forwarding.stop()).toBe(0);
+    echo.close();
   });
 
   it('opens the login shell of the host under a pty', async () => {

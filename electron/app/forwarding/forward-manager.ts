@@ -1,0 +1,201 @@
+// The port forwards of every environment: each one a PortForward (electron/client/forwarding) whose
+// connections go through whatever client the environment has at that moment, kept in the
+// environment's stored config so they come back after a restart. Owns their views and tells the
+// renderers when one changes.
+import { randomUUID } from 'node:crypto';
+import type * as net from 'node:net';
+import type { ForwardState, ForwardView, StoredForward } from '../../../shared/ipc';
+import { StreamErrorKind } from '../../../shared/protocol';
+import { errorMessage } from '../../../shared/error-message';
+import { isClientError } from '../../client/client-error';
+import { PortForward, type StreamPiper } from '../../client/forwarding/port-forward';
+import { AppError, notFound } from '../app-error';
+import type { EnvironmentRegistry } from '../environments/environment-registry';
+
+interface LiveForward {
+  stored: StoredForward;
+  forward: PortForward | null;
+  error: string | null;
+  /** The last connection was refused on the host. */
+  refused: boolean;
+}
+
+export interface ForwardManagerDeps {
+  envs: EnvironmentRegistry;
+  /** Writes the config file, after `stored` of an environment changed. */
+  save(): Promise<void>;
+  changed(envId: string, forwards: ForwardView[]): void;
+}
+
+export class ForwardManager {
+  private readonly byEnv = new Map<string, Map<string, LiveForward>>();
+
+  constructor(private readonly deps: ForwardManagerDeps) {}
+
+  /** Starts the stored forwards of every environment (at launch). */
+  async restoreAll(): Promise<void> {
+    for (const env of this.deps.envs.all()) {
+      for (const stored of env.stored.forwards ?? []) await this.bind(env.id, stored);
+      this.publish(env.id);
+    }
+  }
+
+  list(envId: string): ForwardView[] {
+    this.deps.envs.get(envId);
+    return [...(this.byEnv.get(envId)?.values() ?? [])].map((live) => this.view(envId, live));
+  }
+
+  async add(envId: string, target: Omit<StoredForward, 'id'>): Promise<ForwardView> {
+    this.deps.envs.get(envId);
+    const stored: StoredForward = { id: randomUUID(), ...target };
+    const live = await this.bind(envId, stored);
+    if (live.forward === null) {
+      this.forget(envId, stored.id);
+      throw new AppError('conflict', live.error ?? 'The local port could not be bound.');
+    }
+    await this.persist(envId);
+    return this.view(envId, live);
+  }
+
+  async setLocalPort(envId: string, id: string, localPort: number): Promise<ForwardView> {
+    const live = this.find(envId, id);
+    await live.forward?.stop();
+    live.stored = { ...live.stored, localPort };
+    await this.start(envId, live);
+    await this.persist(envId);
+    return this.view(envId, live);
+  }
+
+  async stop(envId: string, id: string): Promise<void> {
+    const live = this.find(envId, id);
+    await live.forward?.stop();
+    this.forget(envId, id);
+    await this.persist(envId);
+  }
+
+  /** The environment was removed: its ports are released (its config entry is gone with it). */
+  async environmentRemoved(envId: string): Promise<void> {
+    const forwards = this.byEnv.get(envId);
+    this.byEnv.delete(envId);
+    await Promise.all([...(forwards?.values() ?? [])].map((live) => live.forward?.stop()));
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.byEnv.values()].flatMap((forwards) => [...forwards.values()]);
+    this.byEnv.clear();
+    await Promise.all(all.map((live) => live.forward?.stop()));
+  }
+
+  private find(envId: string, id: string): LiveForward {
+    const live = this.byEnv.get(envId)?.get(id);
+    if (!live) throw notFound(`The forward ${id}`);
+    return live;
+  }
+
+  private forget(envId: string, id: string): void {
+    this.byEnv.get(envId)?.delete(id);
+    this.publish(envId);
+  }
+
+  private async bind(envId: string, stored: StoredForward): Promise<LiveForward> {
+    let forwards = this.byEnv.get(envId);
+    if (!forwards) {
+      forwards = new Map();
+      this.byEnv.set(envId, forwards);
+    }
+    const live: LiveForward = { stored, forward: null, error: null, refused: false };
+    forwards.set(stored.id, live);
+    await this.start(envId, live);
+    return live;
+  }
+
+  private async start(envId: string, live: LiveForward): Promise<void> {
+    const { stored } = live;
+    try {
+      live.forward = await PortForward.start(this.piper(envId), {
+        target: { host: stored.host, port: stored.port },
+        ...(stored.localPort !== undefined ? { localPort: stored.localPort } : {}),
+        onConnected: () => this.connectionEnded(envId, live, false),
+        onConnectionError: (_message, error) => this.connectionEnded(envId, live, refusedOnHost(error)),
+      });
+      live.error = null;
+    } catch (error) {
+      live.forward = null;
+      live.error = errorMessage(error);
+    }
+    this.publish(envId);
+  }
+
+  private connectionEnded(envId: string, live: LiveForward, refused: boolean): void {
+    if (live.refused === refused) return;
+    live.refused = refused;
+    this.publish(envId);
+  }
+
+  /**
+   * Connections go through the environment's client of the moment (it changes with its settings);
+   * an enabled environment not connected yet (no auto-connect) is connected by the first one.
+   */
+  private piper(envId: string): StreamPiper {
+    return {
+      pipeStream: async (socket: net.Socket, target, signal) => {
+        const env = this.deps.envs.find(envId);
+        if (env && !env.currentClient && env.stored.enabled) await untilAborted(env.connect(), signal);
+        const client = env?.currentClient;
+        if (!client) {
+          socket.destroy();
+          throw new AppError('disconnected', 'The environment is not connected (it is disabled).');
+        }
+        return client.pipeStream(socket, target, signal);
+      },
+    };
+  }
+
+  private async persist(envId: string): Promise<void> {
+    const env = this.deps.envs.get(envId);
+    const forwards = [...(this.byEnv.get(envId)?.values() ?? [])].map((live) => live.stored);
+    env.stored = { ...env.stored, forwards };
+    await this.deps.save();
+  }
+
+  private publish(envId: string): void {
+    if (!this.deps.envs.find(envId)) return;
+    this.deps.changed(envId, this.list(envId));
+  }
+
+  private view(envId: string, live: LiveForward): ForwardView {
+    const { forward } = live;
+    return {
+      ...live.stored,
+      envId,
+      state: this.stateOf(envId, live),
+      addresses: forward?.addresses ?? [],
+      boundPort: forward?.localPort ?? null,
+      remapped: forward?.remapped ?? false,
+      error: live.error,
+    };
+  }
+
+  private stateOf(envId: string, live: LiveForward): ForwardState {
+    if (live.forward === null) return 'failed';
+    if (this.deps.envs.find(envId)?.currentClient?.state.kind !== 'connected') return 'linkDown';
+    return live.refused ? 'nothingListening' : 'forwarding';
+  }
+}
+
+function refusedOnHost(error: unknown): boolean {
+  if (!isClientError(error, 'rpc')) return false;
+  const data = error.rpc?.data as { kind?: unknown } | undefined;
+  return data?.kind === StreamErrorKind.refused;
+}
+
+/** `work`, or the abort of `signal` (its reason) if that comes first. */
+function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

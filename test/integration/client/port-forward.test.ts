@@ -1,0 +1,112 @@
+// Port forwarding through `tetherStreams` over WebSocket and stdio, with real sockets on 127.0.0.1:
+// byte-exact transfers both ways at once, half-close both ways, and a refused port refused at once.
+// (The rest, on one ws link: port-forward-link.test.ts.)
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PortForward } from '../../../electron/client/forwarding/port-forward';
+import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
+import { StreamErrorKind } from '../../../shared/protocol';
+import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
+import { exchange, MiB, outcome, portOf, sha, tcpServer } from '../../support/forward-peers';
+
+let server: StartedServer;
+let echo: net.Server;
+const forwards: PortForward[] = [];
+const clients: RemoteExecServerClient[] = [];
+
+beforeAll(async () => {
+  server = await startServer('tether', 'ws');
+  // Echoes everything, and ends its side once the client ended its own.
+  echo = await tcpServer('127.0.0.1', (socket) => socket.pipe(socket));
+});
+
+afterAll(async () => {
+  for (const forward of forwards) await forward.stop();
+  for (const client of clients) await client.close();
+  echo.close();
+  await server.stop();
+});
+
+function newClient(transport: 'ws' | 'stdio', url?: string): RemoteExecServerClient {
+  const client = new RemoteExecServerClient({
+    transport:
+      transport === 'ws'
+        ? server.transportSpec(url)
+        : { kind: 'stdio', command: [process.execPath, TETHER_BIN, 'exec-server', '--listen', 'stdio'] },
+  });
+  clients.push(client);
+  return client;
+}
+
+async function forward(
+  client: RemoteExecServerClient,
+  port: number,
+  options: { host?: string; linkWaitMs?: number } = {},
+): Promise<PortForward> {
+  const started = await PortForward.start(client, {
+    target: { host: options.host ?? 'localhost', port },
+    localPort: 0,
+    ...(options.linkWaitMs !== undefined ? { linkWaitMs: options.linkWaitMs } : {}),
+  });
+  forwards.push(started);
+  return started;
+}
+
+describe.each(['ws', 'stdio'] as const)('a forward over %s', (transport) => {
+  let client: RemoteExecServerClient;
+  let echoForward: PortForward;
+  beforeAll(async () => {
+    client = newClient(transport);
+    await client.connect();
+    echoForward = await forward(client, portOf(echo));
+  });
+
+  it('carries 0 B, 1 B, 64 KiB ± 1 and 16 MiB exactly, both directions at once', async () => {
+    const sizes = [0, 1, 64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 16 * MiB];
+    const payloads = sizes.map((size) => randomBytes(size));
+    // All at once: several streams share the link, each echoing while it is still being sent.
+    const echoed = await Promise.all(payloads.map((payload) => exchange(echoForward.localPort, payload)));
+    for (const [i, payload] of payloads.entries()) {
+      expect(echoed[i]!.length, `size ${sizes[i]}`).toBe(payload.length);
+      expect(sha(echoed[i]!), `size ${sizes[i]}`).toBe(sha(payload));
+    }
+  });
+
+  it('half-closes both ways: the host ends first and still reads what follows', async () => {
+    let received = '';
+    const greeter = await tcpServer('127.0.0.1', (socket) => {
+      socket.end('hello from the host');
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    });
+    const received$ = new Promise<void>((resolve) =>
+      greeter.once('connection', (socket) => socket.on('end', () => resolve())),
+    );
+    const greeterForward = await forward(client, portOf(greeter));
+    const local = net.connect({ host: '127.0.0.1', port: greeterForward.localPort, allowHalfOpen: true });
+    let got = '';
+    local.on('data', (chunk: Buffer) => (got += chunk.toString()));
+    await new Promise<void>((resolve) => local.once('end', () => resolve()));
+    expect(got).toBe('hello from the host');
+    // Our side is still open for writing after the host's end.
+    local.end('and a reply after your end');
+    await received$;
+    expect(received).toBe('and a reply after your end');
+    await greeterForward.stop();
+    greeter.close();
+  });
+
+  it('refuses a local connection at once when nothing listens on the host port', async () => {
+    const closed = await tcpServer('127.0.0.1', () => undefined);
+    const freePort = portOf(closed);
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refusing = await forward(client, freePort);
+    const result = await outcome(refusing.localPort);
+    expect(result.bytes).toBe(0);
+    expect(result.how).toBe('ECONNRESET');
+    expect(result.ms).toBeLessThan(1_000);
+    await expect(
+      client.pipeStream(new net.Socket(), { host: 'localhost', port: freePort }),
+    ).rejects.toMatchObject({ rpc: { data: { kind: StreamErrorKind.refused } } });
+  });
+});

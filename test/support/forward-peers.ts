@@ -1,0 +1,52 @@
+// TCP peers for the port-forwarding tests: servers on a loopback address, and a local client
+// that sends a payload and collects what comes back, or reports how its connection ended.
+import { createHash } from 'node:crypto';
+import net from 'node:net';
+import type { WebSocketServer } from 'ws';
+
+export const MiB = 1024 * 1024;
+
+/** A TCP server on `host` that runs `onSocket` for each connection (allowHalfOpen). */
+export async function tcpServer(host: string, onSocket: (socket: net.Socket) => void): Promise<net.Server> {
+  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
+    // A reset (the point of several tests) must not become an uncaught error here.
+    socket.on('error', () => undefined);
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return server;
+}
+
+export function portOf(server: net.Server | WebSocketServer): number {
+  return (server.address() as net.AddressInfo).port;
+}
+
+/** Connects to 127.0.0.1:port, sends `payload` and ends; resolves with all it got back before the end. */
+export function exchange(port: number, payload: Buffer, host = '127.0.0.1'): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port, allowHalfOpen: true });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => {
+      socket.end();
+      resolve(Buffer.concat(chunks));
+    });
+    socket.on('error', reject);
+    socket.on('connect', () => socket.end(payload));
+  });
+}
+
+/** Resolves how a local connection ended: 'reset'/'closed' and after how many ms, bytes received. */
+export function outcome(port: number): Promise<{ how: string; ms: number; bytes: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let bytes = 0;
+    let how = 'closed';
+    socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    socket.on('error', (error: NodeJS.ErrnoException) => (how = error.code ?? 'error'));
+    socket.on('close', () => resolve({ how, ms: Date.now() - started, bytes }));
+  });
+}
+
+export const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
