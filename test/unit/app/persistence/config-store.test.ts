@@ -122,6 +122,7 @@ describe('ConfigStore', () => {
       customScheme: null,
       bell: 'visual',
       rightClick: 'menu',
+      predictiveEcho: 'auto',
     });
     // Every default passes the contract, so the first settings.update after the upgrade is valid.
     expect(Settings.safeParse(DEFAULT_SETTINGS).success).toBe(true);
@@ -141,6 +142,7 @@ describe('ConfigStore', () => {
       customScheme,
       bell: 'notify',
       rightClick: 'paste',
+      predictiveEcho: 'never',
     };
     await store.save({ ...config, settings });
     expect((await new ConfigStore(dir).load()).config.settings).toEqual(settings);
