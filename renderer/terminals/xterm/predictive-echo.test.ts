@@ -147,6 +147,21 @@ describe('PredictiveEcho', () => {
     expect(shown).toBe(host);
   });
 
+  it('keeps a burst drawn while its echoes come one after another, however long they all take', async () => {
+    const r = await trustedRig({ rttMs: 5 });
+    await r.type('a', 'b', 'c');
+    for (const key of ['a', 'b']) {
+      await sleep(TEST_TIMEOUT_MS * 0.6);
+      await r.host(key);
+    }
+    await sleep(TEST_TIMEOUT_MS * 0.6);
+    // Well past the timeout since 'c' was typed, but the host answered within it each time.
+    expect(r.line()).toBe('$ labc');
+    await r.host('c');
+    const [shown, host] = r.screens();
+    expect(shown).toBe(host);
+  });
+
   it('never draws what is typed at a prompt that follows Enter until the host echoes there', async () => {
     const r = await trustedRig();
     await r.type('s');
@@ -221,7 +236,11 @@ describe('PredictiveEcho', () => {
 
   it('keeps drawing keys typed while host output is still being parsed, after it', async () => {
     const r = await trustedRig();
-    await r.type('a');
+    // Nothing is pending while the host's output is parsed: the key takes the cursor's place after it.
+    const output = r.host('\x1b[0m');
+    r.echo.typed('a');
+    await output;
+    expect(r.line()).toBe('$ la');
     const slow = r.host('a');
     // Typed while the echo of 'a' waits in xterm's queue: drawn once it is parsed.
     r.echo.typed('b');

@@ -10,10 +10,12 @@ export type PredictiveEchoMode = Settings['predictiveEcho'];
 
 /** 'auto' predicts on links slower than this (a round trip shorter than it already feels local). */
 export const PREDICT_ABOVE_RTT_MS = 30;
-/** A prediction the host has not echoed within this many round trips is taken back (echo is off). */
+/** Predictions the host has not echoed within this many round trips are taken back (echo is off). */
 const TIMEOUT_RTTS = 3;
 /** ...but never sooner than this: a busy host or a jittery link must not look like a password prompt. */
 export const MIN_TIMEOUT_MS = 300;
+/** How soon a due timeout looks again while host output is still being parsed. */
+const RECHECK_MS = 5;
 /** The round trip assumed for the timeout when the link has not measured one yet. */
 const UNKNOWN_RTT_MS = 100;
 
@@ -44,6 +46,8 @@ interface Anchor {
 const PREDICTABLE = /^[\x20-\x7e\u00a0-\u024f]$/u;
 const BACKSPACES = new Set(['\x7f', '\b']);
 const CSI = '\x1b[';
+/** The column of a prediction typed while host output was being parsed, until it is (see record). */
+const FLOATING = -1;
 
 export class PredictiveEcho {
   /**
@@ -71,6 +75,8 @@ export class PredictiveEcho {
   /** Whether erasing a cell leaves it as the host had it: the host's background is the default. */
   private hostBackgroundDefault = true;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the host last confirmed a prediction: echoes still coming in keep the rest alive. */
+  private lastConfirmedAt = 0;
   private readonly hooks: IDisposable[];
 
   constructor(
@@ -191,21 +197,36 @@ export class PredictiveEcho {
     if (this.closed) return false;
     const now = performance.now();
     if (this.pending.length === 0) {
-      const anchor = this.anchor;
-      if (!anchor || anchor.room < 1 || !this.hostBackgroundDefault) return false;
-      this.groupLine = this.terminal.registerMarker(anchor.line - this.cursorLine());
-      if (!this.groupLine) return false;
       this.groupEpoch = this.epoch;
-      this.groupLimit = anchor.col + anchor.room;
       this.shown = this.trusted;
+      const anchor = this.anchor;
+      if (this.hostWrites > 0) {
+        // Host output (not an echo: every key typed so far is confirmed) is still being parsed:
+        // the group takes its place at the host's cursor once it is (see check).
+        this.pending.push({ ch, col: FLOATING, at: now });
+        this.armTimer();
+        return true;
+      }
+      if (!anchor || !this.place(anchor, 1)) return false;
       this.pending.push({ ch, col: anchor.col, at: now });
     } else {
       const last = this.pending[this.pending.length - 1]!;
-      if (last.col + 1 >= this.groupLimit) return false;
-      this.pending.push({ ch, col: last.col + 1, at: now });
+      if (last.col === FLOATING) this.pending.push({ ch, col: FLOATING, at: now });
+      else if (last.col + 1 >= this.groupLimit) return false;
+      else this.pending.push({ ch, col: last.col + 1, at: now });
     }
     this.armTimer();
     this.redraw();
+    return true;
+  }
+
+  /** Anchors the group at the host's cursor, if `count` cells fit there; false when they do not. */
+  private place(anchor: Anchor, count: number): boolean {
+    if (anchor.room < count || !this.hostBackgroundDefault) return false;
+    this.groupLine?.dispose();
+    this.groupLine = this.terminal.registerMarker(anchor.line - this.cursorLine()) ?? null;
+    if (!this.groupLine) return false;
+    this.groupLimit = anchor.col + anchor.room;
     return true;
   }
 
@@ -218,8 +239,14 @@ export class PredictiveEcho {
 
   /** Confirms the predictions the host echoed, keeps the ones still to come, drops all on a mismatch. */
   private check(): void {
-    const line = this.groupLine?.line ?? -1;
     if (this.pending.length === 0) return;
+    if (this.pending[0]!.col === FLOATING) {
+      const anchor = this.anchor;
+      if (!anchor || !this.place(anchor, this.pending.length)) this.mismatch();
+      else this.pending.forEach((p, i) => (p.col = anchor.col + i));
+      return;
+    }
+    const line = this.groupLine?.line ?? -1;
     const buffer = this.terminal.buffer.active;
     const row = line >= 0 ? buffer.getLine(line) : undefined;
     const cursorLine = this.cursorLine();
@@ -243,6 +270,7 @@ export class PredictiveEcho {
     }
     if (confirmed > 0) {
       this.pending.splice(0, confirmed);
+      this.lastConfirmedAt = performance.now();
       // The host echoes in this context: the rest of the group, and new groups, are drawn.
       this.shown = true;
       if (this.groupEpoch === this.epoch) this.trusted = true;
@@ -353,22 +381,29 @@ export class PredictiveEcho {
     return buffer.baseY + buffer.cursorY;
   }
 
+  /**
+   * Times the oldest prediction out when the host neither echoed it nor any other for a few round
+   * trips (counted from the later of its keystroke and the last echo, as keys typed in a burst may
+   * reach the host one round trip after another).
+   */
   private armTimer(): void {
     if (this.timer !== null || this.pending.length === 0) return;
     const rtt = this.deps.rttMs() ?? UNKNOWN_RTT_MS;
     const limit = Math.max(TIMEOUT_RTTS * rtt, this.deps.minTimeoutMs ?? MIN_TIMEOUT_MS);
-    const wait = Math.max(0, this.pending[0]!.at + limit - performance.now());
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const oldest = this.pending[0];
-      if (!oldest) return;
-      // Output still queued in xterm may hold the echo: judge once it is parsed.
-      if (this.hostWrites > 0 || performance.now() - oldest.at < limit) {
-        this.armTimer();
-        return;
-      }
-      this.mismatch();
-    }, wait);
+    const since = () => Math.max(this.pending[0]?.at ?? 0, this.lastConfirmedAt);
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        if (this.pending.length === 0) return;
+        // Output still queued in xterm may hold the echo: judge once it is parsed.
+        if (this.hostWrites > 0 || performance.now() - since() < limit) {
+          this.armTimer();
+          return;
+        }
+        this.mismatch();
+      },
+      Math.max(RECHECK_MS, since() + limit - performance.now()),
+    );
   }
 
   private clearTimer(): void {
