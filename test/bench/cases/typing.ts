@@ -15,7 +15,7 @@ import { startProxiedServer } from '../../support/proxied-server';
 const ONE_WAY_MS = 50;
 const PROMPT = 'TY> ';
 /** Letters typed per line (each line then erased with Ctrl-U): distinct, so each shows as it lands. */
-const LINE = 'abcdefghij';
+const LETTERS = 'abcdefghij';
 
 /** Waits until `check` holds on the page, polling; throws after `timeoutMs` naming `what`. */
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -65,14 +65,17 @@ async function pressUntilShown(page: Page, key: string, line: string): Promise<n
 }
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
-  const { lines, stepTimeoutMs } = context.config.typing;
+  const { lines, keysPerLine, stepTimeoutMs } = context.config.typing;
+  const line = LETTERS.slice(0, keysPerLine);
   recorder.setup(
     `Web mode in headless Chromium (DOM renderer), a Tether ws server behind the fault proxy at ${ONE_WAY_MS} ms ` +
-      `each way; at its shell prompt ${lines} line(s) of \`${LINE}\`, one key at a time, each once the one before ` +
+      `each way; at its shell prompt ${lines} line(s) of \`${line}\`, one key at a time, each once the one before ` +
       'was echoed (an idle link), then Ctrl-U. Keydown until the DOM rows show the key, timed in the page. ' +
       'Predictive echo is on (auto); the first key of each line is checked, not drawn, so it shows the link.',
   );
   const remote = await startProxiedServer('tether');
+  // Slow from the start, so the link's first RTT probe already measures it.
+  remote.proxy.setLatency(ONE_WAY_MS);
   const web = await startWebApp();
   recorder.command(web.commandLine);
   const browser = await launchChromium(['--disable-webgl', '--disable-3d-apis']);
@@ -97,7 +100,6 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     await page.keyboard.type(`PS1="$(printf '\\124\\131\\076 ')"; clear`);
     await page.keyboard.press('Enter');
     await until(async () => (await rowsText(page)).startsWith(PROMPT.trimEnd()), stepTimeoutMs, 'prompt');
-    remote.proxy.setLatency(ONE_WAY_MS);
     // 'auto' predicts once the link has measured a round trip over 30 ms (one probe every 2 s).
     await until(
       async () => /, (9\d|\d{3,}) ms$/.test((await indicator.getAttribute('aria-label')) ?? ''),
@@ -109,7 +111,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     const first: number[] = [];
     for (let l = 0; l < lines; l += 1) {
       let typed = '';
-      for (const key of LINE) {
+      for (const key of line) {
         typed += key;
         const ms = await pressUntilShown(page, key, `${PROMPT}${typed}`);
         (typed.length === 1 ? first : predicted).push(ms);
