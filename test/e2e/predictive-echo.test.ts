@@ -26,30 +26,28 @@ const TYPICAL_WITHIN_MS = 40;
  * some row (timed in the page, as the rows change).
  */
 async function pressUntilShown(page: Page, key: string, line: string): Promise<number> {
-  await page.evaluate(() => {
-    const w = window as unknown as { keyDownAt: number };
+  // Listener and observer are in place before the key goes (an observer set up after the row
+  // changed would wait for the next change).
+  await page.evaluate((wanted) => {
+    const w = window as unknown as { keyDownAt: number; shownAfter: Promise<number> };
     w.keyDownAt = 0;
     document.addEventListener('keydown', () => (w.keyDownAt ||= performance.now()), {
       capture: true,
       once: true,
     });
-  });
-  const shown = page.evaluate(
-    (wanted) =>
-      new Promise<number>((resolve) => {
-        const rows = document.querySelector('section.pane .xterm-rows')!;
-        const observer = new MutationObserver(() => {
-          if (!Array.from(rows.children).some((row) => (row.textContent ?? '').trimEnd().endsWith(wanted)))
-            return;
-          observer.disconnect();
-          resolve(performance.now() - (window as unknown as { keyDownAt: number }).keyDownAt);
-        });
-        observer.observe(rows, { subtree: true, childList: true, characterData: true });
-      }),
-    line,
-  );
+    const rows = document.querySelector('section.pane .xterm-rows')!;
+    w.shownAfter = new Promise<number>((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (!Array.from(rows.children).some((row) => (row.textContent ?? '').trimEnd().endsWith(wanted)))
+          return;
+        observer.disconnect();
+        resolve(performance.now() - w.keyDownAt);
+      });
+      observer.observe(rows, { subtree: true, childList: true, characterData: true });
+    });
+  }, line);
   await page.keyboard.press(key);
-  return shown;
+  return page.evaluate(() => (window as unknown as { shownAfter: Promise<number> }).shownAfter);
 }
 
 describe('web app: predictive local echo on a slow link', () => {
