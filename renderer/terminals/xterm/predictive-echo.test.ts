@@ -220,10 +220,10 @@ describe('PredictiveEcho', () => {
 
   it('stops before the last column and keeps host text right of the cursor untouched', async () => {
     const r = await trustedRig();
-    await r.type(...'abcdefghijklmnopqrstuvwxyz'.split(''));
+    await r.type(...'abcdefghijklmnopqrstuvwxyz!'.split(''));
     // 30 columns: "$ l" and 26 predictions reach column 28; the last column stays free.
     expect(r.line()).toBe('$ labcdefghijklmnopqrstuvwxyz');
-    await r.host('abcdefghijklmnopqrstuvwxyz');
+    await r.host('abcdefghijklmnopqrstuvwxyz!');
     await r.host('\r\n$  right\x1b[6D');
     await r.type('x');
     await r.host('x');
