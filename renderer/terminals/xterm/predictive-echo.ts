@@ -11,9 +11,9 @@ export type PredictiveEchoMode = Settings['predictiveEcho'];
 /** 'auto' predicts on links slower than this (a round trip shorter than it already feels local). */
 export const PREDICT_ABOVE_RTT_MS = 30;
 /** Predictions the host has not echoed within this many round trips are taken back (echo is off). */
-const TIMEOUT_RTTS = 3;
+const TIMEOUT_RTTS = 4;
 /** ...but never sooner than this: a busy host or a jittery link must not look like a password prompt. */
-export const MIN_TIMEOUT_MS = 300;
+export const MIN_TIMEOUT_MS = 500;
 /** How soon a due timeout looks again while host output is still being parsed. */
 const RECHECK_MS = 5;
 /** The round trip assumed for the timeout when the link has not measured one yet. */
