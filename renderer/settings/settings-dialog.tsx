@@ -1,6 +1,6 @@
 // Settings: the app theme; the terminals' font, spacing, cursor and colour scheme (built-in, or a
-// custom one edited here) with a live preview; bell, scrollback, copy-on-select, right click; and
-// the hosts whose links open without asking. Save applies everything to every open terminal at once.
+// custom one edited here) with a live preview; bell, scrollback, copy-on-select, right click, typing
+// prediction; and the hosts whose links open without asking. Save applies everything to every open terminal at once.
 import { useMemo, useState } from 'react';
 import type { SchemeId, Settings } from '../../shared/ipc';
 import { Settings as SettingsSchema } from '../../shared/ipc';
@@ -244,6 +244,17 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 <option value="menu">Opens the menu</option>
                 <option value="paste">Pastes (Shift+right click: menu)</option>
                 <option value="select-word">Selects the word, then the menu</option>
+              </select>
+            </Field>
+            <Field id="set-predict" label="Predict typing" error={errors.predictiveEcho}>
+              <select
+                id="set-predict"
+                value={draft.predictiveEcho}
+                onChange={(e) => set('predictiveEcho', e.target.value as Settings['predictiveEcho'])}
+              >
+                <option value="auto">On slow links (over 30 ms)</option>
+                <option value="always">Always</option>
+                <option value="never">Never</option>
               </select>
             </Field>
             <Field id="set-copy" label="Copy on select" error={errors.copyOnSelect}>

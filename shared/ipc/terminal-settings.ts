@@ -1,5 +1,5 @@
 // The terminal part of the app's Settings: how panes draw (font, spacing, cursor, colour scheme),
-// what the bell and a right click do. Declared once here with their defaults, so the config file,
+// what the bell and a right click do, whether typing is predicted. Declared once here with their defaults, so the config file,
 // the AppService and the renderer agree, and a config file written before a field existed loads.
 import { z } from 'zod';
 
@@ -80,6 +80,11 @@ export const TERMINAL_SETTINGS_SHAPE = {
   rightClick: z.enum(['menu', 'paste', 'select-word']),
   /** Whether new bash, zsh and fish shells mark their commands and report their folder (shell integration). */
   shellIntegration: z.boolean(),
+  /**
+   * Predictive local echo: keys typed at a shell prompt drawn before the host echoes them. 'auto'
+   * on links slower than about 30 ms, 'always' on every link, 'never' off.
+   */
+  predictiveEcho: z.enum(['auto', 'always', 'never']),
 } as const;
 
 export const TerminalSettings = z.object(TERMINAL_SETTINGS_SHAPE);
@@ -98,6 +103,7 @@ export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = {
   bell: 'visual',
   rightClick: 'menu',
   shellIntegration: true,
+  predictiveEcho: 'auto',
 };
 
 /** The terminal fields with their defaults, for reading a config file written before they existed. */

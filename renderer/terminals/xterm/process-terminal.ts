@@ -1,5 +1,5 @@
 // One xterm terminal bound to one process: renders its output through OutputFlow, sends keystrokes
-// straight to processes.write, fits itself to its pane and propagates the size. It outlives pane
+// straight to processes.write (drawn at once by PredictiveEcho on a slow link), fits itself to its pane and propagates the size. It outlives pane
 // re-mounts (its element moves between hosts) and is disposed when no pane shows the process.
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
@@ -21,6 +21,8 @@ import { CommandMarks } from './command-marks';
 import { absolutePath, fileLineLinks } from '../../web-links/file-links';
 import { openEditor } from '../../editor/editor-actions';
 import { cwdOf } from '../../processes/processes-store';
+import { PredictiveEcho } from './predictive-echo';
+import { useEnvironments } from '../../environments/environments-store';
 
 export interface TerminalStatus {
   /** The server could not apply the pane's size (codex without resize): the size is fixed. */
@@ -73,6 +75,9 @@ export class ProcessTerminal {
   private readonly replayGuard: ReplayInputGuard;
   /** The shell's commands as this terminal shows them (shell integration). */
   readonly marks: CommandMarks;
+  private predictiveEcho: Settings['predictiveEcho'];
+  /** Sits at the xterm boundary: sees every key typed and every host write into the terminal. */
+  private readonly echo: PredictiveEcho;
 
   constructor(
     readonly key: ProcessKey,
@@ -98,6 +103,11 @@ export class ProcessTerminal {
       linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
     });
     this.replayGuard = new ReplayInputGuard(this.terminal);
+    this.predictiveEcho = settings.predictiveEcho;
+    this.echo = new PredictiveEcho(this.terminal, {
+      mode: () => this.predictiveEcho,
+      rttMs: () => useEnvironments.getState().byId[key.envId]?.health?.lastRttMs ?? null,
+    });
     this.terminal.loadAddon(this.fitAddon);
     this.terminal.loadAddon(this.searchAddon);
     this.terminal.loadAddon(new WebLinksAddon((_event, uri) => requestOpenLink(uri, key.envId)));
@@ -110,11 +120,15 @@ export class ProcessTerminal {
     // and mouse and focus reports would be encoded for modes the program set back then. What the
     // user types still goes out: right after a restart is when people type at once.
     this.terminal.onData((data) => {
-      if (this.replayGuard.passes()) this.input.send(data);
+      if (!this.replayGuard.passes()) return;
+      this.echo.typed(data);
+      this.input.send(data);
     });
     this.terminal.onBell(() => this.bell.ring(this.bellSetting));
     this.terminal.onBinary((data) => {
-      if (this.replayGuard.passes()) this.input.sendBinary(data);
+      if (!this.replayGuard.passes()) return;
+      this.echo.typed(data);
+      this.input.sendBinary(data);
     });
     // Copy and paste keys are the terminal's, not the program's (see clipboard-keys).
     this.terminal.attachCustomKeyEventHandler((event) => {
@@ -131,7 +145,13 @@ export class ProcessTerminal {
     });
     this.flow = new OutputFlow({
       sink: {
-        write: (data, done, replayed) => this.replayGuard.write(data, replayed, done),
+        write: (data, done, replayed) => {
+          this.echo.hostWriting();
+          this.replayGuard.write(data, replayed, () => {
+            this.echo.hostWritten();
+            done();
+          });
+        },
       },
       replay: (afterSeq) => invoke('processes.replay', { ...key, afterSeq }),
       ack: (deltaBytes, shownThroughSeq) => {
@@ -176,8 +196,11 @@ export class ProcessTerminal {
     const dims = this.fitAddon.proposeDimensions();
     if (!dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows) || dims.cols < 1 || dims.rows < 1)
       return;
-    if (dims.cols !== this.terminal.cols || dims.rows !== this.terminal.rows)
+    if (dims.cols !== this.terminal.cols || dims.rows !== this.terminal.rows) {
+      // A resize reflows the line: predictions drawn in it are taken back first.
+      if (this.echo.withdraw(() => this.fit())) return;
       this.terminal.resize(dims.cols, dims.rows);
+    }
     if (this.lastSize?.cols === dims.cols && this.lastSize.rows === dims.rows) return;
     this.lastSize = { cols: dims.cols, rows: dims.rows };
     invoke('processes.resize', { ...this.key, cols: dims.cols, rows: dims.rows }).then(
@@ -290,6 +313,8 @@ export class ProcessTerminal {
   applySettings(settings: Settings): void {
     this.copyOnSelect = settings.copyOnSelect;
     this.bellSetting = settings.bell;
+    this.predictiveEcho = settings.predictiveEcho;
+    this.echo.modeChanged();
     const next = terminalOptions(settings);
     const options = this.terminal.options as Record<string, unknown>;
     // Assigning an option, even an equal one, can make xterm redo work (a theme re-creates its
@@ -312,6 +337,7 @@ export class ProcessTerminal {
 
   dispose(): void {
     this.flow.dispose();
+    this.echo.dispose();
     this.statusListeners.clear();
     this.terminal.dispose();
     this.element.remove();

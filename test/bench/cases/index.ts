@@ -13,6 +13,7 @@ import { startsCase } from './starts';
 import { framesCase } from './frames';
 import { throughputCase } from './throughput';
 import { transferCase } from './transfer';
+import { typingCase } from './typing';
 
 export const ALL_CASES: BenchCase[] = [
   throughputCase,
@@ -22,6 +23,7 @@ export const ALL_CASES: BenchCase[] = [
   reconnectCase,
   startsCase,
   pixelsCase,
+  typingCase,
   footprintCase,
   transferCase,
   sshCase,

@@ -19,10 +19,11 @@ function chromiumPath(): string {
   return found;
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more Chromium flags (e.g. `--disable-webgl`, for xterm's DOM renderer). */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+    args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', ...extraArgs],
   });
 }

@@ -46,6 +46,8 @@ export interface BenchConfig {
     keystrokeSamples: number;
     stepTimeoutMs: number;
   };
+  /** Keystroke → glyph at 100 ms RTT with predictive echo: lines of ten keys typed at a prompt. */
+  typing: { lines: number; keysPerLine: number; stepTimeoutMs: number };
   footprint: { environments: number; panes: number; linesPerPane: number; timeoutMs: number };
   /** One app, many environments (ws over a few servers, SSH over a few sshd), all cut at once. */
   fleet: {
@@ -132,6 +134,7 @@ export const FULL_CONFIG: BenchConfig = {
     keystrokeSamples: 100,
     stepTimeoutMs: 60_000,
   },
+  typing: { lines: 6, keysPerLine: 10, stepTimeoutMs: 60_000 },
   footprint: { environments: 10, panes: 50, linesPerPane: 10_000, timeoutMs: 180_000 },
   fleet: {
     wsServers: 4,
@@ -196,6 +199,7 @@ export const QUICK_CONFIG: BenchConfig = {
     keystrokeSamples: 5,
     stepTimeoutMs: 20_000,
   },
+  typing: { lines: 1, keysPerLine: 4, stepTimeoutMs: 20_000 },
   footprint: { environments: 2, panes: 4, linesPerPane: 200, timeoutMs: 30_000 },
   fleet: {
     wsServers: 1,

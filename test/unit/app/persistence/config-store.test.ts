@@ -123,6 +123,7 @@ describe('ConfigStore', () => {
       bell: 'visual',
       rightClick: 'menu',
       shellIntegration: true,
+      predictiveEcho: 'auto',
     });
     // Every default passes the contract, so the first settings.update after the upgrade is valid.
     expect(Settings.safeParse(DEFAULT_SETTINGS).success).toBe(true);
@@ -142,6 +143,7 @@ describe('ConfigStore', () => {
       customScheme,
       bell: 'notify',
       rightClick: 'paste',
+      predictiveEcho: 'never',
     };
     await store.save({ ...config, settings });
     expect((await new ConfigStore(dir).load()).config.settings).toEqual(settings);
