@@ -125,7 +125,7 @@ async function attach(id: string, options: AttachOptions): Promise<number> {
     client = newClient(options);
     const target = resolve(id, await client.listSessions());
     const handle = await client.attachOtherProcess(target.session.sessionId, target.process.processId);
-    const output = pumpOutput(handle, (message) => say('attach', message));
+    // Raw before the retained output is written (see runRemote).
     if (!options.readOnly) {
       const interactive = target.process.tty && Boolean(process.stdin.isTTY);
       cleanups.push(
@@ -139,6 +139,7 @@ async function attach(id: string, options: AttachOptions): Promise<number> {
       }
       if (!interactive) cleanups.push(forwardInterrupt(handle));
     }
+    const output = pumpOutput(handle, (message) => say('attach', message));
     const code = await output.finished;
     await client.detachOtherProcess(handle);
     return code;

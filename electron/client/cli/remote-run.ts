@@ -64,10 +64,12 @@ export async function runRemote(program: Program, options: RemoteRunOptions, say
       size: stdout.isTTY ? { cols: stdout.columns, rows: stdout.rows } : undefined,
       ...(options.outputWindowBytes === null ? {} : { outputWindowBytes: options.outputWindowBytes }),
     });
-    const output = pumpOutput(handle, say);
-    cleanups.push(endOnBrokenPipe(handle, output.finish));
+    // The terminal goes raw before the first output is written: output held from before the
+    // subscription is handed over at once, and would otherwise meet ONLCR still on.
     const interactive = options.tty && Boolean(process.stdin.isTTY);
     cleanups.push(pumpInput(handle, { interactive, verbose: options.verbose }, say));
+    const output = pumpOutput(handle, say);
+    cleanups.push(endOnBrokenPipe(handle, output.finish));
     if (options.tty && stdout.isTTY) cleanups.push(forwardResize(handle));
     // Without raw mode, ^C reaches us as SIGINT: pass it on instead of dying.
     if (!interactive) cleanups.push(forwardSignals(handle));
