@@ -386,6 +386,8 @@ describe('tether run failures', () => {
   it('refuses a missing target with a usage message', async () => {
     const result = await tetherRun(['--', '/bin/true']);
     expect(result.code).toBe(255);
-    expect(result.stderr.toString()).toMatch(/--server ws:\/\/HOST:PORT, --ssh HOST, --stdio "COMMAND", --container NAME or --exec "PREFIX"/);
+    expect(result.stderr.toString()).toMatch(
+      /--server ws:\/\/HOST:PORT, --ssh HOST, --stdio "COMMAND", --container NAME or --exec "PREFIX"/,
+    );
   });
 });
