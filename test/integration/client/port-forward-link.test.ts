@@ -9,57 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { ClientError } from '../../../electron/client/client-error';
 import { PortForward } from '../../../electron/client/forwarding/port-forward';
-import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
+import type { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { StreamErrorKind } from '../../../shared/protocol';
-import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
+import { startServer } from '../../support/exec-servers';
+import { useForwardRig } from '../../support/forward-rig';
 import { FaultProxy } from '../../support/fault-proxy';
 import { exchange, MiB, outcome, portOf, sha, tcpServer } from '../../support/forward-peers';
 import { openSocketCount } from '../../support/proc-fds';
 import { tetherForward } from '../../support/tether-forward';
 import { waitFor } from '../../support/wait';
 
-let server: StartedServer;
-let echo: net.Server;
-const forwards: PortForward[] = [];
-const clients: RemoteExecServerClient[] = [];
-
-beforeAll(async () => {
-  server = await startServer('tether', 'ws');
-  // Echoes everything, and ends its side once the client ended its own.
-  echo = await tcpServer('127.0.0.1', (socket) => socket.pipe(socket));
-});
-
-afterAll(async () => {
-  for (const forward of forwards) await forward.stop();
-  for (const client of clients) await client.close();
-  echo.close();
-  await server.stop();
-});
-
-function newClient(transport: 'ws' | 'stdio', url?: string): RemoteExecServerClient {
-  const client = new RemoteExecServerClient({
-    transport:
-      transport === 'ws'
-        ? server.transportSpec(url)
-        : { kind: 'stdio', command: [process.execPath, TETHER_BIN, 'exec-server', '--listen', 'stdio'] },
-  });
-  clients.push(client);
-  return client;
-}
-
-async function forward(
-  client: RemoteExecServerClient,
-  port: number,
-  options: { host?: string; linkWaitMs?: number } = {},
-): Promise<PortForward> {
-  const started = await PortForward.start(client, {
-    target: { host: options.host ?? 'localhost', port },
-    localPort: 0,
-    ...(options.linkWaitMs !== undefined ? { linkWaitMs: options.linkWaitMs } : {}),
-  });
-  forwards.push(started);
-  return started;
-}
+const rig = useForwardRig();
+const { newClient, forward } = rig;
 
 describe('forwarding over ws', () => {
   let client: RemoteExecServerClient;
@@ -112,8 +73,8 @@ describe('forwarding over ws', () => {
   });
 
   it('carries 200 concurrent connections and leaks nothing afterwards', async () => {
-    const echoForward = await forward(client, portOf(echo));
-    const pid = server.child.pid!;
+    const echoForward = await forward(client, portOf(rig.echo));
+    const pid = rig.server.child.pid!;
     const baseline = openSocketCount(pid);
     const payloads = Array.from({ length: 200 }, (_, i) => randomBytes(1000 + i * 37));
     const echoed = await Promise.all(payloads.map((payload) => exchange(echoForward.localPort, payload)));
@@ -144,7 +105,7 @@ describe('forwarding over ws', () => {
     });
     const producerForward = await forward(client, portOf(producer));
     const rss = (): number =>
-      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))![1]) * 1024;
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${rig.server.child.pid}/status`, 'utf8'))![1]) * 1024;
     const rssBefore = rss();
     const local = net.connect({ host: '127.0.0.1', port: producerForward.localPort });
     const chunks: Buffer[] = [];
@@ -218,7 +179,7 @@ describe('a forward through a link that drops', () => {
   let proxy: FaultProxy;
   let client: RemoteExecServerClient;
   beforeAll(async () => {
-    proxy = await FaultProxy.forUrl(server.url!);
+    proxy = await FaultProxy.forUrl(rig.server.url!);
     client = newClient('ws', proxy.url());
     await client.connect();
   });
@@ -227,7 +188,7 @@ describe('a forward through a link that drops', () => {
   });
 
   it('resets open sockets at once on a cut, refuses new ones after a bounded wait, and works after the resume', async () => {
-    const echoForward = await forward(client, portOf(echo), { linkWaitMs: 700 });
+    const echoForward = await forward(client, portOf(rig.echo), { linkWaitMs: 700 });
     // A transfer in flight: a large payload the echo server is still sending back.
     const local = net.connect({ host: '127.0.0.1', port: echoForward.localPort, allowHalfOpen: true });
     let received = 0;
@@ -266,10 +227,10 @@ describe('tether forward', () => {
   it('prints the local address first and forwards like ssh -L until SIGTERM', async () => {
     const forwarding = await tetherForward([
       '--server',
-      server.url!,
+      rig.server.url!,
       '--token-file',
-      server.tokenFile!,
-      `0:localhost:${portOf(echo)}`,
+      rig.server.tokenFile!,
+      `0:localhost:${portOf(rig.echo)}`,
     ]);
     expect(forwarding.address).toMatch(/^127\.0\.0\.1:\d+$/);
     const port = Number(forwarding.address.split(':')[1]);
@@ -286,7 +247,7 @@ describe('tether forward', () => {
       const client = newClient('ws', codex.url);
       await client.connect();
       const error = await client
-        .pipeStream(new net.Socket(), { host: 'localhost', port: portOf(echo) })
+        .pipeStream(new net.Socket(), { host: 'localhost', port: portOf(rig.echo) })
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'unsupported' });
       // Nothing was sent that would make codex drop the connection.

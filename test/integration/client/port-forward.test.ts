@@ -3,55 +3,15 @@
 // (The rest, on one ws link: port-forward-link.test.ts.)
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PortForward } from '../../../electron/client/forwarding/port-forward';
-import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PortForward } from '../../../electron/client/forwarding/port-forward';
+import type { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { StreamErrorKind } from '../../../shared/protocol';
-import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
+import { useForwardRig } from '../../support/forward-rig';
 import { exchange, MiB, outcome, portOf, sha, tcpServer } from '../../support/forward-peers';
 
-let server: StartedServer;
-let echo: net.Server;
-const forwards: PortForward[] = [];
-const clients: RemoteExecServerClient[] = [];
-
-beforeAll(async () => {
-  server = await startServer('tether', 'ws');
-  // Echoes everything, and ends its side once the client ended its own.
-  echo = await tcpServer('127.0.0.1', (socket) => socket.pipe(socket));
-});
-
-afterAll(async () => {
-  for (const forward of forwards) await forward.stop();
-  for (const client of clients) await client.close();
-  echo.close();
-  await server.stop();
-});
-
-function newClient(transport: 'ws' | 'stdio', url?: string): RemoteExecServerClient {
-  const client = new RemoteExecServerClient({
-    transport:
-      transport === 'ws'
-        ? server.transportSpec(url)
-        : { kind: 'stdio', command: [process.execPath, TETHER_BIN, 'exec-server', '--listen', 'stdio'] },
-  });
-  clients.push(client);
-  return client;
-}
-
-async function forward(
-  client: RemoteExecServerClient,
-  port: number,
-  options: { host?: string; linkWaitMs?: number } = {},
-): Promise<PortForward> {
-  const started = await PortForward.start(client, {
-    target: { host: options.host ?? 'localhost', port },
-    localPort: 0,
-    ...(options.linkWaitMs !== undefined ? { linkWaitMs: options.linkWaitMs } : {}),
-  });
-  forwards.push(started);
-  return started;
-}
+const rig = useForwardRig();
+const { newClient, forward } = rig;
 
 describe.each(['ws', 'stdio'] as const)('a forward over %s', (transport) => {
   let client: RemoteExecServerClient;
@@ -59,7 +19,7 @@ describe.each(['ws', 'stdio'] as const)('a forward over %s', (transport) => {
   beforeAll(async () => {
     client = newClient(transport);
     await client.connect();
-    echoForward = await forward(client, portOf(echo));
+    echoForward = await forward(client, portOf(rig.echo));
   });
 
   it('carries 0 B, 1 B, 64 KiB ± 1 and 16 MiB exactly, both directions at once', async () => {
