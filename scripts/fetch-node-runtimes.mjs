@@ -8,16 +8,7 @@
 // node-runtime-pins.json (beside this script) for the version, or nothing is recorded. Without
 // registry access (or to pre-fetch for a machine without it) this is the one step to run beforehand.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -26,6 +17,7 @@ import {
   npmRegistry,
   pinsFor,
   runtimeTarballName,
+  sha256,
   verifyRuntime,
 } from './node-runtimes.mjs';
 
@@ -34,16 +26,6 @@ const ARCHES = ['x64', 'arm64'];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, '.cache', 'node-runtimes');
 const indexFile = path.join(dir, 'runtimes.json');
-
-function sha256(file) {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(file)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('end', () => resolve(hash.digest('hex')))
-      .on('error', reject);
-  });
-}
 
 async function described(file) {
   return { file: path.basename(file), sha256: await sha256(file), bytes: statSync(file).size };

@@ -1,5 +1,7 @@
 // Types of node-runtimes.mjs, for the app and the tests that import it.
 export const NODE_RUNTIME_VERSION: string;
+/** sha256 of a file, in hex. */
+export function sha256(file: string): Promise<string>;
 export interface RuntimePins {
   version: string;
   runtimes: Record<string, { package: string; npmIntegrity: string; tgzSha256: string; nodeSha256: string }>;

@@ -43,7 +43,8 @@ export function pinsFor(arch, version = NODE_RUNTIME_VERSION, pins = PINS) {
   return pinned;
 }
 
-function sha256(file) {
+/** sha256 of a file, in hex. */
+export function sha256(file) {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
     createReadStream(file)

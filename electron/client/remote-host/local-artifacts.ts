@@ -3,8 +3,7 @@
 // .cache/node-runtimes, else the user's cache directory), fetched beforehand by
 // scripts/fetch-node-runtimes.mjs or here on first need (scripts/node-runtimes.mjs does both). Both
 // can be pointed elsewhere (packaged app, tests).
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import {
   npmRegistry,
   pinsFor,
   runtimeTarballName,
+  sha256,
 } from '../../../scripts/node-runtimes.mjs';
 import { SshError } from '../transports/ssh/ssh-error';
 import { errorMessage } from '../../../shared/error-message';
@@ -80,15 +80,8 @@ function findUpward(relatives: string[]): string | null {
   }
 }
 
-export function sha256File(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(file)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('end', () => resolve(hash.digest('hex')))
-      .on('error', reject);
-  });
-}
+/** sha256 of a file, in hex (one implementation, shared with the fetch script). */
+export const sha256File = sha256;
 
 export async function loadServerBundle(locations: ArtifactLocations): Promise<ServerBundle> {
   const found = findUpward(
