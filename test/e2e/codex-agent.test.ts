@@ -4,13 +4,13 @@
 // with input; a wrong token sees nothing. In Chromium the Processes panel lists it under
 // *Started by other clients*, a pane watches it read-only, takes it over and keeps it. One codex
 // run serves every test of the file.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser } from '../support/browser';
 import { startCodexAgent, type CodexAgent } from '../support/codex-agent';
-import { startServer, TETHER_BIN, type StartedServer } from '../support/exec-servers';
+import { startServer, type StartedServer } from '../support/exec-servers';
+import { tetherCli, type TetherCli } from '../support/tether-cli';
 import { waitFor } from '../support/wait';
 import { addEnvironment } from './environment-ui';
 import { reportFailure, saveScreenshot } from './screens';
@@ -23,34 +23,8 @@ const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
 /** What codex's agent runs: a first line, then an answer per input line, until stopped. */
 const AGENT_COMMAND = 'echo agent-started; while read line; do echo "agent got $line"; done';
 
-interface Cli {
-  stdout: () => string;
-  stderr: () => string;
-  write: (text: string) => void;
-  kill: () => void;
-  exited: Promise<number | null>;
-}
-
-function tether(args: string[]): Cli {
-  const child = spawn(process.execPath, [TETHER_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    }),
-  );
-  return {
-    stdout: () => stdout,
-    stderr: () => stderr,
-    write: (text) => child.stdin.write(text),
-    kill: () => child.kill('SIGTERM'),
-    exited,
-  };
+function tether(args: string[]): TetherCli {
+  return tetherCli(args);
 }
 
 let server: StartedServer;

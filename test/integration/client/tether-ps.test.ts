@@ -1,32 +1,13 @@
 // `tether ps` and `tether attach` against a `tether run` as the other client: listed with its
 // client name, attached from its first output, input forwarded, and attach ends with the
 // process's exit code; against codex's exec-server both say the feature is not available there.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, TETHER_BIN, type StartedServer } from '../../support/exec-servers';
+import { startServer, type StartedServer } from '../../support/exec-servers';
+import { tetherCli, type TetherCli } from '../../support/tether-cli';
 import { waitFor } from '../../support/wait';
 
-interface Cli {
-  stdout: () => string;
-  stderr: () => string;
-  write: (text: string) => void;
-  exited: Promise<number | null>;
-}
-
-function tether(args: string[]): Cli {
-  const child = spawn(process.execPath, [TETHER_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    }),
-  );
-  return { stdout: () => stdout, stderr: () => stderr, write: (text) => child.stdin.write(text), exited };
+function tether(args: string[]): TetherCli {
+  return tetherCli(args, 45_000);
 }
 
 let tetherServer: StartedServer;
