@@ -13,7 +13,7 @@ import { TETHER_VERSION } from '../../../shared/version';
 import { StartupError } from '../server-options';
 import { errorMessage } from '../../../shared/error-message';
 
-/** The directory of the running bundle (this code is inlined into server.mjs). */
+/** The directory of the running bundle (server.mjs and the chunks it imports all sit in it). */
 export function bundleDir(): string {
   return path.dirname(fileURLToPath(import.meta.url));
 }

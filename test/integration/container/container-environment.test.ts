@@ -130,6 +130,10 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
       await b.connect();
       expect(second.stages.map((s) => s.stage)).not.toContain('installing');
       expect(second.stages.at(-1)?.stage).toBe('connected');
+      // The warm connect is the checked bridge alone: nothing examined, nothing asked of the engine.
+      expect(second.stages.map((s) => s.stage)).not.toContain('checking');
+      // Output crosses the bridge raw, not as base64 in JSON (docs/containers.md, Performance).
+      expect(b.binaryFrames).toBe(true);
     } finally {
       await b.close();
     }

@@ -1,14 +1,26 @@
 // The server bundle installed on SSH hosts (dist/remote/), run from a copy outside the repository:
-// its manifest is exact, `version` names it, a pty runs through `bridge`, and node-pty comes from
-// the bundle's own directory even when a node_modules with node-pty sits above it.
+// its manifest is exact, `version` names it, a pty runs through `bridge`, the bridge loads a small
+// part of it, and node-pty comes from the bundle's own directory even when a node_modules with
+// node-pty sits above it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRemoteBundleManifest } from '../../../shared/remote-bundle';
+import { BRIDGE_EXIT_NO_DAEMON, parseRemoteBundleManifest } from '../../../shared/remote-bundle';
 import { daemonRigsEachTest } from './daemon-rig';
 
 const newRig = daemonRigsEachTest();
+
+/** The bundle's files that `file` imports statically, and theirs, with `file` itself. */
+function staticClosure(dir: string, file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(path.join(dir, file), 'utf8');
+  for (const match of text.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)";/gms)) {
+    staticClosure(dir, match[1]!, seen);
+  }
+  return seen;
+}
 
 describe('the remote server bundle', () => {
   it('lists every file with its size and SHA-256, and hashes them as shared/remote-bundle.ts says', () => {
@@ -58,6 +70,22 @@ describe('the remote server bundle', () => {
     });
     await client.waitFor(() => client.hasClosed('tty'), 'tty closed');
     expect(client.outputOf('tty')).toContain('got:hello\r\n');
+  });
+
+  it('starts the bridge from a small part of itself: the server is loaded only by the subcommands that serve', async () => {
+    const rig = newRig();
+    const loaded = staticClosure(rig.bundleDir, 'server.mjs');
+    const bytes = [...loaded].reduce((sum, file) => sum + statSync(path.join(rig.bundleDir, file)).size, 0);
+    // The bridge runs on every connect, and Node's start of it is part of each warm connect's time.
+    expect(bytes).toBeLessThan(400 * 1024);
+    // Without every file the entry does not import statically, `bridge` (and `version`) still run.
+    for (const file of readdirSync(rig.bundleDir)) {
+      if (file.endsWith('.mjs') && !loaded.has(file)) rmSync(path.join(rig.bundleDir, file));
+    }
+    expect((await rig.run(['version'])).code).toBe(0);
+    const bridge = await rig.run(['bridge', '--no-start']);
+    expect(bridge.stderr).toContain('no Tether daemon is running');
+    expect(bridge.code).toBe(BRIDGE_EXIT_NO_DAEMON);
   });
 
   it('loads node-pty only from its own directory, never from a node_modules up the tree', async () => {
