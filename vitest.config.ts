@@ -12,9 +12,10 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 // harness) run in Node; renderer component tests in jsdom; e2e drives Debian Chromium via Playwright.
 export default defineConfig({
   test: {
-    // Most node suites wait on real time (outages, backoff, sshd, ptys), not on the CPU, and the
-    // default of cores − 1 is a single worker on a 2-core machine, which runs every file in series.
-    maxWorkers: 3,
+    // Most node suites wait on real time (outages, backoff, sshd, ptys, containers), not on the
+    // CPU, and the default of cores − 1 is a single worker on a 2-core machine, which runs every
+    // file in series. Three of the four workers sit out multi-minute outages for the first minutes.
+    maxWorkers: 4,
     sequence: { sequencer: TetherSequencer },
     projects: [
       {

@@ -12,6 +12,8 @@ const LONG_WAITS = [
   'test/chaos/long-outage.test.ts',
   'test/chaos/ssh-long-outage.test.ts',
   'test/chaos/suspended-client.test.ts',
+  // Not a wait but one long run (every bench case, quick): started late, it would be the tail.
+  'test/bench/harness.test.ts',
 ];
 
 export default class TetherSequencer extends BaseSequencer {
