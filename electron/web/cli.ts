@@ -18,6 +18,7 @@ import { listenOnRememberedPort, loadWebAddress, saveWebAddress } from './web-ad
 import { WebCredentials } from './web-credentials';
 import { WebDownloads } from './web-downloads';
 import { startWebHost, WebHostListenError, type WebHost } from './web-host';
+import { listenForBenchGc } from './bench-gc';
 
 /** Exit code when the web host cannot listen (the port is taken or not permitted). */
 const LISTEN_FAILURE_EXIT_CODE = 2;
@@ -134,6 +135,7 @@ async function runWeb(options: {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+  listenForBenchGc();
 }
 
 /** Opens the browser on a private redirect file holding a one-time code, deleted once it is spent. */

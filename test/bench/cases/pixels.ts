@@ -11,7 +11,7 @@ import { sleep, withTimeout } from '../lib/child';
 import { ansiBlockAsPty, ptyOutputBytes, writeAnsiBlock, writerArgv } from '../lib/payload';
 import type { CaseRecorder } from '../lib/results';
 import { elapsedMs, mbPerSecond, quantile } from '../lib/stats';
-import { startWebApp } from '../lib/web-app';
+import { BridgeClient, startWebApp, type WebApp } from '../lib/web-app';
 import { startXtermPage, type CeilingTerminal } from '../lib/xterm-page';
 import { DEFAULT_SETTINGS, decodeWebMessage } from '../../../shared/ipc';
 import { FALLBACK_FONT_FAMILY } from '../../../renderer/terminals/xterm/terminal-options';
@@ -122,6 +122,51 @@ const KEY_STAGE_PROBE = `(() => {
     if (received && !glyph && records.some((r) => inRows(r.target))) glyph = performance.now();
   }).observe(document, { subtree: true, childList: true, characterData: true });
 })();`;
+
+/**
+ * The same round trip without a browser: a Node client on the web bridge writes one byte to a raw
+ * `cat` pty in the Local environment and waits for its echo (web host, AppService, client, the
+ * Local server, the pty and back). What the page's round trip adds on top is Chromium's own path.
+ */
+async function bridgeRoundTrips(web: WebApp, samples: number, timeoutMs: number): Promise<number[]> {
+  const bridge = await BridgeClient.connect(web.url);
+  try {
+    const envs = await bridge.invoke<Array<{ id: string; settings: { kind: string } }>>(
+      'environments.list',
+      {},
+    );
+    const local = envs.find((env) => env.settings.kind === 'local');
+    if (!local) throw new Error('the web app has no Local environment');
+    const key = await bridge.invoke<{ envId: string; processId: string }>('processes.start', {
+      envId: local.id,
+      argv: ['cat'],
+      tty: true,
+      size: { cols: 80, rows: 24 },
+    });
+    let echoed: (() => void) | null = null;
+    bridge.onEvent((name, payload) => {
+      if (name !== 'processes.events') return;
+      for (const batch of payload as Array<{ processId: string; events: Array<{ kind: string }> }>) {
+        if (batch.processId === key.processId && batch.events.some((e) => e.kind === 'output')) echoed?.();
+      }
+    });
+    const times: number[] = [];
+    for (let i = 0; i < samples; i += 1) {
+      const echo = new Promise<void>((resolve) => (echoed = resolve));
+      const start = process.hrtime.bigint();
+      void bridge.invoke('processes.write', { ...key, data: 'x' });
+      await withTimeout(echo, timeoutMs, 'cat echo over the bridge');
+      times.push(elapsedMs(start));
+      echoed = null;
+      // Idle between keys, as between keystrokes: every sample starts after a quiet spell.
+      await sleep(20);
+    }
+    await bridge.invoke('processes.signal', { ...key, signal: 'kill' }).catch(() => undefined);
+    return times;
+  } finally {
+    bridge.close();
+  }
+}
 
 async function typeLine(page: Page, watch: PaneWatch, line: string, timeoutMs: number): Promise<void> {
   const prompt = watch.output((t) => t.includes(PROMPT), timeoutMs, 'prompt');
@@ -245,6 +290,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       await erased;
     }
     recorder.ok('idle keystroke → echo at the page', 'ms', keys);
+    const bridge = await bridgeRoundTrips(web, keystrokeSamples, stepTimeoutMs);
+    recorder.ok('bridge write → echo, Node client (no browser)', 'ms', bridge);
     recorder.ok('keydown → glyph in the page', 'ms', stages.total, {
       'keydown → write sent ms': [quantile(stages.toSend, 0.5)],
       'write sent → echo received ms': [quantile(stages.roundTrip, 0.5)],
@@ -252,7 +299,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     });
     context.log(
       `  keydown → glyph p50 ${quantile(stages.total, 0.5).toFixed(1)} ms: to the socket ${quantile(stages.toSend, 0.5).toFixed(1)}, ` +
-        `round trip ${quantile(stages.roundTrip, 0.5).toFixed(1)}, to the glyph ${quantile(stages.toGlyph, 0.5).toFixed(1)}`,
+        `round trip ${quantile(stages.roundTrip, 0.5).toFixed(1)} (Node on the bridge: ${quantile(bridge, 0.5).toFixed(1)}), ` +
+        `to the glyph ${quantile(stages.toGlyph, 0.5).toFixed(1)}`,
     );
     context.log(
       `  app ${app.map((v) => v.toFixed(1)).join(', ')} MB/s; ceiling ${ceiling.map((v) => v.toFixed(1)).join(', ')} MB/s`,

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { WEB_TOKEN_PARAM, decodeWebMessage, webSocketUrlFor } from '../../../shared/ipc';
-import { firstLine, startHelper, type Helper } from './child';
+import { firstLine, startHelper, withTimeout, type Helper } from './child';
+import { BENCH_GC_DONE_LINE } from '../../../electron/web/bench-gc';
 import { TETHER_BIN } from '../../support/exec-servers';
 
 /** How long one bridge call may take. */
@@ -17,23 +18,37 @@ export interface WebApp {
   url: string;
   pid: number;
   commandLine: string;
+  /** Runs a full GC in the app process (only when started with `gc`); its memory figures after it. */
+  collectGarbage(): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
 }
 
 export interface WebAppOptions {
   /** The app's ~/.ssh/config (its HOME is then a temp folder inside the data dir). */
   sshConfig?: string;
+  /** Start node with --expose-gc and the app's bench GC hook (SIGUSR2), for collectGarbage(). */
+  gc?: boolean;
 }
 
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tether-bench-web-'));
-  const args = [TETHER_BIN, 'web', '--no-open', '--port', '0', '--data-dir', dataDir];
+  const args = [
+    ...(options.gc ? ['--expose-gc'] : []),
+    TETHER_BIN,
+    'web',
+    '--no-open',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+  ];
   let env: NodeJS.ProcessEnv | undefined;
+  if (options.gc) env = { ...process.env, TETHER_BENCH_GC: '1' };
   if (options.sshConfig !== undefined) {
     const home = path.join(dataDir, 'home');
     mkdirSync(path.join(home, '.ssh'), { recursive: true, mode: 0o700 });
     writeFileSync(path.join(home, '.ssh', 'config'), options.sshConfig, { mode: 0o600 });
-    env = { ...process.env, HOME: home };
+    env = { ...(env ?? process.env), HOME: home };
   }
   const helper: Helper = startHelper(process.execPath, args, env ? { env } : {});
   const stop = async (): Promise<void> => {
@@ -42,7 +57,24 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   };
   try {
     const url = await firstLine(helper);
-    return { url, pid: helper.pid, commandLine: ['node', ...args].join(' '), stop };
+    const collectGarbage = async (): Promise<NodeJS.MemoryUsage> => {
+      if (!options.gc) throw new Error('collectGarbage needs startWebApp({ gc: true })');
+      const stderr = helper.child.stderr!;
+      let seen = '';
+      const done = new Promise<NodeJS.MemoryUsage>((resolve) => {
+        const onData = (chunk: Buffer): void => {
+          seen = (seen + chunk.toString('utf8')).slice(-1_024);
+          const match = new RegExp(`${BENCH_GC_DONE_LINE}(\\{.*\\})\n`).exec(seen);
+          if (!match) return;
+          stderr.off('data', onData);
+          resolve(JSON.parse(match[1]!) as NodeJS.MemoryUsage);
+        };
+        stderr.on('data', onData);
+      });
+      helper.child.kill('SIGUSR2');
+      return withTimeout(done, INVOKE_TIMEOUT_MS, 'the app collecting garbage');
+    };
+    return { url, pid: helper.pid, commandLine: ['node', ...args].join(' '), collectGarbage, stop };
   } catch (error) {
     await stop();
     throw error;
