@@ -5,9 +5,19 @@
 // at once; the generic exec prefix; a container without glibc; uninstall. All containers of this
 // file share one /root/.tether (a directory here), so the install happens once.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransportSpec } from '../../../electron/client/api';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
@@ -78,8 +88,15 @@ function client(
 
 /** `tether run` with `args`; its stdout bytes and exit code. */
 function tetherRun(args: string[]): Promise<{ stdout: Buffer; stderr: string; code: number | null }> {
+  return tether('run', args);
+}
+
+function tether(
+  command: string,
+  args: string[],
+): Promise<{ stdout: Buffer; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -161,6 +178,45 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
     ]);
     expect(viaPrefix.code).toBe(3);
     expect(viaPrefix.stdout.toString()).toBe('/root\n');
+  }, 60_000);
+
+  it('opens an interactive shell in the container with `tether ssh --container`', async () => {
+    const term = pty.spawn(process.execPath, [CLI, 'ssh', '--container', `podman:${main}`], {
+      cols: 100,
+      rows: 30,
+      env: process.env as Record<string, string>,
+    });
+    let output = '';
+    term.onData((d) => (output += d));
+    const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+    try {
+      // The arithmetic is the shell's, in the container: its answer is not in what we typed.
+      term.write('echo "in $(hostname):$((6*7))"\r');
+      const hostname = await podman('inspect', '--format', '{{.Config.Hostname}}', main);
+      await waitFor('the shell answered', () => output.includes(`in ${hostname}:42`), 30_000);
+      term.write('exit 5\r');
+      expect(await exited).toBe(5);
+    } finally {
+      try {
+        process.kill(term.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }, 60_000);
+
+  it('copies a file into the container and back with `tether cp --container`', async () => {
+    const payload = randomBytes(1024 * 1024 + 7);
+    const local = path.join(dir, 'cp-up.bin');
+    writeFileSync(local, payload);
+    const up = await tether('cp', ['--container', `podman:${main}`, local, 'remote:/share/cp-in.bin']);
+    expect(up.code, up.stderr).toBe(0);
+    // /share is this machine's `share` folder: what arrived there is what the container wrote.
+    expect(readFileSync(path.join(share, 'cp-in.bin')).equals(payload)).toBe(true);
+    const back = path.join(dir, 'cp-down.bin');
+    const down = await tether('cp', ['--container', `podman:${main}`, 'remote:/share/cp-in.bin', back]);
+    expect(down.code).toBe(0);
+    expect(readFileSync(back).equals(payload)).toBe(true);
   }, 60_000);
 
   it('resumes a cut exec channel mid-stream with nothing lost', async () => {
