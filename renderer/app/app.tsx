@@ -21,6 +21,7 @@ import { SettingsDialog } from '../settings/settings-dialog';
 import { ShortcutsDialog } from '../palette/shortcuts-dialog';
 import { ConnectLogDialog } from '../environments/connect-log-dialog';
 import { NewFileDialog } from '../files/new-file-dialog';
+import { ForwardPortDialog } from '../forwarding/ports-panel';
 import { SshPromptDialog } from '../ssh/ssh-prompt-dialog';
 import { Sidebar } from './sidebar';
 import { StatusBar } from './status-bar';
@@ -111,6 +112,8 @@ function Dialogs() {
     }
     case 'newFile':
       return byId[dialog.envId] ? <NewFileDialog envId={dialog.envId} onClose={close} /> : null;
+    case 'forwardPort':
+      return byId[dialog.envId] ? <ForwardPortDialog envId={dialog.envId} onClose={close} /> : null;
     case 'connectLog': {
       const env = byId[dialog.id];
       return env ? <ConnectLogDialog envId={env.id} envName={env.name} onClose={close} /> : null;

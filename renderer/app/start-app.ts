@@ -9,6 +9,7 @@ import { useEnvironments } from '../environments/environments-store';
 import { useNotices } from '../ui/notices-store';
 import { envPanes, leaves, usePanes, type PaneContent } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
+import { useForwards } from '../forwarding/forwards-store';
 import { processKeyString } from '../processes/process-key';
 import { useSettings } from '../settings/settings-store';
 import { useSshPrompts } from '../ssh/ssh-prompts-store';
@@ -71,6 +72,7 @@ export async function startApp(): Promise<() => void> {
       noteOutput(batches);
       routeEvents(batches);
     }),
+    onEvent('forwards.changed', ({ envId, forwards }) => useForwards.getState().setForEnv(envId, forwards)),
     onEvent('transfers.changed', (t) => {
       const before = useTransfers.getState().byId[t.id];
       useTransfers.getState().upsert(t);

@@ -15,10 +15,12 @@ import { useToasts } from '../ui/toasts-store';
 import { useTransfers } from '../transfers/transfers-store';
 import { useUi } from '../app/ui-store';
 import { useSearch } from '../search/search-store';
+import { useForwards } from '../forwarding/forwards-store';
 
 export function resetStores(): void {
   useEnvironments.setState({ loaded: false, byId: {}, order: [] });
   useProcesses.setState({ byKey: {} });
+  useForwards.setState({ byEnv: {} });
   usePanes.setState({ byEnv: {} });
   useFiles.setState({ byEnv: {} });
   useEditors.setState({ tabs: [], activeByEnv: {} });
