@@ -26,6 +26,7 @@ import { SshPromptDialog } from '../ssh/ssh-prompt-dialog';
 import { Sidebar } from './sidebar';
 import { StatusBar } from './status-bar';
 import { ToastStack } from '../ui/toast-stack';
+import { DetectedPorts } from '../forwarding/detected-ports';
 
 export function App({ startError }: { startError?: string | null }) {
   const activeEnvId = useUi((s) => s.activeEnvId);
@@ -80,6 +81,7 @@ export function App({ startError }: { startError?: string | null }) {
       <StatusBar />
       <NoticeStack />
       <ToastStack />
+      <DetectedPorts />
       <HostContactBanner />
       <Dialogs />
       {/* Last, so ssh's question stays on top of any dialog (e.g. the one testing the connection). */}

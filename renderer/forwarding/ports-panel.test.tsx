@@ -14,6 +14,7 @@ import type { FakeBridge } from '../test/fake-bridge';
 import { withTwoEnvironments } from '../test/two-environments';
 import { setLinkOpener } from '../web-links/link-actions';
 import { useForwards } from './forwards-store';
+import { useDetectedPorts } from './detected-ports';
 
 function forward(patch: Partial<ForwardView> = {}): ForwardView {
   const port = patch.port ?? 5173;
@@ -27,6 +28,7 @@ function forward(patch: Partial<ForwardView> = {}): ForwardView {
     boundPort: port,
     remapped: false,
     error: null,
+    auto: false,
     ...patch,
   };
 }
@@ -154,5 +156,30 @@ describe('Ports panel', () => {
     await waitFor(() =>
       expect(bridge.callsOf('forwards.add')[1]).toEqual({ envId: 'env-1', host: 'localhost', port: 4000 }),
     );
+  });
+});
+
+describe('Forwarded-port notice', () => {
+  it('says which port a process printed was forwarded, once per port, and opens it', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    const detected = forward({ id: 'auto-1', port: 5173, boundPort: 5175, auto: true, label: 'node dev.js' });
+    act(() => useDetectedPorts.getState().add(detected));
+    const notice = screen.getByLabelText('Port 5173 forwarded');
+    expect(notice.textContent).toContain('Port 5173 → localhost:5175');
+    await user.click(within(notice).getByRole('button', { name: 'Ignore' }));
+    expect(screen.queryByLabelText('Port 5173 forwarded')).toBeNull();
+    // The same port again (the dev server restarted): no second notice this session.
+    act(() => useDetectedPorts.getState().add({ ...detected, id: 'auto-2' }));
+    expect(screen.queryByLabelText('Port 5173 forwarded')).toBeNull();
+
+    act(() => useDetectedPorts.getState().add(forward({ id: 'auto-3', port: 3000, auto: true })));
+    await user.click(
+      within(screen.getByLabelText('Port 3000 forwarded')).getByRole('button', { name: 'Open' }),
+    );
+    await waitFor(() =>
+      expect(bridge.callsOf('shell.openExternal')).toEqual([{ url: 'http://localhost:3000/' }]),
+    );
+    expect(screen.queryByLabelText('Port 3000 forwarded')).toBeNull();
   });
 });

@@ -120,7 +120,15 @@ function PortRow({
       <td className="col-state" title={f.error ?? undefined}>
         <span className={`badge ${badge.className}`}>{badge.label}</span>
       </td>
-      <td className="col-label">{f.label ?? ''}</td>
+      <td className="col-label">
+        {f.label ?? ''}
+        {f.auto && (
+          <span className="muted" title="Its process printed this port; stopped when it ends">
+            {' '}
+            (auto)
+          </span>
+        )}
+      </td>
       <td className="col-actions">
         <RowActions name={name} inline={[open, copy, stop]} menu={menu} />
       </td>
