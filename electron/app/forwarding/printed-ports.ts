@@ -13,6 +13,8 @@ const ESCAPES = /\x1b\[[0-9;?]*[A-Za-z]/g;
 const LOCAL_URL = /(?:^|[^\w.-])(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]):(\d{2,5})(?![\d.])/g;
 /** What is kept of a chunk's end, so a URL split across two chunks is still seen. */
 const TAIL_CHARS = 64;
+/** How much of each end of a big chunk is read. */
+const SCAN_BYTES = 4096;
 
 /** The ports the localhost URLs in `text` name, in order, each once. */
 export function printedPorts(text: string): number[] {
@@ -44,9 +46,14 @@ export class PrintedPortForwarder implements ProcessOutputWatcher {
 
   printed(process: ProcessView, data: Uint8Array): void {
     const key = `${process.envId}\0${process.processId}`;
-    const text =
-      (this.tails.get(key) ?? '') +
-      Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    // A dev server's banner comes in small chunks; of bulk output (a build log, `cat` of a big
+    // file) only the start and the end are read, so the scan stays cheap next to the output itself.
+    const read =
+      bytes.byteLength <= SCAN_BYTES * 2
+        ? bytes.toString('latin1')
+        : `${bytes.subarray(0, SCAN_BYTES).toString('latin1')}\n${bytes.subarray(-SCAN_BYTES).toString('latin1')}`;
+    const text = (this.tails.get(key) ?? '') + read;
     this.tails.set(key, text.slice(-TAIL_CHARS));
     for (const port of printedPorts(text)) this.offer(process, key, port);
   }
