@@ -10,6 +10,7 @@ import { errorMessage } from '../../../shared/error-message';
 import { isClientError } from '../../client/client-error';
 import { PortForward, type StreamPiper } from '../../client/forwarding/port-forward';
 import { AppError, notFound } from '../app-error';
+import { listeningPorts } from './listening-ports';
 import type { EnvironmentRegistry } from '../environments/environment-registry';
 
 interface LiveForward {
@@ -73,6 +74,12 @@ export class ForwardManager {
     await live.forward?.stop();
     this.forget(envId, id);
     await this.persist(envId);
+  }
+
+  /** The host's listening TCP ports (listening-ports.ts); none while it is not connected. */
+  async listening(envId: string): Promise<number[]> {
+    const client = this.deps.envs.get(envId).currentClient;
+    return client?.state.kind === 'connected' ? listeningPorts(client) : [];
   }
 
   /** The environment was removed: its ports are released (its config entry is gone with it). */

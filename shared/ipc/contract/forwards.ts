@@ -66,6 +66,11 @@ export const forwardCommands = {
     z.object({ envId: EnvironmentId, id: ForwardId, localPort: LocalPort }),
     ForwardView,
   ),
+  /**
+   * The TCP ports listening on the host's loopback or any address (Linux: /proc/net/tcp and tcp6);
+   * none on another OS, or while the environment is not connected.
+   */
+  'forwards.listening': command(z.object({ envId: EnvironmentId }), z.array(Port)),
   /** Stops the forward (its port is released at once) and forgets it. */
   'forwards.stop': command(z.object({ envId: EnvironmentId, id: ForwardId }), Ok),
 } as const satisfies CommandsOfNamespace<'forwards'>;

@@ -7,8 +7,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { outcome } from '../../support/forward-peers';
+import { outcome, portOf, tcpServer } from '../../support/forward-peers';
 import { printedPorts } from '../../../electron/app/forwarding/printed-ports';
+import { listeningPortsOf } from '../../../electron/app/forwarding/listening-ports';
 import { createHarness, waitFor, type Harness } from './app-harness';
 
 let server: StartedServer;
@@ -56,6 +57,25 @@ describe('ports printed by processes', () => {
     ).toEqual([5173, 8080, 4000, 3000]);
   });
 
+  it('reads the listening ports on loopback or any address from /proc/net/tcp and tcp6', () => {
+    const tcp = [
+      '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+      '   0: 0100007F:1435 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 1 1',
+      '   1: 00000000:0BB8 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 2 1',
+      '   2: 0A00020F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 3 1',
+      '   3: 0100007F:1435 0100007F:D431 01 00000000:00000000 00:00000000 00000000  1000        0 4 1',
+    ].join('\n');
+    expect(listeningPortsOf(tcp)).toEqual([3000, 5173]);
+    const tcp6 = [
+      '  sl  local_address                         remote_address                        st',
+      '   0: 00000000000000000000000001000000:0FA0 00000000000000000000000000000000:0000 0A',
+      '   1: 00000000000000000000000000000000:2328 00000000000000000000000000000000:0000 0A',
+      '   2: 0000000000000000FFFF00000100007F:2329 00000000000000000000000000000000:0000 0A',
+      '   3: 000080FE00000000FF005450B6AC0CFE:232A 00000000000000000000000000000000:0000 0A',
+    ].join('\n');
+    expect(listeningPortsOf(tcp6)).toEqual([4000, 9000, 9001]);
+  });
+
   it('forwards the port a started process prints, serves its page, and drops it when it ends', async () => {
     const envId = (
       await h.invoke('environments.add', {
@@ -70,6 +90,13 @@ describe('ports printed by processes', () => {
         (await h.invoke('environments.list', {})).find((e) => e.id === envId)?.link.kind === 'connected',
       'connected',
     );
+    // The host's listening ports (this machine's: the server runs here), through fs/readFile.
+    const listener = await tcpServer('127.0.0.1', (socket) => socket.end());
+    try {
+      expect(await h.invoke('forwards.listening', { envId })).toContain(portOf(listener));
+    } finally {
+      listener.close();
+    }
     const dev = await h.invoke('processes.start', {
       envId,
       argv: [process.execPath, '-e', DEV_SERVER],
