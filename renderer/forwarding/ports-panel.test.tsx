@@ -14,6 +14,7 @@ import type { FakeBridge } from '../test/fake-bridge';
 import { withTwoEnvironments } from '../test/two-environments';
 import { setLinkOpener } from '../web-links/link-actions';
 import { useForwards } from './forwards-store';
+import { LISTENING_POLL_MS } from './ports-panel';
 import { useDetectedPorts } from './detected-ports';
 
 function forward(patch: Partial<ForwardView> = {}): ForwardView {
@@ -36,6 +37,8 @@ function forward(patch: Partial<ForwardView> = {}): ForwardView {
 let bridge: FakeBridge;
 /** What the fake AppService holds for env-1. */
 let held: ForwardView[];
+/** The ports the fake host listens on. */
+let listening: number[];
 beforeEach(() => {
   bridge = withTwoEnvironments();
   held = [
@@ -50,6 +53,7 @@ beforeEach(() => {
     forward({ port: 3000, state: 'linkDown' }),
   ];
   bridge.handle('forwards.list', () => held);
+  bridge.handle('forwards.listening', () => listening);
   bridge.handle('forwards.stop', ({ id }) => {
     held = held.filter((f) => f.id !== id);
     return { ok: true };
@@ -67,6 +71,7 @@ beforeEach(() => {
     held = [...held, added];
     return added;
   });
+  listening = [];
   bridge.handle('shell.openExternal', () => ({ ok: true }));
   setLinkOpener(appLinkOpener(bridge));
   useUi.getState().showPanel('env-1', 'ports');
@@ -156,6 +161,32 @@ describe('Ports panel', () => {
     await waitFor(() =>
       expect(bridge.callsOf('forwards.add')[1]).toEqual({ envId: 'env-1', host: 'localhost', port: 4000 }),
     );
+  });
+});
+
+describe('Ports listening on the host', () => {
+  it('lists those no forward covers, polled while the panel shows, and forwards one on request', async () => {
+    const user = userEvent.setup();
+    listening = [3000, 9229];
+    render(<App />);
+    const detected = await screen.findByRole('region', { name: 'Detected on the host' });
+    // 3000 is forwarded already: only 9229 is offered.
+    expect(
+      within(detected)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['9229Forward']);
+    listening = [3000, 9229, 6006];
+    await waitFor(
+      () => expect(within(detected).getByRole('button', { name: 'Forward port 6006' })).toBeTruthy(),
+      { timeout: LISTENING_POLL_MS + 2_000 },
+    );
+    await user.click(within(detected).getByRole('button', { name: 'Forward port 9229' }));
+    expect(bridge.callsOf('forwards.add')).toEqual([{ envId: 'env-1', host: 'localhost', port: 9229 }]);
+    await waitFor(() => expect(cells(9229)[2]).toBe('forwarding'));
+    expect(within(detected).queryByRole('button', { name: 'Forward port 9229' })).toBeNull();
+    // Nothing was forwarded by itself.
+    expect(bridge.callsOf('forwards.add')).toHaveLength(1);
   });
 });
 

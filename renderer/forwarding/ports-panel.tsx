@@ -6,6 +6,7 @@ import { Copy, ExternalLink, Plus, SquarePen, Square } from 'lucide-react';
 import type { EnvironmentView, ForwardState, ForwardView } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { useUi } from '../app/ui-store';
+import { invoke } from '../ipc/ipc-client';
 import { DataTable, type DataColumn } from '../ui/data-table';
 import { ErrorLine } from '../ui/error-line';
 import { Field } from '../ui/field';
@@ -72,8 +73,71 @@ export function PortsPanel({ env }: { env: EnvironmentView }) {
           <PortRow key={f.id} f={f} act={act} onChangeLocalPort={() => setChanging(f)} />
         ))}
       </DataTable>
+      <DetectedOnHost env={env} forwarded={list} onError={setError} />
       {changing && <ChangeLocalPortDialog forward={changing} onClose={() => setChanging(null)} />}
     </div>
+  );
+}
+
+/** How often the open panel asks for the host's listening ports. */
+export const LISTENING_POLL_MS = 3_000;
+
+/**
+ * The ports listening on the host that no forward covers, polled while the panel shows and the
+ * environment is connected; each with *Forward*. Nothing is forwarded from here by itself.
+ */
+function DetectedOnHost({
+  env,
+  forwarded,
+  onError,
+}: {
+  env: EnvironmentView;
+  forwarded: ForwardView[];
+  onError: (message: string) => void;
+}) {
+  const [listening, setListening] = useState<number[]>([]);
+  const connected = env.link.kind === 'connected';
+  useEffect(() => {
+    if (!connected) {
+      setListening([]);
+      return;
+    }
+    let stopped = false;
+    const ask = () =>
+      invoke('forwards.listening', { envId: env.id }).then(
+        (ports) => !stopped && setListening(ports),
+        // A host that cannot say (the link just dropped) shows none until it can.
+        () => !stopped && setListening([]),
+      );
+    void ask();
+    const timer = setInterval(() => void ask(), LISTENING_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [env.id, connected]);
+  const covered = new Set(forwarded.map((f) => f.port));
+  const detected = listening.filter((port) => !covered.has(port));
+  if (detected.length === 0) return null;
+  return (
+    <section aria-label="Detected on the host">
+      <h3>Listening on the host, not forwarded</h3>
+      <ul className="detected-list">
+        {detected.map((port) => (
+          <li key={port}>
+            <span className="mono">{port}</span>
+            <button
+              aria-label={`Forward port ${port}`}
+              onClick={() =>
+                addForward({ envId: env.id, port }).catch((e: unknown) => onError(errorMessage(e)))
+              }
+            >
+              Forward
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
