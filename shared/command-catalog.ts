@@ -58,6 +58,7 @@ const COMMANDS = [
   { id: 'copyCommandOutput', label: "Terminal: copy the command's output" },
   { id: 'rerunCommand', label: 'Terminal: run the command again' },
   { id: 'goToTerminalFolder', label: "Files: go to the terminal's folder" },
+  { id: 'forwardPort', label: 'Ports: forward a port…' },
   { id: 'toggleTheme', label: 'Toggle light and dark theme' },
   { id: 'reconnectAll', label: 'Reconnect all' },
   { id: 'settings', label: 'Settings…' },

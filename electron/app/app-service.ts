@@ -35,6 +35,7 @@ import { searchHandlers } from './handlers/search-handlers';
 import { containerHandlers } from './handlers/container-handlers';
 import { forwardHandlers } from './handlers/forward-handlers';
 import { ForwardManager } from './forwarding/forward-manager';
+import { PrintedPortForwarder } from './forwarding/printed-ports';
 import { sshHandlers } from './handlers/ssh-handlers';
 import { userSshConfig, type SshConfigLocation } from './ssh/ssh-hosts';
 import { SshPromptBroker } from './ssh/ssh-prompts';
@@ -112,6 +113,15 @@ export class AppService {
       save: () => this.config.save(),
       changed: (envId, forwards) => this.renderers.broadcast('forwards.changed', { envId, forwards }),
     });
+    this.flow.watchOutput(
+      new PrintedPortForwarder({
+        list: (envId) => this.forwards.list(envId),
+        add: (envId, port, label) => this.forwards.add(envId, { host: 'localhost', port, label }, true),
+        stop: (envId, id) => this.forwards.stop(envId, id),
+        detected: (envId, forward) => this.renderers.broadcast('forwards.detected', { envId, forward }),
+        failed: (message) => this.notices.post('warning', message),
+      }),
+    );
     const { envs, flow, renderers, tokens, config } = this;
     this.handlers = {
       ...environmentHandlers({

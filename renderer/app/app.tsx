@@ -21,10 +21,12 @@ import { SettingsDialog } from '../settings/settings-dialog';
 import { ShortcutsDialog } from '../palette/shortcuts-dialog';
 import { ConnectLogDialog } from '../environments/connect-log-dialog';
 import { NewFileDialog } from '../files/new-file-dialog';
+import { ForwardPortDialog } from '../forwarding/ports-panel';
 import { SshPromptDialog } from '../ssh/ssh-prompt-dialog';
 import { Sidebar } from './sidebar';
 import { StatusBar } from './status-bar';
 import { ToastStack } from '../ui/toast-stack';
+import { DetectedPorts } from '../forwarding/detected-ports';
 
 export function App({ startError }: { startError?: string | null }) {
   const activeEnvId = useUi((s) => s.activeEnvId);
@@ -79,6 +81,7 @@ export function App({ startError }: { startError?: string | null }) {
       <StatusBar />
       <NoticeStack />
       <ToastStack />
+      <DetectedPorts />
       <HostContactBanner />
       <Dialogs />
       {/* Last, so ssh's question stays on top of any dialog (e.g. the one testing the connection). */}
@@ -111,6 +114,8 @@ function Dialogs() {
     }
     case 'newFile':
       return byId[dialog.envId] ? <NewFileDialog envId={dialog.envId} onClose={close} /> : null;
+    case 'forwardPort':
+      return byId[dialog.envId] ? <ForwardPortDialog envId={dialog.envId} onClose={close} /> : null;
     case 'connectLog': {
       const env = byId[dialog.id];
       return env ? <ConnectLogDialog envId={env.id} envName={env.name} onClose={close} /> : null;

@@ -9,6 +9,8 @@ import { useEnvironments } from '../environments/environments-store';
 import { useNotices } from '../ui/notices-store';
 import { envPanes, leaves, usePanes, type PaneContent } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
+import { useForwards } from '../forwarding/forwards-store';
+import { useDetectedPorts } from '../forwarding/detected-ports';
 import { processKeyString } from '../processes/process-key';
 import { useSettings } from '../settings/settings-store';
 import { useSshPrompts } from '../ssh/ssh-prompts-store';
@@ -71,6 +73,8 @@ export async function startApp(): Promise<() => void> {
       noteOutput(batches);
       routeEvents(batches);
     }),
+    onEvent('forwards.changed', ({ envId, forwards }) => useForwards.getState().setForEnv(envId, forwards)),
+    onEvent('forwards.detected', ({ forward }) => useDetectedPorts.getState().add(forward)),
     onEvent('transfers.changed', (t) => {
       const before = useTransfers.getState().byId[t.id];
       useTransfers.getState().upsert(t);

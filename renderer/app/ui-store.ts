@@ -2,7 +2,7 @@
 // is being renamed.
 import { create } from 'zustand';
 
-export type EnvPanel = 'terminals' | 'processes' | 'files' | 'search' | 'health';
+export type EnvPanel = 'terminals' | 'processes' | 'ports' | 'files' | 'search' | 'health';
 
 type Dialog =
   | { kind: 'addEnvironment' }
@@ -17,6 +17,8 @@ type Dialog =
   | { kind: 'settings' }
   /** The name of a new, empty file in the folder the file browser of `envId` shows. */
   | { kind: 'newFile'; envId: string }
+  /** *Forward a port…* of `envId` (Ports panel, command palette). */
+  | { kind: 'forwardPort'; envId: string }
   /** Panes about to close whose processes would keep running unseen: terminate or keep? */
   | { kind: 'closePanes'; envId: string; paneIds: string[] }
   /** A link clicked in a terminal of `envId`, waiting for the user's say. */

@@ -5,6 +5,7 @@ import { closeEditorsOf } from '../editor/editor-actions';
 import { useEnvironments } from './environments-store';
 import { usePanes } from '../panes/panes-store';
 import { useProcesses } from '../processes/processes-store';
+import { useForwards } from '../forwarding/forwards-store';
 import { useUi } from '../app/ui-store';
 import { forgetFirstShell, openFirstShell } from '../processes/first-shell';
 
@@ -30,6 +31,7 @@ export function forgetEnvironment(id: string): void {
   forgetFirstShell(id);
   useEnvironments.getState().remove(id);
   useProcesses.getState().removeEnv(id);
+  useForwards.getState().removeEnv(id);
   usePanes.getState().removeEnv(id);
   closeEditorsOf(id);
   const ui = useUi.getState();

@@ -11,6 +11,7 @@ import { HealthPanel } from '../health/health-panel';
 import { LinkFailure } from '../health/link-failure';
 import { offersReconnectNow } from '../health/link-status';
 import { ProcessesPanel } from '../processes/processes-panel';
+import { PortsPanel } from '../forwarding/ports-panel';
 import { SshConnectStages } from '../ssh/ssh-connect-stages';
 import { StatusIndicator } from '../health/status-indicator';
 import { TerminalsPanel } from '../terminals/terminals-panel';
@@ -19,6 +20,7 @@ import { UnencryptedNote } from './unencrypted-note';
 const PANELS: { id: EnvPanel; label: string }[] = [
   { id: 'terminals', label: 'Terminals' },
   { id: 'processes', label: 'Processes' },
+  { id: 'ports', label: 'Ports' },
   { id: 'files', label: 'Files' },
   { id: 'search', label: 'Search' },
   { id: 'health', label: 'Health' },
@@ -97,6 +99,7 @@ export function EnvironmentView({ env }: { env: Env }) {
       </div>
       {panel === 'terminals' && <TerminalsPanel env={env} />}
       {panel === 'processes' && <ProcessesPanel env={env} />}
+      {panel === 'ports' && <PortsPanel env={env} />}
       {panel === 'files' && <FileBrowser env={env} />}
       {panel === 'search' && <FindInFiles env={env} />}
       {panel === 'health' && <HealthPanel env={env} />}

@@ -38,6 +38,7 @@ export interface AppCommand {
 const PANEL_LABELS: Record<EnvPanel, string> = {
   terminals: 'Terminals',
   processes: 'Processes',
+  ports: 'Ports',
   files: 'Files',
   search: 'Search',
   health: 'Health',
@@ -105,6 +106,12 @@ export function appCommands(): AppCommand[] {
       if (!envId) return;
       ui.showPanel(envId, 'files');
       ui.openDialog({ kind: 'newFile', envId });
+    }),
+    named('forwardPort', () => {
+      const envId = activeEnvId();
+      if (!envId) return;
+      ui.showPanel(envId, 'ports');
+      ui.openDialog({ kind: 'forwardPort', envId });
     }),
     named('openFolder', () => {
       const envId = activeEnvId();

@@ -15,10 +15,14 @@ import { useToasts } from '../ui/toasts-store';
 import { useTransfers } from '../transfers/transfers-store';
 import { useUi } from '../app/ui-store';
 import { useSearch } from '../search/search-store';
+import { useForwards } from '../forwarding/forwards-store';
+import { useDetectedPorts } from '../forwarding/detected-ports';
 
 export function resetStores(): void {
   useEnvironments.setState({ loaded: false, byId: {}, order: [] });
   useProcesses.setState({ byKey: {} });
+  useForwards.setState({ byEnv: {} });
+  useDetectedPorts.setState({ list: [], shown: new Set() });
   usePanes.setState({ byEnv: {} });
   useFiles.setState({ byEnv: {} });
   useEditors.setState({ tabs: [], activeByEnv: {} });

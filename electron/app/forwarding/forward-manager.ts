@@ -10,6 +10,7 @@ import { errorMessage } from '../../../shared/error-message';
 import { isClientError } from '../../client/client-error';
 import { PortForward, type StreamPiper } from '../../client/forwarding/port-forward';
 import { AppError, notFound } from '../app-error';
+import { listeningPorts } from './listening-ports';
 import type { EnvironmentRegistry } from '../environments/environment-registry';
 
 interface LiveForward {
@@ -18,6 +19,8 @@ interface LiveForward {
   error: string | null;
   /** The last connection was refused on the host. */
   refused: boolean;
+  /** Made for a URL a process printed (port-detection.ts): lives as long as that process, never stored. */
+  auto: boolean;
 }
 
 export interface ForwardManagerDeps {
@@ -45,10 +48,10 @@ export class ForwardManager {
     return [...(this.byEnv.get(envId)?.values() ?? [])].map((live) => this.view(envId, live));
   }
 
-  async add(envId: string, target: Omit<StoredForward, 'id'>): Promise<ForwardView> {
+  async add(envId: string, target: Omit<StoredForward, 'id'>, auto = false): Promise<ForwardView> {
     this.deps.envs.get(envId);
     const stored: StoredForward = { id: randomUUID(), ...target };
-    const live = await this.bind(envId, stored);
+    const live = await this.bind(envId, stored, auto);
     if (live.forward === null) {
       this.forget(envId, stored.id);
       throw new AppError('conflict', live.error ?? 'The local port could not be bound.');
@@ -71,6 +74,12 @@ export class ForwardManager {
     await live.forward?.stop();
     this.forget(envId, id);
     await this.persist(envId);
+  }
+
+  /** The host's listening TCP ports (listening-ports.ts); none while it is not connected. */
+  async listening(envId: string): Promise<number[]> {
+    const client = this.deps.envs.get(envId).currentClient;
+    return client?.state.kind === 'connected' ? listeningPorts(client) : [];
   }
 
   /** The environment was removed: its ports are released (its config entry is gone with it). */
@@ -97,13 +106,13 @@ export class ForwardManager {
     this.publish(envId);
   }
 
-  private async bind(envId: string, stored: StoredForward): Promise<LiveForward> {
+  private async bind(envId: string, stored: StoredForward, auto = false): Promise<LiveForward> {
     let forwards = this.byEnv.get(envId);
     if (!forwards) {
       forwards = new Map();
       this.byEnv.set(envId, forwards);
     }
-    const live: LiveForward = { stored, forward: null, error: null, refused: false };
+    const live: LiveForward = { stored, forward: null, error: null, refused: false, auto };
     forwards.set(stored.id, live);
     await this.start(envId, live);
     return live;
@@ -153,7 +162,9 @@ export class ForwardManager {
 
   private async persist(envId: string): Promise<void> {
     const env = this.deps.envs.get(envId);
-    const forwards = [...(this.byEnv.get(envId)?.values() ?? [])].map((live) => live.stored);
+    const forwards = [...(this.byEnv.get(envId)?.values() ?? [])]
+      .filter((live) => !live.auto)
+      .map((live) => live.stored);
     env.stored = { ...env.stored, forwards };
     await this.deps.save();
   }
@@ -173,6 +184,7 @@ export class ForwardManager {
       boundPort: forward?.localPort ?? null,
       remapped: forward?.remapped ?? false,
       error: live.error,
+      auto: live.auto,
     };
   }
 

@@ -16,6 +16,7 @@ export function forwardHandlers(forwards: ForwardManager): ForwardHandlers {
         ...(label !== undefined ? { label } : {}),
       }),
     'forwards.setLocalPort': ({ envId, id, localPort }) => forwards.setLocalPort(envId, id, localPort),
+    'forwards.listening': ({ envId }) => forwards.listening(envId),
     'forwards.stop': async ({ envId, id }) => {
       await forwards.stop(envId, id);
       return { ok: true };

@@ -26,6 +26,11 @@ export const PANE_TERMINAL_ENV: Readonly<Record<string, string>> = {
   COLORTERM: 'truecolor',
 };
 
+export interface ProcessOutputWatcher {
+  printed(process: ProcessView, data: Uint8Array): void;
+  ended(process: ProcessView): void;
+}
+
 export class ProcessFlow implements StreamSource {
   constructor(
     private readonly envs: EnvironmentRegistry,
@@ -35,6 +40,13 @@ export class ProcessFlow implements StreamSource {
     /** The bound on every process's retained output together. */
     readonly cap = new OutputLogCap(PROCESS_LOGS_TOTAL_LIMIT_BYTES),
   ) {}
+
+  private watcher: ProcessOutputWatcher | null = null;
+
+  /** Who reads every process's fresh output and hears of its end (port detection). */
+  watchOutput(watcher: ProcessOutputWatcher): void {
+    this.watcher = watcher;
+  }
 
   /** Starts a process; a start the server refuses still returns its view, in state failed. */
   async start(
@@ -159,6 +171,7 @@ export class ProcessFlow implements StreamSource {
       resizable,
       {
         changed: (view) => {
+          if (view.state !== 'starting' && view.state !== 'running') this.watcher?.ended(view);
           this.renderers.broadcast('processes.changed', view);
           this.processesChanged();
         },
@@ -168,6 +181,7 @@ export class ProcessFlow implements StreamSource {
           if (bytes > 0) env.emitThrottled();
           this.processesChanged();
         },
+        printed: (data) => this.watcher?.printed(runtime.snapshot, data),
       },
       restored,
       this.cap,

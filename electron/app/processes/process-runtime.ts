@@ -17,6 +17,8 @@ import { ShellHistory } from './shell-history';
 export interface ProcessRuntimeEvents {
   changed(view: ProcessView): void;
   appended(bytes: number): void;
+  /** Output read for the first time (not a restart's replay of what was read before). */
+  printed?(data: Uint8Array): void;
 }
 
 /** What a restart knows of a process it restores. */
@@ -172,9 +174,12 @@ export class ProcessRuntime {
         // The client's bytes, kept as they are: the one copy of this output in the app.
         // Each byte is read once, in order: a duplicate is dropped (by append as well), and so is
         // output the previous run had read already (a restart reads the retained output back).
-        if (event.seq > this.lastDeliveredSeq && this.history?.read(event.data, Date.now())) {
-          const commands = this.history.commands;
-          if (commands) this.update({ commands });
+        if (event.seq > this.lastDeliveredSeq) {
+          if (this.history?.read(event.data, Date.now())) {
+            const commands = this.history.commands;
+            if (commands) this.update({ commands });
+          }
+          this.listener.printed?.(event.data);
         }
         this.append(
           { kind: 'output', seq: event.seq, stream: event.stream, data: event.data },

@@ -43,6 +43,8 @@ export const ForwardView = StoredForward.extend({
   /** The local port differs from the target's number (taken here, or below 1024). */
   remapped: z.boolean(),
   error: z.string().nullable(),
+  /** Made because a process Tether started printed its URL: stopped when that process ends, not kept. */
+  auto: z.boolean(),
 });
 export type ForwardView = z.infer<typeof ForwardView>;
 
@@ -64,6 +66,11 @@ export const forwardCommands = {
     z.object({ envId: EnvironmentId, id: ForwardId, localPort: LocalPort }),
     ForwardView,
   ),
+  /**
+   * The TCP ports listening on the host's loopback or any address (Linux: /proc/net/tcp and tcp6);
+   * none on another OS, or while the environment is not connected.
+   */
+  'forwards.listening': command(z.object({ envId: EnvironmentId }), z.array(Port)),
   /** Stops the forward (its port is released at once) and forgets it. */
   'forwards.stop': command(z.object({ envId: EnvironmentId, id: ForwardId }), Ok),
 } as const satisfies CommandsOfNamespace<'forwards'>;
@@ -71,4 +78,6 @@ export const forwardCommands = {
 export const forwardEvents = {
   /** The forwards of one environment, whole, whenever one of them changed. */
   'forwards.changed': z.object({ envId: EnvironmentId, forwards: z.array(ForwardView) }),
+  /** A process Tether started printed a localhost URL and its port was forwarded (once per port and run). */
+  'forwards.detected': z.object({ envId: EnvironmentId, forward: ForwardView }),
 } as const satisfies EventsOfNamespace<'forwards'>;
