@@ -115,6 +115,7 @@ export class AppService {
     });
     this.flow.watchOutput(
       new PrintedPortForwarder({
+        wanted: (envId) => this.envs.get(envId).stored.settings.kind !== 'local',
         list: (envId) => this.forwards.list(envId),
         add: (envId, port, label) => this.forwards.add(envId, { host: 'localhost', port, label }, true),
         stop: (envId, id) => this.forwards.stop(envId, id),

@@ -2,11 +2,13 @@
 // forwarded by itself (a notice says so), the Ports panel lists it, its page comes back through the
 // local port, and Open in browser opens that page in a new tab; once the server is stopped, the
 // next connection shows the forward as nothing listening.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, onTestFailed } from 'vitest';
-import { localRig } from './local-rig';
+import { describe, expect, it, onTestFailed, onTestFinished } from 'vitest';
+import { addEnvironment } from './environment-ui';
+import { remoteRig } from './remote-rig';
 import { pane, typeLine } from './terminal-text';
 import { reportFailure } from './screens';
 
@@ -34,15 +36,19 @@ function get(port: number): Promise<string> {
 }
 
 describe('web app: ports', () => {
-  const rig = localRig('tether-e2e-ports-');
+  // A remote environment: Local's printed ports are not forwarded, they already work here. (The
+  // server runs on this machine, so the dev server's port is taken and the forward is remapped.)
+  const rig = remoteRig('tether');
 
   it('forwards the port a dev server in a pane prints, and serves its page through it', async () => {
     const { page, context } = rig.browser;
     onTestFailed(() => reportFailure(page, 'ports', rig.app));
-    const script = path.join(rig.scratch, 'dev.js');
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'tether-e2e-ports-'));
+    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+    const script = path.join(scratch, 'dev.js');
     writeFileSync(script, DEV_SERVER);
     await page.goto(rig.app.url);
-    await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
+    await addEnvironment(page, rig.server.transportSpec(rig.proxy.url()), UI_TIMEOUT_MS);
     await typeLine(page, `'${process.execPath}' '${script}'`);
 
     const notice = page.getByRole('status', { name: 'Forwarded ports' });

@@ -27,6 +27,8 @@ export function printedPorts(text: string): number[] {
 }
 
 export interface PrintedPortForwarderDeps {
+  /** Whether `envId`'s printed ports are worth forwarding (not Local's: they already work here). */
+  wanted(envId: string): boolean;
   list(envId: string): ForwardView[];
   add(envId: string, port: number, label: string): Promise<ForwardView>;
   stop(envId: string, id: string): Promise<void>;
@@ -45,6 +47,7 @@ export class PrintedPortForwarder implements ProcessOutputWatcher {
   constructor(private readonly deps: PrintedPortForwarderDeps) {}
 
   printed(process: ProcessView, data: Uint8Array): void {
+    if (!this.deps.wanted(process.envId)) return;
     const key = `${process.envId}\0${process.processId}`;
     const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     // A dev server's banner comes in small chunks; of bulk output (a build log, `cat` of a big

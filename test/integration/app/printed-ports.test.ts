@@ -10,7 +10,7 @@ import { startServer, type StartedServer } from '../../support/exec-servers';
 import { outcome, portOf, tcpServer } from '../../support/forward-peers';
 import { printedPorts } from '../../../electron/app/forwarding/printed-ports';
 import { listeningPortsOf } from '../../../electron/app/forwarding/listening-ports';
-import { createHarness, waitFor, type Harness } from './app-harness';
+import { createHarness, outputOf, waitFor, type Harness } from './app-harness';
 
 let server: StartedServer;
 let h: Harness;
@@ -123,5 +123,26 @@ describe('ports printed by processes', () => {
     );
     expect((await outcome(forward.boundPort!)).how).toBe('ECONNREFUSED');
     expect(h.eventsNamed('forwards.detected')).toHaveLength(1);
+  });
+  it("leaves Local's printed ports alone: they already work on this machine", async () => {
+    await h.invoke('environments.connect', { id: 'local' });
+    await waitFor(
+      async () =>
+        (await h.invoke('environments.list', {})).find((e) => e.id === 'local')?.link.kind === 'connected',
+      'Local connected',
+    );
+    const before = h.eventsNamed('forwards.detected').length;
+    const dev = await h.invoke('processes.start', {
+      envId: 'local',
+      argv: [process.execPath, '-e', DEV_SERVER],
+      tty: true,
+    });
+    await waitFor(() => outputOf(h, dev.processId).includes('http://localhost:'), 'the URL printed');
+    // The output after the URL has been through the watcher too: a forward would have been made by now.
+    await h.invoke('processes.write', { envId: 'local', processId: dev.processId, data: 'x' });
+    await waitFor(() => outputOf(h, dev.processId).includes('x'), 'the echo after the URL');
+    expect(h.eventsNamed('forwards.detected')).toHaveLength(before);
+    expect(await h.invoke('forwards.list', { envId: 'local' })).toEqual([]);
+    await h.invoke('processes.signal', { envId: 'local', processId: dev.processId, signal: 'terminate' });
   });
 });
