@@ -152,7 +152,11 @@ export function bridgePids(name: string): number[] {
       continue; // gone meanwhile
     }
     const at = argv.indexOf('exec');
-    if (at > 0 && argv[at + 2] === name && argv.some((arg) => / bridge --session-ttl-ms /.test(arg))) {
+    if (
+      at > 0 &&
+      argv[at + 2] === name &&
+      argv.some((arg) => / bridge --preamble \S+ --session-ttl-ms /.test(arg))
+    ) {
       pids.push(Number(entry));
     }
   }

@@ -7,7 +7,7 @@ import { ClientError } from '../client-error';
 import { openStdioTransport } from '../transports/stdio-transport';
 import type { Transport, TransportHandlers } from '../transports/transport-types';
 import { SshError } from '../transports/ssh/ssh-error';
-import { HOST_UNPREPARED_EXIT } from './host-constants';
+import { HOST_UNPREPARED_EXIT, SHELL_COULD_NOT_RUN_EXITS } from './host-constants';
 import type { HostSetup } from './host-setup';
 
 /** A started bridge whose preamble arrived, waiting for the link to take it. */
@@ -86,7 +86,9 @@ export async function startBridge(
         command: argv,
         preamble,
         exitError: (code) =>
-          !running && code === HOST_UNPREPARED_EXIT ? unprepared : options.exitError(code),
+          !running && (code === HOST_UNPREPARED_EXIT || SHELL_COULD_NOT_RUN_EXITS.includes(code ?? -1))
+            ? unprepared
+            : options.exitError(code),
       },
       relay,
       options.timeoutMs,

@@ -14,3 +14,11 @@ export const REMOTE_RUNTIME_ROOT = '.tether/runtime';
 export const LAUNCH_RECORD = 'launch-node';
 /** The checked bridge found the host unprepared (no bundle, another one, or no launch record). */
 export const HOST_UNPREPARED_EXIT = 91;
+/**
+ * The shell's statuses for a command it could not run (126) or find (127). Before the bridge's
+ * preamble (which the bridge's node prints itself) they mean the recorded node did not start: a
+ * home shared between hosts or containers (a mounted volume) can hold a record whose node cannot
+ * run on this one (no glibc, another architecture). The host is then examined as an unprepared
+ * one, and the probe says what is wrong.
+ */
+export const SHELL_COULD_NOT_RUN_EXITS: readonly number[] = [126, 127];

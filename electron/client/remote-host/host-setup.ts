@@ -69,9 +69,9 @@ interface ChosenRuntime {
 const UNPACK_SPACE_FACTOR = 5;
 
 /** The bridge's own arguments after `node server.mjs`. */
-function bridgeArgs(shell: HostShell, sessionTtlMs: number, resume: boolean): string {
+function bridgeArgs(shell: HostShell, sessionTtlMs: number, resume: boolean, preamble: string): string {
   return (
-    `bridge --session-ttl-ms ${sessionTtlMs}` +
+    `bridge --preamble ${preamble} --session-ttl-ms ${sessionTtlMs}` +
     (resume ? ' --no-start' : '') +
     (shell.forwardsAgent === true ? ' --forward-agent' : '')
   );
@@ -90,8 +90,7 @@ export function bridgeCommand(
   const preamble = newMarker();
   const argv = shell.commandArgv(
     remoteSh([
-      `echo "${preamble}"`,
-      `exec "${launch.nodePath}" "${launch.serverPath}" ${bridgeArgs(shell, sessionTtlMs, resume)}`,
+      `exec "${launch.nodePath}" "${launch.serverPath}" ${bridgeArgs(shell, sessionTtlMs, resume, preamble)}`,
     ]),
     { agent: shell.forwardsAgent === true },
   );
@@ -138,7 +137,7 @@ export class HostSetup {
             ? ` && [ "$N" = "${safeRemotePath(wanted, 'remoteNodePath', 'checking')}" ]`
             : '') +
           ` && [ "$(h "$D/${REMOTE_BUNDLE_MANIFEST}" 2>/dev/null)" = "${bundle.manifestSha256}" ]; then ` +
-          `echo "${preamble}"; exec "$N" "$D/${REMOTE_BUNDLE_ENTRY}" ${bridgeArgs(shell, this.options.sessionTtlMs, resume)}; fi`,
+          `exec "$N" "$D/${REMOTE_BUNDLE_ENTRY}" ${bridgeArgs(shell, this.options.sessionTtlMs, resume, preamble)}; fi`,
         `exit ${HOST_UNPREPARED_EXIT}`,
       ]),
       { agent: shell.forwardsAgent === true },

@@ -26,6 +26,12 @@ export interface BridgeOptions {
   /** Passed to a daemon this bridge starts; a running daemon keeps its own. */
   sessionTtlMs?: string;
   idleExitMs?: string;
+  /**
+   * --preamble: the line printed on stdout before anything else. Printed by this node rather than
+   * by the shell before it, so a node that cannot run on this host prints none, and the client
+   * reads that as a host to examine rather than as a broken link.
+   */
+  preamble?: string;
 }
 
 /** Exit code and message when no daemon answers and the bridge may not start one. */
@@ -164,6 +170,7 @@ function relay(socket: net.Socket): Promise<number> {
 }
 
 export async function runBridge(options: BridgeOptions): Promise<number> {
+  if (options.preamble !== undefined) process.stdout.write(`${options.preamble}\n`);
   const identity = readBundleIdentity();
   const paths = daemonPaths(ensureRunDir(), remoteBundleId(identity));
   const socket = await reachDaemon(paths, options);

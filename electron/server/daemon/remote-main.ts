@@ -67,8 +67,15 @@ program
   .option('--session-ttl-ms <ms>', 'for a daemon this bridge starts')
   .option('--idle-exit-ms <ms>', 'for a daemon this bridge starts')
   .option('--forward-agent', "offer this SSH session's forwarded agent to the daemon's processes")
-  .action((raw: { start: boolean; sessionTtlMs?: string; idleExitMs?: string; forwardAgent?: boolean }) =>
-    guarded('bridge', () => runBridge(raw)),
+  .option('--preamble <line>', 'print this line on stdout first; the protocol follows it')
+  .action(
+    (raw: {
+      start: boolean;
+      sessionTtlMs?: string;
+      idleExitMs?: string;
+      forwardAgent?: boolean;
+      preamble?: string;
+    }) => guarded('bridge', () => runBridge(raw)),
   );
 
 program
