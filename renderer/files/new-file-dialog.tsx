@@ -1,33 +1,26 @@
 // *New file…* (command palette): asks for a name, makes the empty file in the folder the file
 // browser shows, and opens it in the editor.
 import { useState, type FormEvent } from 'react';
-import { errorMessage } from '../../shared/error-message';
 import { Modal } from '../ui/modal';
 import { ErrorLine } from '../ui/error-line';
+import { useSubmit } from '../ui/use-submit';
 import { makeFile } from '../editor/editor-actions';
 import { filesOf, useFiles } from './files-store';
 
 export function NewFileDialog({ envId, onClose }: { envId: string; onClose: () => void }) {
   const folder = useFiles((s) => filesOf(s.byEnv, envId).path) ?? '/';
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const submit = useSubmit(onClose);
+  const error = nameError ?? submit.error;
+  const busy = submit.busy;
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed || trimmed.includes('/') || trimmed === '.' || trimmed === '..') {
-      setError('Enter a file name (without "/").');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await makeFile(envId, trimmed);
-      onClose();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
+    const invalid = !trimmed || trimmed.includes('/') || trimmed === '.' || trimmed === '..';
+    setNameError(invalid ? 'Enter a file name (without "/").' : null);
+    if (invalid) return;
+    await submit.run(() => makeFile(envId, trimmed));
   }
   return (
     <Modal title="New file" onClose={onClose}>

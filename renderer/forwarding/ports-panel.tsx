@@ -12,6 +12,7 @@ import { ErrorLine } from '../ui/error-line';
 import { Field } from '../ui/field';
 import { Modal } from '../ui/modal';
 import { RowActions } from '../ui/row-actions';
+import { useSubmit } from '../ui/use-submit';
 import type { MenuEntry } from '../ui/popup-menu';
 import {
   addForward,
@@ -200,6 +201,27 @@ function PortRow({
   );
 }
 
+/** A labelled text box for a port number. */
+function PortField(props: {
+  id: string;
+  label: string;
+  error: string | null;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <Field id={props.id} label={props.label} error={props.error}>
+      <input
+        id={props.id}
+        className="mono"
+        inputMode="numeric"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </Field>
+  );
+}
+
 /** A port field's text as a number in range; null when it is not one. */
 function parsePort(text: string, min: number): number | null {
   if (!/^\d+$/.test(text.trim())) return null;
@@ -214,8 +236,7 @@ export function ForwardPortDialog({ envId, onClose }: { envId: string; onClose: 
   const [label, setLabel] = useState('');
   const [portError, setPortError] = useState<string | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit(onClose);
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const target = parsePort(port, 1);
@@ -223,47 +244,33 @@ export function ForwardPortDialog({ envId, onClose }: { envId: string; onClose: 
     setPortError(target === null ? 'Enter a port from 1 to 65535.' : null);
     setLocalError(local === null ? 'Enter a port from 0 to 65535, or leave it empty.' : null);
     if (target === null || local === null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await addForward({
+    await run(() =>
+      addForward({
         envId,
         port: target,
         ...(local !== undefined ? { localPort: local } : {}),
         ...(label.trim() ? { label: label.trim() } : {}),
-      });
-      onClose();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
+      }),
+    );
   }
   return (
     <Modal title="Forward a port" onClose={onClose}>
       <form onSubmit={onSubmit}>
         <div className="form-grid">
-          <Field id="forward-port" label="Port on the host" error={portError}>
-            <input
-              id="forward-port"
-              className="mono"
-              inputMode="numeric"
-              value={port}
-              onChange={(e) => setPort(e.target.value)}
-            />
-          </Field>
-          <Field
+          <PortField
+            id="forward-port"
+            label="Port on the host"
+            error={portError}
+            value={port}
+            onChange={setPort}
+          />
+          <PortField
             id="forward-local-port"
             label="Local port (empty: the same when free, 0: any)"
             error={localError}
-          >
-            <input
-              id="forward-local-port"
-              className="mono"
-              inputMode="numeric"
-              value={localPort}
-              onChange={(e) => setLocalPort(e.target.value)}
-            />
-          </Field>
+            value={localPort}
+            onChange={setLocalPort}
+          />
           <Field id="forward-label" label="Label">
             <input id="forward-label" value={label} onChange={(e) => setLabel(e.target.value)} />
           </Field>
@@ -285,36 +292,25 @@ export function ForwardPortDialog({ envId, onClose }: { envId: string; onClose: 
 function ChangeLocalPortDialog({ forward, onClose }: { forward: ForwardView; onClose: () => void }) {
   const [localPort, setLocalPort] = useState(String(forward.boundPort ?? forward.localPort ?? ''));
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit(onClose);
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const local = parsePort(localPort, 0);
     setFieldError(local === null ? 'Enter a port from 0 to 65535 (0: any free one).' : null);
     if (local === null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await setForwardLocalPort(forward, local);
-      onClose();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
+    await run(() => setForwardLocalPort(forward, local));
   }
   return (
     <Modal title={`Local port for port ${forward.port}`} onClose={onClose}>
       <form onSubmit={onSubmit}>
         <div className="form-grid">
-          <Field id="forward-new-local-port" label="Local port" error={fieldError}>
-            <input
-              id="forward-new-local-port"
-              className="mono"
-              inputMode="numeric"
-              value={localPort}
-              onChange={(e) => setLocalPort(e.target.value)}
-            />
-          </Field>
+          <PortField
+            id="forward-new-local-port"
+            label="Local port"
+            error={fieldError}
+            value={localPort}
+            onChange={setLocalPort}
+          />
         </div>
         <ErrorLine message={error} />
         <div className="modal-actions">
