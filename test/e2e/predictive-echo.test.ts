@@ -4,13 +4,13 @@
 // predictions leave behind is the host's: a reload, which replays the host's output into a fresh
 // terminal, shows the same text.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startProxiedServer, type ProxiedServer } from '../support/proxied-server';
 import { openRemoteShell } from './environment-ui';
 import { startWebApp, type WebApp } from './web-app';
 import { focusTerminal, pane, paneText, typeLine } from './terminal-text';
 import { reportFailure } from './screens';
+import { pressUntilShown } from '../support/key-timing';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 50 };
@@ -20,35 +20,6 @@ const ONE_WAY_MS = 50;
 const RTT_MS = 2 * ONE_WAY_MS;
 /** The typical key well within it (the goal is 20 ms; a loaded CI machine gets slack). */
 const TYPICAL_WITHIN_MS = 40;
-
-/**
- * Presses `key` and resolves with the ms from its keydown until xterm's DOM rows read `line` on
- * some row (timed in the page, as the rows change).
- */
-async function pressUntilShown(page: Page, key: string, line: string): Promise<number> {
-  // Listener and observer are in place before the key goes (an observer set up after the row
-  // changed would wait for the next change).
-  await page.evaluate((wanted) => {
-    const w = window as unknown as { keyDownAt: number; shownAfter: Promise<number> };
-    w.keyDownAt = 0;
-    document.addEventListener('keydown', () => (w.keyDownAt ||= performance.now()), {
-      capture: true,
-      once: true,
-    });
-    const rows = document.querySelector('section.pane .xterm-rows')!;
-    w.shownAfter = new Promise<number>((resolve) => {
-      const observer = new MutationObserver(() => {
-        if (!Array.from(rows.children).some((row) => (row.textContent ?? '').trimEnd().endsWith(wanted)))
-          return;
-        observer.disconnect();
-        resolve(performance.now() - w.keyDownAt);
-      });
-      observer.observe(rows, { subtree: true, childList: true, characterData: true });
-    });
-  }, line);
-  await page.keyboard.press(key);
-  return page.evaluate(() => (window as unknown as { shownAfter: Promise<number> }).shownAfter);
-}
 
 describe('web app: predictive local echo on a slow link', () => {
   let remote: ProxiedServer;

@@ -10,6 +10,7 @@ import type { CaseRecorder } from '../lib/results';
 import { quantile } from '../lib/stats';
 import { startWebApp } from '../lib/web-app';
 import { startProxiedServer } from '../../support/proxied-server';
+import { pressUntilShown } from '../../support/key-timing';
 
 /** Each way: a 100 ms round trip. */
 const ONE_WAY_MS = 50;
@@ -34,32 +35,6 @@ function rowsText(page: Page): Promise<string> {
       .map((row) => (row.textContent ?? '').trimEnd())
       .join('\n'),
   );
-}
-
-/** Presses `key`; resolves with the ms from its keydown until a row of the pane ends with `line`. */
-async function pressUntilShown(page: Page, key: string, line: string): Promise<number> {
-  // Listener and observer are in place before the key goes (an observer set up after the row
-  // changed would wait for the next change).
-  await page.evaluate((wanted) => {
-    const w = window as unknown as { benchKeyDownAt: number; shownAfter: Promise<number> };
-    w.benchKeyDownAt = 0;
-    document.addEventListener('keydown', () => (w.benchKeyDownAt ||= performance.now()), {
-      capture: true,
-      once: true,
-    });
-    const rows = document.querySelector('section.pane .xterm-rows')!;
-    w.shownAfter = new Promise<number>((resolve) => {
-      const observer = new MutationObserver(() => {
-        if (!Array.from(rows.children).some((row) => (row.textContent ?? '').trimEnd().endsWith(wanted)))
-          return;
-        observer.disconnect();
-        resolve(performance.now() - w.benchKeyDownAt);
-      });
-      observer.observe(rows, { subtree: true, childList: true, characterData: true });
-    });
-  }, line);
-  await page.keyboard.press(key);
-  return page.evaluate(() => (window as unknown as { shownAfter: Promise<number> }).shownAfter);
 }
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
