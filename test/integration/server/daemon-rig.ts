@@ -108,7 +108,9 @@ export class DaemonRig {
         // The process ended while we looked.
       }
     }
-    return pids;
+    // A daemon's child between fork and exec (spawning a helper) still shows the daemon's command
+    // line: it is not a second daemon.
+    return pids.filter((pid) => !pids.includes(parentOf(pid)));
   }
 
   pidfilePid(): number | null {
@@ -159,4 +161,14 @@ export function daemonRigsEachTest(): () => DaemonRig {
     rigs.push(rig);
     return rig;
   };
+}
+
+/** The parent pid of `pid` (field 4 of /proc/PID/stat, after the parenthesised name), or -1. */
+function parentOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return -1;
+  }
 }
