@@ -289,8 +289,14 @@ export class SshTestRig {
         const pid = sshd.pid;
         const started = [...(pid ? [pid, ...descendants(pid)] : []), ...pidsWithHome(home)];
         await killAll(started);
-        // Daemons that were starting while we looked.
-        await killAll(pidsWithHome(home));
+        // Daemons that were starting while we looked (a bridge forks one detached): looked for
+        // until two scans a moment apart find none, so none outlives the test on a loaded machine.
+        for (let quiet = 0, rounds = 0; quiet < 2 && rounds < 50; rounds++) {
+          const late = pidsWithHome(home);
+          quiet = late.length === 0 ? quiet + 1 : 0;
+          await killAll(late);
+          await new Promise((r) => setTimeout(r, 100));
+        }
         if (account) execFileSync('userdel', [account]);
       },
     };
