@@ -200,7 +200,9 @@ describe('shell integration', () => {
     await h.invoke('processes.write', {
       envId,
       processId: id,
-      data: 'echo before; read -t 5 line; echo "after $line"\r',
+      // The read waits out a slow reconnect on a loaded machine (a short timeout ended the command
+      // before the line typed after the cut arrived).
+      data: 'echo before; read -t 60 line; echo "after $line"\r',
     });
     await waitFor(() => plain(outputOf(h, id)).includes('before\r\n'), 'the command started');
     remote.proxy.cutAll();
@@ -212,7 +214,7 @@ describe('shell integration', () => {
     await h.invoke('processes.write', { envId, processId: id, data: 'cut\r' });
     await waitFor(() => commandsOf(id)[0]?.endedAt != null, 'the command ended');
     expect(commandsOf(id)).toMatchObject([
-      { line: 'echo before; read -t 5 line; echo "after $line"', exitCode: 0 },
+      { line: 'echo before; read -t 60 line; echo "after $line"', exitCode: 0 },
     ]);
     expect(outputOfCommand(id, 0)).toBe('before\ncut\nafter cut\n');
     const text = outputOf(h, id);
