@@ -11,6 +11,7 @@ import { errorMessage } from '../../../shared/error-message';
 import type { RemoteFileSystemApi } from '../../client/api';
 import { checkEntryName } from '../../client/files/entry-names';
 import { walkRemoteFolder, type FolderTree } from '../../client/files/folder-walk';
+import { resendingAfterDrops } from '../../client/link/resume-budget';
 import { AppError } from '../app-error';
 import { baseName } from './file-service';
 import type { DownloadHost, FolderDownloadTarget } from '../host-services';
@@ -46,7 +47,8 @@ export async function prepareFolderDownload(
   remotePath: string,
   host: DownloadHost,
 ): Promise<PreparedFolderDownload> {
-  const meta = await fs.getMetadata(remotePath);
+  // A read: asked again after a drop that cut it off, as the walk's own reads are.
+  const meta = await resendingAfterDrops(`Reading ${remotePath}`, () => fs.getMetadata(remotePath));
   if (!meta.isDirectory) throw new AppError('invalidInput', `${remotePath} is not a folder.`);
   const name = baseName(remotePath);
   checkEntryName(name);
