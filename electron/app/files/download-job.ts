@@ -4,6 +4,7 @@
 import { errorMessage } from '../../../shared/error-message';
 import type { RemoteFileSystemApi } from '../../client/api';
 import { checkEntryName } from '../../client/files/entry-names';
+import { resendingAfterDrops } from '../../client/link/resume-budget';
 import { AppError } from '../app-error';
 import { baseName } from './file-service';
 import type { DownloadHost, DownloadTarget } from '../host-services';
@@ -23,7 +24,8 @@ export async function prepareDownload(
   remotePath: string,
   host: DownloadHost,
 ): Promise<PreparedDownload> {
-  const meta = await fs.getMetadata(remotePath);
+  // A read: asked again after a drop that cut it off.
+  const meta = await resendingAfterDrops(`Reading ${remotePath}`, () => fs.getMetadata(remotePath));
   if (meta.isDirectory)
     throw new AppError('invalidInput', `${remotePath} is a folder; only files can be downloaded.`);
   const name = baseName(remotePath);
