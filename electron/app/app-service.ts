@@ -34,6 +34,7 @@ import type { SecretStore } from './persistence/secret-store';
 import { searchHandlers } from './handlers/search-handlers';
 import { containerHandlers } from './handlers/container-handlers';
 import { forwardHandlers } from './handlers/forward-handlers';
+import { previewHandlers } from './handlers/preview-handlers';
 import { ForwardManager } from './forwarding/forward-manager';
 import { PrintedPortForwarder } from './forwarding/printed-ports';
 import { sshHandlers } from './handlers/ssh-handlers';
@@ -124,6 +125,7 @@ export class AppService {
       }),
     );
     const { envs, flow, renderers, tokens, config } = this;
+    options.host.previews?.listen((event) => renderers.broadcast(event.name, event.payload));
     this.handlers = {
       ...environmentHandlers({
         envs,
@@ -151,6 +153,7 @@ export class AppService {
       ...fileHandlers(envs),
       ...searchHandlers(envs),
       ...forwardHandlers(this.forwards),
+      ...previewHandlers(options.host.previews),
       ...editorHandlers(envs, (work) => this.transfers.trackCleanup(work)),
       ...layoutHandlers(new LayoutStore(options.dataDir)),
       ...transferHandlers({ envs, transfers: this.transfers, downloads: options.host.downloads }),

@@ -1,7 +1,8 @@
 // What the AppService needs from the host it runs in (Electron or the web host): opening links and
 // giving downloads a destination (a save dialog and a local file, or a one-time browser URL;
-// for a folder, a chosen local folder or a zip streamed to such a URL).
-import type { IfExists } from '../../shared/ipc';
+// for a folder, a chosen local folder or a zip streamed to such a URL), and, in the desktop app
+// only, the views that show a forwarded port's page inside the window.
+import type { EventName, EventPayload, IfExists, PreviewBounds, PreviewState } from '../../shared/ipc';
 
 export interface DownloadTarget {
   write(chunk: Uint8Array): Promise<void>;
@@ -45,7 +46,24 @@ export interface DownloadHost {
   ): Promise<{ url: string | null; target: Promise<FolderDownloadTarget> } | null>;
 }
 
+/** What a preview view tells the renderer (its state, a link it would not follow). */
+export type PreviewEvent = {
+  [N in Extract<EventName, `preview.${string}`>]: { name: N; payload: EventPayload<N> };
+}[Extract<EventName, `preview.${string}`>];
+
+/** The desktop app's preview views (see shared/ipc/contract/preview.ts for what each call means). */
+export interface PreviewHost {
+  /** Called once, by the AppService: where the views' events go. */
+  listen(emit: (event: PreviewEvent) => void): void;
+  open(id: string, envId: string, port: number): PreviewState;
+  place(id: string, bounds: PreviewBounds | null): void;
+  navigate(id: string, action: 'back' | 'forward' | 'reload' | 'home'): void;
+  retain(ids: ReadonlySet<string>): void;
+}
+
 export interface HostServices {
   openExternal(url: string): Promise<void>;
   downloads: DownloadHost;
+  /** Absent in web mode: a browser tab cannot hold another site's page safely (docs/forwarding.md). */
+  previews?: PreviewHost;
 }

@@ -16,6 +16,7 @@ import { installMenu } from './app-menu';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveRenderer } from './app-protocol';
 import { hostWindow } from './electron-host';
 import { openExternalLink } from './open-external';
+import { isPreviewContents, PreviewViews } from './preview-views';
 import { quitConfirmation } from './quit-confirmation';
 import { safeStorageSealer } from './safe-storage-sealer';
 import { hardenContents, hardenSession } from './security';
@@ -50,7 +51,12 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   hardenSession(session.defaultSession);
   serveRenderer(rendererDir);
-  app.on('web-contents-created', (_event, contents) => hardenContents(contents, APP_ORIGIN));
+  // A preview view's contents get their own rules (preview-views.ts): they may navigate within
+  // their forward's origin, which the app page's rules forbid.
+  app.on('web-contents-created', (_event, contents) => {
+    if (!isPreviewContents(contents)) hardenContents(contents, APP_ORIGIN);
+  });
+  const previews = new PreviewViews();
 
   const service = await AppService.create({
     dataDir,
@@ -63,6 +69,7 @@ async function start(): Promise<void> {
     }),
     host: {
       openExternal: openExternalLink,
+      previews,
       downloads: {
         begin: async ({ name }) => {
           const options = { defaultPath: path.join(app.getPath('downloads'), name) };
@@ -124,6 +131,7 @@ async function start(): Promise<void> {
   if (state.maximized) window.maximize();
   trackWindowState(window, dataDir);
   const unhost = hostWindow(service, window, APP_ORIGIN);
+  previews.attach(window);
   const confirmation = quitConfirmation(() => service.quitWarning());
   // Closing the last window quits: ask while the window is still there to come back to.
   window.on('close', (event) => {

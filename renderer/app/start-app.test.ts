@@ -225,4 +225,13 @@ describe('startApp', () => {
       'The link to Local failed. Its view says why.',
     ]);
   });
+  it("opens a preview page's link to elsewhere as a terminal's link: asked first for an untrusted host", async () => {
+    stop = await startApp();
+    bridge.emit('preview.openLink', { id: 'local/f-1', envId: 'local', url: 'https://docs.example/guide' });
+    expect(useUi.getState().dialog).toEqual({
+      kind: 'openLink',
+      url: 'https://docs.example/guide',
+      envId: 'local',
+    });
+  });
 });

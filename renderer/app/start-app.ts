@@ -11,6 +11,8 @@ import { envPanes, leaves, usePanes, type PaneContent } from '../panes/panes-sto
 import { useProcesses } from '../processes/processes-store';
 import { useForwards } from '../forwarding/forwards-store';
 import { useDetectedPorts } from '../forwarding/detected-ports';
+import { usePreviews } from '../forwarding/previews-store';
+import { requestOpenLink } from '../web-links/link-actions';
 import { processKeyString } from '../processes/process-key';
 import { useSettings } from '../settings/settings-store';
 import { useSshPrompts } from '../ssh/ssh-prompts-store';
@@ -75,6 +77,9 @@ export async function startApp(): Promise<() => void> {
     }),
     onEvent('forwards.changed', ({ envId, forwards }) => useForwards.getState().setForEnv(envId, forwards)),
     onEvent('forwards.detected', ({ forward }) => useDetectedPorts.getState().add(forward)),
+    onEvent('preview.changed', (state) => usePreviews.getState().set(state)),
+    // A preview's page linked elsewhere: opened as a terminal's link is (asked first if untrusted).
+    onEvent('preview.openLink', ({ envId, url }) => requestOpenLink(url, envId)),
     onEvent('transfers.changed', (t) => {
       const before = useTransfers.getState().byId[t.id];
       useTransfers.getState().upsert(t);

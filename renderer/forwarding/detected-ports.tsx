@@ -1,9 +1,10 @@
-// "Port 5173 → localhost:5173 — Open · Ignore": what the renderer says when the AppService forwarded
-// a port a process printed (forwards.detected). One per environment and port for the page's life,
+// "Port 5173 (vite) → localhost:5173 — Open · Preview · Ignore": what the renderer says when the
+// AppService forwarded a port a process printed (forwards.detected), naming that process. One per environment and port for the page's life,
 // so a dev server that restarts and prints its URL again does not raise it again.
 import { create } from 'zustand';
 import type { ForwardView } from '../../shared/ipc';
 import { openForward } from './forward-actions';
+import { previewForward } from './preview-actions';
 
 interface DetectedState {
   list: ForwardView[];
@@ -36,8 +37,8 @@ export function DetectedPorts() {
       {list.map((f) => (
         <div key={f.id} className="toast toast-info" aria-label={`Port ${f.port} forwarded`}>
           <span>
-            Port {f.port} → localhost:{f.boundPort ?? '—'}
-            {f.label ? <span className="muted"> ({f.label})</span> : null}
+            Port {f.port}
+            {f.label ? <span className="muted"> ({f.label})</span> : null} → localhost:{f.boundPort ?? '—'}
           </span>
           <button
             onClick={() => {
@@ -46,6 +47,15 @@ export function DetectedPorts() {
             }}
           >
             Open
+          </button>
+          <button
+            title="Open in an app tab"
+            onClick={() => {
+              dismiss(f);
+              void previewForward(f).catch(() => undefined);
+            }}
+          >
+            Preview
           </button>
           <button onClick={() => dismiss(f)}>Ignore</button>
         </div>

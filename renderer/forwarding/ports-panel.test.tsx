@@ -197,7 +197,7 @@ describe('Forwarded-port notice', () => {
     const detected = forward({ id: 'auto-1', port: 5173, boundPort: 5175, auto: true, label: 'node dev.js' });
     act(() => useDetectedPorts.getState().add(detected));
     const notice = screen.getByLabelText('Port 5173 forwarded');
-    expect(notice.textContent).toContain('Port 5173 → localhost:5175');
+    expect(notice.textContent).toContain('Port 5173 (node dev.js) → localhost:5175');
     await user.click(within(notice).getByRole('button', { name: 'Ignore' }));
     expect(screen.queryByLabelText('Port 5173 forwarded')).toBeNull();
     // The same port again (the dev server restarted): no second notice this session.

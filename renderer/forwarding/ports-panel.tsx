@@ -1,8 +1,8 @@
 // The Ports panel of an environment: each port forward (the host's port, where it listens here, its
-// state, its label) with Open in browser, Copy URL, Change local port and Stop, and *Forward a
-// port…* to add one by hand.
+// state, its label) with Open in browser, Open in an app tab, Copy URL, Change local port and Stop,
+// and *Forward a port…* to add one by hand.
 import { useEffect, useState, type FormEvent } from 'react';
-import { Copy, ExternalLink, Plus, SquarePen, Square } from 'lucide-react';
+import { AppWindow, Copy, ExternalLink, Plus, SquarePen, Square } from 'lucide-react';
 import type { EnvironmentView, ForwardState, ForwardView } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { useUi } from '../app/ui-store';
@@ -24,6 +24,7 @@ import {
   stopForward,
 } from './forward-actions';
 import { forwardsOf, useForwards } from './forwards-store';
+import { previewForward } from './preview-actions';
 
 const PORT_COLUMNS: DataColumn<string>[] = [
   { key: 'port', label: 'Port on the host', className: 'col-port' },
@@ -159,6 +160,12 @@ function PortRow({
     disabled: !bound,
     onSelect: () => act(() => openForward(f)),
   };
+  const preview = {
+    label: 'Open in an app tab',
+    icon: AppWindow,
+    disabled: !bound,
+    onSelect: () => act(() => previewForward(f)),
+  };
   const copy = {
     label: 'Copy URL',
     icon: Copy,
@@ -168,6 +175,7 @@ function PortRow({
   const stop = { label: 'Stop', icon: Square, danger: true, onSelect: () => act(() => stopForward(f)) };
   const menu: MenuEntry[] = [
     open,
+    preview,
     copy,
     { label: 'Change local port…', icon: SquarePen, onSelect: onChangeLocalPort },
     'separator',
@@ -195,7 +203,7 @@ function PortRow({
         )}
       </td>
       <td className="col-actions">
-        <RowActions name={name} inline={[open, copy, stop]} menu={menu} />
+        <RowActions name={name} inline={[open, preview, copy, stop]} menu={menu} />
       </td>
     </tr>
   );

@@ -20,6 +20,9 @@ import { tabTitle } from '../terminals/tab-title';
 import { retainOnly as retainTerminals } from '../terminals/xterm/terminal-registry';
 import { EditorPane } from '../editor/editor-pane';
 import { TerminalPane } from '../terminals/terminal-pane';
+import { PreviewPane, previewTitle } from '../forwarding/preview-pane';
+import { retainPreviews } from '../forwarding/preview-actions';
+import { usePreviews } from '../forwarding/previews-store';
 import '../editor/editor.css';
 
 type ContentOf<K extends PaneKindName> = Extract<PaneContent, { kind: K }>;
@@ -77,7 +80,15 @@ const editor: PaneKind<ContentOf<'editor'>> = {
   retainOnly: (shown) => closeEditorsNotShown(shown.map((s) => s.content)),
 };
 
-export const PANE_KINDS: { [K in PaneKindName]: PaneKind<ContentOf<K>> } = { terminal, editor };
+const preview: PaneKind<ContentOf<'preview'>> = {
+  Pane: PreviewPane,
+  title: previewTitle,
+  titleStores: [usePreviews],
+  // A preview's view (desktop app) lives as long as some pane shows it; closing it drops its history.
+  retainOnly: retainPreviews,
+};
+
+export const PANE_KINDS: { [K in PaneKindName]: PaneKind<ContentOf<K>> } = { terminal, editor, preview };
 
 /** The kind entry for `content`, typed for it (the table is keyed by kind, so this always holds). */
 function kindOf<C extends PaneContent>(content: C): PaneKind<C> {
@@ -112,6 +123,7 @@ export function retainShownContent(byEnv: Record<string, EnvPanes>): void {
   const shown: { [K in PaneKindName]: { envId: string; content: ContentOf<K> }[] } = {
     terminal: [],
     editor: [],
+    preview: [],
   };
   for (const [envId, env] of Object.entries(byEnv))
     for (const tab of env.tabs)

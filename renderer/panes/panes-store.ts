@@ -60,6 +60,8 @@ export function sameContent(a: PaneContent, b: PaneContent): boolean {
       return b.kind === 'terminal' && a.processId === b.processId;
     case 'editor':
       return b.kind === 'editor' && a.environmentId === b.environmentId && a.path === b.path;
+    case 'preview':
+      return b.kind === 'preview' && a.forwardId === b.forwardId;
   }
 }
 

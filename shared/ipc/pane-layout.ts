@@ -1,7 +1,7 @@
 // The pane layout the renderer shows (tabs and split panes per environment, each pane holding one
-// piece of content: a process's terminal, a file's editor), as the app host keeps it across
-// restarts. The renderer owns it while it runs; the host only stores the last one it was sent.
-// Bounded so a stored layout stays small. Optional fields added later need no migration; a change
+// piece of content: a process's terminal, a file's editor, a forwarded port's page), as the app host
+// keeps it across restarts. The renderer owns it while it runs; the host only stores the last one it
+// was sent. Bounded so a stored layout stays small. Optional fields added later need no migration; a change
 // of shape bumps PANE_LAYOUT_VERSION and gets one in electron/app/persistence/layout-file.ts.
 import { z } from 'zod';
 
@@ -21,6 +21,12 @@ const Id = z.string().min(1).max(200);
 export const PaneContent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('terminal'), processId: Id }),
   z.object({ kind: z.literal('editor'), environmentId: Id, path: z.string().min(1).max(4096) }),
+  /**
+   * A forwarded port's page (renderer/forwarding/preview-pane.tsx): the forward it follows, and the
+   * host's port, so a pane whose forward is gone (an auto forward after a restart) can say which it
+   * was and finds the next forward of that port.
+   */
+  z.object({ kind: z.literal('preview'), forwardId: Id, port: z.number().int().min(1).max(65535) }),
 ]);
 export type PaneContent = z.infer<typeof PaneContent>;
 export type PaneKindName = PaneContent['kind'];

@@ -10,6 +10,7 @@ import { environmentCommands, environmentEvents } from './environments';
 import { fileCommands } from './files';
 import { forwardCommands, forwardEvents } from './forwards';
 import { layoutCommands } from './layout';
+import { previewCommands, previewEvents } from './preview';
 import { processCommands, processEvents } from './processes';
 import { searchCommands } from './search';
 import { sshCommands, sshEvents } from './ssh';
@@ -23,6 +24,7 @@ export * from './environments';
 export * from './files';
 export * from './forwards';
 export * from './layout';
+export * from './preview';
 export * from './processes';
 export * from './search';
 export * from './ssh';
@@ -40,6 +42,7 @@ export const commands = {
   ...appCommands,
   ...searchCommands,
   ...forwardCommands,
+  ...previewCommands,
 } as const;
 
 const events = {
@@ -49,6 +52,7 @@ const events = {
   ...appEvents,
   ...sshEvents,
   ...forwardEvents,
+  ...previewEvents,
 } as const;
 
 export type Commands = typeof commands;
