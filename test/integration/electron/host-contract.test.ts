@@ -9,11 +9,12 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandChannel, commandNames } from '../../../shared/ipc';
+import { commandChannel, commandNames, type CommandName } from '../../../shared/ipc';
 import type {
   FetchResult,
   HostSnapshot,
   PreloadReport,
+  PreviewSnapshot,
 } from '../../support/electron-stand-in/driver-protocol';
 import { launchElectronHost, RENDERER_DIR, type ElectronHost } from '../../support/electron-host';
 
@@ -181,6 +182,92 @@ describe('Electron host contract (built main bundle)', () => {
       const refused = await host.call<Envelope>({ op: 'invoke', channel, input: {}, from });
       expect(refused, from).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
     }
+  });
+
+  describe('preview views', () => {
+    const invokePreview = (name: CommandName, input: unknown) =>
+      host.call<Envelope>({ op: 'invoke', channel: commandChannel(name), input, from: 'app-page' });
+    const previews = () => host.call<PreviewSnapshot>({ op: 'preview-snapshot' });
+    const navigate = (
+      view: number,
+      url: string,
+      event: 'will-navigate' | 'will-redirect' = 'will-navigate',
+    ) => host.call<{ prevented: boolean }>({ op: 'preview-navigate', view, url, event });
+
+    it("shows a forward's page in an isolated view that stays on the forward's origin", async () => {
+      const id = 'env-1/f-5173';
+      const opened = await invokePreview('preview.open', { id, envId: 'env-1', port: 5173 });
+      expect(opened).toMatchObject({ ok: true, output: { id, url: 'http://localhost:5173/', error: null } });
+      let [view] = (await previews()).views;
+      expect(view?.webPreferences).toMatchObject({
+        sandbox: true,
+        contextIsolation: true,
+        nodeIntegration: false,
+        nodeIntegrationInSubFrames: false,
+        nodeIntegrationInWorker: false,
+        webSecurity: true,
+        webviewTag: false,
+      });
+      expect(view?.webPreferences.preload).toBeUndefined();
+      // Its own session, in memory only (no "persist:"), one per environment.
+      expect(view?.partition).toBe('tether-preview-env-1');
+      expect(view).toMatchObject({ loadedUrls: ['http://localhost:5173/'], visible: false, inWindow: true });
+
+      const bounds = { x: 200, y: 80, width: 600, height: 400 };
+      expect(await invokePreview('preview.place', { id, bounds })).toMatchObject({ ok: true });
+      [view] = (await previews()).views;
+      expect(view).toMatchObject({ visible: true, bounds });
+
+      // The forward's origin, on each loopback name, stays in the view (the app page's rules, which
+      // forbid leaving app://, are not applied to it); anything else goes to the renderer instead.
+      expect(await navigate(0, 'http://127.0.0.1:5173/about')).toEqual({ prevented: false });
+      expect(await navigate(0, 'http://[::1]:5173/')).toEqual({ prevented: false });
+      for (const url of ['https://evil.example/', 'http://localhost:5174/', 'file:///etc/passwd'])
+        expect(await navigate(0, url), url).toEqual({ prevented: true });
+      expect(await navigate(0, 'https://login.example/', 'will-redirect')).toEqual({ prevented: true });
+      expect(await host.call({ op: 'preview-window-open', view: 0, url: 'https://docs.example/' })).toEqual({
+        action: 'deny',
+      });
+      expect(
+        await host.call({ op: 'preview-window-open', view: 0, url: 'http://localhost:5173/popup' }),
+      ).toEqual({ action: 'deny' });
+      const after = await previews();
+      expect(after.views[0]?.loadedUrls).toEqual(['http://localhost:5173/', 'http://localhost:5173/popup']);
+      expect(after.pageEvents.map((e) => e.payload)).toEqual(
+        [
+          'https://evil.example/',
+          'http://localhost:5174/',
+          'file:///etc/passwd',
+          'https://login.example/',
+          'https://docs.example/',
+        ].map((url) => ({ id, envId: 'env-1', url })),
+      );
+      // Nothing went to the system browser behind the renderer's back (it asks for untrusted hosts).
+      expect(after.openedExternally).not.toContain('https://docs.example/');
+
+      expect(await host.call({ op: 'preview-permission', view: 0, permission: 'media' })).toEqual({
+        granted: false,
+        checked: false,
+        device: false,
+      });
+      expect(await host.call({ op: 'preview-download', view: 0 })).toEqual({ prevented: true });
+
+      // Open again on the same port: the same view, where it is. Retained by no pane: closed.
+      await invokePreview('preview.open', { id, envId: 'env-1', port: 5173 });
+      expect((await previews()).views).toHaveLength(1);
+      await invokePreview('preview.open', { id: 'env-2/f-3000', envId: 'env-2', port: 3000 });
+      expect((await previews()).views[1]?.partition).toBe('tether-preview-env-2');
+      await invokePreview('preview.retain', { ids: ['env-2/f-3000'] });
+      const retained = await previews();
+      expect(retained.views.map((v) => [v.closed, v.inWindow])).toEqual([
+        [true, false],
+        [false, true],
+      ]);
+
+      // The app's page loading again closes every view (the new page has no panes for them yet).
+      await host.call({ op: 'page-reload' });
+      expect((await previews()).views.map((v) => v.closed)).toEqual([true, true]);
+    });
   });
 
   it('runs the built preload as a sandboxed one, exposing only window.tether with invoke and on', async () => {

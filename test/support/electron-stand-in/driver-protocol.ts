@@ -16,6 +16,14 @@ export type DriverRequest =
   | { op: 'load-preload' }
   | { op: 'preload-invoke'; name: string; input: unknown }
   | { op: 'preload-on'; name: string }
+  | { op: 'preview-snapshot' }
+  /** A page event on the contents of the `view`-th preview view made so far. */
+  | { op: 'preview-navigate'; view: number; url: string; event: 'will-navigate' | 'will-redirect' }
+  | { op: 'preview-window-open'; view: number; url: string }
+  | { op: 'preview-permission'; view: number; permission: string }
+  | { op: 'preview-download'; view: number }
+  /** The app's page starts loading again (a reload). */
+  | { op: 'page-reload' }
   | { op: 'quit' };
 
 export interface DriverReply {
@@ -47,4 +55,20 @@ export interface PreloadReport {
   required: string[];
   /** Keys exposed on the page, and the type of each member of each. */
   exposed: Record<string, Record<string, string>>;
+}
+
+export interface PreviewSnapshot {
+  views: Array<{
+    webPreferences: Record<string, unknown>;
+    /** The partition of the session the view was given, or null for the app's own session. */
+    partition: string | null;
+    visible: boolean;
+    bounds: unknown;
+    loadedUrls: string[];
+    closed: boolean;
+    inWindow: boolean;
+  }>;
+  /** Every preview.* event the app's page was sent, in order. */
+  pageEvents: Array<{ channel: string; payload: unknown }>;
+  openedExternally: string[];
 }

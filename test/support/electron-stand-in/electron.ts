@@ -15,26 +15,113 @@ let ready = false;
 let markReady: () => void = () => undefined;
 const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
 
+/** The app's own session; its hooks are recorded on `recorder` (which exists by the time they run). */
+const defaultSession = {
+  webRequest: { onHeadersReceived: (listener: Handler) => recorder.headersReceived.push(listener) },
+  setPermissionRequestHandler: (handler: Handler) => (recorder.permissionRequestHandler = handler),
+  setPermissionCheckHandler: (handler: Handler) => (recorder.permissionCheckHandler = handler),
+};
+
+/** A session from `session.fromPartition` (the default session is the plain object further down). */
+export class StandInSession extends EventEmitter {
+  permissionRequestHandler: Handler | null = null;
+  permissionCheckHandler: Handler | null = null;
+  devicePermissionHandler: Handler | null = null;
+
+  constructor(readonly partition: string) {
+    super();
+  }
+  setPermissionRequestHandler(handler: Handler): void {
+    this.permissionRequestHandler = handler;
+  }
+  setPermissionCheckHandler(handler: Handler): void {
+    this.permissionCheckHandler = handler;
+  }
+  setDevicePermissionHandler(handler: Handler): void {
+    this.devicePermissionHandler = handler;
+  }
+}
+
 export class StandInWebContents extends EventEmitter {
   private static nextId = 1;
   readonly id = StandInWebContents.nextId++;
   windowOpenHandler: Handler | null = null;
   readonly sent: string[] = [];
+  /** What was sent with each channel, in order. */
+  readonly sentPayloads: Array<{ channel: string; payload: unknown }> = [];
+  readonly loadedUrls: string[] = [];
+  closed = false;
+  readonly navigationHistory = {
+    canGoBack: () => false,
+    canGoForward: () => false,
+    goBack: () => undefined,
+    goForward: () => undefined,
+  };
 
-  send(channel: string): void {
+  constructor(readonly session: unknown = defaultSession) {
+    super();
+  }
+  send(channel: string, payload?: unknown): void {
     this.sent.push(channel);
+    this.sentPayloads.push({ channel, payload });
   }
   isDestroyed(): boolean {
-    return false;
+    return this.closed;
   }
   setWindowOpenHandler(handler: Handler): void {
     this.windowOpenHandler = handler;
+  }
+  async loadURL(url: string): Promise<void> {
+    this.loadedUrls.push(url);
+  }
+  getURL(): string {
+    return this.loadedUrls.at(-1) ?? '';
+  }
+  getTitle(): string {
+    return '';
+  }
+  isLoading(): boolean {
+    return false;
+  }
+  getZoomFactor(): number {
+    return 1;
+  }
+  reload(): void {}
+  close(): void {
+    this.closed = true;
+  }
+}
+
+/** A WebContentsView: its contents, in the session its webPreferences name, and where it is shown. */
+export class WebContentsView {
+  readonly webContents: StandInWebContents;
+  visible = true;
+  bounds: unknown = null;
+
+  constructor(readonly options: { webPreferences?: Record<string, unknown> } = {}) {
+    this.webContents = new StandInWebContents(options.webPreferences?.session ?? defaultSession);
+    recorder.views.push(this);
+    app.emit('web-contents-created', {}, this.webContents);
+  }
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+  }
+  setBounds(bounds: unknown): void {
+    this.bounds = bounds;
   }
 }
 
 export class StandInBrowserWindow extends EventEmitter {
   readonly webContents = new StandInWebContents();
   readonly loadedUrls: string[] = [];
+  /** The views shown in the window, in order. */
+  readonly contentView = {
+    children: [] as WebContentsView[],
+    addChildView: (view: WebContentsView) => this.contentView.children.push(view),
+    removeChildView: (view: WebContentsView) => {
+      this.contentView.children = this.contentView.children.filter((v) => v !== view);
+    },
+  };
 
   constructor(readonly options: Record<string, unknown>) {
     super();
@@ -69,6 +156,8 @@ let markLoaded: () => void = () => undefined;
 /** Everything the main bundle asked for, for the driver to report and call. */
 export const recorder = {
   windows: [] as StandInBrowserWindow[],
+  views: [] as WebContentsView[],
+  partitions: new Map<string, StandInSession>(),
   privilegedSchemes: [] as Array<{ schemes: unknown; beforeReady: boolean }>,
   protocolHandlers: new Map<string, Handler>(),
   ipcHandlers: new Map<string, Handler>(),
@@ -146,10 +235,11 @@ export const net = {
 };
 
 export const session = {
-  defaultSession: {
-    webRequest: { onHeadersReceived: (listener: Handler) => recorder.headersReceived.push(listener) },
-    setPermissionRequestHandler: (handler: Handler) => (recorder.permissionRequestHandler = handler),
-    setPermissionCheckHandler: (handler: Handler) => (recorder.permissionCheckHandler = handler),
+  defaultSession,
+  fromPartition(partition: string): StandInSession {
+    const known = recorder.partitions.get(partition) ?? new StandInSession(partition);
+    recorder.partitions.set(partition, known);
+    return known;
   },
 };
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import * as electron from './electron';
-import { app, recorder, StandInWebContents } from './electron';
+import { app, recorder, StandInSession, StandInWebContents } from './electron';
 import type {
   DriverReply,
   DriverRequest,
@@ -13,6 +13,7 @@ import type {
   HostSnapshot,
   InvokeFrom,
   PreloadReport,
+  PreviewSnapshot,
 } from './driver-protocol';
 
 type Handler = (...args: unknown[]) => unknown;
@@ -145,6 +146,38 @@ async function settle(run: () => unknown): Promise<{ value?: unknown; thrown?: s
   }
 }
 
+function previewView(index: number) {
+  const view = recorder.views[index];
+  if (!view) throw new Error(`no preview view #${index} (${recorder.views.length} made)`);
+  return view;
+}
+
+function previewSession(index: number): StandInSession {
+  const s = previewView(index).webContents.session;
+  if (!(s instanceof StandInSession)) throw new Error(`preview view #${index} has the app's own session`);
+  return s;
+}
+
+function previewSnapshot(): PreviewSnapshot {
+  const window = mainWindow();
+  return {
+    views: recorder.views.map((view) => {
+      const { session, ...webPreferences } = view.options.webPreferences ?? {};
+      return {
+        webPreferences,
+        partition: session instanceof StandInSession ? session.partition : null,
+        visible: view.visible,
+        bounds: view.bounds,
+        loadedUrls: view.webContents.loadedUrls,
+        closed: view.webContents.closed,
+        inWindow: window.contentView.children.includes(view),
+      };
+    }),
+    pageEvents: window.webContents.sentPayloads.filter((e) => e.channel.includes('preview.')),
+    openedExternally: recorder.openedExternally,
+  };
+}
+
 async function quit(): Promise<boolean> {
   app.quit();
   const deadline = Date.now() + 30_000;
@@ -182,6 +215,49 @@ async function handle(request: DriverRequest): Promise<unknown> {
       return settle(() => pageBridge().invoke(request.name, request.input));
     case 'preload-on':
       return settle(() => typeof pageBridge().on(request.name, () => undefined));
+    case 'preview-snapshot':
+      return previewSnapshot();
+    case 'preview-navigate': {
+      let prevented = false;
+      previewView(request.view).webContents.emit(request.event, {
+        url: request.url,
+        isMainFrame: true,
+        preventDefault: () => (prevented = true),
+      });
+      return { prevented };
+    }
+    case 'preview-window-open': {
+      const handler = previewView(request.view).webContents.windowOpenHandler;
+      if (!handler) return { action: 'no handler' };
+      return handler({ url: request.url, frameName: '', features: '' });
+    }
+    case 'preview-permission': {
+      const s = previewSession(request.view);
+      const contents = previewView(request.view).webContents;
+      const granted = s.permissionRequestHandler
+        ? await new Promise((resolve) =>
+            s.permissionRequestHandler!(contents, request.permission, resolve, {}),
+          )
+        : 'no handler';
+      const checked = s.permissionCheckHandler
+        ? s.permissionCheckHandler(contents, request.permission, 'http://localhost', {})
+        : 'no handler';
+      const device = s.devicePermissionHandler ? s.devicePermissionHandler({}) : 'no handler';
+      return { granted, checked, device };
+    }
+    case 'preview-download': {
+      let prevented = false;
+      previewSession(request.view).emit(
+        'will-download',
+        { preventDefault: () => (prevented = true) },
+        {},
+        {},
+      );
+      return { prevented };
+    }
+    case 'page-reload':
+      mainWindow().webContents.emit('did-start-navigation', { isMainFrame: true, isSameDocument: false });
+      return { ok: true };
     case 'quit':
       return { quitted: await quit() };
   }
