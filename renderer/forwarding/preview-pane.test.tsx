@@ -112,9 +112,11 @@ describe('Preview pane (desktop app)', () => {
     expect(screen.getByRole('tab', { name: /About — dev/ })).toBeTruthy();
     await user.click(within(pane).getByRole('button', { name: 'Back' }));
     await user.click(within(pane).getByRole('button', { name: 'Reload' }));
+    await user.click(within(pane).getByRole('button', { name: 'Home' }));
     expect(bridge.callsOf('preview.navigate')).toEqual([
       { id: 'env-1/auto-5173', action: 'back' },
       { id: 'env-1/auto-5173', action: 'reload' },
+      { id: 'env-1/auto-5173', action: 'home' },
     ]);
 
     // A dialog would be drawn under the native view: the view hides while one is open.

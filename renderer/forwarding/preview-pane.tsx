@@ -1,10 +1,10 @@
-// A preview pane: a forwarded port's page inside the app, with back, forward, reload, its address and
-// Open in browser. In the desktop app the page is a view of its own (electron/main/preview-views.ts)
+// A preview pane: a forwarded port's page inside the app, with back, forward, reload, home, its
+// address and Open in browser. In the desktop app the page is a view of its own (electron/main/preview-views.ts)
 // that this pane keeps placed over its body, hidden whenever the body is off screen or a dialog is
 // open (a native view would cover the dialog). In web mode the body offers a browser tab instead.
 // The pane follows its forward; once the forward is gone it says so and offers to forward again.
 import { useEffect, useRef, useState } from 'react';
-import { ArrowLeft, ArrowRight, ExternalLink, RotateCw, X } from 'lucide-react';
+import { ArrowLeft, ArrowRight, ExternalLink, House, RotateCw, X } from 'lucide-react';
 import type { ForwardView, PreviewBounds } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { previewHome } from '../../shared/preview-origin';
@@ -53,7 +53,7 @@ export function PreviewPane({
     setError(null);
     fn().catch((e: unknown) => setError(errorMessage(e)));
   };
-  const navigate = (action: 'back' | 'forward' | 'reload') =>
+  const navigate = (action: 'back' | 'forward' | 'reload' | 'home') =>
     act(() => invoke('preview.navigate', { id, action }));
   const address = port === null ? null : (state?.url ?? previewHome(port));
   const live = embedded && port !== null;
@@ -86,6 +86,15 @@ export function PreviewPane({
             </button>
             <button className="icon" aria-label="Reload" disabled={!live} onClick={() => navigate('reload')}>
               <RotateCw size={14} aria-hidden="true" />
+            </button>
+            <button
+              className="icon"
+              aria-label="Home"
+              title="Back to the forward's first page"
+              disabled={!live}
+              onClick={() => navigate('home')}
+            >
+              <House size={14} aria-hidden="true" />
             </button>
           </>
         )}
