@@ -56,8 +56,9 @@ export class PreviewViews implements PreviewHost {
       if (details.isMainFrame && !details.isSameDocument) this.retain(new Set());
     });
     window.on('closed', () => {
-      this.retain(new Set());
+      // The window is gone: only the views' contents are left to close.
       this.window = null;
+      this.retain(new Set());
     });
   }
 
@@ -126,7 +127,7 @@ export class PreviewViews implements PreviewHost {
 
   private close(id: string, preview: Preview): void {
     this.views.delete(id);
-    this.window?.contentView.removeChildView(preview.view);
+    if (this.window && !this.window.isDestroyed()) this.window.contentView.removeChildView(preview.view);
     if (!preview.view.webContents.isDestroyed()) preview.view.webContents.close();
   }
 

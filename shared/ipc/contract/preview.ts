@@ -1,7 +1,7 @@
 // The preview namespace: a forwarded port's page shown inside the desktop app, in a view of its own
 // (electron/main/preview-views.ts) that the renderer places over a preview pane. Only the Electron
-// host has such views; in web mode every command answers `unsupported` (the page opens in a browser
-// tab instead). The commands of electron/app/handlers/preview-handlers.ts.
+// host has such views; in web mode every command but preview.retain answers `unsupported` (the page
+// opens in a browser tab instead). The commands of electron/app/handlers/preview-handlers.ts.
 import { z } from 'zod';
 import { command, type CommandsOfNamespace, EnvironmentId, type EventsOfNamespace, Ok } from './common';
 

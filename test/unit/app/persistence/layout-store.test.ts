@@ -54,11 +54,16 @@ describe('LayoutStore', () => {
     });
   });
 
-  it('holds terminal and editor panes side by side across a write and a new start', async () => {
+  it('holds terminal, editor and preview panes side by side across a write and a new start', async () => {
     const editor: PaneNode = {
       type: 'leaf',
       id: 'pane-3',
       content: { kind: 'editor', environmentId: 'local', path: '/home/me/notes.md' },
+    };
+    const preview: PaneNode = {
+      type: 'leaf',
+      id: 'pane-4',
+      content: { kind: 'preview', forwardId: 'auto-5173', port: 5173 },
     };
     const layout: PaneLayout = {
       byEnv: {
@@ -66,6 +71,7 @@ describe('LayoutStore', () => {
           tabs: [
             { id: 't1', root: { ...split, children: [split, editor] }, focusedPaneId: 'pane-3' },
             { id: 't2', root: editor, focusedPaneId: 'pane-3' },
+            { id: 't3', root: preview, focusedPaneId: 'pane-4' },
           ],
           activeTabId: 't2',
         },
