@@ -63,6 +63,11 @@ export class HttpForward {
     );
   }
 
+  /** Requests waiting for their turn now. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   /** Serves HTTP on an accepted local socket (paused, as the forward's listener makes them). */
   serve(socket: net.Socket): void {
     this.server.emit('connection', socket);

@@ -96,6 +96,11 @@ export class PortForward {
     return this.sockets.size;
   }
 
+  /** HTTP requests waiting for their turn (against a codex server; none with streams). */
+  get waitingRequests(): number {
+    return this.http?.waitingCount ?? 0;
+  }
+
   /** Releases the port now and resets every connection it carries. */
   async stop(): Promise<void> {
     if (this.stopped) return;

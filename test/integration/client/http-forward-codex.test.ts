@@ -12,8 +12,10 @@ import { PortForward } from '../../../electron/client/forwarding/port-forward';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { listeningPorts } from '../../../electron/app/forwarding/listening-ports';
 import { startServer, type StartedServer } from '../../support/exec-servers';
+import { FaultProxy } from '../../support/fault-proxy';
 import { MiB, portOf, sha } from '../../support/forward-peers';
 import { tetherForward } from '../../support/tether-forward';
+import { waitFor } from '../../support/wait';
 
 const PLAIN = Buffer.from('a body the target compressed, which codex decompressed on the way\n'.repeat(200));
 
@@ -63,6 +65,8 @@ describe('forwarding through a codex server (http/request)', () => {
   let client: RemoteExecServerClient;
   let target: http.Server;
   let upgradesSeen = 0;
+  /** Answers of /slow requests, held until the test lets them go. */
+  const slowWaiting: Array<() => void> = [];
   /** What the target got last: its raw headers. */
   let lastHeaders: string[] = [];
   const forwards: PortForward[] = [];
@@ -88,12 +92,19 @@ describe('forwarding through a codex server (http/request)', () => {
       req.on('end', () => {
         lastHeaders = req.rawHeaders;
         const url = new URL(req.url!, 'http://target');
-        if (url.pathname === '/bytes') {
+        if (url.pathname === '/slow') {
+          slowWaiting.push(() => res.end('slow'));
+        } else if (url.pathname === '/bytes') {
           // Deterministic bytes, so the test knows what it should get.
           const size = Number(url.searchParams.get('n'));
           const body = Buffer.alloc(size);
           for (let i = 0; i < size; i++) body[i] = (i * 7 + (i >> 11)) & 0xff;
-          res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': size });
+          // Chunked when asked: then only the framing tells a cut body from a whole one.
+          const chunked = url.searchParams.has('chunked');
+          res.writeHead(200, {
+            'Content-Type': 'application/octet-stream',
+            ...(chunked ? {} : { 'Content-Length': size }),
+          });
           res.end(body);
         } else if (url.pathname === '/gzip') {
           const compressed = zlib.gzipSync(PLAIN);
@@ -245,6 +256,70 @@ describe('forwarding through a codex server (http/request)', () => {
       bodies.map((body) => request(started.localPort, { method: 'POST', path: '/echo', body })),
     );
     expect(answers.map((a) => sha(a.body))).toEqual(bodies.map(sha));
+  });
+
+  it('cuts a response in flight when the link drops, and serves again once it is back', async () => {
+    const proxy = await FaultProxy.forUrl(codex.url!);
+    const cutClient = new RemoteExecServerClient({ transport: { kind: 'ws', url: proxy.url() } });
+    const started = await PortForward.start(cutClient, {
+      target: { host: 'localhost', port: portOf(target) },
+      localPort: 0,
+    });
+    try {
+      expect(
+        (
+          await request(started.localPort, { method: 'POST', path: '/echo', body: Buffer.from('before') })
+        ).body.toString(),
+      ).toBe('before');
+      // A large download under way when the link goes: the local client sees it fail, not end short.
+      const outcome = new Promise<string>((resolve) => {
+        const req = http.get(
+          { host: '127.0.0.1', port: started.localPort, path: `/bytes?n=${64 * MiB}&chunked`, agent: false },
+          (res) => {
+            let received = 0;
+            res.on('data', (chunk: Buffer) => {
+              received += chunk.length;
+              if (received > MiB && proxy.cutAll() === 0) return;
+            });
+            res.on('end', () => resolve(received === 64 * MiB ? 'complete' : 'ended short'));
+            res.on('error', () => resolve('failed'));
+            res.on('aborted', () => resolve('failed'));
+          },
+        );
+        req.on('error', () => resolve('failed'));
+      });
+      expect(await outcome).toBe('failed');
+      // The next request waits for the links to come back, then goes through.
+      const after = await request(started.localPort, {
+        method: 'POST',
+        path: '/echo',
+        body: Buffer.from('after'),
+      });
+      expect(after.status).toBe(200);
+      expect(after.body.toString()).toBe('after');
+    } finally {
+      await started.stop();
+      await cutClient.close();
+      await proxy.close();
+    }
+  });
+
+  it('sends a forward’s requests one at a time, and answers 503 past the bound of waiting ones', async () => {
+    const started = await forward(portOf(target));
+    const first = request(started.localPort, { path: '/slow' });
+    await waitFor(() => slowWaiting.length === 1, 'the first request at the target');
+    // 64 wait behind it (HTTP_FORWARD_MAX_QUEUED); the two after them are turned away at once.
+    const queued = Array.from({ length: 64 }, () => request(started.localPort, { path: '/echo' }));
+    await waitFor(() => started.waitingRequests === 64, '64 requests waiting');
+    const over = await Promise.all([
+      request(started.localPort, { path: '/echo' }),
+      request(started.localPort, { path: '/echo' }),
+    ]);
+    expect(over.map((a) => a.status)).toEqual([503, 503]);
+    expect(over[0]!.body.toString()).toContain('requests already wait for this forward');
+    slowWaiting.shift()!();
+    expect((await first).body.toString()).toBe('slow');
+    expect((await Promise.all(queued)).every((a) => a.status === 200)).toBe(true);
   });
 
   it('lists the host’s listening ports through fs/readFile', async () => {
