@@ -225,6 +225,20 @@ describe('forwarding through a codex server (http/request)', () => {
     problems.length = 0;
   });
 
+  it('reaches a target on ::1 only through localhost, and sends later requests there first', async () => {
+    const v6 = http.createServer((req, res) => res.end(`${req.method} on ::1`));
+    await new Promise<void>((resolve) => v6.listen(0, '::1', resolve));
+    try {
+      const started = await forward(portOf(v6));
+      expect((await request(started.localPort, { path: '/' })).body.toString()).toBe('GET on ::1');
+      // A POST is never tried twice, so it gets there only because the GET found the address.
+      const posted = await request(started.localPort, { method: 'POST', path: '/', body: Buffer.from('x') });
+      expect(posted.body.toString()).toBe('POST on ::1');
+    } finally {
+      await new Promise<void>((resolve) => v6.close(() => resolve()));
+    }
+  });
+
   it('answers 413 for a body larger than codex can take, and keeps serving', async () => {
     const started = await forward(portOf(target));
     const tooLarge = await request(started.localPort, {
