@@ -9,7 +9,6 @@ import { ErrorCode, loopbackAddresses } from '../../../shared/protocol';
 import { errorMessage } from '../../../shared/error-message';
 import { ClientError, isClientError } from '../client-error';
 import {
-  HTTP_FORWARD_HEAD_TIMEOUT_MS,
   HTTP_FORWARD_MAX_BODY_BYTES,
   HTTP_FORWARD_MAX_BUFFERED_BYTES,
   HTTP_FORWARD_MAX_QUEUED,
@@ -196,7 +195,7 @@ export class HttpForward {
       message = `Nothing answered at ${this.where} on the host: the codex server could not connect to it (${errorMessage(error)}). Is the program listening there?`;
     } else if (isClientError(error, 'timeout')) {
       status = 504;
-      message = `${this.where} on the host sent no response headers within ${HTTP_FORWARD_HEAD_TIMEOUT_MS / 1000} s.`;
+      message = `${this.where} on the host sent no response headers in time (${errorMessage(error)}).`;
     } else {
       message = `The request could not be forwarded through the codex server: ${errorMessage(error)}`;
     }

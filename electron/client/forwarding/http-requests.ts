@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpBodyDeltaParams, Method, Notification, type HttpHeader } from '../../../shared/protocol';
 import { ClientError } from '../client-error';
-import { HTTP_FORWARD_HEAD_TIMEOUT_MS, HTTP_FORWARD_MAX_HELD_DELTAS } from '../constants';
+import { HTTP_FORWARD_MAX_HELD_DELTAS } from '../constants';
 import type { ExecServerConnection } from '../link/connection';
 
 export interface HttpRequestSpec {
@@ -32,6 +32,8 @@ export interface HttpResponseSink {
 export interface HttpRequestsOps {
   /** A usable connection, waiting for recovery first (bounded by `signal`). */
   ready(signal?: AbortSignal): Promise<ExecServerConnection>;
+  /** How long a request waits for its response headers (HTTP_FORWARD_HEAD_TIMEOUT_MS). */
+  headTimeoutMs: number;
 }
 
 interface OpenResponse {
@@ -78,7 +80,7 @@ export class HttpRequests {
           redirectPolicy: 'stop',
           streamResponse: true,
         },
-        { timeoutMs: HTTP_FORWARD_HEAD_TIMEOUT_MS },
+        { timeoutMs: this.ops.headTimeoutMs },
       );
     } catch (error) {
       this.open.delete(requestId);

@@ -25,7 +25,12 @@ import type {
 } from '../api';
 import { ClientError, isClientError } from '../client-error';
 import type { ExecServerConnection } from './connection';
-import { DEFAULT_RETAINED_BYTES, DEFAULT_RETAINED_BYTES_TOTAL, DEFAULT_RETAINED_EVENTS } from '../constants';
+import {
+  DEFAULT_RETAINED_BYTES,
+  DEFAULT_RETAINED_BYTES_TOTAL,
+  DEFAULT_RETAINED_EVENTS,
+  HTTP_FORWARD_HEAD_TIMEOUT_MS,
+} from '../constants';
 import { HealthMonitor } from './health-monitor';
 import { toConnectionState } from './link-state';
 import { toPathUri } from '../files/path-uri';
@@ -54,6 +59,8 @@ export interface RemoteClientOptions extends SessionLinkOptions {
   retainedBytesTotal?: number;
   /** Reconnect notices and protocol complaints, one line each. */
   log?: (message: string) => void;
+  /** How long an HTTP forward's request waits for its response headers (HTTP_FORWARD_HEAD_TIMEOUT_MS). */
+  httpHeadTimeoutMs?: number;
 }
 
 /** A process of another session of this credential started, exited or closed. */
@@ -164,7 +171,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       ready: (signal) => this.readyUnless(signal),
       hasCapability: (name) => this.hasCapability(name),
     });
-    this.httpRequests = new HttpRequests({ ready: (signal) => this.readyUnless(signal) });
+    this.httpRequests = new HttpRequests({
+      ready: (signal) => this.readyUnless(signal),
+      headTimeoutMs: options.httpHeadTimeoutMs ?? HTTP_FORWARD_HEAD_TIMEOUT_MS,
+    });
     this.httpLink = new HttpLink(() => {
       // Its own session: nothing of the main one is resumed there.
       const { resumeSessionId: _resumed, ...own } = this.options;

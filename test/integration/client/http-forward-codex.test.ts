@@ -336,6 +336,33 @@ describe('forwarding through a codex server (http/request)', () => {
     expect((await Promise.all(queued)).every((a) => a.status === 200)).toBe(true);
   });
 
+  it('answers 504 when the target sends no headers in time, and serves the next request on a fresh connection', async () => {
+    // Not much less: codex's first http/request on a new session takes a few hundred ms more.
+    const impatient = new RemoteExecServerClient({
+      transport: codex.transportSpec(),
+      httpHeadTimeoutMs: 3_000,
+    });
+    const started = await PortForward.start(impatient, {
+      target: { host: 'localhost', port: portOf(target) },
+      localPort: 0,
+    });
+    try {
+      const silent = await request(started.localPort, { path: '/slow' });
+      expect(silent.status).toBe(504);
+      expect(silent.body.toString()).toContain('sent no response headers in time');
+      // codex still waits on the silent target on the old connection; the next one answers now.
+      const next = await Promise.race([
+        request(started.localPort, { method: 'POST', path: '/echo', body: Buffer.from('next') }),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+      ]);
+      expect(next?.body.toString()).toBe('next');
+    } finally {
+      for (const release of slowWaiting.splice(0)) release();
+      await started.stop();
+      await impatient.close();
+    }
+  });
+
   it('lists the host’s listening ports through fs/readFile', async () => {
     expect(await listeningPorts(client)).toContain(portOf(target));
   });
