@@ -3,10 +3,17 @@
 // order. A body whose connection ends is cut (its sink ends with an error), as codex's own client
 // fails streamed bodies on any disconnect.
 import { randomUUID } from 'node:crypto';
-import { HttpBodyDeltaParams, Method, Notification, type HttpHeader } from '../../../shared/protocol';
-import { ClientError } from '../client-error';
+import {
+  ErrorCode,
+  HttpBodyDeltaParams,
+  Method,
+  Notification,
+  type HttpHeader,
+} from '../../../shared/protocol';
+import { ClientError, isClientError } from '../client-error';
 import { HTTP_FORWARD_MAX_HELD_DELTAS } from '../constants';
 import type { ExecServerConnection } from '../link/connection';
+import type { ForwardingMode } from './port-forward';
 
 export interface HttpRequestSpec {
   method: string;
@@ -151,4 +158,29 @@ export class HttpRequests {
     response.held.clear();
     response.sink.end(error);
   }
+}
+
+/** Whether the server behind `connection` serves http/request: a URL it must refuse tells. */
+export async function probeHttpRequest(connection: ExecServerConnection): Promise<ForwardingMode> {
+  try {
+    await connection.call(Method.httpRequest, {
+      method: 'GET',
+      url: 'tether-probe:',
+      requestId: `tether-probe-${randomUUID()}`,
+    });
+  } catch (error) {
+    if (isClientError(error, 'rpc') && error.rpc?.code === ErrorCode.invalidParams) return 'http';
+    if (isClientError(error, 'rpc') && error.rpc?.code === ErrorCode.methodNotFound) {
+      throw new ClientError(
+        'unsupported',
+        'This server offers neither TCP streams (tetherStreams) nor http/request: port forwarding needs ' +
+          'Tether’s own server, or a codex exec-server for plain HTTP.',
+      );
+    }
+    throw error;
+  }
+  throw new ClientError(
+    'protocol',
+    'The server fetched a URL that is not http: it cannot be trusted to forward.',
+  );
 }

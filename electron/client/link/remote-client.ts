@@ -4,7 +4,6 @@
 // loss, recovery) are the SessionLink's (session-link.ts), beside the states (link-state.ts).
 import { randomUUID } from 'node:crypto';
 import {
-  ErrorCode,
   Method,
   Notification,
   SessionProcessChangedNotification,
@@ -47,7 +46,12 @@ import { errorMessage } from '../../../shared/error-message';
 import type * as net from 'node:net';
 import type { StreamOpenResult } from '../../../shared/protocol';
 import { StreamMux, type StreamTarget } from '../forwarding/stream-mux';
-import { HttpRequests, type HttpRequestSpec, type HttpResponseSink } from '../forwarding/http-requests';
+import {
+  HttpRequests,
+  probeHttpRequest,
+  type HttpRequestSpec,
+  type HttpResponseSink,
+} from '../forwarding/http-requests';
 import { HttpLink } from '../forwarding/http-link';
 import type { ForwardingMode } from '../forwarding/port-forward';
 
@@ -65,31 +69,6 @@ export interface RemoteClientOptions extends SessionLinkOptions {
 
 /** A process of another session of this credential started, exited or closed. */
 export type SessionProcessChange = SessionProcessChangedNotification;
-
-/** Whether the server behind `connection` serves http/request: a URL it must refuse tells. */
-async function probeHttpRequest(connection: ExecServerConnection): Promise<ForwardingMode> {
-  try {
-    await connection.call(Method.httpRequest, {
-      method: 'GET',
-      url: 'tether-probe:',
-      requestId: `tether-probe-${randomUUID()}`,
-    });
-  } catch (error) {
-    if (isClientError(error, 'rpc') && error.rpc?.code === ErrorCode.invalidParams) return 'http';
-    if (isClientError(error, 'rpc') && error.rpc?.code === ErrorCode.methodNotFound) {
-      throw new ClientError(
-        'unsupported',
-        'This server offers neither TCP streams (tetherStreams) nor http/request: port forwarding needs ' +
-          'Tether’s own server, or a codex exec-server for plain HTTP.',
-      );
-    }
-    throw error;
-  }
-  throw new ClientError(
-    'protocol',
-    'The server fetched a URL that is not http: it cannot be trusted to forward.',
-  );
-}
 
 /** Runs a subscriber; one that throws must not break the client's own bookkeeping. */
 function guarded(run: () => void): void {
