@@ -14,6 +14,8 @@ import type {
 } from '../../shared/protocol';
 import type { Socket } from 'node:net';
 import type { StreamTarget } from './forwarding/stream-mux';
+import type { ForwardingMode } from './forwarding/port-forward';
+import type { HttpRequestSpec, HttpResponseSink } from './forwarding/http-requests';
 
 /** How to reach an exec-server. */
 export type TransportSpec =
@@ -352,6 +354,13 @@ export interface ExecServerClientApi {
    * `tetherStreams` stream; waits for the link until `signal` aborts. See forwarding/stream-mux.ts.
    */
   pipeStream(socket: Socket, target: StreamTarget, signal?: AbortSignal): Promise<StreamOpenResult>;
+  /**
+   * How the server forwards ports: `streams` (tetherStreams), or `http` (codex's http/request, plain
+   * HTTP only); rejects with 'unsupported' when neither. Waits for the link until `signal` aborts.
+   */
+  forwardingMode(signal?: AbortSignal): Promise<ForwardingMode>;
+  /** codex's http/request on a dedicated second connection, its response streamed into `sink`. */
+  httpRequest(spec: HttpRequestSpec, sink: HttpResponseSink, signal?: AbortSignal): Promise<void>;
   /** Skip the backoff wait: retry now if reconnecting (or reconnect a failed client). */
   reconnectNow(): void;
   /** Closes the connection and stops reconnecting. Remote processes keep running on the server. */

@@ -142,3 +142,30 @@ export const WALK_MAX_DEPTH = 256;
  * resume, short enough that a browser shows an error instead of spinning.
  */
 export const FORWARD_LINK_WAIT_MS = 10_000;
+
+// ── HTTP forwarding through codex's `http/request` (forwarding/http-forward.ts) ──────────────
+
+/**
+ * Largest request body a forward to a codex server carries. codex takes a body whole, as base64 in
+ * one message, and drops the connection on a WebSocket frame over 16 MiB (12 MiB of bytes as base64):
+ * larger bodies are answered 413 here instead.
+ */
+export const HTTP_FORWARD_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * Requests of one forward waiting for their turn: codex serves one request of a connection at a
+ * time, so they go out one after another; past this many waiting, a request is answered 503.
+ */
+export const HTTP_FORWARD_MAX_QUEUED = 64;
+/**
+ * How long a request waits for the target's response headers. codex holds its one request slot
+ * until they come, so past this the request is answered 504 and the dedicated connection is
+ * replaced (the old one would stay blocked behind the silent target).
+ */
+export const HTTP_FORWARD_HEAD_TIMEOUT_MS = 60_000;
+/**
+ * Response bytes held for a local client that reads slower than the host sends (http/request has no
+ * flow control): past this the local connection is dropped rather than buffering without bound.
+ */
+export const HTTP_FORWARD_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/** Body pieces of one response that may arrive ahead of its headers or out of order. */
+export const HTTP_FORWARD_MAX_HELD_DELTAS = 256;

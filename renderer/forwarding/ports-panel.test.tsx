@@ -30,6 +30,7 @@ function forward(patch: Partial<ForwardView> = {}): ForwardView {
     remapped: false,
     error: null,
     auto: false,
+    httpOnly: false,
     ...patch,
   };
 }
@@ -95,6 +96,9 @@ describe('Ports panel', () => {
     act(() => useForwards.getState().setForEnv('env-1', [forward({ port: 3000 })]));
     expect(screen.queryByRole('row', { name: 'Forward of port 5173' })).toBeNull();
     expect(cells(3000)[2]).toBe('forwarding');
+    // Against a codex server a forward carries plain HTTP only, and says so.
+    act(() => useForwards.getState().setForEnv('env-1', [forward({ port: 3000, httpOnly: true })]));
+    expect(cells(3000)[2]).toBe('forwarding HTTP only (codex server)');
   });
 
   it('opens, copies, changes the local port of and stops a forward', async () => {

@@ -192,6 +192,15 @@ function PortRow({
       </td>
       <td className="col-state" title={f.error ?? undefined}>
         <span className={`badge ${badge.className}`}>{badge.label}</span>
+        {f.httpOnly && (
+          <span
+            className="muted"
+            title="The server is a codex exec-server: plain HTTP is forwarded through its http/request, WebSockets are refused"
+          >
+            {' '}
+            HTTP only (codex server)
+          </span>
+        )}
       </td>
       <td className="col-label">
         {f.label ?? ''}

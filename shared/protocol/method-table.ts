@@ -35,12 +35,19 @@ export const MethodTable = {
   [Method.processDetach]: { params: S.ProcessIdParams, result: S.EmptyResult },
   [Method.processKeep]: { params: S.ProcessIdParams, result: S.EmptyResult },
   [Method.streamOpen]: { params: S.StreamOpenParams, result: S.StreamOpenResult },
+  [Method.httpRequest]: { params: S.HttpRequestParams, result: S.HttpRequestResult },
 } as const;
 
 export type RequestMethod = keyof typeof MethodTable;
 export type ParamsOf<M extends RequestMethod> = z.input<(typeof MethodTable)[M]['params']>;
 export type ResultOf<M extends RequestMethod> = z.output<(typeof MethodTable)[M]['result']>;
 
-export function isRequestMethod(method: string): method is RequestMethod {
-  return Object.prototype.hasOwnProperty.call(MethodTable, method);
+/** Methods the client may call that Tether's own server does not serve (it answers -32601). */
+type ClientOnlyMethod = typeof Method.httpRequest;
+/** The methods Tether's server serves. */
+export type ServedMethod = Exclude<RequestMethod, ClientOnlyMethod>;
+
+/** Whether Tether's server serves `method` (a codex method only its client calls is not served). */
+export function isServedMethod(method: string): method is ServedMethod {
+  return Object.prototype.hasOwnProperty.call(MethodTable, method) && method !== Method.httpRequest;
 }

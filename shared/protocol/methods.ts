@@ -23,6 +23,11 @@ export const Method = {
   fsReadBlock: 'fs/readBlock',
   fsWriteBlock: 'fs/writeBlock',
   fsClose: 'fs/close',
+  /**
+   * Codex's (not served by Tether's server, which answers -32601): an HTTP request the server makes
+   * on the client's behalf. Tether's port forwarding falls back to it against codex servers.
+   */
+  httpRequest: 'http/request',
   /** Tether extension (capability `tetherProcessResize`). */
   processResize: 'process/resize',
   /** Tether extension (capability `tetherFsRename`): atomic rename within one filesystem. */
@@ -48,6 +53,8 @@ export const Notification = {
   processOutput: 'process/output',
   processExited: 'process/exited',
   processClosed: 'process/closed',
+  /** Codex's, server → client: a piece of an `http/request` body asked for with `streamResponse`. */
+  httpBodyDelta: 'http/request/bodyDelta',
   /** Tether extension, client → server (capability `tetherFlowControl`). */
   processAck: 'process/ack',
   /**

@@ -281,6 +281,45 @@ export type StreamEndParams = z.infer<typeof StreamEndParams>;
 export const StreamResetParams = z.looseObject({ streamId: z.string(), message: z.string().optional() });
 export type StreamResetParams = z.infer<typeof StreamResetParams>;
 
+// ── HTTP (codex's `http/request`; Tether's server does not serve it) ──────────────────────────
+
+export const HttpHeader = z.object({ name: z.string(), value: z.string() });
+export type HttpHeader = z.infer<typeof HttpHeader>;
+
+export const HttpRequestParams = z.object({
+  method: z.string().min(1),
+  /** http or https only. */
+  url: z.string(),
+  /** Chosen by the client; names the `http/request/bodyDelta` notifications of a streamed body. */
+  requestId: z.string().min(1),
+  /** In order, repeats kept. */
+  headers: z.array(HttpHeader).optional(),
+  /** The whole request body (codex takes no streamed request body). */
+  bodyBase64: base64.optional(),
+  /** Covers the whole exchange, streamed body included; null or absent: none. */
+  timeoutMs: u64.nullable().optional(),
+  redirectPolicy: z.enum(['follow', 'stop']).optional(),
+  /** The result comes once the response headers are in; the body follows as notifications. */
+  streamResponse: z.boolean().optional(),
+});
+export type HttpRequestParams = z.infer<typeof HttpRequestParams>;
+
+export const HttpRequestResult = z.looseObject({
+  status: z.number().int().min(100).max(999),
+  headers: z.array(HttpHeader),
+  bodyBase64: base64,
+});
+export type HttpRequestResult = z.infer<typeof HttpRequestResult>;
+
+export const HttpBodyDeltaParams = z.looseObject({
+  requestId: z.string(),
+  seq: u64.min(1),
+  deltaBase64: base64,
+  done: z.boolean(),
+  error: z.string().nullable().optional(),
+});
+export type HttpBodyDeltaParams = z.infer<typeof HttpBodyDeltaParams>;
+
 // ── Filesystem ──────────────────────────────────────────────────────────────────────────────
 
 const sandboxField = { sandbox: z.unknown().optional() };

@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type * as net from 'node:net';
 import type { ForwardState, ForwardView, StoredForward } from '../../../shared/ipc';
-import { StreamErrorKind } from '../../../shared/protocol';
+import { TetherCapability } from '../../../shared/protocol';
 import { errorMessage } from '../../../shared/error-message';
-import { isClientError } from '../../client/client-error';
 import { PortForward, type StreamPiper } from '../../client/forwarding/port-forward';
+import type { ExecServerClientApi } from '../../client/api';
 import { AppError, notFound } from '../app-error';
 import { listeningPorts } from './listening-ports';
 import type { EnvironmentRegistry } from '../environments/environment-registry';
@@ -125,7 +125,7 @@ export class ForwardManager {
         target: { host: stored.host, port: stored.port },
         ...(stored.localPort !== undefined ? { localPort: stored.localPort } : {}),
         onConnected: () => this.connectionEnded(envId, live, false),
-        onConnectionError: (_message, error) => this.connectionEnded(envId, live, refusedOnHost(error)),
+        onConnectionError: (_message, _error, refused) => this.connectionEnded(envId, live, refused),
       });
       live.error = null;
     } catch (error) {
@@ -146,17 +146,26 @@ export class ForwardManager {
    * an enabled environment not connected yet (no auto-connect) is connected by the first one.
    */
   private piper(envId: string): StreamPiper {
+    const client = async (signal?: AbortSignal): Promise<ExecServerClientApi> => {
+      const env = this.deps.envs.find(envId);
+      if (env && !env.currentClient && env.stored.enabled) await untilAborted(env.connect(), signal);
+      const current = env?.currentClient;
+      if (!current) throw new AppError('disconnected', 'The environment is not connected (it is disabled).');
+      return current;
+    };
     return {
       pipeStream: async (socket: net.Socket, target, signal) => {
-        const env = this.deps.envs.find(envId);
-        if (env && !env.currentClient && env.stored.enabled) await untilAborted(env.connect(), signal);
-        const client = env?.currentClient;
-        if (!client) {
+        let current: ExecServerClientApi;
+        try {
+          current = await client(signal);
+        } catch (error) {
           socket.destroy();
-          throw new AppError('disconnected', 'The environment is not connected (it is disabled).');
+          throw error;
         }
-        return client.pipeStream(socket, target, signal);
+        return current.pipeStream(socket, target, signal);
       },
+      forwardingMode: async (signal) => (await client(signal)).forwardingMode(signal),
+      httpRequest: async (spec, sink, signal) => (await client(signal)).httpRequest(spec, sink, signal),
     };
   }
 
@@ -185,7 +194,14 @@ export class ForwardManager {
       remapped: forward?.remapped ?? false,
       error: live.error,
       auto: live.auto,
+      httpOnly: this.httpOnly(envId),
     };
+  }
+
+  /** Connected to a server without TCP streams (codex): the forward carries plain HTTP only. */
+  private httpOnly(envId: string): boolean {
+    const client = this.deps.envs.find(envId)?.currentClient;
+    return client?.state.kind === 'connected' && !client.hasCapability(TetherCapability.streams);
   }
 
   private stateOf(envId: string, live: LiveForward): ForwardState {
@@ -193,12 +209,6 @@ export class ForwardManager {
     if (this.deps.envs.find(envId)?.currentClient?.state.kind !== 'connected') return 'linkDown';
     return live.refused ? 'nothingListening' : 'forwarding';
   }
-}
-
-function refusedOnHost(error: unknown): boolean {
-  if (!isClientError(error, 'rpc')) return false;
-  const data = error.rpc?.data as { kind?: unknown } | undefined;
-  return data?.kind === StreamErrorKind.refused;
 }
 
 /** `work`, or the abort of `signal` (its reason) if that comes first. */

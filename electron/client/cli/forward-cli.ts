@@ -1,9 +1,9 @@
 // `tether forward`: like `ssh -L`, local ports on loopback piped to TCP ports on an environment's
-// host through `tetherStreams` (one code path for every kind, SSH included: the daemon dials).
+// host through `tetherStreams` (one code path for every kind, SSH included: the daemon dials), or
+// plain HTTP through http/request against a codex server (forwarding/http-forward.ts).
 // The first line of stdout is the local address of the first forward (one line per forward), so
 // a script can read it; the forwards ride through drops until SIGINT or SIGTERM.
 import type { Command } from 'commander';
-import { TetherCapability } from '../../../shared/protocol';
 import { errorMessage } from '../../../shared/error-message';
 import { escapeForTerminal } from '../../../shared/terminal-text';
 import { ClientError } from '../client-error';
@@ -71,10 +71,11 @@ export async function runForward(specs: ForwardSpec[], options: ForwardOptions):
       if (state.kind === 'failed' && state.code === 'unknownSession') connected.reconnectNow();
     });
     await client.connect();
-    if (!client.hasCapability(TetherCapability.streams)) {
-      throw new ClientError(
-        'unsupported',
-        'This server does not offer TCP streams (tetherStreams): tether forward needs Tether’s own server.',
+    // Neither streams nor http/request is refused here, before a port is bound.
+    if ((await client.forwardingMode()) === 'http') {
+      say(
+        'This server has no TCP streams (a codex exec-server): plain HTTP is forwarded through its ' +
+          'http/request; WebSockets and other protocols are not.',
       );
     }
     for (const spec of specs) {

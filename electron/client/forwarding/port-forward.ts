@@ -1,17 +1,27 @@
 // One port forward: local listeners on loopback only (127.0.0.1 and ::1, one port number for both)
-// whose every accepted socket is piped to a TCP port on the host through a stream (stream-mux.ts).
+// whose every accepted socket is piped to a TCP port on the host through a stream (stream-mux.ts),
+// or, against a codex server (no streams), served as HTTP through its http/request (http-forward.ts).
 // The listeners stay bound through link drops: a connection accepted during an outage waits a
 // bounded time for the session to resume, then is refused; stop() releases the port at once.
 import * as net from 'node:net';
-import type { StreamOpenResult } from '../../../shared/protocol';
+import { StreamErrorKind, type StreamOpenResult } from '../../../shared/protocol';
 import { errorMessage } from '../../../shared/error-message';
-import { ClientError } from '../client-error';
+import { ClientError, isClientError } from '../client-error';
 import { FORWARD_LINK_WAIT_MS } from '../constants';
+import { HttpForward, type HttpRequester } from './http-forward';
 import type { StreamTarget } from './stream-mux';
 
-/** What a forward needs of its client (RemoteExecServerClient.pipeStream). */
-export interface StreamPiper {
+/** How a server forwards: TCP streams (Tether's), or plain HTTP through http/request (codex's). */
+export type ForwardingMode = 'streams' | 'http';
+
+/** What a forward needs of its client (RemoteExecServerClient). */
+export interface StreamPiper extends HttpRequester {
   pipeStream(socket: net.Socket, target: StreamTarget, signal?: AbortSignal): Promise<StreamOpenResult>;
+  /**
+   * How the server forwards, once the link is usable (waiting until `signal` aborts); rejects with
+   * ClientError 'unsupported' when it offers neither streams nor http/request.
+   */
+  forwardingMode(signal?: AbortSignal): Promise<ForwardingMode>;
 }
 
 export interface PortForwardOptions {
@@ -24,9 +34,12 @@ export interface PortForwardOptions {
   localPort?: number;
   /** How long a connection accepted during an outage waits for the link (FORWARD_LINK_WAIT_MS). */
   linkWaitMs?: number;
-  /** A connection that could not be forwarded (refused on the host, no link in time). */
-  onConnectionError?(message: string, error: unknown): void;
-  /** A connection reached the host's port. */
+  /**
+   * A connection (or, against codex, a request) that could not be forwarded: refused on the host
+   * (`refused`: nothing listens there), no link in time, a WebSocket through a codex server.
+   */
+  onConnectionError?(message: string, error: unknown, refused: boolean): void;
+  /** A connection (or request) reached the host's port. */
   onConnected?(): void;
 }
 
@@ -38,6 +51,8 @@ const BIND_ATTEMPTS = 8;
 export class PortForward {
   private readonly sockets = new Set<net.Socket>();
   private stopped = false;
+  /** The HTTP side, made when the first connection finds a codex server. */
+  private http: HttpForward | null = null;
 
   private constructor(
     private readonly piper: StreamPiper,
@@ -81,6 +96,11 @@ export class PortForward {
     return this.sockets.size;
   }
 
+  /** HTTP requests waiting for their turn (against a codex server; none with streams). */
+  get waitingRequests(): number {
+    return this.http?.waitingCount ?? 0;
+  }
+
   /** Releases the port now and resets every connection it carries. */
   async stop(): Promise<void> {
     if (this.stopped) return;
@@ -103,20 +123,55 @@ export class PortForward {
     // Errors are the stream's to report (a reset); the listener keeps none.
     socket.on('error', () => undefined);
     const wait = AbortSignal.timeout(this.options.linkWaitMs ?? FORWARD_LINK_WAIT_MS);
-    this.piper.pipeStream(socket, this.options.target, wait).then(
-      () => this.options.onConnected?.(),
-      (error: unknown) => {
-        const timedOut = wait.aborted && (error as Error | null)?.name === 'TimeoutError';
-        const message = timedOut
-          ? `the link to the environment was not back within ${Math.round((this.options.linkWaitMs ?? FORWARD_LINK_WAIT_MS) / 1000)} s`
-          : errorMessage(error);
-        this.options.onConnectionError?.(
-          `A connection to ${describeTarget(this.options.target)} was refused: ${message}`,
-          error,
-        );
-      },
-    );
+    const forwarded = async (): Promise<void> => {
+      let mode: ForwardingMode;
+      try {
+        mode = await this.piper.forwardingMode(wait);
+      } catch (error) {
+        resetSocket(socket);
+        throw error;
+      }
+      if (mode === 'http') {
+        this.httpSide().serve(socket);
+        return;
+      }
+      await this.piper.pipeStream(socket, this.options.target, wait);
+      this.options.onConnected?.();
+    };
+    forwarded().catch((error: unknown) => {
+      const timedOut = wait.aborted && (error as Error | null)?.name === 'TimeoutError';
+      const message = timedOut
+        ? `the link to the environment was not back within ${Math.round((this.options.linkWaitMs ?? FORWARD_LINK_WAIT_MS) / 1000)} s`
+        : errorMessage(error);
+      this.options.onConnectionError?.(
+        `A connection to ${describeTarget(this.options.target)} was refused: ${message}`,
+        error,
+        refusedOnHost(error),
+      );
+    });
   }
+
+  private httpSide(): HttpForward {
+    this.http ??= new HttpForward(this.piper, this.options.target, {
+      onConnected: () => this.options.onConnected?.(),
+      onConnectionError: (message, error, refused) =>
+        this.options.onConnectionError?.(message, error, refused),
+    });
+    return this.http;
+  }
+}
+
+/** Whether the host refused a stream: nothing listens on its port. */
+function refusedOnHost(error: unknown): boolean {
+  if (!isClientError(error, 'rpc')) return false;
+  const data = error.rpc?.data as { kind?: unknown } | undefined;
+  return data?.kind === StreamErrorKind.refused;
+}
+
+/** A TCP reset for a connected socket; one never connected (or already gone) is just destroyed. */
+function resetSocket(socket: net.Socket): void {
+  if (socket.remoteAddress === undefined || socket.destroyed) socket.destroy();
+  else socket.resetAndDestroy();
 }
 
 export function describeTarget(target: StreamTarget): string {

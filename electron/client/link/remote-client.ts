@@ -24,7 +24,12 @@ import type {
 } from '../api';
 import { ClientError, isClientError } from '../client-error';
 import type { ExecServerConnection } from './connection';
-import { DEFAULT_RETAINED_BYTES, DEFAULT_RETAINED_BYTES_TOTAL, DEFAULT_RETAINED_EVENTS } from '../constants';
+import {
+  DEFAULT_RETAINED_BYTES,
+  DEFAULT_RETAINED_BYTES_TOTAL,
+  DEFAULT_RETAINED_EVENTS,
+  HTTP_FORWARD_HEAD_TIMEOUT_MS,
+} from '../constants';
 import { HealthMonitor } from './health-monitor';
 import { toConnectionState } from './link-state';
 import { toPathUri } from '../files/path-uri';
@@ -41,6 +46,14 @@ import { errorMessage } from '../../../shared/error-message';
 import type * as net from 'node:net';
 import type { StreamOpenResult } from '../../../shared/protocol';
 import { StreamMux, type StreamTarget } from '../forwarding/stream-mux';
+import {
+  HttpRequests,
+  probeHttpRequest,
+  type HttpRequestSpec,
+  type HttpResponseSink,
+} from '../forwarding/http-requests';
+import { HttpLink } from '../forwarding/http-link';
+import type { ForwardingMode } from '../forwarding/port-forward';
 
 export interface RemoteClientOptions extends SessionLinkOptions {
   /** Bounds of each process's retained event log (replayed to late subscribers). */
@@ -50,6 +63,8 @@ export interface RemoteClientOptions extends SessionLinkOptions {
   retainedBytesTotal?: number;
   /** Reconnect notices and protocol complaints, one line each. */
   log?: (message: string) => void;
+  /** How long an HTTP forward's request waits for its response headers (HTTP_FORWARD_HEAD_TIMEOUT_MS). */
+  httpHeadTimeoutMs?: number;
 }
 
 /** A process of another session of this credential started, exited or closed. */
@@ -81,6 +96,12 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   readonly fs: RemoteFileSystem;
   /** TCP streams to the host's loopback ports (`tetherStreams`), for port forwarding. */
   private readonly streams: StreamMux;
+  /** codex's http/request on this client's own connections (used by the client a HttpLink opens). */
+  private readonly httpRequests: HttpRequests;
+  /** The dedicated second connection HTTP forwards to a codex server take (opened on first use). */
+  private readonly httpLink: HttpLink;
+  /** How each connection's server forwards, asked once per connection (forwardingMode). */
+  private readonly modes = new WeakMap<ExecServerConnection, Promise<ForwardingMode>>();
 
   constructor(private readonly options: RemoteClientOptions) {
     this.link = new SessionLink(options, {
@@ -102,10 +123,14 @@ export class RemoteExecServerClient implements ExecServerClientApi {
       onTick: () => this.emitHealth(false),
       notification: (connection, method, params) => {
         if (this.streams.notification(connection, method, params)) return;
+        if (this.httpRequests.notification(connection, method, params)) return;
         // The other sessions' news counts only from the live link (a closing one may still talk).
         if (connection === this.connection) this.handleNotification(method, params);
       },
-      connectionClosed: (connection) => this.streams.connectionClosed(connection),
+      connectionClosed: (connection) => {
+        this.streams.connectionClosed(connection);
+        this.httpRequests.connectionClosed(connection);
+      },
       log: (message) => this.options.log?.(message),
     });
     this.retainedBudget = new RetainedOutputBudget(
@@ -124,6 +149,15 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     this.streams = new StreamMux({
       ready: (signal) => this.readyUnless(signal),
       hasCapability: (name) => this.hasCapability(name),
+    });
+    this.httpRequests = new HttpRequests({
+      ready: (signal) => this.readyUnless(signal),
+      headTimeoutMs: options.httpHeadTimeoutMs ?? HTTP_FORWARD_HEAD_TIMEOUT_MS,
+    });
+    this.httpLink = new HttpLink(() => {
+      // Its own session: nothing of the main one is resumed there.
+      const { resumeSessionId: _resumed, ...own } = this.options;
+      return new RemoteExecServerClient({ ...own, log: (line) => this.options.log?.(`HTTP link: ${line}`) });
     });
     this.fs = new RemoteFileSystem({
       callOnce: (method, params) => this.callOnce(method, params),
@@ -325,6 +359,8 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   async close(): Promise<void> {
     this.link.close();
     this.streams.closeAll();
+    this.httpRequests.closeAll();
+    await this.httpLink.close();
   }
 
   /**
@@ -333,6 +369,39 @@ export class RemoteExecServerClient implements ExecServerClientApi {
    */
   pipeStream(socket: net.Socket, target: StreamTarget, signal?: AbortSignal): Promise<StreamOpenResult> {
     return this.streams.pipe(socket, target, signal);
+  }
+
+  /**
+   * How this server forwards ports: `streams` with tetherStreams, else `http` when it serves
+   * http/request (codex's); asked once per connection with a request codex answers -32602 and a
+   * server without the method -32601. Waits for the link until `signal` aborts.
+   */
+  async forwardingMode(signal?: AbortSignal): Promise<ForwardingMode> {
+    const connection = await this.readyUnless(signal);
+    if (this.hasCapability(TetherCapability.streams)) return 'streams';
+    let mode = this.modes.get(connection);
+    if (!mode) {
+      mode = probeHttpRequest(connection);
+      this.modes.set(connection, mode);
+      // A probe cut off by a drop tells nothing: ask again on the next connection.
+      mode.catch(() => this.modes.delete(connection));
+    }
+    return mode;
+  }
+
+  /** http/request on the dedicated second connection (HTTP forwarding against codex servers). */
+  httpRequest(spec: HttpRequestSpec, sink: HttpResponseSink, signal?: AbortSignal): Promise<void> {
+    return this.httpLink.request(spec, sink, signal);
+  }
+
+  /** http/request on this client's own connection; HttpLink calls it on its client. */
+  requestHere(spec: HttpRequestSpec, sink: HttpResponseSink, signal?: AbortSignal): Promise<void> {
+    return this.httpRequests.request(spec, sink, signal);
+  }
+
+  /** Whether the dedicated HTTP connection is open now. */
+  get httpLinkOpen(): boolean {
+    return this.httpLink.isOpen;
   }
 
   /** Streams open on this client now. */

@@ -11,9 +11,9 @@ import {
   ProcessAckParams,
   describeSchemaError,
   isDataFrame,
-  isRequestMethod,
+  isServedMethod,
   type EnvironmentInfo,
-  type RequestMethod,
+  type ServedMethod,
 } from '../../../shared/protocol';
 import { decodeBytes, decodeDataFrame, encodeError, type DecodedMessage } from './envelope';
 import { FileHandles } from '../fs/file-handles';
@@ -78,7 +78,7 @@ export interface ConnectionDeps {
 
 interface PendingRequest {
   idJson: string;
-  method: Exclude<RequestMethod, 'initialize'>;
+  method: Exclude<ServedMethod, 'initialize'>;
   params: unknown;
 }
 
@@ -259,7 +259,7 @@ export class Connection implements SessionSink {
   }
 
   private handleRequest(idJson: string, method: string, rawParams: unknown): void {
-    if (!isRequestMethod(method)) {
+    if (!isServedMethod(method)) {
       this.send(
         encodeError(
           idJson,

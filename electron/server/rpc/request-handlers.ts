@@ -5,6 +5,7 @@ import {
   type EnvironmentInfo,
   type MethodTable,
   type RequestMethod,
+  type ServedMethod,
   type WriteStatus,
 } from '../../../shared/protocol';
 import type { z } from 'zod';
@@ -30,7 +31,7 @@ export interface RequestContext {
 
 type Params<M extends RequestMethod> = z.output<(typeof MethodTable)[M]['params']>;
 type Handler<M extends RequestMethod> = (params: Params<M>, ctx: RequestContext) => unknown;
-type HandlerTable = { [M in Exclude<RequestMethod, 'initialize'>]: Handler<M> };
+type HandlerTable = { [M in Exclude<ServedMethod, 'initialize'>]: Handler<M> };
 
 /** The word codex uses for each method family in its handshake-gate messages. */
 export function methodFamily(method: string): string {

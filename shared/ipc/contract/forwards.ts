@@ -45,6 +45,11 @@ export const ForwardView = StoredForward.extend({
   error: z.string().nullable(),
   /** Made because a process Tether started printed its URL: stopped when that process ends, not kept. */
   auto: z.boolean(),
+  /**
+   * The environment's server has no TCP streams (a codex exec-server): the forward carries plain
+   * HTTP only, through its http/request; WebSockets through it are refused with a page saying so.
+   */
+  httpOnly: z.boolean(),
 });
 export type ForwardView = z.infer<typeof ForwardView>;
 

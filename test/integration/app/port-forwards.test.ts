@@ -1,7 +1,9 @@
 // Port forwards in the AppService against Tether's real ws server: forwards.add binds a loopback
 // port that reaches the host's port, the forward is kept in the config and bound again by a new
 // AppService on the same data dir, a refused port shows as nothing listening, and stopping or
-// removing the environment releases the port at once.
+// removing the environment releases the port at once. Against a codex server the forward carries
+// plain HTTP (http/request) and says so, and the host's listening ports are listed all the same.
+import http from 'node:http';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
@@ -75,5 +77,40 @@ describe('forwards in the app', () => {
     );
     await next.invoke('environments.remove', { id: envId, terminateProcesses: false });
     expect((await outcome(restored!.boundPort!)).how).toBe('ECONNREFUSED');
+  });
+});
+
+describe('forwards to a codex server', () => {
+  it('forwards plain HTTP, shows the forward as HTTP only, and lists the host’s listening ports', async () => {
+    const codex = await startServer('codex', 'ws');
+    cleanups.push(() => codex.stop());
+    const web = http.createServer((_req, res) => res.end('served through http/request'));
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => web.close(() => resolve())));
+    const h = await harness();
+    const envId = (
+      await h.invoke('environments.add', {
+        name: 'Codex',
+        color: '#663399',
+        settings: { kind: 'ws', url: codex.url! },
+      })
+    ).id;
+    const added = await h.invoke('forwards.add', { envId, port: portOf(web), localPort: 0 });
+    const body = await new Promise<string>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: added.boundPort!, path: '/', agent: false }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(text));
+        })
+        .on('error', reject);
+    });
+    expect(body).toBe('served through http/request');
+    await waitFor(
+      async () => (await h.invoke('forwards.list', { envId }))[0]?.httpOnly === true,
+      'shown as HTTP only',
+    );
+    expect((await h.invoke('forwards.list', { envId }))[0]?.state).toBe('forwarding');
+    expect(await h.invoke('forwards.listening', { envId })).toContain(portOf(web));
   });
 });
