@@ -32,6 +32,7 @@ const VITE: ForwardView = {
   remapped: true,
   error: null,
   auto: true,
+  httpOnly: false,
 };
 
 const BODY = { x: 200, y: 80, width: 600, height: 400 };
