@@ -196,6 +196,8 @@ export class ManagedProcess {
   private maybeClose(): void {
     if (this.closed || this.exitCode === null || this.openStreams > 0) return;
     this.closed = true;
+    // No more output comes: the retained tail leaves the reader's rings, so they can be freed.
+    this.log.detachFromRings();
     const seq = this.nextSeq++;
     this.emit((idJson) => `${CLOSED_HEAD}${idJson},"seq":${seq}}}`);
     this.wake();

@@ -47,6 +47,18 @@ export class OutputLog {
   }
 
   /**
+   * Moves every retained chunk that lies in a ring into memory of its own, once the process's
+   * output ended: its tail may be kept for a long while, and would pin the whole ring.
+   */
+  detachFromRings(): void {
+    for (const chunk of this.log.after(0)) {
+      if (!chunk.lease) continue;
+      chunk.data = Buffer.from(chunk.data);
+      chunk.lease = null;
+    }
+  }
+
+  /**
    * Chunks with seq > afterSeq in order, never split: the first is always included, later ones
    * only while the total stays within maxBytes, and collection stops once the total reaches it.
    * A chunk that lies in a ring is copied out: what is selected may outlive the chunk's stay in

@@ -93,3 +93,19 @@ describe('OutputLog with chunks in a ring', () => {
     expect(picked.every((c) => c.lease === null)).toBe(true);
   });
 });
+
+describe('OutputLog leaving its rings', () => {
+  it('keeps the retained bytes in memory of its own, so the ring may go', () => {
+    const ring = Buffer.from(new SharedArrayBuffer(32));
+    const log = new OutputLog(16, 100);
+    for (let i = 0; i < 4; i++) {
+      const data = ring.subarray(i * 8, i * 8 + 8).fill(65 + i);
+      log.append({ seq: i + 1, stream: 'stdout', data, lease: { release: () => {} } });
+    }
+    log.detachFromRings();
+    ring.fill(0);
+    const kept = log.select(0, null);
+    expect(kept.map((c) => c.data.toString())).toEqual(['CCCCCCCC', 'DDDDDDDD']);
+    expect(kept.every((c) => c.lease === null && !(c.data.buffer instanceof SharedArrayBuffer))).toBe(true);
+  });
+});
