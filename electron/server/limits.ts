@@ -109,6 +109,30 @@ export function flowControlledRetentionSlack(windowBytes: number): number {
   return flowControlledReadAhead(windowBytes) + 4 * MAX_OUTPUT_CHUNK_BYTES;
 }
 
+/** The largest output ring of one stream; a larger retention spills into fresh buffers. */
+export const MAX_OUTPUT_RING_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Output ring of one stream (reader/output-ring.ts): room for what the process's log retains, what
+ * the reader may read ahead of the main thread, and the few batches of slack the read-ahead bound
+ * lets past (as for the retention slack above) plus a skipped tail, in whole batches. A ring that
+ * runs full only costs speed: batches then go in fresh buffers until the log evicts.
+ */
+export function outputRingBytes(retainedBytes: number, readAhead: number): number {
+  const wanted = retainedBytes + readAhead + 5 * MAX_OUTPUT_CHUNK_BYTES;
+  const batches = Math.ceil(wanted / MAX_OUTPUT_CHUNK_BYTES);
+  return Math.min(MAX_OUTPUT_RING_BYTES, batches * MAX_OUTPUT_CHUNK_BYTES);
+}
+
+/** How far a process's reader may read ahead, and its rings' size, by its window and retention. */
+export function readBounds(
+  windowBytes: number | null,
+  retainedBytes: number,
+): { readAhead: number; ringBytes: number } {
+  const readAhead = windowBytes === null ? READER_READ_AHEAD_BYTES : flowControlledReadAhead(windowBytes);
+  return { readAhead, ringBytes: outputRingBytes(retainedBytes, readAhead) };
+}
+
 /** Size of a pooled outbound message buffer: the largest coalesced chunk (64 KiB) in base64 plus room. */
 export const MESSAGE_POOL_BUFFER_BYTES = 192 * 1024;
 /** Pooled message buffers kept for reuse at most (the rest are left to the GC). */

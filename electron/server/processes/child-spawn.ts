@@ -23,9 +23,11 @@ import {
   PipeSpawnError,
   spawnReadPipes,
   spawnReadPty,
+  type ReadBounds,
   type ReadPipes,
   type ReadPty,
 } from '../reader/reader-thread';
+import type { RingLease } from '../reader/output-ring';
 import { RpcError } from '../rpc/rpc-error';
 import { errorMessage } from '../../../shared/error-message';
 
@@ -37,14 +39,15 @@ export interface SpawnSpec {
   tty: boolean;
   pipeStdin: boolean;
   size: TerminalSize;
-  /** Output read ahead of the main thread at most (READER_READ_AHEAD_BYTES). */
-  readAhead: number;
+  /** Output read ahead of the main thread at most (READER_READ_AHEAD_BYTES), and the rings' size. */
+  bounds: ReadBounds;
   /** PATH used to find a bare argv[0]: the server's, not the child's (as codex). */
   searchPath: string;
 }
 
 export interface ChildCallbacks {
-  data(stream: OutputStream, chunk: Buffer): void;
+  /** A chunk with a lease lies in the reader's ring: held until the lease is released, in order. */
+  data(stream: OutputStream, chunk: Buffer, lease: RingLease | null): void;
   /** Called once per output stream when it reaches EOF. */
   streamEnd(): void;
   exit(exitCode: number): void;
@@ -188,8 +191,8 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
         cwd: spec.cwd,
         env: spec.env,
       },
-      spec.readAhead,
-      (chunk) => callbacks.data('pty', chunk),
+      spec.bounds,
+      (chunk, lease) => callbacks.data('pty', chunk, lease),
     );
   } catch (error) {
     throw spawnError(errnoCode(error), errorMessage(error));
@@ -234,7 +237,7 @@ async function spawnWithPipes(spec: SpawnSpec, program: string, callbacks: Child
         cwd: spec.cwd,
         env: spec.env,
         pipeStdin: spec.pipeStdin,
-        readAhead: spec.readAhead,
+        bounds: spec.bounds,
       },
       {
         data: callbacks.data,

@@ -15,6 +15,7 @@ import type { ChildIo } from './child-spawn';
 import { flowControlledRetentionSlack } from '../limits';
 import type { OutboundMessage } from '../rpc/outbound';
 import { OutputLog } from './output-log';
+import type { RingLease } from '../reader/output-ring';
 import { RpcError } from '../rpc/rpc-error';
 import { WriteDedup, writeDigest } from './write-dedup';
 
@@ -58,6 +59,8 @@ export class ManagedProcess {
   /** Sessions that attached to this process, by the key their session chose. */
   private readonly watchers = new Map<object, ProcessTie & { idJson: string }>();
   private readonly log: OutputLog;
+  /** Output bytes the log retains at most (the reader's rings are sized by it). */
+  readonly retentionBytes: number;
   private readonly dedup: WriteDedup;
   private io: ChildIo | null = null;
   private nextSeq = 1;
@@ -84,8 +87,11 @@ export class ManagedProcess {
   ) {
     this.idJson = JSON.stringify(ownId);
     this.log = new OutputLog(limits.retainedOutputBytes, limits.retainedOutputChunks);
+    this.retentionBytes = limits.retainedOutputBytes;
     if (outputWindowBytes !== null) {
-      this.log.ensureCapacity(outputWindowBytes + flowControlledRetentionSlack(outputWindowBytes));
+      const covered = outputWindowBytes + flowControlledRetentionSlack(outputWindowBytes);
+      this.log.ensureCapacity(covered);
+      this.retentionBytes = Math.max(this.retentionBytes, covered);
     }
     this.dedup = new WriteDedup(limits.writeIdWindow);
   }
@@ -157,14 +163,15 @@ export class ManagedProcess {
   /**
    * One batch of output from the reader thread, which already joined a busy stream's reads under
    * the coalescing policy: it leaves as it came (a second pass here measured no gain, see
-   * docs/exec-server.md).
+   * docs/exec-server.md). With a lease the bytes lie in the reader's ring: the log holds them there
+   * and releases the lease when it evicts them, and every notification is encoded at once.
    */
-  onData(stream: OutputStream, data: Buffer): void {
+  onData(stream: OutputStream, data: Buffer, lease: RingLease | null = null): void {
     if (data.length === 0) return;
     this.produced += data.length;
     if (this.outputWindowBytes !== null) this.updateReading();
     const seq = this.nextSeq++;
-    this.log.append({ seq, stream, data });
+    this.log.append({ seq, stream, data, lease });
     // Encoded by the connection it leaves on: base64 JSON, or a binary data frame.
     this.emit((processIdJson) => ({ kind: 'processOutput', processIdJson, seq, stream, data }));
     this.wake();
@@ -189,6 +196,8 @@ export class ManagedProcess {
   private maybeClose(): void {
     if (this.closed || this.exitCode === null || this.openStreams > 0) return;
     this.closed = true;
+    // No more output comes: the retained tail leaves the reader's rings, so they can be freed.
+    this.log.detachFromRings();
     const seq = this.nextSeq++;
     this.emit((idJson) => `${CLOSED_HEAD}${idJson},"seq":${seq}}}`);
     this.wake();

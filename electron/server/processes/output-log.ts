@@ -4,7 +4,9 @@ import type { OutputStream } from '../../../shared/protocol';
 export interface LogChunk {
   seq: number;
   stream: OutputStream;
+  /** With a lease, a view of the reader's ring (reader/output-ring.ts), released on eviction. */
   data: Buffer;
+  lease: { release(): void } | null;
 }
 
 export class OutputLog {
@@ -17,6 +19,8 @@ export class OutputLog {
       maxBytes,
       maxItems: maxChunks,
       keepNewest: false,
+      // Chunks leave in seq order, so each stream's ring is handed back in order too.
+      onEvict: (chunk) => chunk.lease?.release(),
     });
   }
 
@@ -43,8 +47,22 @@ export class OutputLog {
   }
 
   /**
+   * Moves every retained chunk that lies in a ring into memory of its own, once the process's
+   * output ended: its tail may be kept for a long while, and would pin the whole ring.
+   */
+  detachFromRings(): void {
+    for (const chunk of this.log.after(0)) {
+      if (!chunk.lease) continue;
+      chunk.data = Buffer.from(chunk.data);
+      chunk.lease = null;
+    }
+  }
+
+  /**
    * Chunks with seq > afterSeq in order, never split: the first is always included, later ones
    * only while the total stays within maxBytes, and collection stops once the total reaches it.
+   * A chunk that lies in a ring is copied out: what is selected may outlive the chunk's stay in
+   * the log, and the reader writes over its memory once it was evicted.
    */
   select(afterSeq: number, maxBytes: number | null): LogChunk[] {
     const picked: LogChunk[] = [];
@@ -53,7 +71,7 @@ export class OutputLog {
       if (maxBytes !== null) {
         if (picked.length > 0 && total + chunk.data.length > maxBytes) break;
       }
-      picked.push(chunk);
+      picked.push(chunk.lease ? { ...chunk, data: Buffer.from(chunk.data), lease: null } : chunk);
       total += chunk.data.length;
       if (maxBytes !== null && total >= maxBytes) break;
     }

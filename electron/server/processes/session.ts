@@ -13,13 +13,7 @@ import {
 import type { Principal } from '../listeners/principal';
 import { spawnChild } from './child-spawn';
 import { buildChildEnv } from './env-policy';
-import {
-  ATTACHED_PROBE_TIMEOUT_MS,
-  DEFAULT_TTY_COLS,
-  DEFAULT_TTY_ROWS,
-  flowControlledReadAhead,
-  READER_READ_AHEAD_BYTES,
-} from '../limits';
+import { ATTACHED_PROBE_TIMEOUT_MS, DEFAULT_TTY_COLS, DEFAULT_TTY_ROWS, readBounds } from '../limits';
 import { ManagedProcess, type ProcessLimits } from './managed-process';
 import { dropOutbound, type OutboundMessage } from '../rpc/outbound';
 import { UNGUARDED, type ProcessGroupGuard } from './orphan-watchdog';
@@ -162,12 +156,12 @@ export class Session {
           env,
           tty: params.tty,
           pipeStdin: params.pipeStdin ?? false,
-          readAhead: window === null ? READER_READ_AHEAD_BYTES : flowControlledReadAhead(window),
+          bounds: readBounds(window, managed.retentionBytes),
           size: params.size ?? { cols: DEFAULT_TTY_COLS, rows: DEFAULT_TTY_ROWS },
           searchPath: process.env.PATH ?? '',
         },
         {
-          data: (stream, chunk) => managed.onData(stream, chunk),
+          data: (stream, chunk, lease) => managed.onData(stream, chunk, lease),
           streamEnd: () => managed.onStreamEnd(),
           exit: (code) => {
             managed.onExit(code);

@@ -10,6 +10,8 @@ interface EntryOpening {
   shared: SharedArrayBuffer;
   /** Output the reader may post before the main thread took it (see READER_READ_AHEAD_BYTES). */
   readAhead: number;
+  /** Size of each output stream's ring (output-ring.ts), 0 for none; see outputRingBytes. */
+  ringBytes: number;
 }
 
 export interface OpenPtyMessage extends EntryOpening {
@@ -40,6 +42,10 @@ export type ToReaderMessage =
 /** Reader → main thread. */
 export type FromReaderMessage =
   | { op: 'data'; id: number; stream: OutputStream; data: Uint8Array }
+  /** The stream's output ring, shared from now on; its batches follow as 'ringData'. */
+  | { op: 'ring'; id: number; stream: OutputStream; ring: SharedArrayBuffer }
+  /** A batch in the stream's ring: `length` bytes at `offset`, ending at ring position `end`. */
+  | { op: 'ringData'; id: number; stream: OutputStream; offset: number; length: number; end: number }
   /** A pty's master reached its end ('end'), or one output pipe closed ('streamEnd'). */
   | { op: 'end' | 'streamEnd'; id: number }
   | { op: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }

@@ -1,6 +1,7 @@
 // The memory one entry of the reader thread (a pty, or a pipe process) shares with the main thread,
-// and the only code that touches it: the main thread counts the output it took and sets the pause
-// flag; the reader compares what it posted with what was taken, and asks to be woken.
+// and the only code that touches its slots: the main thread counts the output it took, sets the
+// pause flag and hands back ring space; the reader compares what it posted with what was taken,
+// asks to be woken, and reads how much of its output ring is free again (output-ring.ts).
 //
 // One Int32Array of SHARED_SLOT_COUNT slots per entry:
 //
@@ -12,9 +13,18 @@
 //   writer   main: adds      reader: sets    main: adds      reader: sets    main
 //                            main: clears                    main: clears
 //
+//   index    5                 6
+//          +-----------------+-----------------+
+//          | pty or stdout   | stderr          |
+//          | ring released   | ring released   |
+//          +-----------------+-----------------+
+//   writer   main: stores      main: stores
+//
 // Bytes taken count modulo 2^32: the reader keeps its posted count with the same wrap-around, and
 // only the difference of the two is ever used. A wake request is 1 while a reader stopped because
-// it ran too far ahead and waits for a 'wake' message once the main thread took more.
+// it ran too far ahead and waits for a 'wake' message once the main thread took more. Ring released
+// is the ring position (bytes the reader placed in its ring, modulo 2^32) up to which the main
+// thread no longer holds any of the stream's ring memory: the reader may write there again.
 import type { OutputStream } from '../../../shared/protocol';
 
 const SharedSlot = {
@@ -23,8 +33,10 @@ const SharedSlot = {
   stderrTaken: 2,
   stderrWakeRequest: 3,
   paused: 4,
+  primaryReleased: 5,
+  stderrReleased: 6,
 } as const;
-const SHARED_SLOT_COUNT = 5;
+const SHARED_SLOT_COUNT = 7;
 
 function takenSlot(stream: OutputStream): number {
   return stream === 'stderr' ? SharedSlot.stderrTaken : SharedSlot.primaryTaken;
@@ -32,6 +44,10 @@ function takenSlot(stream: OutputStream): number {
 
 function wakeRequestSlot(stream: OutputStream): number {
   return stream === 'stderr' ? SharedSlot.stderrWakeRequest : SharedSlot.primaryWakeRequest;
+}
+
+function releasedSlot(stream: OutputStream): number {
+  return stream === 'stderr' ? SharedSlot.stderrReleased : SharedSlot.primaryReleased;
 }
 
 /** Allocates the shared memory of one entry, every slot 0 (not paused, nothing taken). */
@@ -55,6 +71,11 @@ export class TakerMemory {
   took(stream: OutputStream, bytes: number): boolean {
     Atomics.add(this.slots, takenSlot(stream), bytes);
     return Atomics.compareExchange(this.slots, wakeRequestSlot(stream), 1, 0) === 1;
+  }
+
+  /** The main thread holds none of `stream`'s ring memory before ring position `end` any more. */
+  release(stream: OutputStream, end: number): void {
+    Atomics.store(this.slots, releasedSlot(stream), end);
   }
 }
 
@@ -81,5 +102,10 @@ export class ReaderMemory {
 
   withdrawWakeRequest(stream: OutputStream): void {
     Atomics.store(this.slots, wakeRequestSlot(stream), 0);
+  }
+
+  /** The ring position (mod 2^32) before which `stream`'s ring is free to write again. */
+  released(stream: OutputStream): number {
+    return Atomics.load(this.slots, releasedSlot(stream));
   }
 }

@@ -22,6 +22,7 @@ import type {
   SpawnPipesMessage,
   ToReaderMessage,
 } from './reader-messages';
+import { RingLease } from './output-ring';
 import { allocateEntryMemory, TakerMemory } from './reader-shared-memory';
 
 /** How often a forced pty close is retried while the terminal's output is paused. */
@@ -29,7 +30,11 @@ const PAUSED_CLOSE_RETRY_MS = 200;
 
 /** What the main thread hears about one entry (a pty or a pipe process) of the reader thread. */
 interface EntryEvents {
-  data(stream: OutputStream, chunk: Buffer): void;
+  /**
+   * A batch of output. With a lease it lies in the stream's ring: hold it only until the lease is
+   * released (in order), after which the reader writes there again.
+   */
+  data(stream: OutputStream, chunk: Buffer, lease: RingLease | null): void;
   /** A pty's master reached its end, or one output pipe closed. */
   streamEnd(): void;
   exit?(code: number | null, signal: NodeJS.Signals | null): void;
@@ -44,10 +49,18 @@ interface OpenEntry {
   /** Whether the entry also waits for an exit report (pipe processes). */
   awaitingExit: boolean;
   memory: TakerMemory;
+  /** Views of the streams' rings, once the reader made them. */
+  rings: Partial<Record<OutputStream, Buffer>>;
+}
+
+/** How far the reader may read ahead of the main thread, and its streams' ring size (0: none). */
+export interface ReadBounds {
+  readAhead: number;
+  ringBytes: number;
 }
 
 /** An opening message without what ReaderThread.add fills in. */
-type AddedByThread = 'id' | 'shared' | 'readAhead';
+type AddedByThread = 'id' | 'shared' | 'readAhead' | 'ringBytes';
 type EntryOpening = Omit<OpenPtyMessage, AddedByThread> | Omit<SpawnPipesMessage, AddedByThread>;
 
 /** The shared reader thread, started with the first process and unreferenced while none is open. */
@@ -56,7 +69,7 @@ class ReaderThread {
   private nextId = 1;
   private readonly open = new Map<number, OpenEntry>();
 
-  add(opening: EntryOpening, streams: number, readAhead: number, events: EntryEvents): number {
+  add(opening: EntryOpening, streams: number, bounds: ReadBounds, events: EntryEvents): number {
     const id = this.nextId++;
     const shared = allocateEntryMemory();
     this.open.set(id, {
@@ -64,10 +77,12 @@ class ReaderThread {
       streams,
       awaitingExit: events.exit !== undefined,
       memory: new TakerMemory(shared),
+      rings: {},
     });
     const worker = this.thread();
     worker.ref();
-    this.post(worker, { ...opening, id, shared, readAhead } as OpenEntryMessage);
+    const { readAhead, ringBytes } = bounds;
+    this.post(worker, { ...opening, id, shared, readAhead, ringBytes } as OpenEntryMessage);
     return id;
   }
 
@@ -129,12 +144,20 @@ class ReaderThread {
         events.data(
           message.stream,
           Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength),
+          null,
         );
-        // Counts the output as taken, and wakes a reader that stopped to wait for that.
-        if (entry.memory.took(message.stream, message.data.byteLength)) {
-          this.post(worker, { op: 'wake', id: message.id });
-        }
+        this.took(worker, message.id, entry, message.stream, message.data.byteLength);
         return;
+      case 'ring':
+        entry.rings[message.stream] = Buffer.from(message.ring);
+        return;
+      case 'ringData': {
+        const { stream, offset, length } = message;
+        const chunk = entry.rings[stream]!.subarray(offset, offset + length);
+        events.data(stream, chunk, new RingLease(entry.memory, stream, message.end));
+        this.took(worker, message.id, entry, stream, length);
+        return;
+      }
       case 'spawned':
         events.spawned?.(message.pid);
         return;
@@ -154,6 +177,11 @@ class ReaderThread {
         events.streamEnd();
         return;
     }
+  }
+
+  /** Counts the output as taken, and wakes a reader that stopped to wait for that. */
+  private took(worker: Worker, id: number, entry: OpenEntry, stream: OutputStream, bytes: number): void {
+    if (entry.memory.took(stream, bytes)) this.post(worker, { op: 'wake', id });
   }
 
   /** A pty is done once its master ended; a pipe process once both pipes closed and it exited. */
@@ -193,8 +221,8 @@ export function spawnReadPty(
   file: string,
   args: string[],
   options: pty.IPtyForkOptions,
-  readAhead: number,
-  data: (chunk: Buffer) => void,
+  bounds: ReadBounds,
+  data: (chunk: Buffer, lease: RingLease | null) => void,
 ): ReadPty {
   let slave: number | null = null;
   let exited = false;
@@ -220,8 +248,8 @@ export function spawnReadPty(
     }
   }
   let reading = true;
-  const id = readerThread.add({ op: 'pty', fd: masterFd }, 1, readAhead, {
-    data: (_stream, chunk) => data(chunk),
+  const id = readerThread.add({ op: 'pty', fd: masterFd }, 1, bounds, {
+    data: (_stream, chunk, lease) => data(chunk, lease),
     streamEnd: () => {
       dropQueuedInput(term);
       socket.finish();
@@ -250,12 +278,13 @@ export interface PipeSpawn {
   cwd: string;
   env: Record<string, string>;
   pipeStdin: boolean;
-  /** Output the reader may hand over before the main thread took it (see READER_READ_AHEAD_BYTES). */
-  readAhead: number;
+  /** Output the reader may hand over before the main thread took it, and its rings' size. */
+  bounds: ReadBounds;
 }
 
 export interface PipeProcessEvents {
-  data(stream: OutputStream, chunk: Buffer): void;
+  /** As EntryEvents.data: a chunk with a lease lies in a ring, held until the lease is released. */
+  data(stream: OutputStream, chunk: Buffer, lease: RingLease | null): void;
   /** Once per output pipe, when it closed. */
   streamEnd(): void;
   exit(code: number | null, signal: NodeJS.Signals | null): void;
@@ -297,7 +326,7 @@ export function spawnReadPipes(spec: PipeSpawn, events: PipeProcessEvents): Prom
         },
       },
       2,
-      spec.readAhead,
+      spec.bounds,
       {
         ...events,
         spawned: (pid) =>

@@ -16,7 +16,8 @@ import type {
   ToReaderMessage,
 } from './reader-messages';
 import { ReaderMemory } from './reader-shared-memory';
-import { StreamReader } from './reader-stream';
+import { readIntoBuffer } from './pipe-onread';
+import { StreamReader, type BatchSink } from './reader-stream';
 
 if (!parentPort) throw new Error('reader-worker runs only as the reader thread of the exec-server');
 const port: MessagePort = parentPort;
@@ -63,13 +64,23 @@ function streamReader(
   stream: OutputStream,
   opening: OpenPtyMessage | SpawnPipesMessage,
 ): StreamReader {
-  return new StreamReader(stream, new ReaderMemory(opening.shared), opening.readAhead, (name, data) =>
-    post({ op: 'data', id, stream: name, data }, [data.buffer as ArrayBuffer]),
+  const sink: BatchSink = {
+    batch: (name, data) => post({ op: 'data', id, stream: name, data }, [data.buffer as ArrayBuffer]),
+    ring: (name, ring) => post({ op: 'ring', id, stream: name, ring }),
+    ringBatch: (name, offset, length, end) => post({ op: 'ringData', id, stream: name, offset, length, end }),
+  };
+  return new StreamReader(
+    stream,
+    new ReaderMemory(opening.shared),
+    opening.readAhead,
+    sink,
+    opening.ringBytes,
   );
 }
 
-// Terminal reads land in one reused buffer (onread), sparing an allocation per 4 KiB read.
-const PTY_READ_BUFFER = Buffer.allocUnsafeSlow(MAX_OUTPUT_CHUNK_BYTES);
+// Terminal and pipe reads land in one reused buffer (onread), sparing an allocation, and the page
+// faults of fresh memory, per read: each read is copied into its batch before the next one.
+const READ_BUFFER = Buffer.allocUnsafeSlow(MAX_OUTPUT_CHUNK_BYTES);
 
 // Takes what the stream holds, then reads the terminal dry: on Linux the last output of a program
 // that exited may never make the master readable, or arrive after the EIO that libuv reports as
@@ -104,9 +115,9 @@ function openPty(message: OpenPtyMessage): void {
   // A socket takes `onread` as net.connect does (the typings list it only there).
   const options: SocketConstructorOpts & Pick<ConnectOpts, 'onread'> = {
     onread: {
-      buffer: PTY_READ_BUFFER,
+      buffer: READ_BUFFER,
       callback: (n) => {
-        reader.onData(PTY_READ_BUFFER.subarray(0, n));
+        reader.onData(READ_BUFFER.subarray(0, n));
         return true;
       },
     },
@@ -139,7 +150,9 @@ function spawnPipes(message: SpawnPipesMessage): void {
   for (const { reader, source } of outputs) {
     if (!source) continue;
     reader.attach(source);
-    source.on('data', (chunk: Buffer) => reader.onData(chunk));
+    if (!readIntoBuffer(source, READ_BUFFER, (n) => reader.onData(READ_BUFFER.subarray(0, n)))) {
+      source.on('data', (chunk: Buffer) => reader.onData(chunk));
+    }
     source.once('close', () => {
       reader.flush();
       post({ op: 'streamEnd', id });

@@ -3,7 +3,9 @@ import { OutputLog } from '../../../../electron/server/processes/output-log';
 
 function logWith(sizes: number[], maxBytes = 1_000_000, maxChunks = 1_000): OutputLog {
   const log = new OutputLog(maxBytes, maxChunks);
-  sizes.forEach((size, i) => log.append({ seq: i + 1, stream: 'stdout', data: Buffer.alloc(size, 97) }));
+  sizes.forEach((size, i) =>
+    log.append({ seq: i + 1, stream: 'stdout', data: Buffer.alloc(size, 97), lease: null }),
+  );
   return log;
 }
 
@@ -48,7 +50,7 @@ describe('OutputLog retention', () => {
   it('ensureCapacity raises the byte bound', () => {
     const log = new OutputLog(4, 100);
     log.ensureCapacity(12);
-    for (let i = 1; i <= 4; i++) log.append({ seq: i, stream: 'pty', data: Buffer.alloc(4) });
+    for (let i = 1; i <= 4; i++) log.append({ seq: i, stream: 'pty', data: Buffer.alloc(4), lease: null });
     expect(seqs(log.select(0, null))).toEqual([2, 3, 4]);
   });
 
@@ -61,5 +63,49 @@ describe('OutputLog retention', () => {
     expect(seqs(log.select(0, null))).toEqual(Array.from({ length: 10 }, (_, i) => 19_991 + i));
     expect(log.retainedChunks).toBe(10);
     expect(log['log']['items'].length).toBeLessThan(2_100);
+  });
+});
+
+describe('OutputLog with chunks in a ring', () => {
+  /** Chunks that are views of one shared "ring", each with a lease recording its release. */
+  function leasedLog(maxBytes: number) {
+    const ring = Buffer.from(new SharedArrayBuffer(64));
+    const released: number[] = [];
+    const log = new OutputLog(maxBytes, 100);
+    for (let i = 0; i < 4; i++) {
+      const data = ring.subarray(i * 8, i * 8 + 8).fill(65 + i);
+      log.append({ seq: i + 1, stream: 'stdout', data, lease: { release: () => released.push(i + 1) } });
+    }
+    return { ring, released, log };
+  }
+
+  it('hands back the ring space of each chunk it evicts, oldest first, and of no other', () => {
+    const { released, log } = leasedLog(16);
+    expect(released).toEqual([1, 2]);
+    expect(seqs(log.select(0, null))).toEqual([3, 4]);
+  });
+
+  it('gives a reader copies that stay whole after the ring is written over', () => {
+    const { ring, log } = leasedLog(64);
+    const picked = log.select(1, null);
+    ring.fill(0);
+    expect(picked.map((c) => c.data.toString())).toEqual(['BBBBBBBB', 'CCCCCCCC', 'DDDDDDDD']);
+    expect(picked.every((c) => c.lease === null)).toBe(true);
+  });
+});
+
+describe('OutputLog leaving its rings', () => {
+  it('keeps the retained bytes in memory of its own, so the ring may go', () => {
+    const ring = Buffer.from(new SharedArrayBuffer(32));
+    const log = new OutputLog(16, 100);
+    for (let i = 0; i < 4; i++) {
+      const data = ring.subarray(i * 8, i * 8 + 8).fill(65 + i);
+      log.append({ seq: i + 1, stream: 'stdout', data, lease: { release: () => {} } });
+    }
+    log.detachFromRings();
+    ring.fill(0);
+    const kept = log.select(0, null);
+    expect(kept.map((c) => c.data.toString())).toEqual(['CCCCCCCC', 'DDDDDDDD']);
+    expect(kept.every((c) => c.lease === null && !(c.data.buffer instanceof SharedArrayBuffer))).toBe(true);
   });
 });

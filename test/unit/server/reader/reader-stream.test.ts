@@ -17,7 +17,7 @@ interface Posted {
 }
 
 /** A reader on a real PassThrough, with the main thread's side of its memory and a clock the test moves. */
-function rig(options: { stream?: OutputStream; readAhead?: number } = {}) {
+function rig(options: { stream?: OutputStream; readAhead?: number; ringBytes?: number } = {}) {
   const shared = allocateEntryMemory();
   const posted: Posted[] = [];
   let now = 1000;
@@ -25,7 +25,8 @@ function rig(options: { stream?: OutputStream; readAhead?: number } = {}) {
     options.stream ?? 'pty',
     new ReaderMemory(shared),
     options.readAhead ?? 1024 * 1024,
-    (stream, data) => posted.push({ stream, data }),
+    { batch: (stream, data) => posted.push({ stream, data }), ring: () => {}, ringBatch: () => {} },
+    options.ringBytes ?? 0,
     () => now,
   );
   const source = new PassThrough();
@@ -107,7 +108,8 @@ describe('StreamReader', () => {
 
   it('counts stderr apart from stdout in the memory both readers of a pipe process share', () => {
     const out = rig({ stream: 'stdout', readAhead: 10 });
-    const err = new StreamReader('stderr', new ReaderMemory(out.shared), 10, () => {});
+    const ignore = { batch: () => {}, ring: () => {}, ringBatch: () => {} };
+    const err = new StreamReader('stderr', new ReaderMemory(out.shared), 10, ignore, 0);
     const errSource = new PassThrough();
     err.attach(errSource);
     errSource.resume();

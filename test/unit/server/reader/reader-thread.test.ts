@@ -8,22 +8,38 @@ import {
   spawnReadPipes,
   spawnReadPty,
 } from '../../../../electron/server/reader/reader-thread';
+import type { RingLease } from '../../../../electron/server/reader/output-ring';
 
 const env = { PATH: '/usr/bin:/bin' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function pipeSpec(args: string[], readAhead = 1024 * 1024) {
-  return { file: '/bin/sh', args, argv0: 'sh', cwd: '/tmp', env, pipeStdin: true, readAhead };
+  return {
+    file: '/bin/sh',
+    args,
+    argv0: 'sh',
+    cwd: '/tmp',
+    env,
+    pipeStdin: true,
+    bounds: { readAhead, ringBytes: 2 * 1024 * 1024 },
+  };
 }
 
 function collector() {
   const out: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [], pty: [] };
   let ends = 0;
+  let leased = 0;
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   return {
     out,
+    leased: () => leased,
     events: {
-      data: (stream: OutputStream, chunk: Buffer) => out[stream].push(Buffer.from(chunk)),
+      // Copied, then its ring space handed back, as the retained log does once it evicts a chunk.
+      data: (stream: OutputStream, chunk: Buffer, lease: RingLease | null) => {
+        out[stream].push(Buffer.from(chunk));
+        if (lease) leased++;
+        lease?.release();
+      },
       streamEnd: () => void ends++,
       exit: (code: number | null, signal: NodeJS.Signals | null) => void (exit = { code, signal }),
     },
@@ -84,6 +100,8 @@ describe('reader thread', () => {
     const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\n`).join('');
     expect(c.bytes('stdout')).toBe(expected.length);
     expect(c.text('stdout') === expected).toBe(true);
+    // Most of it travelled in the stream's 2 MiB ring, around it more than once.
+    expect(c.leased()).toBeGreaterThan(40);
   });
 
   it('delivers all of a pty program output before node-pty reports the exit', async () => {
@@ -93,7 +111,7 @@ describe('reader thread', () => {
       '/usr/bin/head',
       ['-c', String(total), '/dev/zero'],
       { cols: 80, rows: 24, env, cwd: '/tmp' },
-      1024 * 1024,
+      { readAhead: 1024 * 1024, ringBytes: 2 * 1024 * 1024 },
       (chunk) => (bytes += chunk.length),
     );
     const exitCode = await new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
@@ -112,7 +130,7 @@ describe('reader thread', () => {
         '/bin/sleep',
         ['0.3'],
         { cols: 80, rows: 24, env, cwd: '/tmp' },
-        1024 * 1024,
+        { readAhead: 1024 * 1024, ringBytes: 0 },
         () => {},
       );
       term.write(Buffer.alloc(1024 * 1024, 'x'));
