@@ -126,9 +126,9 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     TETHER_RUN_CODEX,
   );
   recorder.goal(
-    'tether run through Tether (binary frames) ≥ 1.3× codex (ws)',
+    'tether run through Tether (binary frames) ≥ 1.5× codex (ws)',
     overCodex,
-    (v) => v >= 1.3,
+    (v) => v >= 1.5,
     times,
   );
   const ofCeiling = recorder.ratio(
@@ -137,16 +137,16 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     CEILING,
   );
   recorder.goal(
-    'tether run through Tether ≥ 0.85× a raw binary ws stream',
+    'tether run through Tether ≥ 0.7× a raw binary ws stream (the fair ceiling)',
     ofCeiling,
-    (v) => v >= 0.85,
+    (v) => v >= 0.7,
     times,
   );
   const plain = recorder.ratio('plain codex client: tether / codex', PLAIN_TETHER, PLAIN_CODEX);
   recorder.goal(
-    'a plain codex client is no slower from Tether than from codex (≥ 1.0×)',
+    'a plain codex client gets ≥ 0.95× from Tether of what it gets from codex',
     plain,
-    (v) => v >= 1,
+    (v) => v >= 0.95,
     times,
   );
 }
