@@ -10,6 +10,7 @@ import type {
   ProcessSignalName,
   TerminalSize,
   StreamOpenResult,
+  ListeningPortEntry,
   WriteStatus,
 } from '../../shared/protocol';
 import type { Socket } from 'node:net';
@@ -352,6 +353,11 @@ export interface ExecServerClientApi {
    * `tetherStreams` stream; waits for the link until `signal` aborts. See forwarding/stream-mux.ts.
    */
   pipeStream(socket: Socket, target: StreamTarget, signal?: AbortSignal): Promise<StreamOpenResult>;
+  /**
+   * The host's listening TCP ports with their processes (capability `tetherListeningPorts`);
+   * rejects with ClientError 'unsupported' on servers without it (codex).
+   */
+  listeningPorts(): Promise<ListeningPortEntry[]>;
   /** Skip the backoff wait: retry now if reconnecting (or reconnect a failed client). */
   reconnectNow(): void;
   /** Closes the connection and stops reconnecting. Remote processes keep running on the server. */

@@ -74,7 +74,7 @@ export async function startApp(): Promise<() => void> {
       routeEvents(batches);
     }),
     onEvent('forwards.changed', ({ envId, forwards }) => useForwards.getState().setForEnv(envId, forwards)),
-    onEvent('forwards.detected', ({ forward }) => useDetectedPorts.getState().add(forward)),
+    onEvent('forwards.detected', ({ envId, forwards }) => useDetectedPorts.getState().add(envId, forwards)),
     onEvent('transfers.changed', (t) => {
       const before = useTransfers.getState().byId[t.id];
       useTransfers.getState().upsert(t);

@@ -35,6 +35,7 @@ export const MethodTable = {
   [Method.processDetach]: { params: S.ProcessIdParams, result: S.EmptyResult },
   [Method.processKeep]: { params: S.ProcessIdParams, result: S.EmptyResult },
   [Method.streamOpen]: { params: S.StreamOpenParams, result: S.StreamOpenResult },
+  [Method.portsListening]: { params: S.NoParams, result: S.PortsListeningResult },
 } as const;
 
 export type RequestMethod = keyof typeof MethodTable;

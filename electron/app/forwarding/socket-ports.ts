@@ -1,0 +1,198 @@
+// Auto-forwarding of the ports processes Tether started listen on, found from the host's listening
+// sockets (listening-ports.ts) rather than from what they print: a port whose listener is one of
+// the environment's processes, or a descendant of one (a dev server run from a terminal's shell),
+// is forwarded, once per port unless a user stops it; every other port is only listed. A forward
+// detection made (here or from a printed URL) goes when its port stops listening, and one made
+// here also when the process it was found through ends. Polled as listening-poll.ts says.
+import type { ForwardView, ListeningPortView, PortProcess, ProcessView } from '../../../shared/ipc';
+import { errorMessage } from '../../../shared/error-message';
+import type { ExecServerClientApi } from '../../client/api';
+import type { ProcessOutputWatcher } from '../processes/process-flow';
+import type { DetectedBy } from './forward-manager';
+import { listeningPorts, listeningView, startedBy, type HostListener } from './listening-ports';
+import { ListeningPoll } from './listening-poll';
+
+export interface SocketPortForwarderDeps {
+  /** Whether `envId`'s ports are worth forwarding (not Local's: they already work here). */
+  wanted(envId: string): boolean;
+  /** The environment's client while it is connected, else null. */
+  connectedClient(envId: string): ExecServerClientApi | null;
+  /** The environment's processes (the ones Tether started or follows). */
+  processes(envId: string): ProcessView[];
+  list(envId: string): ForwardView[];
+  add(envId: string, port: number, origin: DetectedBy): Promise<ForwardView>;
+  stop(envId: string, id: string): Promise<void>;
+  detected(envId: string, forward: ForwardView): void;
+  failed(message: string): void;
+}
+
+export class SocketPortForwarder implements ProcessOutputWatcher {
+  private readonly poll: ListeningPoll;
+  private readonly scans = new Map<string, Promise<HostListener[]>>();
+  /** What the last scan of each environment found, to tell a change. */
+  private readonly lastFound = new Map<string, string>();
+  /** Forward id → the process it was found through (forwards made here). */
+  private readonly madeFor = new Map<string, { envId: string; processId: string }>();
+  /** Ids of detected forwards whose port a scan found listening: they go once it is not. */
+  private readonly seenListening = new Set<string>();
+  /** `envId\0port` not to forward again this run: stopped by hand, failed to bind, or being added. */
+  private readonly leftAlone = new Set<string>();
+
+  constructor(private readonly deps: SocketPortForwarderDeps) {
+    this.poll = new ListeningPoll({
+      active: (envId) => this.active(envId),
+      poll: (envId) => this.pollOnce(envId),
+    });
+  }
+
+  running(process: ProcessView): void {
+    this.poll.wake(process.envId);
+  }
+
+  printed(process: ProcessView): void {
+    this.poll.wake(process.envId);
+  }
+
+  ended(process: ProcessView): void {
+    const live = new Set(this.listOf(process.envId).map((f) => f.id));
+    for (const [id, made] of this.madeFor) {
+      if (made.envId !== process.envId || made.processId !== process.processId) continue;
+      this.madeFor.delete(id);
+      if (live.has(id)) this.stopQuietly(process.envId, id);
+    }
+    // Its descendants may have gone with it; the next poll (if any process is left) tells.
+    this.poll.wake(process.envId);
+  }
+
+  linkChanged(envId: string, connected: boolean): void {
+    if (connected) this.poll.wake(envId);
+    else this.poll.stop(envId);
+  }
+
+  /** A user stopped a detected forward: its port is not forwarded by itself again this run. */
+  stoppedByHand(envId: string, forward: ForwardView): void {
+    this.leftAlone.add(`${envId}\0${forward.port}`);
+    this.madeFor.delete(forward.id);
+  }
+
+  environmentRemoved(envId: string): void {
+    this.poll.stop(envId);
+    this.lastFound.delete(envId);
+  }
+
+  /** Whether `envId` is being polled now. */
+  isPolling(envId: string): boolean {
+    return this.poll.isPolling(envId);
+  }
+
+  close(): void {
+    this.poll.close();
+  }
+
+  /** forwards.listening: the host's listening ports now, acted on as a poll's would be. */
+  async listening(envId: string): Promise<ListeningPortView[]> {
+    const found = await this.scanNow(envId);
+    if (found === null) return [];
+    this.apply(envId, found);
+    const processes = this.deps.processes(envId);
+    return found.map((listener) => listeningView(listener, processes));
+  }
+
+  private active(envId: string): boolean {
+    return (
+      this.deps.wanted(envId) &&
+      this.deps.connectedClient(envId) !== null &&
+      this.deps.processes(envId).some((p) => p.state === 'running' || p.state === 'starting')
+    );
+  }
+
+  private async pollOnce(envId: string): Promise<boolean> {
+    const found = await this.scanNow(envId);
+    if (found === null) return false;
+    const signature = found.map((l) => `${l.port}:${l.pid ?? ''}`).join(',');
+    const changed = this.lastFound.get(envId) !== signature;
+    this.lastFound.set(envId, signature);
+    this.apply(envId, found);
+    return changed;
+  }
+
+  /** One scan of the host (a poll and the Ports panel asking at once share it); null when not connected. */
+  private async scanNow(envId: string): Promise<HostListener[] | null> {
+    const client = this.deps.connectedClient(envId);
+    if (!client) return null;
+    let scan = this.scans.get(envId);
+    if (!scan) {
+      scan = listeningPorts(client).finally(() => this.scans.delete(envId));
+      this.scans.set(envId, scan);
+    }
+    return scan;
+  }
+
+  private apply(envId: string, found: HostListener[]): void {
+    const forwards = this.listOf(envId);
+    const listening = new Set(found.map((l) => l.port));
+    for (const f of forwards) {
+      if (!f.auto) continue;
+      if (listening.has(f.port)) this.seenListening.add(f.id);
+      else if (this.seenListening.delete(f.id)) {
+        this.madeFor.delete(f.id);
+        this.stopQuietly(envId, f.id);
+      }
+    }
+    if (!this.deps.wanted(envId)) return;
+    const processes = this.deps.processes(envId);
+    const covered = new Set(forwards.map((f) => f.port));
+    const adds: Array<Promise<unknown>> = [];
+    const failures: string[] = [];
+    for (const listener of found) {
+      const key = `${envId}\0${listener.port}`;
+      if (covered.has(listener.port) || this.leftAlone.has(key)) continue;
+      const owner = startedBy(listener, processes);
+      if (!owner) continue;
+      this.leftAlone.add(key);
+      const process: PortProcess = { pid: listener.pid, name: listener.name ?? owner.title };
+      adds.push(
+        this.deps.add(envId, listener.port, { foundBy: 'listeningSocket', process }).then(
+          (forward) => this.made(envId, owner, forward, key),
+          // Not tried again this run: a port that cannot be bound would fail at every poll.
+          (e: unknown) => failures.push(`${listener.port} (${errorMessage(e)})`),
+        ),
+      );
+    }
+    if (adds.length === 0) return;
+    // One warning for all the ports of a scan that could not be forwarded, not one each.
+    void Promise.all(adds).then(() => {
+      if (failures.length > 0) this.deps.failed(`Ports not forwarded: ${failures.join(', ')}.`);
+    });
+  }
+
+  private made(envId: string, owner: ProcessView, forward: ForwardView, key: string): void {
+    // Forwarding again is up to later scans (after a stop by hand it stays left alone).
+    this.leftAlone.delete(key);
+    this.madeFor.set(forward.id, { envId, processId: owner.processId });
+    this.seenListening.add(forward.id);
+    const stillRunning = this.deps
+      .processes(envId)
+      .some((p) => p.processId === owner.processId && (p.state === 'running' || p.state === 'starting'));
+    if (!stillRunning) {
+      // It ended while the port was being bound.
+      this.madeFor.delete(forward.id);
+      this.stopQuietly(envId, forward.id);
+      return;
+    }
+    this.deps.detected(envId, forward);
+  }
+
+  private listOf(envId: string): ForwardView[] {
+    try {
+      return this.deps.list(envId);
+    } catch {
+      return []; // The environment is gone.
+    }
+  }
+
+  private stopQuietly(envId: string, id: string): void {
+    this.seenListening.delete(id);
+    this.deps.stop(envId, id).catch((e: unknown) => this.deps.failed(errorMessage(e)));
+  }
+}
