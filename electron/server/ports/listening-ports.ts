@@ -18,6 +18,8 @@ import { parseLsofListeners, parsePsParents } from './lsof-output';
 
 /** How long one lookup of new sockets' owners may walk /proc/<pid>/fd before it gives up. */
 const OWNER_SCAN_BUDGET_MS = 300;
+/** A socket whose owner a walk cut short did not find is looked for again after this long. */
+const OWNER_RETRY_MS = 30_000;
 /** Parents followed up from an owner (init is reached long before this on a real host). */
 const MAX_PARENT_DEPTH = 32;
 /** Ports answered at most (a host with more listeners gets the lowest ones). */
@@ -33,8 +35,11 @@ interface Owner {
 }
 
 export class ListeningPortScanner {
-  /** inode → its owner (null: looked for in a whole walk and not found), for listening inodes only. */
-  private readonly owners = new Map<string, Owner | null>();
+  /**
+   * inode → its owner, for listening inodes only: null when a whole walk did not find it (another
+   * user's), a number (epoch ms) when a walk cut short did not, until which it is not looked for.
+   */
+  private readonly owners = new Map<string, Owner | null | number>();
   private inFlight: Promise<ListeningPortEntry[]> | null = null;
 
   constructor(private readonly platform: NodeJS.Platform = process.platform) {}
@@ -54,12 +59,19 @@ export class ListeningPortScanner {
     const sockets = texts.flatMap(listeningSocketsOf);
     const listening = new Set(sockets.map((s) => s.inode));
     for (const inode of this.owners.keys()) if (!listening.has(inode)) this.owners.delete(inode);
-    const wanted = new Set([...listening].filter((inode) => inode !== '0' && !this.owners.has(inode)));
+    const now = Date.now();
+    const wanted = new Set(
+      [...listening].filter((inode) => {
+        const known = this.owners.get(inode);
+        return inode !== '0' && (known === undefined || (typeof known === 'number' && known <= now));
+      }),
+    );
     if (wanted.size > 0) await this.findOwners(wanted);
 
     const byPort = new Map<number, number | null>();
     for (const { port, inode } of sockets) {
-      const pid = this.owners.get(inode)?.pid ?? null;
+      const known = this.owners.get(inode);
+      const pid = typeof known === 'object' && known !== null ? known.pid : null;
       if (!byPort.has(port) || (byPort.get(port) === null && pid !== null)) byPort.set(port, pid);
     }
     const ports = [...byPort.keys()].sort((a, b) => a - b).slice(0, MAX_LISTED_PORTS);
@@ -88,8 +100,9 @@ export class ListeningPortScanner {
         if (inode && wanted.delete(inode)) this.owners.set(inode, { pid });
       }
     }
-    // Not found in a whole walk: another user's, or gone. Cut short: looked for again next time.
-    if (whole) for (const inode of wanted) this.owners.set(inode, null);
+    // Not found in a whole walk: another user's, or gone. Cut short (a busy host): looked for again
+    // later, so a walk's cost is not paid at every poll.
+    for (const inode of wanted) this.owners.set(inode, whole ? null : Date.now() + OWNER_RETRY_MS);
   }
 }
 
