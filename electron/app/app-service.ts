@@ -132,7 +132,8 @@ export class AppService {
           this.forwards.add(
             envId,
             { host: 'localhost', port, label: process.title },
-            { foundBy: 'printedUrl', process: { pid: process.pid, name: process.title } },
+            // Who listens is not known yet (the printer is often a shell): a scan says (socket-ports.ts).
+            { foundBy: 'printedUrl', process: null },
           ),
         stop: (envId, id) => this.forwards.stop(envId, id),
         detected: (envId, forward) => this.detectionNotices.detected(envId, forward),
@@ -154,6 +155,7 @@ export class AppService {
           origin,
         ),
       stop: (envId, id) => this.forwards.stop(envId, id),
+      identify: (envId, id, process) => this.forwards.identify(envId, id, process),
       detected: (envId, forward) => this.detectionNotices.detected(envId, forward),
       failed: (message) => this.notices.post('warning', message),
     });

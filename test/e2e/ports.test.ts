@@ -1,7 +1,7 @@
 // A dev server started in a terminal of the web app, in Chromium: its printed URL gets its port
 // forwarded by itself (a notice says so), the Ports panel lists it, its page comes back through the
 // local port, and Open in browser opens that page in a new tab; once the server is stopped, the
-// next connection shows the forward as nothing listening.
+// forward goes (its port no longer listens on the host).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -52,7 +52,7 @@ describe('web app: ports', () => {
     await typeLine(page, `'${process.execPath}' '${script}'`);
 
     const notice = page.getByRole('status', { name: 'Forwarded ports' });
-    await expect.poll(() => notice.textContent(), poll).toMatch(/Port \d+ → localhost:\d+/);
+    await expect.poll(() => notice.textContent(), poll).toMatch(/Port \d+ (\(.+\) )?→ localhost:\d+/);
     await page.getByRole('tab', { name: 'Ports' }).click();
     const row = page.getByRole('row', { name: /^Forward of port \d+$/ });
     await expect.poll(() => row.count(), poll).toBe(1);
@@ -60,7 +60,9 @@ describe('web app: ports', () => {
     const boundPort = Number(/127\.0\.0\.1:(\d+)/.exec(local)?.[1]);
     expect(boundPort).toBeGreaterThan(0);
     expect(await row.getByRole('cell').nth(2).textContent()).toBe('forwarding');
-    expect(await row.getByRole('cell').nth(3).textContent()).toContain('(auto)');
+    // Printed URL, unless (rarely) a socket scan saw its listen() before the URL came.
+    expect(await row.getByRole('cell').nth(4).textContent()).toMatch(/^(printed URL|listening socket)$/);
+    expect(await row.getByRole('cell').nth(5).textContent()).toContain('(auto)');
     expect(await get(boundPort)).toContain('from the dev server');
 
     const tab = context.waitForEvent('page', { timeout: UI_TIMEOUT_MS });
@@ -71,16 +73,13 @@ describe('web app: ports', () => {
     expect(await opened.title()).toBe('dev page');
     await opened.close();
 
-    // The server stops (the shell that printed the URL runs on): the next connection finds nothing.
+    // The server stops (the shell that printed the URL runs on): its port stops listening on the
+    // host, and the forward goes with it.
     await page.getByRole('tab', { name: 'Terminals' }).click();
     await pane(page).click();
     await page.keyboard.press('Control+C');
     await page.getByRole('tab', { name: 'Ports' }).click();
-    await expect
-      .poll(async () => {
-        await get(boundPort);
-        return row.getByRole('cell').nth(2).textContent();
-      }, poll)
-      .toBe('nothing listening');
+    await expect.poll(() => row.count(), poll).toBe(0);
+    expect(await get(boundPort)).toBe('ECONNREFUSED');
   });
 });

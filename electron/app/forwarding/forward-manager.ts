@@ -84,6 +84,14 @@ export class ForwardManager {
     return this.view(envId, live);
   }
 
+  /** Port detection learnt which process listens on a detected forward's port (socket-ports.ts). */
+  identify(envId: string, id: string, process: PortProcess): void {
+    const live = this.byEnv.get(envId)?.get(id);
+    if (!live || live.origin.foundBy === 'byHand') return;
+    live.origin = { ...live.origin, process };
+    this.publish(envId);
+  }
+
   /** Stops a forward; `byHand`: a user asked (forwards.stop), not detection tidying up. */
   async stop(envId: string, id: string, byHand = false): Promise<void> {
     const live = this.find(envId, id);

@@ -22,6 +22,8 @@ export interface SocketPortForwarderDeps {
   list(envId: string): ForwardView[];
   add(envId: string, port: number, origin: DetectedBy): Promise<ForwardView>;
   stop(envId: string, id: string): Promise<void>;
+  /** A scan found which process listens on a detected forward's port that had none (a printed one). */
+  identify(envId: string, id: string, process: PortProcess): void;
   detected(envId: string, forward: ForwardView): void;
   failed(message: string): void;
 }
@@ -130,11 +132,15 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
 
   private apply(envId: string, found: HostListener[]): void {
     const forwards = this.listOf(envId);
-    const listening = new Set(found.map((l) => l.port));
+    const listening = new Map(found.map((l) => [l.port, l]));
     for (const f of forwards) {
       if (!f.auto) continue;
-      if (listening.has(f.port)) this.seenListening.add(f.id);
-      else if (this.seenListening.delete(f.id)) {
+      const listener = listening.get(f.port);
+      if (listener) {
+        this.seenListening.add(f.id);
+        if (f.process === null && listener.pid !== null)
+          this.deps.identify(envId, f.id, { pid: listener.pid, name: listener.name ?? '?' });
+      } else if (this.seenListening.delete(f.id)) {
         this.madeFor.delete(f.id);
         this.stopQuietly(envId, f.id);
       }

@@ -116,6 +116,11 @@ describe('ports printed by processes', () => {
     // Its URL is printed within milliseconds of its listen(); a socket scan may, rarely, see it first.
     expect(['printedUrl', 'listeningSocket']).toContain(forward!.foundBy);
     expect(forward!.label).toContain('node');
+    // A scan of the host's sockets (its process runs, so they are polled) names who listens.
+    await waitFor(
+      async () => (await h.invoke('forwards.list', { envId }))[0]?.process?.name === 'node',
+      'its listener named',
+    );
     expect(await get(forward!.boundPort!)).toBe('<h1>dev page</h1>');
     // Not kept: an auto forward lives with its process, and a restart would find nothing of it.
     const files = await readdir(h.dataDir, { recursive: true, withFileTypes: true });
