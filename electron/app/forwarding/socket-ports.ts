@@ -80,6 +80,7 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
   environmentRemoved(envId: string): void {
     this.poll.stop(envId);
     this.lastFound.delete(envId);
+    for (const [id, made] of this.madeFor) if (made.envId === envId) this.madeFor.delete(id);
   }
 
   /** Whether `envId` is being polled now. */
