@@ -17,9 +17,11 @@ import type { ListeningPortEntry } from '../../../shared/protocol';
 import { parseLsofListeners, parsePsParents } from './lsof-output';
 
 /** How long one lookup of new sockets' owners may walk /proc/<pid>/fd before it gives up. */
-const OWNER_SCAN_BUDGET_MS = 300;
+const OWNER_SCAN_BUDGET_MS = 1_000;
 /** A socket whose owner a walk cut short did not find is looked for again after this long. */
-const OWNER_RETRY_MS = 30_000;
+const OWNER_RETRY_MS = 10_000;
+/** Processes whose fds are read at once (the reads go to libuv's thread pool). */
+const WALK_BATCH = 8;
 /** Parents followed up from an owner (init is reached long before this on a real host). */
 const MAX_PARENT_DEPTH = 32;
 /** Ports answered at most (a host with more listeners gets the lowest ones). */
@@ -86,24 +88,34 @@ export class ListeningPortScanner {
       .map(Number)
       .sort((a, b) => b - a);
     let whole = true;
-    for (const pid of pids) {
-      if (wanted.size === 0) break;
+    for (let i = 0; i < pids.length && wanted.size > 0; i += WALK_BATCH) {
       if (Date.now() > deadline) {
         whole = false;
         break;
       }
-      const dir = `/proc/${pid}/fd`;
-      const fds = await readdir(dir).catch(() => [] as string[]);
-      const links = await Promise.all(fds.map((fd) => readlink(`${dir}/${fd}`).catch(() => '')));
-      for (const link of links) {
-        const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
-        if (inode && wanted.delete(inode)) this.owners.set(inode, { pid });
-      }
+      const batch = pids.slice(i, i + WALK_BATCH);
+      const found = await Promise.all(batch.map((pid) => socketInodesOf(pid)));
+      batch.forEach((pid, k) => {
+        for (const inode of found[k]!) if (wanted.delete(inode)) this.owners.set(inode, { pid });
+      });
     }
     // Not found in a whole walk: another user's, or gone. Cut short (a busy host): looked for again
     // later, so a walk's cost is not paid at every poll.
     for (const inode of wanted) this.owners.set(inode, whole ? null : Date.now() + OWNER_RETRY_MS);
   }
+}
+
+/** The socket inodes among `pid`'s open fds (none when they cannot be read). */
+async function socketInodesOf(pid: number): Promise<string[]> {
+  const dir = `/proc/${pid}/fd`;
+  const fds = await readdir(dir).catch(() => [] as string[]);
+  const links = await Promise.all(fds.map((fd) => readlink(`${dir}/${fd}`).catch(() => '')));
+  const inodes: string[] = [];
+  for (const link of links) {
+    const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+    if (inode) inodes.push(inode);
+  }
+  return inodes;
 }
 
 async function describeLinux(port: number, pid: number | null): Promise<ListeningPortEntry> {
