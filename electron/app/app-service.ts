@@ -136,7 +136,10 @@ export class AppService {
             { foundBy: 'printedUrl', process: null },
           ),
         stop: (envId, id) => this.forwards.stop(envId, id),
-        detected: (envId, forward) => this.detectionNotices.detected(envId, forward),
+        detected: (envId, forward) => {
+          this.detectionNotices.detected(envId, forward);
+          this.socketPorts.scanSoon(envId);
+        },
         failed: (message) => this.notices.post('warning', message),
       }),
     );

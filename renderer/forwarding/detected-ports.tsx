@@ -41,9 +41,12 @@ export const useDetectedPorts = create<DetectedState>((set) => ({
 /** Ports named in a summary before "and N more". */
 const SUMMARY_PORTS = 3;
 
-/** Who a forward was found through: the listening process's name, else its label. */
+/**
+ * The process that listens, when known. Not the label: a printed URL's is the title of whatever
+ * printed it, often the terminal's shell.
+ */
 function processOf(f: ForwardView): string | null {
-  return f.process?.name || f.label || null;
+  return f.process?.name || null;
 }
 
 /** The notice's words, built here only: one port, or a summary of several. */

@@ -83,6 +83,15 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
     for (const [id, made] of this.madeFor) if (made.envId === envId) this.madeFor.delete(id);
   }
 
+  /**
+   * A scan now, out of turn: a URL was just forwarded, and its notice (gathered for a moment in
+   * detection-notices.ts) can then name the process that listens.
+   */
+  scanSoon(envId: string): void {
+    if (this.deps.connectedClient(envId) === null) return;
+    void this.pollOnce(envId).catch(() => undefined);
+  }
+
   /** Whether `envId` is being polled now. */
   isPolling(envId: string): boolean {
     return this.poll.isPolling(envId);
@@ -149,7 +158,7 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
     if (!this.deps.wanted(envId)) return;
     const processes = this.deps.processes(envId);
     const covered = new Set(forwards.map((f) => f.port));
-    const adds: Array<Promise<unknown>> = [];
+    const adds: Array<Promise<ForwardView | null>> = [];
     const failures: string[] = [];
     for (const listener of found) {
       const key = `${envId}\0${listener.port}`;
@@ -160,20 +169,26 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
       const process: PortProcess = { pid: listener.pid, name: listener.name ?? owner.title };
       adds.push(
         this.deps.add(envId, listener.port, { foundBy: 'listeningSocket', process }).then(
-          (forward) => this.made(envId, owner, forward, key),
+          (forward) => (this.made(envId, owner, forward, key) ? forward : null),
           // Not tried again this run: a port that cannot be bound would fail at every poll.
-          (e: unknown) => failures.push(`${listener.port} (${errorMessage(e)})`),
+          (e: unknown) => {
+            failures.push(`${listener.port} (${errorMessage(e)})`);
+            return null;
+          },
         ),
       );
     }
     if (adds.length === 0) return;
-    // One warning for all the ports of a scan that could not be forwarded, not one each.
-    void Promise.all(adds).then(() => {
+    // What one scan found is announced together once all of it is bound (binding 50 ports takes a
+    // while), and one warning says which could not be, not one each.
+    void Promise.all(adds).then((made) => {
+      for (const forward of made) if (forward) this.deps.detected(envId, forward);
       if (failures.length > 0) this.deps.failed(`Ports not forwarded: ${failures.join(', ')}.`);
     });
   }
 
-  private made(envId: string, owner: ProcessView, forward: ForwardView, key: string): void {
+  /** Records a forward this scan made; false when its process ended meanwhile (it is stopped). */
+  private made(envId: string, owner: ProcessView, forward: ForwardView, key: string): boolean {
     // Forwarding again is up to later scans (after a stop by hand it stays left alone).
     this.leftAlone.delete(key);
     this.madeFor.set(forward.id, { envId, processId: owner.processId });
@@ -185,9 +200,9 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
       // It ended while the port was being bound.
       this.madeFor.delete(forward.id);
       this.stopQuietly(envId, forward.id);
-      return;
+      return false;
     }
-    this.deps.detected(envId, forward);
+    return true;
   }
 
   private listOf(envId: string): ForwardView[] {
