@@ -121,6 +121,7 @@ export class AppService {
     this.detectionNotices = new DetectionNotices({
       list: (envId) => this.forwards.list(envId),
       send: (envId, forwards) => this.renderers.broadcast('forwards.detected', { envId, forwards }),
+      settling: (envId) => this.socketPorts.isSettling(envId),
     });
     // Ports are detected (and forwarded by themselves) only on remote hosts: Local's already work here.
     const wanted = (envId: string) => this.envs.find(envId)?.stored.settings.kind !== 'local';

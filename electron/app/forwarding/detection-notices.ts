@@ -9,11 +9,15 @@ import type { ForwardView } from '../../../shared/ipc';
 export const NOTICE_GATHER_MS = 300;
 /** The least time between two notices of one environment. */
 export const NOTICE_GAP_MS = 5_000;
+/** The longest a notice waits for a detector that is still settling (see `settling`). */
+export const NOTICE_SETTLE_MAX_MS = 3_000;
 
 export interface DetectionNoticesDeps {
   /** The forwards of `envId` now: a forward stopped before its notice went out is not announced. */
   list(envId: string): ForwardView[];
   send(envId: string, forwards: ForwardView[]): void;
+  /** A detector is still finding ports of the same burst: the notice waits (at most NOTICE_SETTLE_MAX_MS). */
+  settling?(envId: string): boolean;
 }
 
 export class DetectionNotices {
@@ -22,6 +26,8 @@ export class DetectionNotices {
   private readonly pending = new Map<string, string[]>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly lastSentAt = new Map<string, number>();
+  /** When each environment's pending notice got its first port. */
+  private readonly pendingSince = new Map<string, number>();
 
   constructor(
     private readonly deps: DetectionNoticesDeps,
@@ -35,9 +41,13 @@ export class DetectionNotices {
     this.announced.add(key);
     this.pending.set(envId, [...(this.pending.get(envId) ?? []), forward.id]);
     if (this.timers.has(envId)) return;
+    this.pendingSince.set(envId, this.clock());
     const last = this.lastSentAt.get(envId);
-    const wait = Math.max(NOTICE_GATHER_MS, last === undefined ? 0 : last + NOTICE_GAP_MS - this.clock());
-    const timer = setTimeout(() => this.flush(envId), wait);
+    this.arm(envId, Math.max(NOTICE_GATHER_MS, last === undefined ? 0 : last + NOTICE_GAP_MS - this.clock()));
+  }
+
+  private arm(envId: string, waitMs: number): void {
+    const timer = setTimeout(() => this.flush(envId), waitMs);
     timer.unref?.();
     this.timers.set(envId, timer);
   }
@@ -46,6 +56,7 @@ export class DetectionNotices {
     clearTimeout(this.timers.get(envId));
     this.timers.delete(envId);
     this.pending.delete(envId);
+    this.pendingSince.delete(envId);
   }
 
   close(): void {
@@ -54,6 +65,12 @@ export class DetectionNotices {
 
   private flush(envId: string): void {
     this.timers.delete(envId);
+    const since = this.pendingSince.get(envId) ?? this.clock();
+    if (this.deps.settling?.(envId) && this.clock() - since < NOTICE_SETTLE_MAX_MS) {
+      this.arm(envId, NOTICE_GATHER_MS);
+      return;
+    }
+    this.pendingSince.delete(envId);
     const ids = new Set(this.pending.get(envId) ?? []);
     this.pending.delete(envId);
     let current: ForwardView[];

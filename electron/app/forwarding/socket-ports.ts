@@ -12,6 +12,11 @@ import type { DetectedBy } from './forward-manager';
 import { listeningPorts, listeningView, startedBy, type HostListener } from './listening-ports';
 import { ListeningPoll } from './listening-poll';
 
+/** Scans in a row whose new forwards are gathered into one notice (see apply). */
+const SETTLE_ROUNDS = 3;
+/** How long after a scan's forwards are bound the scan that follows them up reads the host. */
+const SETTLE_DELAY_MS = 300;
+
 export interface SocketPortForwarderDeps {
   /** Whether `envId`'s ports are worth forwarding (not Local's: they already work here). */
   wanted(envId: string): boolean;
@@ -37,6 +42,8 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
   private readonly madeFor = new Map<string, { envId: string; processId: string }>();
   /** Ids of detected forwards whose port a scan found listening: they go once it is not. */
   private readonly seenListening = new Set<string>();
+  /** `envId` → scan rounds whose forwards are being bound or followed up (see apply). */
+  private readonly settling = new Map<string, number>();
   /** `envId\0port` not to forward again this run: stopped by hand, failed to bind, or being added. */
   private readonly leftAlone = new Set<string>();
 
@@ -80,6 +87,7 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
   environmentRemoved(envId: string): void {
     this.poll.stop(envId);
     this.lastFound.delete(envId);
+    this.settling.delete(envId);
     for (const [id, made] of this.madeFor) if (made.envId === envId) this.madeFor.delete(id);
   }
 
@@ -140,7 +148,8 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
     return scan;
   }
 
-  private apply(envId: string, found: HostListener[]): void {
+  /** Acts on a scan; answers how many forwards it set out to make. */
+  private apply(envId: string, found: HostListener[]): number {
     const forwards = this.listOf(envId);
     const listening = new Map(found.map((l) => [l.port, l]));
     for (const f of forwards) {
@@ -155,7 +164,7 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
         this.stopQuietly(envId, f.id);
       }
     }
-    if (!this.deps.wanted(envId)) return;
+    if (!this.deps.wanted(envId)) return 0;
     const processes = this.deps.processes(envId);
     const covered = new Set(forwards.map((f) => f.port));
     const adds: Array<Promise<ForwardView | null>> = [];
@@ -178,13 +187,33 @@ export class SocketPortForwarder implements ProcessOutputWatcher {
         ),
       );
     }
-    if (adds.length === 0) return;
+    if (adds.length === 0) return 0;
+    const round = (this.settling.get(envId) ?? 0) + 1;
+    this.settling.set(envId, round);
     // What one scan found is announced together once all of it is bound (binding 50 ports takes a
-    // while), and one warning says which could not be, not one each.
+    // while), and one warning says which could not be, not one each. A process opening many ports
+    // may have opened only some when the scan read them: another scan follows at once, and the
+    // notice waits for it (settling), so they make one notice, not two.
     void Promise.all(adds).then((made) => {
       for (const forward of made) if (forward) this.deps.detected(envId, forward);
       if (failures.length > 0) this.deps.failed(`Ports not forwarded: ${failures.join(', ')}.`);
+      if (round < SETTLE_ROUNDS) void this.followUp(envId);
+      else this.settling.delete(envId);
     });
+    return adds.length;
+  }
+
+  /** Whether forwards a scan found are still being bound, or a scan after them is on its way. */
+  isSettling(envId: string): boolean {
+    return this.settling.has(envId);
+  }
+
+  private async followUp(envId: string): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_DELAY_MS).unref());
+    // A scan that began before these binds may have read the host before the rest listened.
+    await this.scans.get(envId)?.catch(() => undefined);
+    const found = await this.scanNow(envId).catch(() => null);
+    if (found === null || this.apply(envId, found) === 0) this.settling.delete(envId);
   }
 
   /** Records a forward this scan made; false when its process ended meanwhile (it is stopped). */

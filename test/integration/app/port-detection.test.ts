@@ -32,14 +32,21 @@ afterAll(async () => {
   await Promise.all([tether.stop(), codex.stop()]);
 });
 
-// Listens on argv[2] ports (any address, all bound in one go) and says which, but prints no
-// localhost URL: only the sockets can tell. Each serves a page.
+// Listens on argv[2] ports (any address; beyond one, half of them 100 ms after the others, so a scan
+// may find the first half only) and says which, but prints no localhost URL: only the sockets can
+// tell. Each serves a page.
 const SERVER = `
 const http = require('node:http');
-const servers = Array.from({ length: Number(process.argv[2]) }, () =>
+const count = Number(process.argv[2]);
+const open = (n) => Array.from({ length: n }, () =>
   http.createServer((req, res) => res.end('socket page')).listen(0));
-Promise.all(servers.map((s) => new Promise((r) => s.listening ? r() : s.once('listening', r)))).then(() =>
-  console.log('up ' + servers.map((s) => s.address().port).join(' ') + ' .'));
+const listening = (s) => new Promise((r) => (s.listening ? r() : s.once('listening', r)));
+const first = open(Math.ceil(count / 2));
+setTimeout(() => {
+  const servers = [...first, ...open(count - first.length)];
+  Promise.all(servers.map(listening)).then(() =>
+    console.log('up ' + servers.map((s) => s.address().port).join(' ') + ' .'));
+}, count > 1 ? 100 : 0);
 `;
 
 function get(port: number): Promise<string> {
@@ -139,7 +146,8 @@ describe('ports detected from listening sockets', () => {
     await h.invoke('processes.write', { envId, processId: shell.processId, data: '\x03' });
     await waitFor(async () => (await autoForwards(envId)).length === 0, 'the forward dropped', 10_000);
 
-    // 50 listeners at once: all forwarded, one notice for them all.
+    // 50 listeners within 100 ms: all forwarded, one notice for them all (a scan that found some
+    // is followed up before the notice goes).
     const notices = h.eventsNamed('forwards.detected').length;
     const many = await runServer(envId, shell.processId, script, 50);
     await waitFor(async () => (await autoForwards(envId)).length === 50, 'the 50 forwarded', 15_000);
