@@ -37,6 +37,8 @@ import { forwardHandlers } from './handlers/forward-handlers';
 import { previewHandlers } from './handlers/preview-handlers';
 import { ForwardManager } from './forwarding/forward-manager';
 import { PrintedPortForwarder } from './forwarding/printed-ports';
+import { SocketPortForwarder } from './forwarding/socket-ports';
+import { DetectionNotices } from './forwarding/detection-notices';
 import { sshHandlers } from './handlers/ssh-handlers';
 import { userSshConfig, type SshConfigLocation } from './ssh/ssh-hosts';
 import { SshPromptBroker } from './ssh/ssh-prompts';
@@ -78,6 +80,8 @@ export class AppService {
   private readonly tokens: EnvironmentTokens;
   private readonly config: AppConfig;
   private readonly forwards: ForwardManager;
+  private readonly socketPorts: SocketPortForwarder;
+  private readonly detectionNotices: DetectionNotices;
   private closed = false;
 
   private get sshConfig(): SshConfigLocation {
@@ -113,17 +117,54 @@ export class AppService {
       envs: this.envs,
       save: () => this.config.save(),
       changed: (envId, forwards) => this.renderers.broadcast('forwards.changed', { envId, forwards }),
+      stoppedByHand: (envId, forward) => this.socketPorts.stoppedByHand(envId, forward),
     });
+    this.detectionNotices = new DetectionNotices({
+      list: (envId) => this.forwards.list(envId),
+      send: (envId, forwards) => this.renderers.broadcast('forwards.detected', { envId, forwards }),
+      settling: (envId) => this.socketPorts.isSettling(envId),
+    });
+    // Ports are detected (and forwarded by themselves) only on remote hosts: Local's already work here.
+    const wanted = (envId: string) => this.envs.find(envId)?.stored.settings.kind !== 'local';
     this.flow.watchOutput(
       new PrintedPortForwarder({
-        wanted: (envId) => this.envs.get(envId).stored.settings.kind !== 'local',
+        wanted,
         list: (envId) => this.forwards.list(envId),
-        add: (envId, port, label) => this.forwards.add(envId, { host: 'localhost', port, label }, true),
+        add: (envId, port, process) =>
+          this.forwards.add(
+            envId,
+            { host: 'localhost', port, label: process.title },
+            // Who listens is not known yet (the printer is often a shell): a scan says (socket-ports.ts).
+            { foundBy: 'printedUrl', process: null },
+          ),
         stop: (envId, id) => this.forwards.stop(envId, id),
-        detected: (envId, forward) => this.renderers.broadcast('forwards.detected', { envId, forward }),
+        detected: (envId, forward) => {
+          this.detectionNotices.detected(envId, forward);
+          this.socketPorts.scanSoon(envId);
+        },
         failed: (message) => this.notices.post('warning', message),
       }),
     );
+    this.socketPorts = new SocketPortForwarder({
+      wanted,
+      connectedClient: (envId) => {
+        const client = this.envs.find(envId)?.currentClient;
+        return client?.state.kind === 'connected' ? client : null;
+      },
+      processes: (envId) => [...(this.envs.find(envId)?.processes.values() ?? [])].map((p) => p.snapshot),
+      list: (envId) => this.forwards.list(envId),
+      add: (envId, port, origin) =>
+        this.forwards.add(
+          envId,
+          { host: 'localhost', port, label: (origin.process?.name ?? '').slice(0, 100) },
+          origin,
+        ),
+      stop: (envId, id) => this.forwards.stop(envId, id),
+      identify: (envId, id, process) => this.forwards.identify(envId, id, process),
+      detected: (envId, forward) => this.detectionNotices.detected(envId, forward),
+      failed: (message) => this.notices.post('warning', message),
+    });
+    this.flow.watchOutput(this.socketPorts);
     const { envs, flow, renderers, tokens, config } = this;
     options.host.previews?.listen((event) => renderers.broadcast(event.name, event.payload));
     this.handlers = {
@@ -138,7 +179,11 @@ export class AppService {
         localServer: options.localServer,
         sshConfig: this.sshConfig,
         prompts: this.prompts,
-        environmentRemoved: (id) => this.forwards.environmentRemoved(id),
+        environmentRemoved: (id) => {
+          this.socketPorts.environmentRemoved(id);
+          this.detectionNotices.environmentRemoved(id);
+          return this.forwards.environmentRemoved(id);
+        },
       }),
       ...sshHandlers({
         envs,
@@ -152,7 +197,7 @@ export class AppService {
       ...processHandlers({ envs, flow, settings: () => config.settings }),
       ...fileHandlers(envs),
       ...searchHandlers(envs),
-      ...forwardHandlers(this.forwards),
+      ...forwardHandlers(this.forwards, this.socketPorts),
       ...previewHandlers(options.host.previews),
       ...editorHandlers(envs, (work) => this.transfers.trackCleanup(work)),
       ...layoutHandlers(new LayoutStore(options.dataDir)),
@@ -247,6 +292,8 @@ export class AppService {
     // Saved while every remote process is still followed: closing the clients ends that.
     await this.keeper.saveAndStop();
     this.envs.cancelRetries();
+    this.socketPorts.close();
+    this.detectionNotices.close();
     await this.forwards.closeAll();
     const closing = this.envs.all().map(async (env) => {
       env.dispose();
@@ -266,7 +313,10 @@ export class AppService {
       bufferedBytes: (env) => this.flow.bufferedBytes(env),
       changed: (view) => this.renderers.broadcast('environments.changed', view),
       prompts: this.prompts,
-      linkChanged: (env, state) => this.keeper.linkChanged(env, state),
+      linkChanged: (env, state) => {
+        this.keeper.linkChanged(env, state);
+        this.socketPorts.linkChanged(env.id, state.kind === 'connected');
+      },
     });
   }
 }

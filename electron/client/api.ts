@@ -10,6 +10,7 @@ import type {
   ProcessSignalName,
   TerminalSize,
   StreamOpenResult,
+  ListeningPortEntry,
   WriteStatus,
 } from '../../shared/protocol';
 import type { Socket } from 'node:net';
@@ -361,6 +362,11 @@ export interface ExecServerClientApi {
   forwardingMode(signal?: AbortSignal): Promise<ForwardingMode>;
   /** codex's http/request on a dedicated second connection, its response streamed into `sink`. */
   httpRequest(spec: HttpRequestSpec, sink: HttpResponseSink, signal?: AbortSignal): Promise<void>;
+  /**
+   * The host's listening TCP ports with their processes (capability `tetherListeningPorts`);
+   * rejects with ClientError 'unsupported' on servers without it (codex).
+   */
+  listeningPorts(): Promise<ListeningPortEntry[]>;
   /** Skip the backoff wait: retry now if reconnecting (or reconnect a failed client). */
   reconnectNow(): void;
   /** Closes the connection and stops reconnecting. Remote processes keep running on the server. */

@@ -76,7 +76,7 @@ export async function startApp(): Promise<() => void> {
       routeEvents(batches);
     }),
     onEvent('forwards.changed', ({ envId, forwards }) => useForwards.getState().setForEnv(envId, forwards)),
-    onEvent('forwards.detected', ({ forward }) => useDetectedPorts.getState().add(forward)),
+    onEvent('forwards.detected', ({ envId, forwards }) => useDetectedPorts.getState().add(envId, forwards)),
     onEvent('preview.changed', (state) => usePreviews.getState().set(state)),
     // A preview's page linked elsewhere: opened as a terminal's link is (asked first if untrusted).
     onEvent('preview.openLink', ({ envId, url }) => requestOpenLink(url, envId)),

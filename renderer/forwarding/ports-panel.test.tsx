@@ -1,11 +1,12 @@
-// The Ports panel: each forward with its host port, local address and state; Open in browser, Copy
-// URL, Change local port and Stop send their commands; *Forward a port…* checks its fields, from the
-// panel and from the palette command.
+// The Ports panel: each forward with its host port, local address, state, process and how it was
+// found; Open in browser, Copy URL, Change local port and Stop send their commands; *Forward a
+// port…* checks its fields, from the panel and from the palette command. The host's other listening
+// ports with their processes; the notices of detected ports, one or summarised.
 import '../test/browser-stand-ins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ForwardView } from '../../shared/ipc';
+import type { ForwardView, ListeningPortView } from '../../shared/ipc';
 import { App } from '../app/app';
 import { useUi } from '../app/ui-store';
 import { appLinkOpener } from '../ipc/link-opener';
@@ -31,6 +32,8 @@ function forward(patch: Partial<ForwardView> = {}): ForwardView {
     error: null,
     auto: false,
     httpOnly: false,
+    foundBy: 'byHand',
+    process: null,
     ...patch,
   };
 }
@@ -39,7 +42,12 @@ let bridge: FakeBridge;
 /** What the fake AppService holds for env-1. */
 let held: ForwardView[];
 /** The ports the fake host listens on. */
-let listening: number[];
+let listening: ListeningPortView[];
+const listener = (port: number, process: ListeningPortView['process'] = null): ListeningPortView => ({
+  port,
+  process,
+  startedByTether: false,
+});
 beforeEach(() => {
   bridge = withTwoEnvironments();
   held = [
@@ -83,14 +91,23 @@ const row = (port: number) => screen.getByRole('row', { name: `Forward of port $
 const cells = (port: number) =>
   within(row(port))
     .getAllByRole('cell')
-    .slice(0, 4)
+    .slice(0, 6)
     .map((c) => c.textContent);
 
 describe('Ports panel', () => {
   it('shows each forward with its local address and state, and the list as last sent', async () => {
     render(<App />);
-    await waitFor(() => expect(cells(5173)).toEqual(['5173', '127.0.0.1:5173', 'forwarding', 'vite']));
-    expect(cells(8080)).toEqual(['8080', '127.0.0.1:8081 (remapped)', 'nothing listening', '']);
+    await waitFor(() =>
+      expect(cells(5173)).toEqual(['5173', '127.0.0.1:5173', 'forwarding', '—', 'by hand', 'vite']),
+    );
+    expect(cells(8080)).toEqual([
+      '8080',
+      '127.0.0.1:8081 (remapped)',
+      'nothing listening',
+      '—',
+      'by hand',
+      '',
+    ]);
     expect(cells(3000)[2]).toBe('link down');
     // forwards.changed carries the whole list; the panel shows just that.
     act(() => useForwards.getState().setForEnv('env-1', [forward({ port: 3000 })]));
@@ -152,7 +169,7 @@ describe('Ports panel', () => {
     expect(bridge.callsOf('forwards.add')).toEqual([
       { envId: 'env-1', host: 'localhost', port: 9000, localPort: 0, label: 'api' },
     ]);
-    await waitFor(() => expect(cells(9000)[3]).toBe('api'));
+    await waitFor(() => expect(cells(9000)[5]).toBe('api'));
 
     // From the palette, with another panel showing: it shows Ports and asks there.
     act(() => useUi.getState().showPanel('env-1', 'files'));
@@ -169,24 +186,34 @@ describe('Ports panel', () => {
 });
 
 describe('Ports listening on the host', () => {
-  it('lists those no forward covers, polled while the panel shows, and forwards one on request', async () => {
+  it('lists those no forward covers with their processes, polled while the panel shows, and forwards one on request', async () => {
     const user = userEvent.setup();
-    listening = [3000, 9229];
+    listening = [listener(3000, { pid: 41, name: 'node' }), listener(9229)];
+    held = [
+      ...held,
+      forward({ port: 4000, auto: true, foundBy: 'listeningSocket', process: { pid: 42, name: 'vite' } }),
+    ];
     render(<App />);
     const detected = await screen.findByRole('region', { name: 'Detected on the host' });
-    // 3000 is forwarded already: only 9229 is offered.
+    // 3000 is forwarded already: only 9229 is offered, its process unknown (codex says none).
     expect(
       within(detected)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['9229Forward']);
-    listening = [3000, 9229, 6006];
+    ).toEqual(['9229unknown processForward']);
+    // A forward shows the process it was found through, or the one the host says listens.
+    await waitFor(() => expect(cells(3000).slice(3, 5)).toEqual(['node (41)', 'by hand']));
+    expect(cells(4000).slice(3, 6)).toEqual(['vite (42)', 'listening socket', ' (auto)']);
+    listening = [listener(3000), listener(9229), listener(6006, { pid: 43, name: 'storybook' })];
     await waitFor(
       () => expect(within(detected).getByRole('button', { name: 'Forward port 6006' })).toBeTruthy(),
       { timeout: LISTENING_POLL_MS + 2_000 },
     );
     await user.click(within(detected).getByRole('button', { name: 'Forward port 9229' }));
     expect(bridge.callsOf('forwards.add')).toEqual([{ envId: 'env-1', host: 'localhost', port: 9229 }]);
+    expect(within(detected).getByLabelText('Port 6006 listening').textContent).toBe(
+      '6006storybook (43)Forward',
+    );
     await waitFor(() => expect(cells(9229)[2]).toBe('forwarding'));
     expect(within(detected).queryByRole('button', { name: 'Forward port 9229' })).toBeNull();
     // Nothing was forwarded by itself.
@@ -195,20 +222,28 @@ describe('Ports listening on the host', () => {
 });
 
 describe('Forwarded-port notice', () => {
-  it('says which port a process printed was forwarded, once per port, and opens it', async () => {
+  it('says which port of which process was forwarded, once per port, and opens it', async () => {
     const user = userEvent.setup();
     render(<App />);
-    const detected = forward({ id: 'auto-1', port: 5173, boundPort: 5175, auto: true, label: 'node dev.js' });
-    act(() => useDetectedPorts.getState().add(detected));
+    const detected = forward({
+      id: 'auto-1',
+      port: 5173,
+      boundPort: 5175,
+      auto: true,
+      foundBy: 'listeningSocket',
+      process: { pid: 40, name: 'vite' },
+      label: 'vite',
+    });
+    act(() => useDetectedPorts.getState().add('env-1', [detected]));
     const notice = screen.getByLabelText('Port 5173 forwarded');
-    expect(notice.textContent).toContain('Port 5173 (node dev.js) → localhost:5175');
+    expect(notice.textContent).toContain('Port 5173 (vite) → localhost:5175');
     await user.click(within(notice).getByRole('button', { name: 'Ignore' }));
     expect(screen.queryByLabelText('Port 5173 forwarded')).toBeNull();
     // The same port again (the dev server restarted): no second notice this session.
-    act(() => useDetectedPorts.getState().add({ ...detected, id: 'auto-2' }));
+    act(() => useDetectedPorts.getState().add('env-1', [{ ...detected, id: 'auto-2' }]));
     expect(screen.queryByLabelText('Port 5173 forwarded')).toBeNull();
 
-    act(() => useDetectedPorts.getState().add(forward({ id: 'auto-3', port: 3000, auto: true })));
+    act(() => useDetectedPorts.getState().add('env-1', [forward({ id: 'auto-3', port: 3000, auto: true })]));
     await user.click(
       within(screen.getByLabelText('Port 3000 forwarded')).getByRole('button', { name: 'Open' }),
     );
@@ -216,5 +251,22 @@ describe('Forwarded-port notice', () => {
       expect(bridge.callsOf('shell.openExternal')).toEqual([{ url: 'http://localhost:3000/' }]),
     );
     expect(screen.queryByLabelText('Port 3000 forwarded')).toBeNull();
+  });
+
+  it('summarises many ports found together in one notice, which shows the Ports panel', async () => {
+    const user = userEvent.setup();
+    act(() => useUi.getState().showPanel('env-1', 'files'));
+    render(<App />);
+    const many = Array.from({ length: 50 }, (_, i) =>
+      forward({ id: `auto-${i}`, port: 7000 + i, auto: true, process: { pid: 50, name: 'node' } }),
+    );
+    act(() => useDetectedPorts.getState().add('env-1', many));
+    expect(screen.getAllByRole('status', { name: 'Forwarded ports' })).toHaveLength(1);
+    const notice = screen.getByLabelText('50 ports forwarded');
+    expect(notice.textContent).toContain('50 ports forwarded (node): 7000, 7001, 7002 and 47 more');
+    expect(within(notice).queryByRole('button', { name: 'Open' })).toBeNull();
+    await user.click(within(notice).getByRole('button', { name: 'Show ports' }));
+    expect(screen.queryByLabelText('50 ports forwarded')).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Ports' }).getAttribute('aria-selected')).toBe('true');
   });
 });

@@ -1,9 +1,17 @@
 // The Ports panel of an environment: each port forward (the host's port, where it listens here, its
-// state, its label) with Open in browser, Open in an app tab, Copy URL, Change local port and Stop,
-// and *Forward a port…* to add one by hand.
+// state, the process that listens when known, how it was found, its label) with Open in browser,
+// Open in an app tab, Copy URL, Change local port and Stop, *Forward a port…* to add one by hand, and
+// the host's other listening ports, each with *Forward*.
 import { useEffect, useState, type FormEvent } from 'react';
 import { AppWindow, Copy, ExternalLink, Plus, SquarePen, Square } from 'lucide-react';
-import type { EnvironmentView, ForwardState, ForwardView } from '../../shared/ipc';
+import type {
+  EnvironmentView,
+  ForwardOrigin,
+  ForwardState,
+  ForwardView,
+  ListeningPortView,
+  PortProcess,
+} from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { useUi } from '../app/ui-store';
 import { invoke } from '../ipc/ipc-client';
@@ -30,8 +38,22 @@ const PORT_COLUMNS: DataColumn<string>[] = [
   { key: 'port', label: 'Port on the host', className: 'col-port' },
   { key: 'local', label: 'Local address', className: 'col-local' },
   { key: 'state', label: 'State', className: 'col-state' },
+  { key: 'process', label: 'Process', className: 'col-process' },
+  { key: 'foundBy', label: 'Found by', className: 'col-found-by' },
   { key: 'label', label: 'Label', className: 'col-label' },
 ];
+
+const FOUND_BY: Record<ForwardOrigin, string> = {
+  printedUrl: 'printed URL',
+  listeningSocket: 'listening socket',
+  byHand: 'by hand',
+};
+
+/** `vite (4242)`; one the host does not name (codex, another user's) is "unknown process". */
+function processText(process: PortProcess | null | undefined): string {
+  if (!process) return 'unknown process';
+  return process.pid === null ? process.name : `${process.name} (${process.pid})`;
+}
 
 const STATE_BADGE: Record<ForwardState, { label: string; className: string }> = {
   forwarding: { label: 'forwarding', className: 'state-running' },
@@ -46,10 +68,12 @@ export function PortsPanel({ env }: { env: EnvironmentView }) {
   const [error, setError] = useState<string | null>(null);
   const [changing, setChanging] = useState<ForwardView | null>(null);
   const connected = env.link.kind === 'connected';
+  const listening = useListening(env);
   useEffect(() => {
     // The list is kept up to date by forwards.changed; this fills it when the panel first shows.
     loadForwards(env.id).catch((e: unknown) => setError(errorMessage(e)));
   }, [env.id, connected]);
+  const listenerOf = new Map(listening.map((l) => [l.port, l.process]));
   const act = (fn: () => Promise<unknown>) => {
     setError(null);
     fn().catch((e: unknown) => setError(errorMessage(e)));
@@ -72,10 +96,16 @@ export function PortsPanel({ env }: { env: EnvironmentView }) {
           </tr>
         )}
         {list.map((f) => (
-          <PortRow key={f.id} f={f} act={act} onChangeLocalPort={() => setChanging(f)} />
+          <PortRow
+            key={f.id}
+            f={f}
+            listener={f.process ?? listenerOf.get(f.port) ?? null}
+            act={act}
+            onChangeLocalPort={() => setChanging(f)}
+          />
         ))}
       </DataTable>
-      <DetectedOnHost env={env} forwarded={list} onError={setError} />
+      <DetectedOnHost env={env} listening={listening} forwarded={list} onError={setError} />
       {changing && <ChangeLocalPortDialog forward={changing} onClose={() => setChanging(null)} />}
     </div>
   );
@@ -84,20 +114,9 @@ export function PortsPanel({ env }: { env: EnvironmentView }) {
 /** How often the open panel asks for the host's listening ports. */
 export const LISTENING_POLL_MS = 3_000;
 
-/**
- * The ports listening on the host that no forward covers, polled while the panel shows and the
- * environment is connected; each with *Forward*. Nothing is forwarded from here by itself.
- */
-function DetectedOnHost({
-  env,
-  forwarded,
-  onError,
-}: {
-  env: EnvironmentView;
-  forwarded: ForwardView[];
-  onError: (message: string) => void;
-}) {
-  const [listening, setListening] = useState<number[]>([]);
+/** The ports listening on the host, polled while the panel shows and the environment is connected. */
+function useListening(env: EnvironmentView): ListeningPortView[] {
+  const [listening, setListening] = useState<ListeningPortView[]>([]);
   const connected = env.link.kind === 'connected';
   useEffect(() => {
     if (!connected) {
@@ -118,16 +137,37 @@ function DetectedOnHost({
       clearInterval(timer);
     };
   }, [env.id, connected]);
+  return listening;
+}
+
+/**
+ * The ports listening on the host that no forward covers, each with its process (when the host
+ * says) and *Forward*. Nothing is forwarded from here by itself.
+ */
+function DetectedOnHost({
+  env,
+  listening,
+  forwarded,
+  onError,
+}: {
+  env: EnvironmentView;
+  listening: ListeningPortView[];
+  forwarded: ForwardView[];
+  onError: (message: string) => void;
+}) {
   const covered = new Set(forwarded.map((f) => f.port));
-  const detected = listening.filter((port) => !covered.has(port));
+  const detected = listening.filter((l) => !covered.has(l.port));
   if (detected.length === 0) return null;
   return (
     <section aria-label="Detected on the host">
       <h3>Listening on the host, not forwarded</h3>
       <ul className="detected-list">
-        {detected.map((port) => (
-          <li key={port}>
+        {detected.map(({ port, process }) => (
+          <li key={port} aria-label={`Port ${port} listening`}>
             <span className="mono">{port}</span>
+            <span className="muted" title="Found by: listening socket">
+              {processText(process)}
+            </span>
             <button
               aria-label={`Forward port ${port}`}
               onClick={() =>
@@ -145,10 +185,13 @@ function DetectedOnHost({
 
 function PortRow({
   f,
+  listener,
   act,
   onChangeLocalPort,
 }: {
   f: ForwardView;
+  /** The process it was found through, else the one the host says listens on its port. */
+  listener: PortProcess | null;
   act: (fn: () => Promise<unknown>) => void;
   onChangeLocalPort: () => void;
 }) {
@@ -202,10 +245,15 @@ function PortRow({
           </span>
         )}
       </td>
+      <td className="mono col-process">{listener ? processText(listener) : '—'}</td>
+      <td className="col-found-by">{FOUND_BY[f.foundBy]}</td>
       <td className="col-label">
         {f.label ?? ''}
         {f.auto && (
-          <span className="muted" title="Its process printed this port; stopped when it ends">
+          <span
+            className="muted"
+            title="Found by detection; stopped when its process ends or the port closes"
+          >
             {' '}
             (auto)
           </span>

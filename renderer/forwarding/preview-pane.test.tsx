@@ -33,6 +33,8 @@ const VITE: ForwardView = {
   error: null,
   auto: true,
   httpOnly: false,
+  foundBy: 'printedUrl',
+  process: { pid: 4242, name: 'vite' },
 };
 
 const BODY = { x: 200, y: 80, width: 600, height: 400 };
@@ -151,7 +153,7 @@ describe('Preview pane (desktop app)', () => {
   it('opens from the notice, which names the process, and says when the forward is gone', async () => {
     const user = userEvent.setup();
     render(<App />);
-    act(() => useDetectedPorts.getState().add(VITE));
+    act(() => useDetectedPorts.getState().add(VITE.envId, [VITE]));
     const notice = screen.getByLabelText('Port 5173 forwarded');
     expect(notice.textContent).toMatch(/^Port 5173 \(vite\) → localhost:5175OpenPreviewIgnore$/);
     await user.click(within(notice).getByRole('button', { name: 'Preview' }));
@@ -180,7 +182,7 @@ describe('Preview (web mode)', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const user = userEvent.setup();
     render(<App />);
-    act(() => useDetectedPorts.getState().add(VITE));
+    act(() => useDetectedPorts.getState().add(VITE.envId, [VITE]));
     await user.click(
       within(screen.getByLabelText('Port 5173 forwarded')).getByRole('button', { name: 'Preview' }),
     );

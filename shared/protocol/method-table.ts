@@ -36,6 +36,7 @@ export const MethodTable = {
   [Method.processKeep]: { params: S.ProcessIdParams, result: S.EmptyResult },
   [Method.streamOpen]: { params: S.StreamOpenParams, result: S.StreamOpenResult },
   [Method.httpRequest]: { params: S.HttpRequestParams, result: S.HttpRequestResult },
+  [Method.portsListening]: { params: S.NoParams, result: S.PortsListeningResult },
 } as const;
 
 export type RequestMethod = keyof typeof MethodTable;

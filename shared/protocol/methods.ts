@@ -46,6 +46,8 @@ export const Method = {
   processKeep: 'process/keep',
   /** Tether extension (capability `tetherStreams`): a TCP stream to a loopback port on the host. */
   streamOpen: 'stream/open',
+  /** Tether extension (capability `tetherListeningPorts`): the host's listening TCP ports and their processes. */
+  portsListening: 'ports/listening',
 } as const;
 
 export const Notification = {
@@ -123,6 +125,11 @@ export const TetherCapability = {
    * with its own credit window: what port forwarding rides on (docs/forwarding.md).
    */
   streams: 'tetherStreams',
+  /**
+   * `ports/listening`: the TCP ports listening on the host's loopback or any address, each with
+   * its process (pid, name, parents) when the server may see it. Linux and macOS hosts only.
+   */
+  listeningPorts: 'tetherListeningPorts',
 } as const;
 
 /**

@@ -429,3 +429,19 @@ export const EmptyResult = z.looseObject({});
 
 /** Largest block `fs/readBlock` and `fs/writeBlock` accept (1 MiB). */
 export const MAX_FS_BLOCK_BYTES = 1_048_576;
+
+// ── Listening ports (Tether extension `tetherListeningPorts`) ────────────────────────────────
+
+export const ListeningPortEntry = z.looseObject({
+  port: Port,
+  /** The process that listens, when the server may see it (another user's is not). */
+  pid: z.number().int().positive().nullable(),
+  /** Its command name (`/proc/<pid>/comm`, lsof's command): `node`, `vite`. */
+  name: z.string().max(256).nullable(),
+  /** Its parent, the parent's parent, … up to init (at most 32): to tell a client's processes' descendants. */
+  parentPids: z.array(z.number().int().positive()).max(64),
+});
+export type ListeningPortEntry = z.infer<typeof ListeningPortEntry>;
+
+export const PortsListeningResult = z.looseObject({ ports: z.array(ListeningPortEntry).max(4096) });
+export type PortsListeningResult = z.infer<typeof PortsListeningResult>;

@@ -4,13 +4,18 @@
 // renderers when one changes.
 import { randomUUID } from 'node:crypto';
 import type * as net from 'node:net';
-import type { ForwardState, ForwardView, StoredForward } from '../../../shared/ipc';
+import type {
+  ForwardOrigin,
+  ForwardState,
+  ForwardView,
+  PortProcess,
+  StoredForward,
+} from '../../../shared/ipc';
 import { TetherCapability } from '../../../shared/protocol';
 import { errorMessage } from '../../../shared/error-message';
 import { PortForward, type StreamPiper } from '../../client/forwarding/port-forward';
 import type { ExecServerClientApi } from '../../client/api';
 import { AppError, notFound } from '../app-error';
-import { listeningPorts } from './listening-ports';
 import type { EnvironmentRegistry } from '../environments/environment-registry';
 
 interface LiveForward {
@@ -19,15 +24,25 @@ interface LiveForward {
   error: string | null;
   /** The last connection was refused on the host. */
   refused: boolean;
-  /** Made for a URL a process printed (port-detection.ts): lives as long as that process, never stored. */
-  auto: boolean;
+  /** How it was found; any but byHand is a detected one (printed-ports.ts, socket-ports.ts), never stored. */
+  origin: DetectedBy;
 }
+
+/** How a forward came to be, and through which process (detected ones). */
+export interface DetectedBy {
+  foundBy: ForwardOrigin;
+  process: PortProcess | null;
+}
+
+const BY_HAND: DetectedBy = { foundBy: 'byHand', process: null };
 
 export interface ForwardManagerDeps {
   envs: EnvironmentRegistry;
   /** Writes the config file, after `stored` of an environment changed. */
   save(): Promise<void>;
   changed(envId: string, forwards: ForwardView[]): void;
+  /** A user stopped a detected forward (forwards.stop): detection leaves that port alone this run. */
+  stoppedByHand?(envId: string, forward: ForwardView): void;
 }
 
 export class ForwardManager {
@@ -48,10 +63,10 @@ export class ForwardManager {
     return [...(this.byEnv.get(envId)?.values() ?? [])].map((live) => this.view(envId, live));
   }
 
-  async add(envId: string, target: Omit<StoredForward, 'id'>, auto = false): Promise<ForwardView> {
+  async add(envId: string, target: Omit<StoredForward, 'id'>, origin = BY_HAND): Promise<ForwardView> {
     this.deps.envs.get(envId);
     const stored: StoredForward = { id: randomUUID(), ...target };
-    const live = await this.bind(envId, stored, auto);
+    const live = await this.bind(envId, stored, origin);
     if (live.forward === null) {
       this.forget(envId, stored.id);
       throw new AppError('conflict', live.error ?? 'The local port could not be bound.');
@@ -69,17 +84,22 @@ export class ForwardManager {
     return this.view(envId, live);
   }
 
-  async stop(envId: string, id: string): Promise<void> {
+  /** Port detection learnt which process listens on a detected forward's port (socket-ports.ts). */
+  identify(envId: string, id: string, process: PortProcess): void {
+    const live = this.byEnv.get(envId)?.get(id);
+    if (!live || live.origin.foundBy === 'byHand') return;
+    live.origin = { ...live.origin, process };
+    this.publish(envId);
+  }
+
+  /** Stops a forward; `byHand`: a user asked (forwards.stop), not detection tidying up. */
+  async stop(envId: string, id: string, byHand = false): Promise<void> {
     const live = this.find(envId, id);
+    const view = this.view(envId, live);
     await live.forward?.stop();
     this.forget(envId, id);
     await this.persist(envId);
-  }
-
-  /** The host's listening TCP ports (listening-ports.ts); none while it is not connected. */
-  async listening(envId: string): Promise<number[]> {
-    const client = this.deps.envs.get(envId).currentClient;
-    return client?.state.kind === 'connected' ? listeningPorts(client) : [];
+    if (byHand && view.auto) this.deps.stoppedByHand?.(envId, view);
   }
 
   /** The environment was removed: its ports are released (its config entry is gone with it). */
@@ -106,13 +126,13 @@ export class ForwardManager {
     this.publish(envId);
   }
 
-  private async bind(envId: string, stored: StoredForward, auto = false): Promise<LiveForward> {
+  private async bind(envId: string, stored: StoredForward, origin = BY_HAND): Promise<LiveForward> {
     let forwards = this.byEnv.get(envId);
     if (!forwards) {
       forwards = new Map();
       this.byEnv.set(envId, forwards);
     }
-    const live: LiveForward = { stored, forward: null, error: null, refused: false, auto };
+    const live: LiveForward = { stored, forward: null, error: null, refused: false, origin };
     forwards.set(stored.id, live);
     await this.start(envId, live);
     return live;
@@ -172,7 +192,7 @@ export class ForwardManager {
   private async persist(envId: string): Promise<void> {
     const env = this.deps.envs.get(envId);
     const forwards = [...(this.byEnv.get(envId)?.values() ?? [])]
-      .filter((live) => !live.auto)
+      .filter((live) => live.origin.foundBy === 'byHand')
       .map((live) => live.stored);
     env.stored = { ...env.stored, forwards };
     await this.deps.save();
@@ -193,8 +213,10 @@ export class ForwardManager {
       boundPort: forward?.localPort ?? null,
       remapped: forward?.remapped ?? false,
       error: live.error,
-      auto: live.auto,
+      auto: live.origin.foundBy !== 'byHand',
       httpOnly: this.httpOnly(envId),
+      foundBy: live.origin.foundBy,
+      process: live.origin.process,
     };
   }
 

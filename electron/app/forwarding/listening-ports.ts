@@ -1,39 +1,23 @@
-// The TCP ports listening on a host's loopback or any address, read from Linux's /proc/net/tcp and
-// /proc/net/tcp6 through the server's fs/readFile (so it needs no method of its own and works
-// against codex servers too). Another OS (or a host hiding /proc) lists none.
+// The TCP ports listening on a host's loopback or any address, and which process Tether started
+// (or which of their descendants) listens on each. Tether's server answers in one call
+// (`ports/listening`: pid, name and parents of each listener); against servers without it (codex)
+// the app reads Linux's /proc/net/tcp and tcp6 through fs/readFile, which gives the ports but not
+// their processes. A host without /proc (and no extension) lists none.
+import type { ListeningPortView, ProcessView } from '../../../shared/ipc';
+import { TetherCapability } from '../../../shared/protocol';
+import { listeningPortsOf } from '../../../shared/listening-sockets';
 import type { ExecServerClientApi } from '../../client/api';
 
-const LISTEN = '0A';
-const IPV4_ANY = '00000000';
-const IPV6_ANY = '0'.repeat(32);
-/** ::1 as /proc writes it: four 32-bit words, each in the host's (little-endian) byte order. */
-const IPV6_LOOPBACK = '00000000000000000000000001000000';
-/** ::ffff:0:0/96, before an IPv4 address in the last word. */
-const IPV4_MAPPED = '0000000000000000FFFF0000';
-
-/** Whether a hex local address of /proc/net/tcp{,6} is loopback or any. */
-function reachableFromLoopback(hex: string): boolean {
-  const address = hex.toUpperCase();
-  if (address.length === 8) return address === IPV4_ANY || address.endsWith('7F'); // 127.0.0.0/8
-  if (address === IPV6_ANY || address === IPV6_LOOPBACK) return true;
-  return address.startsWith(IPV4_MAPPED) && address.endsWith('7F');
+export interface HostListener {
+  port: number;
+  pid: number | null;
+  name: string | null;
+  /** The listener's parent, its parent, … (empty when unknown). */
+  parentPids: number[];
 }
 
-/** The listening ports of one /proc/net/tcp or tcp6 text, ascending, each once. */
-export function listeningPortsOf(text: string): number[] {
-  const ports = new Set<number>();
-  for (const line of text.split('\n').slice(1)) {
-    const [, local, , state] = line.trim().split(/\s+/);
-    if (state !== LISTEN || !local) continue;
-    const [address, portHex] = local.split(':');
-    if (!address || !portHex || !reachableFromLoopback(address)) continue;
-    const port = parseInt(portHex, 16);
-    if (port > 0) ports.add(port);
-  }
-  return [...ports].sort((a, b) => a - b);
-}
-
-export async function listeningPorts(client: ExecServerClientApi): Promise<number[]> {
+export async function listeningPorts(client: ExecServerClientApi): Promise<HostListener[]> {
+  if (client.hasCapability(TetherCapability.listeningPorts)) return client.listeningPorts();
   const texts = await Promise.all(
     ['/proc/net/tcp', '/proc/net/tcp6'].map((path) =>
       client.fs.readFile(path).then(
@@ -42,5 +26,25 @@ export async function listeningPorts(client: ExecServerClientApi): Promise<numbe
       ),
     ),
   );
-  return [...new Set(texts.flatMap(listeningPortsOf))].sort((a, b) => a - b);
+  const ports = [...new Set(texts.flatMap(listeningPortsOf))].sort((a, b) => a - b);
+  return ports.map((port) => ({ port, pid: null, name: null, parentPids: [] }));
+}
+
+/** The process of `processes` (Tether's) that is the listener or one of its ancestors, if any. */
+export function startedBy(listener: HostListener, processes: readonly ProcessView[]): ProcessView | null {
+  if (listener.pid === null) return null;
+  const chain = [listener.pid, ...listener.parentPids];
+  for (const pid of chain) {
+    const found = processes.find((p) => p.pid === pid && (p.state === 'running' || p.state === 'starting'));
+    if (found) return found;
+  }
+  return null;
+}
+
+export function listeningView(listener: HostListener, processes: readonly ProcessView[]): ListeningPortView {
+  return {
+    port: listener.port,
+    process: listener.pid === null ? null : { pid: listener.pid, name: listener.name ?? '?' },
+    startedByTether: startedBy(listener, processes) !== null,
+  };
 }

@@ -2,7 +2,8 @@
 // output (`http://localhost:5173/`, `127.0.0.1:8080`, `0.0.0.0:3000`, `[::1]:4000`) forwards that
 // port of the host once per environment and app run, and tells the renderers (forwards.detected),
 // which offer Open · Ignore. Such a forward lives as long as the process that printed it: it is
-// stopped when that process ends, and it is never kept in the config.
+// stopped when that process ends (or, socket-ports.ts, when its port stops listening), and it is
+// never kept in the config.
 import type { ForwardView, ProcessView } from '../../../shared/ipc';
 import { errorMessage } from '../../../shared/error-message';
 import type { ProcessOutputWatcher } from '../processes/process-flow';
@@ -30,7 +31,8 @@ export interface PrintedPortForwarderDeps {
   /** Whether `envId`'s printed ports are worth forwarding (not Local's: they already work here). */
   wanted(envId: string): boolean;
   list(envId: string): ForwardView[];
-  add(envId: string, port: number, label: string): Promise<ForwardView>;
+  /** Forwards `port` for `process`, which printed it. */
+  add(envId: string, port: number, process: ProcessView): Promise<ForwardView>;
   stop(envId: string, id: string): Promise<void>;
   detected(envId: string, forward: ForwardView): void;
   failed(message: string): void;
@@ -79,7 +81,7 @@ export class PrintedPortForwarder implements ProcessOutputWatcher {
     seen.add(port);
     // Forwarded already (by hand, or kept from before): nothing to do, nothing to say.
     if (this.deps.list(process.envId).some((f) => f.port === port)) return;
-    this.deps.add(process.envId, port, process.title).then(
+    this.deps.add(process.envId, port, process).then(
       (forward) => {
         this.made.set(key, [...(this.made.get(key) ?? []), forward.id]);
         // It ended while the port was being bound.

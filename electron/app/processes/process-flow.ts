@@ -29,6 +29,8 @@ export const PANE_TERMINAL_ENV: Readonly<Record<string, string>> = {
 export interface ProcessOutputWatcher {
   printed(process: ProcessView, data: Uint8Array): void;
   ended(process: ProcessView): void;
+  /** It runs (started, followed again, or its view changed while running). */
+  running?(process: ProcessView): void;
 }
 
 export class ProcessFlow implements StreamSource {
@@ -41,11 +43,11 @@ export class ProcessFlow implements StreamSource {
     readonly cap = new OutputLogCap(PROCESS_LOGS_TOTAL_LIMIT_BYTES),
   ) {}
 
-  private watcher: ProcessOutputWatcher | null = null;
+  private readonly watchers: ProcessOutputWatcher[] = [];
 
-  /** Who reads every process's fresh output and hears of its end (port detection). */
+  /** Adds one who reads every process's fresh output and hears of its start and end (port detection). */
   watchOutput(watcher: ProcessOutputWatcher): void {
-    this.watcher = watcher;
+    this.watchers.push(watcher);
   }
 
   /** Starts a process; a start the server refuses still returns its view, in state failed. */
@@ -171,7 +173,11 @@ export class ProcessFlow implements StreamSource {
       resizable,
       {
         changed: (view) => {
-          if (view.state !== 'starting' && view.state !== 'running') this.watcher?.ended(view);
+          const ended = view.state !== 'starting' && view.state !== 'running';
+          for (const watcher of this.watchers) {
+            if (ended) watcher.ended(view);
+            else if (view.state === 'running') watcher.running?.(view);
+          }
           this.renderers.broadcast('processes.changed', view);
           this.processesChanged();
         },
@@ -181,7 +187,11 @@ export class ProcessFlow implements StreamSource {
           if (bytes > 0) env.emitThrottled();
           this.processesChanged();
         },
-        printed: (data) => this.watcher?.printed(runtime.snapshot, data),
+        printed: (data) => {
+          if (this.watchers.length === 0) return;
+          const view = runtime.snapshot;
+          for (const watcher of this.watchers) watcher.printed(view, data);
+        },
       },
       restored,
       this.cap,

@@ -10,6 +10,7 @@ import {
   TetherCapability,
   type EnvironmentInfo,
   type SessionSummary,
+  type ListeningPortEntry,
   type ParamsOf,
   type RequestMethod,
   type ResultOf,
@@ -295,6 +296,18 @@ export class RemoteExecServerClient implements ExecServerClientApi {
           "tetherSessionProcesses extension; a codex exec-server or an older Tether's has none).",
       );
     }
+  }
+
+  /** The host's listening TCP ports and their processes, in one call (`ports/listening`). */
+  async listeningPorts(): Promise<ListeningPortEntry[]> {
+    await this.ready();
+    if (!this.hasCapability(TetherCapability.listeningPorts)) {
+      throw new ClientError(
+        'unsupported',
+        'Not available on this server: it does not list listening ports (no tetherListeningPorts extension).',
+      );
+    }
+    return (await this.callRetrying(Method.portsListening, {})).ports;
   }
 
   /** Every session of this credential on the server, this client's own included (`current`). */

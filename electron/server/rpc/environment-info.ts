@@ -10,6 +10,7 @@ import {
 } from '../../../shared/protocol';
 import { TETHER_VERSION } from '../../../shared/version';
 import { pathToUri } from '../fs/path-uri';
+import { listeningPortsSupported } from '../ports/listening-ports';
 
 const SHELL_NAMES = new Set(['zsh', 'bash', 'powershell', 'sh', 'cmd']);
 
@@ -66,6 +67,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.binaryFrames]: true,
       [TetherCapability.sessionProcesses]: true,
       [TetherCapability.streams]: true,
+      ...(listeningPortsSupported() ? { [TetherCapability.listeningPorts]: true } : {}),
       ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),
     },
   };

@@ -16,6 +16,7 @@ import { RpcError } from './rpc-error';
 import type { Session, SessionRegistry } from '../processes/session';
 import type { Principal } from '../listeners/principal';
 import type { StreamTable } from '../streams/stream-table';
+import { ListeningPortScanner, listeningPortsSupported } from '../ports/listening-ports';
 
 export interface RequestContext {
   session: Session;
@@ -38,6 +39,7 @@ export function methodFamily(method: string): string {
   if (method.startsWith('process/')) return 'exec';
   if (method.startsWith('fs/')) return 'filesystem';
   if (method.startsWith('stream/')) return 'stream';
+  if (method.startsWith('ports/')) return 'ports';
   if (method === Method.environmentInfo) return 'environment info';
   if (method === Method.environmentStatus) return 'environment status';
   return method;
@@ -143,4 +145,14 @@ export const requestHandlers: HandlerTable = {
   },
 
   [Method.streamOpen]: (params, ctx) => ctx.streams.open(params),
+
+  [Method.portsListening]: async () => {
+    if (!listeningPortsSupported())
+      throw RpcError.invalidRequest(`ports/listening is not available on ${process.platform}`);
+    scanner ??= new ListeningPortScanner();
+    return { ports: await scanner.scan() };
+  },
 };
+
+/** One per server process: what it remembers of sockets' owners is the host's, not a session's. */
+let scanner: ListeningPortScanner | null = null;

@@ -33,6 +33,27 @@ export const ForwardState = z.enum([
 ]);
 export type ForwardState = z.infer<typeof ForwardState>;
 
+/** How a forward came to be: a URL its process printed, a socket its process listens on, or a user. */
+export const ForwardOrigin = z.enum(['printedUrl', 'listeningSocket', 'byHand']);
+export type ForwardOrigin = z.infer<typeof ForwardOrigin>;
+
+/** A process on the host as port detection knows it; `pid` null when the server does not say. */
+export const PortProcess = z.object({
+  pid: z.number().int().positive().nullable(),
+  name: z.string().max(256),
+});
+export type PortProcess = z.infer<typeof PortProcess>;
+
+/** A TCP port listening on the host (loopback or any address). */
+export const ListeningPortView = z.object({
+  port: Port,
+  /** The process that listens, or null when unknown (a codex server, another user's process). */
+  process: PortProcess.nullable(),
+  /** That process is one Tether started, or a descendant of one: its port is forwarded by itself. */
+  startedByTether: z.boolean(),
+});
+export type ListeningPortView = z.infer<typeof ListeningPortView>;
+
 export const ForwardView = StoredForward.extend({
   envId: EnvironmentId,
   state: ForwardState,
@@ -43,13 +64,19 @@ export const ForwardView = StoredForward.extend({
   /** The local port differs from the target's number (taken here, or below 1024). */
   remapped: z.boolean(),
   error: z.string().nullable(),
-  /** Made because a process Tether started printed its URL: stopped when that process ends, not kept. */
+  /**
+   * Made by port detection (a process Tether started printed its URL or listens on the port):
+   * stopped when that process ends or the port stops listening, and not kept.
+   */
   auto: z.boolean(),
   /**
    * The environment's server has no TCP streams (a codex exec-server): the forward carries plain
    * HTTP only, through its http/request; WebSockets through it are refused with a page saying so.
    */
   httpOnly: z.boolean(),
+  foundBy: ForwardOrigin,
+  /** The process it was found through (detected forwards), or null (made by hand). */
+  process: PortProcess.nullable(),
 });
 export type ForwardView = z.infer<typeof ForwardView>;
 
@@ -72,10 +99,10 @@ export const forwardCommands = {
     ForwardView,
   ),
   /**
-   * The TCP ports listening on the host's loopback or any address (Linux: /proc/net/tcp and tcp6);
-   * none on another OS, or while the environment is not connected.
+   * The TCP ports listening on the host's loopback or any address, ascending, with their processes
+   * where the server says (docs/forwarding.md#detected-ports); none while not connected.
    */
-  'forwards.listening': command(z.object({ envId: EnvironmentId }), z.array(Port)),
+  'forwards.listening': command(z.object({ envId: EnvironmentId }), z.array(ListeningPortView)),
   /** Stops the forward (its port is released at once) and forgets it. */
   'forwards.stop': command(z.object({ envId: EnvironmentId, id: ForwardId }), Ok),
 } as const satisfies CommandsOfNamespace<'forwards'>;
@@ -83,6 +110,9 @@ export const forwardCommands = {
 export const forwardEvents = {
   /** The forwards of one environment, whole, whenever one of them changed. */
   'forwards.changed': z.object({ envId: EnvironmentId, forwards: z.array(ForwardView) }),
-  /** A process Tether started printed a localhost URL and its port was forwarded (once per port and run). */
-  'forwards.detected': z.object({ envId: EnvironmentId, forward: ForwardView }),
+  /**
+   * Ports of processes Tether started were forwarded by detection: one notice for all of them
+   * (several found together are summarised), each port announced once per run.
+   */
+  'forwards.detected': z.object({ envId: EnvironmentId, forwards: z.array(ForwardView).min(1) }),
 } as const satisfies EventsOfNamespace<'forwards'>;
