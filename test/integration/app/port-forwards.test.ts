@@ -111,6 +111,6 @@ describe('forwards to a codex server', () => {
       'shown as HTTP only',
     );
     expect((await h.invoke('forwards.list', { envId }))[0]?.state).toBe('forwarding');
-    expect(await h.invoke('forwards.listening', { envId })).toContain(portOf(web));
+    expect((await h.invoke('forwards.listening', { envId })).map((l) => l.port)).toContain(portOf(web));
   });
 });
