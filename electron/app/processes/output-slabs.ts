@@ -62,6 +62,16 @@ export class OutputSlabs {
     return this.open;
   }
 
+  /**
+   * No more output is expected (the process ended): the open slab gives back its unused tail, and
+   * output that still comes starts a small slab again.
+   */
+  finish(): void {
+    const open = this.open;
+    this.open = null;
+    if (open !== null && open.used < open.bytes.byteLength) open.bytes = open.bytes.slice(0, open.used);
+  }
+
   /** A full slab is done: its unused tail is given back when that is worth a copy. */
   private seal(slab: Slab): void {
     if (slab.bytes.byteLength - slab.used > slab.bytes.byteLength / 8) {

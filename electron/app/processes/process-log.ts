@@ -136,6 +136,8 @@ export class ProcessLog {
       this.log.append(new OutputEntry(event.seq, event.stream, slab, start, bytes, this.totalBytes, stamp));
     } else {
       this.log.append({ event, bytes, endOffset: this.totalBytes, stamp });
+      // The process is done printing: the slab it was filling needs no room to spare.
+      if (event.kind === 'exited' || event.kind === 'closed' || event.kind === 'failed') this.slabs.finish();
     }
     this.cap?.enforce();
   }

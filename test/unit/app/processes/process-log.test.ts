@@ -158,6 +158,15 @@ describe('ProcessLog output slabs', () => {
     expect(data[55]!.buffer).toBe(data[56]!.buffer);
   });
 
+  it('gives back the room left in its slab once the process has ended', () => {
+    const log = new ProcessLog(10 * SLAB_MAX_BYTES, 1000);
+    for (let seq = 1; seq <= 40; seq++) log.append(outputOf(seq, 1000), 1000);
+    log.append({ kind: 'exited', seq: 41, exitCode: 0 }, 0);
+    const data = [...log.after(0)].flatMap((e) => (e.event.kind === 'output' ? [e.event.data] : []));
+    expect(data[0]!.buffer.byteLength).toBe(40_000);
+    expect(bytesOf(data)).toEqual(bytesOf(data.map((_, i) => chunk(i + 1, 1000))));
+  });
+
   it('keeps a big chunk as it is and packs the small ones around it', () => {
     const log = new ProcessLog(10 * SLAB_MAX_BYTES, 1000);
     const big = outputOf(2, SLAB_MAX_BYTES);
