@@ -70,6 +70,8 @@ let markLoaded: () => void = () => undefined;
 export const recorder = {
   windows: [] as StandInBrowserWindow[],
   privilegedSchemes: [] as Array<{ schemes: unknown; beforeReady: boolean }>,
+  /** Chromium switches appended (app.commandLine.appendSwitch), each with whether it came before ready. */
+  switches: [] as Array<{ name: string; value: string | undefined; beforeReady: boolean }>,
   protocolHandlers: new Map<string, Handler>(),
   ipcHandlers: new Map<string, Handler>(),
   headersReceived: [] as Handler[],
@@ -103,6 +105,11 @@ class StandInApp extends EventEmitter {
     if (!value) throw new Error(`stand-in: no path "${name}" (set TETHER_USER_DATA)`);
     return value;
   }
+  readonly commandLine = {
+    appendSwitch: (name: string, value?: string): void => {
+      recorder.switches.push({ name, value, beforeReady: !ready });
+    },
+  };
   requestSingleInstanceLock(): boolean {
     return true;
   }
