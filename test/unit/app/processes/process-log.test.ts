@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OutputLogCap, ProcessLog } from '../../../../electron/app/processes/process-log';
-import { SLAB_MAX_BYTES } from '../../../../electron/app/processes/output-slabs';
+import { OWN_SLAB_BYTES, SLAB_MAX_BYTES } from '../../../../electron/app/processes/output-slabs';
 import { lastSeqOf } from '../../../../shared/ipc';
 
 const output = (seq: number, bytes: number) => ({
@@ -149,13 +149,17 @@ describe('ProcessLog output slabs', () => {
 
   it('gives back the unused tail of a slab it leaves early, keeping its bytes', () => {
     const log = new ProcessLog(10 * SLAB_MAX_BYTES, 1000);
-    const sizes = [...Array.from({ length: 55 }, () => 1000), 15_000, 10];
+    // Small chunks until the room left is just short of the biggest chunk that is still packed.
+    const big = OWN_SLAB_BYTES - 1;
+    const small = Math.ceil((SLAB_MAX_BYTES - big + 1) / 1000);
+    const sizes = [...Array.from({ length: small }, () => 1000), big, 10];
     sizes.forEach((size, i) => log.append(outputOf(i + 1, size), size));
     const data = [...log.after(0)].map((e) => dataOf(e));
     expect(bytesOf(data)).toEqual(bytesOf(sizes.map((size, i) => chunk(i + 1, size))));
-    // The first slab could not take the 15 000 bytes: it was cut down to the 55 000 it holds.
-    expect(data[0]!.buffer.byteLength).toBe(55_000);
-    expect(data[55]!.buffer).toBe(data[56]!.buffer);
+    // The first slab could not take the big chunk: it was cut down to what it holds.
+    expect(data[0]!.buffer.byteLength).toBe(small * 1000);
+    expect(data[small]!.buffer).toBe(data[small + 1]!.buffer);
+    expect(data[small]!.buffer).not.toBe(data[0]!.buffer);
   });
 
   it('gives back the room left in its slab once the process has ended', () => {
@@ -183,11 +187,13 @@ describe('ProcessLog output slabs', () => {
     const cap = new OutputLogCap(2 * SLAB_MAX_BYTES);
     const a = new ProcessLog(10 * SLAB_MAX_BYTES, 100_000, cap);
     const b = new ProcessLog(10 * SLAB_MAX_BYTES, 100_000, cap);
-    for (let seq = 1; seq <= 300; seq++) {
+    // Twice the cap in all, each log over several slabs.
+    for (let seq = 1; seq <= (4 * SLAB_MAX_BYTES) / 1000; seq++) {
       a.append(outputOf(seq, 500), 500);
       b.append(outputOf(seq, 500), 500);
     }
     expect(cap.retainedBytes).toBeLessThanOrEqual(2 * SLAB_MAX_BYTES);
+    expect(Math.min(a.evictedThroughSeq, b.evictedThroughSeq)).toBeGreaterThan(0);
     for (const log of [a, b]) {
       const kept = [...log.after(0)];
       expect(kept[0]!.event.kind === 'output' && kept[0]!.event.seq).toBe(log.evictedThroughSeq + 1);
