@@ -1,8 +1,9 @@
 // Case 5, pixels: in web mode in Chromium, bytes/s from a process to the app's xterm pane (counted
 // by the renderer's own flow-control acks, sent after xterm's write callback) against xterm.js fed
 // the same bytes directly in the same browser, in a terminal of the pane's size, font and renderer;
-// then, in the pane, Ctrl-C during a `yes` flood until the prompt is back, and idle keystroke → echo
-// reaching the page.
+// then, in the pane, Ctrl-C during a `yes` flood until the prompt is back, and idle keystrokes timed
+// stage by stage in the page up to the glyph, against xterm.js typing into a bare echo socket in
+// the same browser; the keystrokes again in a Chromium with the desktop app's switches.
 import path from 'node:path';
 import type { Browser, Page, WebSocket as PageSocket } from 'playwright-core';
 import type { BenchCase, BenchContext } from '../lib/bench-case';
