@@ -19,6 +19,7 @@ import { openExternalLink } from './open-external';
 import { isPreviewContents, PreviewViews } from './preview-views';
 import { quitConfirmation } from './quit-confirmation';
 import { safeStorageSealer } from './safe-storage-sealer';
+import { DISABLED_CHROMIUM_FEATURES } from './renderer-switches';
 import { hardenContents, hardenSession } from './security';
 import { loadWindowState, trackWindowState } from './window-state';
 import { errorMessage } from '../../shared/error-message';
@@ -34,6 +35,8 @@ let mainWindow: BrowserWindow | null = null;
 // Lets tests (and people with several setups) keep the config somewhere else.
 if (process.env.TETHER_USER_DATA) app.setPath('userData', path.resolve(process.env.TETHER_USER_DATA));
 
+// Before the app is ready, as Chromium reads its switches then (see renderer-switches).
+app.commandLine.appendSwitch('disable-features', DISABLED_CHROMIUM_FEATURES.join(','));
 registerAppScheme();
 
 if (!app.requestSingleInstanceLock()) {

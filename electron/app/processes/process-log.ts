@@ -2,18 +2,45 @@
 // after a reload and what a renderer behind its window catches up from. It is the one copy of a
 // process's output in the app (the client keeps events only until the app subscribes). Each log is
 // bounded by itself and, with every other, by one OutputLogCap, which takes the oldest output of
-// all first; a renderer that had not received what was dropped is sent a gap instead.
+// all first; a renderer that had not received what was dropped is sent a gap instead. Output bytes
+// are packed into slabs (output-slabs) rather than kept one buffer per chunk.
 import { BoundedSeqLog } from '../../../shared/bounded-seq-log';
 import { lastSeqOf, type ProcessEventView } from '../../../shared/ipc';
+import { OutputSlabs, type Slab } from './output-slabs';
 
 export interface LogEntry {
-  event: ProcessEventView;
+  /** The event as sent to renderers (an output event's data is a view into the log's memory). */
+  readonly event: ProcessEventView;
   /** Output bytes of this event (0 for non-output events). */
-  bytes: number;
+  readonly bytes: number;
   /** Cumulative output bytes of the process up to and including this event. */
-  endOffset: number;
+  readonly endOffset: number;
   /** Order of appending across every log of one cap: the lowest is the app's oldest output. */
-  stamp: number;
+  readonly stamp: number;
+}
+
+type OutputEvent = Extract<ProcessEventView, { kind: 'output' }>;
+
+/** An output event as retained: where its bytes are in a slab, not a buffer of its own. */
+class OutputEntry implements LogEntry {
+  constructor(
+    readonly seq: number,
+    private readonly stream: OutputEvent['stream'],
+    private readonly slab: Slab,
+    private readonly start: number,
+    readonly bytes: number,
+    readonly endOffset: number,
+    readonly stamp: number,
+  ) {}
+
+  get event(): ProcessEventView {
+    return {
+      kind: 'output',
+      seq: this.seq,
+      stream: this.stream,
+      data: this.slab.view(this.start, this.bytes),
+    };
+  }
 }
 
 /** The bound on output retained by all the app's process logs together. */
@@ -64,6 +91,7 @@ export class OutputLogCap {
 
 export class ProcessLog {
   private readonly log: BoundedSeqLog<LogEntry>;
+  private slabs = new OutputSlabs();
   /** Output bytes ever appended. */
   totalBytes = 0;
   lastSeq = 0;
@@ -76,7 +104,7 @@ export class ProcessLog {
     private readonly cap: OutputLogCap | null = null,
   ) {
     this.log = new BoundedSeqLog<LogEntry>({
-      seqOf: (entry) => lastSeqOf(entry.event),
+      seqOf: (entry) => (entry instanceof OutputEntry ? entry.seq : lastSeqOf(entry.event)),
       sizeOf: (entry) => entry.bytes,
       maxBytes: limitBytes,
       maxItems: limitEvents,
@@ -102,7 +130,15 @@ export class ProcessLog {
     this.totalBytes += bytes;
     this.lastSeq = lastSeqOf(event);
     this.cap?.count(bytes);
-    this.log.append({ event, bytes, endOffset: this.totalBytes, stamp: this.cap?.stamp() ?? 0 });
+    const stamp = this.cap?.stamp() ?? 0;
+    if (event.kind === 'output' && bytes > 0) {
+      const { slab, start } = this.slabs.store(event.data);
+      this.log.append(new OutputEntry(event.seq, event.stream, slab, start, bytes, this.totalBytes, stamp));
+    } else {
+      this.log.append({ event, bytes, endOffset: this.totalBytes, stamp });
+      // The process is done printing: the slab it was filling needs no room to spare.
+      if (event.kind === 'exited' || event.kind === 'closed' || event.kind === 'failed') this.slabs.finish();
+    }
     this.cap?.enforce();
   }
 
@@ -131,5 +167,6 @@ export class ProcessLog {
     this.cap?.count(-this.log.retainedBytes);
     this.cap?.leave(this);
     this.log.clear();
+    this.slabs = new OutputSlabs();
   }
 }

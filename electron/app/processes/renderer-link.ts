@@ -159,8 +159,9 @@ export class RendererFeed {
           if (budget <= 0) more = true;
           break;
         }
-        events.push(entry.event);
-        state.lastSentSeq = lastSeqOf(entry.event);
+        const event = entry.event;
+        events.push(event);
+        state.lastSentSeq = lastSeqOf(event);
         state.sentOffset = entry.endOffset;
         state.unacked += entry.bytes;
         budget -= entry.bytes;

@@ -1,12 +1,14 @@
 // The pixel ceiling's page: a loopback HTTP server that serves the app's own @xterm/xterm build (and
 // its WebGL addon) and a page that writes given bytes straight into one terminal, timing until
 // xterm's last write callback. The terminal is set up like the app pane it is compared with: same
-// columns, rows, font and renderer (a smaller terminal draws far fewer pixels per frame). Stopped
-// with close().
+// columns, rows, font and renderer (a smaller terminal draws far fewer pixels per frame). The page
+// can also type into an echo socket on the same server (the keystroke floor: xterm.js and Chromium
+// alone, no app, no pty). Stopped with close().
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { WebSocketServer } from 'ws';
 import { REPO_ROOT } from '../../support/exec-servers';
 
 const MODULES = path.join(REPO_ROOT, 'node_modules', '@xterm');
@@ -47,6 +49,16 @@ window.feed = async (base64, total) => {
   }
   return performance.now() - start;
 };
+// What is typed goes to the echo socket as binary messages, and what comes back is written: the
+// same shape as the app's bridge (bytes both ways), with nothing behind it.
+window.openEcho = (url) => new Promise((resolve, reject) => {
+  const socket = new WebSocket(url);
+  socket.binaryType = 'arraybuffer';
+  const encoder = new TextEncoder();
+  socket.onopen = () => { term.onData((d) => socket.send(encoder.encode(d))); term.focus(); resolve(); };
+  socket.onerror = () => reject(new Error('the echo socket failed'));
+  socket.onmessage = (event) => term.write(new Uint8Array(event.data));
+});
 </script></body></html>`;
 
 /** How the ceiling's terminal is set up: like the app pane it is compared with. */
@@ -62,6 +74,8 @@ export interface CeilingTerminal {
 
 export interface XtermPageServer {
   url: string;
+  /** The echo socket: every message is sent straight back (only pages of this server may connect). */
+  echoUrl: string;
   close(): Promise<void>;
 }
 
@@ -78,10 +92,25 @@ export async function startXtermPage(): Promise<XtermPageServer> {
       response.writeHead(404).end();
     }
   });
+  let origin = '';
+  const echo = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  echo.on('connection', (socket) => {
+    socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
+  });
+  server.on('upgrade', (request, socket, head) => {
+    if (request.url !== '/echo' || request.headers.origin !== origin) return socket.destroy();
+    echo.handleUpgrade(request, socket, head, (ws) => echo.emit('connection', ws, request));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    url: `${origin}/`,
+    echoUrl: `ws://127.0.0.1:${port}/echo`,
+    close: async () => {
+      for (const client of echo.clients) client.terminate();
+      echo.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -103,6 +103,15 @@ describe('Electron host contract (built main bundle)', () => {
     expect(page.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it("turns off Chromium's holding of tasks after a key press before the app is ready", () => {
+    // Held tasks delay a keystroke's echo by a frame (electron/main/renderer-switches.ts).
+    expect(snapshot.switches).toContainEqual({
+      name: 'disable-features',
+      value: expect.stringMatching(/(^|,)DeferRendererTasksAfterInput(,|$)/),
+      beforeReady: true,
+    });
+  });
+
   it('puts the same CSP on every response the session receives', async () => {
     const results = await host.call<Array<{ responseHeaders?: Record<string, string[]> }>>({
       op: 'headers-received',

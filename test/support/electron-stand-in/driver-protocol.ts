@@ -43,6 +43,7 @@ export interface FetchResult {
 export interface HostSnapshot {
   windows: Array<{ options: Record<string, unknown>; loadedUrls: string[] }>;
   privilegedSchemes: Array<{ schemes: unknown; beforeReady: boolean }>;
+  switches: Array<{ name: string; value: string | undefined; beforeReady: boolean }>;
   protocolSchemes: string[];
   ipcChannels: string[];
   openedExternally: string[];

@@ -159,6 +159,8 @@ export const recorder = {
   views: [] as WebContentsView[],
   partitions: new Map<string, StandInSession>(),
   privilegedSchemes: [] as Array<{ schemes: unknown; beforeReady: boolean }>,
+  /** Chromium switches appended (app.commandLine.appendSwitch), each with whether it came before ready. */
+  switches: [] as Array<{ name: string; value: string | undefined; beforeReady: boolean }>,
   protocolHandlers: new Map<string, Handler>(),
   ipcHandlers: new Map<string, Handler>(),
   headersReceived: [] as Handler[],
@@ -192,6 +194,11 @@ class StandInApp extends EventEmitter {
     if (!value) throw new Error(`stand-in: no path "${name}" (set TETHER_USER_DATA)`);
     return value;
   }
+  readonly commandLine = {
+    appendSwitch: (name: string, value?: string): void => {
+      recorder.switches.push({ name, value, beforeReady: !ready });
+    },
+  };
   requestSingleInstanceLock(): boolean {
     return true;
   }

@@ -39,6 +39,7 @@ function snapshot(): HostSnapshot {
   return {
     windows: recorder.windows.map((w) => ({ options: w.options, loadedUrls: w.loadedUrls })),
     privilegedSchemes: recorder.privilegedSchemes,
+    switches: recorder.switches,
     protocolSchemes: [...recorder.protocolHandlers.keys()],
     ipcChannels: [...recorder.ipcHandlers.keys()],
     openedExternally: recorder.openedExternally,
