@@ -50,6 +50,13 @@ export const MAX_STDIO_LINE_BYTES = MAX_INBOUND_MESSAGE_BYTES;
 export const OUTBOUND_HIGH_WATERMARK_BYTES = 8 * 1024 * 1024;
 /** Queued bytes below which reading resumes. */
 export const OUTBOUND_LOW_WATERMARK_BYTES = 1024 * 1024;
+/**
+ * Outbound bytes queued on a connection above which no stream socket is read until the queue has
+ * drained. Each stream may have a 2 MiB window in flight, so a page loading through many of them
+ * could otherwise queue up to the high-water mark ahead of process output (a keystroke's echo);
+ * TCP streams take what the link has to spare instead, and output is never paused for them.
+ */
+export const STREAM_OUTBOUND_YIELD_BYTES = 1024 * 1024;
 
 /**
  * When a resume names a session that is still attached, the old connection gets this long to
@@ -181,3 +188,8 @@ export const DAEMON_LOG_ROTATE_BYTES = 1024 * 1024;
 export const MAX_STREAMS_PER_CONNECTION = 1024;
 /** How long `stream/open` waits for the loopback port to accept. */
 export const STREAM_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * The most one read of a stream's socket takes (the shared read buffer, streams/stream-table.ts):
+ * its frame, base64 included where frames are not agreed, still fits a pooled message buffer.
+ */
+export const STREAM_READ_BUFFER_BYTES = 128 * 1024;

@@ -77,10 +77,18 @@ export class StreamChannel {
 
   // ── From the socket ───────────────────────────────────────────────────────────────────────
 
-  fromSocket(chunk: Uint8Array): void {
+  /**
+   * Bytes read from the socket. `transient`: the caller reuses `chunk` once this returns (a shared
+   * read buffer), so what has to wait for credit is copied first.
+   */
+  fromSocket(chunk: Uint8Array, transient = false): void {
     if (this.finishedFlag || chunk.length === 0) return;
     this.held.push(chunk);
     this.flushHeld();
+    const last = this.held.length - 1;
+    if (transient && last >= 0 && this.held[last]!.buffer === chunk.buffer) {
+      this.held[last] = this.held[last]!.slice();
+    }
   }
 
   /** The socket's reader reached its end: the peer gets `stream/end` after what is held. */

@@ -50,3 +50,52 @@ export function outcome(port: number): Promise<{ how: string; ms: number; bytes:
 }
 
 export const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Bytes of a stream and their sha256, as one side saw them. */
+export interface StreamDigest {
+  bytes: number;
+  sha: string;
+}
+
+/**
+ * Writes `total` bytes to `socket` with backpressure and ends it: 1 MiB blocks of `seed`, each
+ * with its index in its first 4 bytes (so a lost, doubled or swapped block changes the digest),
+ * never all held at once. Resolves the digest of what was written.
+ */
+export function streamBlocks(socket: net.Socket, seed: Buffer, total: number): Promise<StreamDigest> {
+  const hash = createHash('sha256');
+  let written = 0;
+  let index = 0;
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    const pump = (): void => {
+      while (written < total) {
+        const block = Buffer.from(seed.subarray(0, Math.min(seed.length, total - written)));
+        if (block.length >= 4) block.writeUInt32BE(index, 0);
+        index += 1;
+        written += block.length;
+        hash.update(block);
+        if (!socket.write(block)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+      socket.end(() => resolve({ bytes: written, sha: hash.digest('hex') }));
+    };
+    pump();
+  });
+}
+
+/** The digest of everything `socket` reads until its end, without keeping the bytes. */
+export function digestUntilEnd(socket: net.Socket): Promise<StreamDigest> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  return new Promise((resolve, reject) => {
+    socket.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      hash.update(chunk);
+    });
+    socket.once('end', () => resolve({ bytes, sha: hash.digest('hex') }));
+    socket.once('error', reject);
+  });
+}

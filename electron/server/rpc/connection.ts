@@ -21,6 +21,7 @@ import {
   ATTACHED_PROBE_TIMEOUT_MS,
   OUTBOUND_HIGH_WATERMARK_BYTES,
   OUTBOUND_LOW_WATERMARK_BYTES,
+  STREAM_OUTBOUND_YIELD_BYTES,
 } from '../limits';
 import type { Logger } from '../logger';
 import { dropOutbound, toWire, type OutboundMessage } from './outbound';
@@ -100,6 +101,8 @@ export class Connection implements SessionSink {
   /** `tetherBinaryFrames` agreed in initialize: byte fields travel in data frames both ways. */
   private binaryFrames = false;
   congested = false;
+  /** Stream sockets are not read while this much is queued out, so terminals never wait long behind them. */
+  private streamsYielding = false;
 
   /** `principal`: who the connection's credential stands for (listeners/principal.ts). */
   constructor(
@@ -118,15 +121,30 @@ export class Connection implements SessionSink {
     const wire = toWire(message, this.binaryFrames);
     if ('text' in wire) this.transport.send(wire.text);
     else this.transport.sendDataFrame!(wire.dataFrame);
+    if (!this.streamsYielding && this.transport.bufferedBytes() > STREAM_OUTBOUND_YIELD_BYTES) {
+      // TCP streams take what the link has to spare: the queue ahead of the next process output
+      // stays about this long however many streams are busy (the kernel's socket buffer keeps the
+      // link busy meanwhile). Read on once it has drained.
+      this.streamsYielding = true;
+      this.updateStreamsBlocked();
+      this.transport.onceDrain(() => {
+        this.streamsYielding = false;
+        if (!this.closed) this.updateStreamsBlocked();
+      });
+    }
     if (!this.congested && this.transport.bufferedBytes() > OUTBOUND_HIGH_WATERMARK_BYTES) {
       // A peer that does not read must not make us buffer without bound: no more process output,
       // no new requests started, and none read, until it has taken most of what is queued.
       this.congested = true;
       this.session?.setCongested(true);
-      this.streams.setBlocked(true);
+      this.updateStreamsBlocked();
       this.transport.pauseInbound(true);
       this.waitForDrain();
     }
+  }
+
+  private updateStreamsBlocked(): void {
+    this.streams.setBlocked(this.congested || this.streamsYielding);
   }
 
   private waitForDrain(): void {
@@ -138,7 +156,7 @@ export class Connection implements SessionSink {
       }
       this.congested = false;
       this.session?.setCongested(false);
-      this.streams.setBlocked(false);
+      this.updateStreamsBlocked();
       this.transport.pauseInbound(false);
       this.pump();
     });

@@ -21,7 +21,7 @@ import {
 import { errorMessage } from '../../../shared/error-message';
 import { decodeBase64Strict } from '../rpc/base64';
 import { RpcError } from '../rpc/rpc-error';
-import { MAX_STREAMS_PER_CONNECTION, STREAM_CONNECT_TIMEOUT_MS } from '../limits';
+import { MAX_STREAMS_PER_CONNECTION, STREAM_CONNECT_TIMEOUT_MS, STREAM_READ_BUFFER_BYTES } from '../limits';
 
 /** How the table sends its notifications (byte fields raw in data frames where agreed). */
 export interface StreamSend {
@@ -77,7 +77,7 @@ export class StreamTable {
     }
     const aborter = new AbortController();
     this.opening.set(streamId, aborter);
-    let socket: net.Socket;
+    let socket: DialledSocket;
     let address: string;
     try {
       ({ socket, address } = await dialFirst(addresses, params.port, aborter.signal));
@@ -143,7 +143,7 @@ export class StreamTable {
     for (const channel of [...this.streams.values()]) channel.abort();
   }
 
-  private attach(streamId: string, socket: net.Socket, clientWindow: number): void {
+  private attach(streamId: string, socket: DialledSocket, clientWindow: number): void {
     const streamIdJson = JSON.stringify(streamId);
     const channel = new StreamChannel(
       {
@@ -164,7 +164,7 @@ export class StreamTable {
     );
     this.streams.set(streamId, channel);
     channel.setBlocked(this.blocked);
-    socket.on('data', (chunk: Buffer) => channel.fromSocket(chunk));
+    socket.reads.deliver = (chunk) => channel.fromSocket(chunk, true);
     socket.on('end', () => channel.socketEnded());
     socket.on('error', (error) => channel.socketFailed(errorMessage(error)));
     socket.on('close', () => channel.socketClosed());
@@ -177,7 +177,7 @@ async function dialFirst(
   addresses: readonly string[],
   port: number,
   signal: AbortSignal,
-): Promise<{ socket: net.Socket; address: string }> {
+): Promise<{ socket: DialledSocket; address: string }> {
   let lastError: unknown = null;
   for (const address of addresses) {
     try {
@@ -203,10 +203,34 @@ async function dialFirst(
   );
 }
 
-function dial(host: string, port: number, signal: AbortSignal): Promise<net.Socket> {
+/**
+ * One read buffer for every stream socket of this process. A read is framed (copied into its
+ * outbound message) before the next one can land, and what a channel must hold it copies; so no
+ * read allocates (a socket's own reads take a fresh 64 KiB buffer each, for the GC to collect),
+ * and one read may take up to 128 KiB.
+ */
+const STREAM_READ_BUFFER = Buffer.allocUnsafe(STREAM_READ_BUFFER_BYTES);
+
+/** A connected stream socket, and where its reads go (set once its channel exists). */
+type DialledSocket = net.Socket & { reads: { deliver: (bytes: Buffer) => void } };
+
+function dial(host: string, port: number, signal: AbortSignal): Promise<DialledSocket> {
   return new Promise((resolve, reject) => {
+    const reads = { deliver: (_bytes: Buffer): void => undefined };
     // allowHalfOpen: the client's end of data must not end the data coming back.
-    const socket = net.connect({ host, port, allowHalfOpen: true, noDelay: true });
+    const socket = net.connect({
+      host,
+      port,
+      allowHalfOpen: true,
+      noDelay: true,
+      onread: {
+        buffer: STREAM_READ_BUFFER,
+        callback: (bytes: number, buffer: Uint8Array) => {
+          reads.deliver((buffer as Buffer).subarray(0, bytes));
+          return true;
+        },
+      },
+    });
     const fail = (error: Error): void => {
       cleanup();
       socket.destroy();
@@ -227,7 +251,7 @@ function dial(host: string, port: number, signal: AbortSignal): Promise<net.Sock
     socket.once('connect', () => {
       cleanup();
       socket.pause();
-      resolve(socket);
+      resolve(Object.assign(socket, { reads }));
     });
   });
 }

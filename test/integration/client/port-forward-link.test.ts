@@ -1,10 +1,14 @@
 // Port forwarding through `tetherStreams` on a WebSocket link, with real sockets on 127.0.0.1:
 // non-loopback targets refused, ::1-only listeners, local port numbers, 200 connections without
-// leaks, backpressure with a paused reader, a WebSocket through the forward, a link cut
+// leaks, backpressure with a paused reader, a WebSocket through the forward, a Vite dev server's
+// page and HMR round trip through it, a link cut
 // mid-transfer, `tether forward`, and no stream sent to a server without the extension (codex).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createServer as createViteServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { ClientError } from '../../../electron/client/client-error';
@@ -172,6 +176,51 @@ describe('forwarding over ws', () => {
     socket.close();
     await wsForward.stop();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
+  });
+
+  it('carries a Vite dev server: the page, its HMR WebSocket, and the update after an edit', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'tether-vite-'));
+    const module = (value: number): string => `export const value = ${value};\nimport.meta.hot.accept();\n`;
+    writeFileSync(path.join(root, 'index.html'), '<script type="module" src="/main.js"></script>');
+    writeFileSync(path.join(root, 'main.js'), module(1));
+    const vite = await createViteServer({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      server: { host: '127.0.0.1', port: 0 },
+    });
+    try {
+      await vite.listen();
+      const viteForward = await forward(client, portOf(vite.httpServer as net.Server));
+      const base = `http://127.0.0.1:${viteForward.localPort}`;
+      const get = async (url: string): Promise<string> => {
+        const response = await fetch(`${base}${url}`);
+        expect(response.status, url).toBe(200);
+        return response.text();
+      };
+      expect(await get('/')).toContain('/@vite/client');
+      // The HMR socket's token is in the client script, as a browser would find it.
+      const token = /const wsToken = "([^"]+)"/.exec(await get('/@vite/client'))?.[1];
+      expect(token).toBeTruthy();
+      expect(await get('/main.js')).toContain('value = 1');
+      const hmr = new WebSocket(`ws://127.0.0.1:${viteForward.localPort}/?token=${token}`, 'vite-hmr');
+      const messages: Array<{ type: string; updates?: Array<{ path: string; timestamp: number }> }> = [];
+      hmr.on('message', (data) => messages.push(JSON.parse(String(data))));
+      await waitFor(() => messages.some((m) => m.type === 'connected'), 'the HMR socket connected');
+      writeFileSync(path.join(root, 'main.js'), module(2));
+      const update = await waitFor(
+        () => messages.find((m) => m.type === 'update'),
+        'the HMR update after the edit',
+      );
+      const changed = update.updates![0]!;
+      expect(changed.path).toBe('/main.js');
+      expect(await get(`${changed.path}?t=${changed.timestamp}`)).toContain('value = 2');
+      hmr.close();
+      await viteForward.stop();
+    } finally {
+      await vite.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

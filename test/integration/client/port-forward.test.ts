@@ -1,5 +1,6 @@
 // Port forwarding through `tetherStreams` over WebSocket and stdio, with real sockets on 127.0.0.1:
-// byte-exact transfers both ways at once, half-close both ways, and a refused port refused at once.
+// byte-exact transfers both ways at once (many streams up to 16 MiB, and 256 MiB down with 32 MiB up),
+// half-close both ways, and a refused port refused at once.
 // (The rest, on one ws link: port-forward-link.test.ts.)
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
@@ -8,7 +9,17 @@ import type { PortForward } from '../../../electron/client/forwarding/port-forwa
 import type { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { StreamErrorKind } from '../../../shared/protocol';
 import { useForwardRig } from '../../support/forward-rig';
-import { exchange, MiB, outcome, portOf, sha, tcpServer } from '../../support/forward-peers';
+import {
+  digestUntilEnd,
+  exchange,
+  MiB,
+  outcome,
+  portOf,
+  sha,
+  streamBlocks,
+  tcpServer,
+  type StreamDigest,
+} from '../../support/forward-peers';
 
 const rig = useForwardRig();
 const { newClient, forward } = rig;
@@ -32,6 +43,33 @@ describe.each(['ws', 'stdio'] as const)('a forward over %s', (transport) => {
       expect(sha(echoed[i]!), `size ${sizes[i]}`).toBe(sha(payload));
     }
   });
+
+  it('carries 256 MiB down while 32 MiB go up, byte for byte (streamed and hashed, never held whole)', async () => {
+    // One big direction is what a forward mostly carries (a dev server's bundles); the smaller
+    // upload at the same time keeps credit flowing both ways on the one stream.
+    const down = 256 * MiB;
+    const up = 32 * MiB;
+    let hostDone: (sides: Promise<[StreamDigest, StreamDigest]>) => void = () => undefined;
+    const hostSide = new Promise<[StreamDigest, StreamDigest]>((resolve) => (hostDone = resolve));
+    const host = await tcpServer('127.0.0.1', (socket) => {
+      hostDone(Promise.all([digestUntilEnd(socket), streamBlocks(socket, randomBytes(MiB), down)]));
+    });
+    const hostForward = await forward(client, portOf(host));
+    const local = net.connect({ host: '127.0.0.1', port: hostForward.localPort, allowHalfOpen: true });
+    await new Promise<void>((resolve) => local.once('connect', () => resolve()));
+    const [downloaded, uploaded] = await Promise.all([
+      digestUntilEnd(local),
+      streamBlocks(local, randomBytes(MiB), up),
+    ]);
+    const [hostReceived, hostSent] = await hostSide;
+    expect(hostSent.bytes).toBe(down);
+    expect(downloaded).toEqual(hostSent);
+    expect(uploaded.bytes).toBe(up);
+    expect(hostReceived).toEqual(uploaded);
+    local.destroy();
+    await hostForward.stop();
+    host.close();
+  }, 180_000);
 
   it('half-closes both ways: the host ends first and still reads what follows', async () => {
     let received = '';

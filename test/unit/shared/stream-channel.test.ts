@@ -82,6 +82,37 @@ describe('StreamChannel', () => {
     expect(credits).toEqual([300]);
   });
 
+  it('copies what it must hold of a reused read buffer, and sends what the credit allows as it is', () => {
+    const sentBytes: Uint8Array[] = [];
+    const ch = new StreamChannel(
+      {
+        write: () => undefined,
+        end: () => undefined,
+        pause: () => undefined,
+        resume: () => undefined,
+        reset: () => undefined,
+      },
+      {
+        data: (bytes) => sentBytes.push(bytes.slice()),
+        credit: () => undefined,
+        end: () => undefined,
+        reset: () => undefined,
+      },
+      1000,
+      () => undefined,
+    );
+    const readBuffer = new Uint8Array(8).fill(7);
+    ch.credit(3);
+    ch.fromSocket(readBuffer, true);
+    // The next read lands in the same buffer before the rest could be sent.
+    readBuffer.fill(9);
+    ch.credit(100);
+    expect(sentBytes.map((b) => [...b])).toEqual([
+      [7, 7, 7],
+      [7, 7, 7, 7, 7],
+    ]);
+  });
+
   it('resets the stream when the peer overruns the window, and only then', () => {
     const { ch, events } = channel(1000);
     ch.peerData(new Uint8Array(1000));
