@@ -154,6 +154,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     recorder.median('AppService memory per MiB of retained output'),
     (v) => v <= 1.1,
     (v) => `${v.toFixed(2)} MiB/MiB`,
+    "V8's own count is about 1.03 MiB/MiB; the rest is the allocator's and the heap's slack in RSS, " +
+      'which moves by ±0.15 between runs (docs/app.md)',
   );
   recorder.goal(
     `Renderer heap ≤ ${RENDERER_HEAP_BUDGET_MIB} MiB (budget)`,

@@ -141,6 +141,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     ofCeiling,
     (v) => v >= 0.7,
     times,
+    "the server's CPU per run is still about three times the relay's: each read is copied once more into the " +
+      'output ring, and every chunk becomes a notification on the main thread (docs/exec-server.md)',
   );
   const plain = recorder.ratio('plain codex client: tether / codex', PLAIN_TETHER, PLAIN_CODEX);
   recorder.goal(
@@ -148,6 +150,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     plain,
     (v) => v >= 0.95,
     times,
+    'every JSON chunk is one more base64 string (about 87 KB per 64 KiB) on the main thread before it is copied ' +
+      'into a pooled buffer (docs/exec-server.md)',
   );
 }
 

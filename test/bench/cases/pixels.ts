@@ -515,6 +515,9 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     recorder.median('keydown → glyph in the page'),
     (v) => v <= 10,
     ms,
+    'bare xterm.js with an instant echo needs about two frames in this browser too (the echo-reference rows): ' +
+      "Chromium holds the page's tasks after input until the next frame and xterm draws in the frame after; " +
+      'see the app / reference ratio and docs/app.md',
   );
 }
 

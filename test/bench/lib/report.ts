@@ -70,7 +70,11 @@ export function renderTable(report: BenchReport): string {
     for (const ratio of result.ratios) {
       lines.push(`   ratio ${ratio.name}: ${ratio.value === null ? 'n/a' : `${ratio.value.toFixed(2)}×`}`);
     }
-    for (const goal of result.goals) lines.push(`   goal ${goal.text}: ${goal.measured} → ${verdict(goal)}`);
+    for (const goal of result.goals) {
+      lines.push(
+        `   goal ${goal.text}: ${goal.measured} → ${verdict(goal)}${goal.whyNot ? ` (${goal.whyNot})` : ''}`,
+      );
+    }
     for (const note of result.notes) lines.push(`   note: ${note}`);
   }
   return lines.join('\n');
@@ -110,12 +114,14 @@ export function renderMarkdown(report: BenchReport, budgets: string[]): string {
     '',
     '## Goals',
     '',
-    '| case | goal | measured | verdict |',
-    '|---|---|---|---|',
+    '| case | goal | measured | verdict | why not |',
+    '|---|---|---|---|---|',
   ];
   for (const result of report.cases) {
     for (const goal of result.goals) {
-      out.push(`| ${cell(result.title)} | ${cell(goal.text)} | ${cell(goal.measured)} | ${verdict(goal)} |`);
+      out.push(
+        `| ${cell(result.title)} | ${cell(goal.text)} | ${cell(goal.measured)} | ${verdict(goal)} | ${cell(goal.whyNot ?? '')} |`,
+      );
     }
   }
   if (budgets.length > 0) out.push('', '## Budgets', '', ...budgets.map((b) => `- ${b}`));

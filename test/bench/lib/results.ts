@@ -32,6 +32,8 @@ export interface Goal {
   measured: string;
   /** null when it could not be judged (a side was skipped or failed). */
   met: boolean | null;
+  /** What is known to hold it back, printed beside it when it is not met. */
+  whyNot?: string;
 }
 
 export interface CaseResult {
@@ -130,11 +132,14 @@ export class CaseRecorder {
     value: number | null,
     met: (value: number) => boolean,
     format: (value: number) => string,
+    whyNot?: string,
   ): void {
+    const judged = value === null ? null : met(value);
     this.result.goals.push({
       text,
       measured: value === null ? 'not measured' : format(value),
-      met: value === null ? null : met(value),
+      met: judged,
+      ...(judged === false && whyNot ? { whyNot } : {}),
     });
   }
 
