@@ -107,6 +107,8 @@ export const FS_STREAM_MAX_RESUMES = 5;
 export const STDERR_TAIL_BYTES = 4_096;
 /** After ending a stdio server's stdin, its process group gets this long before SIGKILL. */
 export const STDIO_KILL_GRACE_MS = 2_000;
+/** The one buffer a stdio server's stdout is read into between frame bodies (output-channel.ts). */
+export const STDIO_READ_BUFFER_BYTES = 64 * 1024;
 /**
  * Largest inbound message accepted, a WebSocket message or a stdio line. Codex answers
  * fs/readFile with the whole file in one message, so this admits files up to about 96 MiB; Tether's

@@ -56,27 +56,49 @@ function hex(byte: number): string {
   return `0x${byte.toString(16).padStart(2, '0')}`;
 }
 
-/** Cuts a byte stream into messages, chunk by chunk, whatever the chunks' boundaries. */
+export interface StreamDecoderOptions {
+  /**
+   * The caller reuses each chunk's memory once push() returns (one read buffer for every read):
+   * then nothing delivered is a view of a chunk, everything is copied out. Otherwise a message
+   * that lies whole in one chunk is delivered as a view of it, without a copy.
+   */
+  chunksReused?: boolean;
+}
+
+/**
+ * Cuts a byte stream into messages, chunk by chunk, whatever the chunks' boundaries. A frame body
+ * split across chunks is gathered into one buffer allocated for it once its length is known;
+ * readTarget() lends the unfilled rest of that buffer, so a reader can read the stream straight
+ * into it and skip both its own buffer and the copy.
+ */
 export class StreamDecoder {
   private framesAllowed = false;
   /** The stream is framed from here on. */
   private framed = false;
   private dead = false;
-  /** Pieces of the line or frame body being read. */
+  /** Pieces of the line being read (copies when chunks are reused). */
   private pieces: Uint8Array[] = [];
   private piecesBytes = 0;
   private discardingLine = false;
   private readonly prefix = new Uint8Array(STREAM_FRAME_PREFIX_BYTES);
+  private readonly prefixView = new DataView(this.prefix.buffer);
   private prefixBytes = 0;
   /** The body length of the frame being read, once its prefix is complete. */
   private bodyBytes = -1;
+  /** Where the body of the frame being read is gathered, once it did not lie whole in a chunk. */
+  private body: Uint8Array | null = null;
+  private bodyFilled = 0;
+  private readonly chunksReused: boolean;
 
   constructor(
     /** Longest line or frame body accepted. */
     private readonly maxMessageBytes: number,
     private readonly events: StreamDecoderEvents,
     private readonly allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
-  ) {}
+    options: StreamDecoderOptions = {},
+  ) {
+    this.chunksReused = options.chunksReused === true;
+  }
 
   /**
    * `tetherBinaryFrames` was agreed: the peer's next message is a frame, and so is every one after
@@ -105,6 +127,25 @@ export class StreamDecoder {
     }
   }
 
+  /**
+   * The unfilled rest of the frame body being gathered, for the next read to land in (then call
+   * filledTarget with what it read); null when no body is being gathered (then push the read).
+   */
+  readTarget(): Uint8Array | null {
+    if (this.dead || this.body === null) return null;
+    return this.body.subarray(this.bodyFilled);
+  }
+
+  /** `bytes` bytes were read into the start of what readTarget() returned. */
+  filledTarget(bytes: number): void {
+    if (this.dead || this.body === null) return;
+    if (!Number.isInteger(bytes) || bytes < 0 || bytes > this.body.length - this.bodyFilled) {
+      throw new RangeError(`${bytes} bytes do not fit the ${this.body.length - this.bodyFilled} lent`);
+    }
+    this.bodyFilled += bytes;
+    if (this.bodyFilled === this.body.length) this.deliverFrame(this.body);
+  }
+
   private atLineStart(): boolean {
     return this.piecesBytes === 0 && this.pieces.length === 0 && !this.discardingLine;
   }
@@ -112,12 +153,21 @@ export class StreamDecoder {
   private fail(reason: string): void {
     this.dead = true;
     this.pieces = [];
+    this.body = null;
     this.events.broken(reason);
+  }
+
+  /** `bytes` as memory of their own when the chunk they are in will be reused. */
+  private own(bytes: Uint8Array): Uint8Array {
+    if (!this.chunksReused) return bytes;
+    const copy = this.allocate(bytes.length);
+    copy.set(bytes);
+    return copy;
   }
 
   private take(last: Uint8Array): Uint8Array {
     const total = this.piecesBytes + last.length;
-    let whole = last;
+    let whole: Uint8Array;
     if (this.pieces.length > 0) {
       whole = this.allocate(total);
       let offset = 0;
@@ -126,7 +176,7 @@ export class StreamDecoder {
         offset += piece.length;
       }
       whole.set(last, offset);
-    }
+    } else whole = this.own(last);
     this.pieces = [];
     this.piecesBytes = 0;
     return whole;
@@ -136,7 +186,7 @@ export class StreamDecoder {
     const newline = chunk.indexOf(NEWLINE, at);
     if (newline < 0) {
       if (!this.discardingLine) {
-        this.pieces.push(chunk.subarray(at));
+        this.pieces.push(this.own(chunk.subarray(at)));
         this.piecesBytes += chunk.length - at;
         if (this.piecesBytes > this.maxMessageBytes) {
           this.pieces = [];
@@ -170,25 +220,36 @@ export class StreamDecoder {
       this.prefixBytes += n;
       at += n;
       if (this.prefixBytes < STREAM_FRAME_PREFIX_BYTES) return at;
-      const length = new DataView(this.prefix.buffer).getUint32(1, false);
+      const length = this.prefixView.getUint32(1, false);
       if (length > this.maxMessageBytes) {
         this.fail(`a frame of ${length} bytes, above the limit of ${this.maxMessageBytes}`);
         return chunk.length;
       }
       this.bodyBytes = length;
+      // A body whole in this chunk is delivered from it (a view, or one copy); any other is
+      // gathered into its own buffer from here on.
+      if (chunk.length - at >= length) {
+        const body = this.own(chunk.subarray(at, at + length));
+        this.deliverFrame(body);
+        return at + length;
+      }
+      this.body = this.allocate(length);
+      this.bodyFilled = 0;
     }
-    const want = this.bodyBytes - this.piecesBytes;
-    const n = Math.min(want, chunk.length - at);
-    if (n < want) {
-      this.pieces.push(chunk.subarray(at, at + n));
-      this.piecesBytes += n;
-      return at + n;
-    }
-    const body = this.take(chunk.subarray(at, at + n));
+    const body = this.body!;
+    const n = Math.min(body.length - this.bodyFilled, chunk.length - at);
+    body.set(chunk.subarray(at, at + n), this.bodyFilled);
+    this.bodyFilled += n;
+    if (this.bodyFilled === body.length) this.deliverFrame(body);
+    return at + n;
+  }
+
+  private deliverFrame(body: Uint8Array): void {
     const kind = this.prefix[0] === STREAM_FRAME_TEXT ? 'text' : 'dataFrame';
     this.prefixBytes = 0;
     this.bodyBytes = -1;
+    this.body = null;
+    this.bodyFilled = 0;
     this.events.message(kind, body);
-    return at + n;
   }
 }

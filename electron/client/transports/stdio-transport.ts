@@ -4,7 +4,12 @@
 // kills the group. A server that exits is reported with its exit status and the tail of its stderr.
 import { spawn } from 'node:child_process';
 import { ClientError, inboundMessageTooLarge } from '../client-error';
-import { MAX_INBOUND_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS } from '../constants';
+import {
+  MAX_INBOUND_MESSAGE_BYTES,
+  STDERR_TAIL_BYTES,
+  STDIO_KILL_GRACE_MS,
+  STDIO_READ_BUFFER_BYTES,
+} from '../constants';
 import {
   STREAM_FRAME_DATA,
   STREAM_FRAME_TEXT,
@@ -12,6 +17,7 @@ import {
   streamFramePrefix,
 } from '../../../shared/protocol';
 import type { TransportKind } from './environment-kind';
+import { openOutputChannel } from './output-channel';
 import type { Transport, TransportHandlers } from './transport-types';
 
 export interface StdioTransportSpec {
@@ -43,17 +49,40 @@ export async function openStdioTransport(
 ): Promise<Transport> {
   const [program, ...args] = spec.command;
   if (!program) throw new ClientError('invalidArgument', 'The stdio transport needs a command to run.');
+  let closedByUs = false;
+  let reported = false;
   const description = `stdio: ${spec.command.join(' ')}`;
+  // Reads of the server's stdout land in the frame body being gathered, or else in one read
+  // buffer of ours, reused: the decoder copies out whatever it keeps (output-channel.ts).
+  const readBuffer = Buffer.allocUnsafe(STDIO_READ_BUFFER_BYTES);
+  let decoder: StreamDecoder | null = null;
+  let onChunk: (chunk: Buffer) => void = () => undefined;
+  const channel = await openOutputChannel({
+    buffer: () => decoder?.readTarget() ?? readBuffer,
+    read: (bytes, into) => {
+      if (into === readBuffer) onChunk(readBuffer.subarray(0, bytes));
+      else if (reported || closedByUs || !decoder) return;
+      else {
+        handlers.onActivity();
+        decoder.filledTarget(bytes);
+      }
+    },
+  });
   const child = spawn(program, args, {
     cwd: spec.cwd,
     env: { ...process.env, ...spec.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', channel?.childEnd ?? 'pipe', 'pipe'],
     detached: true,
   });
+  // The child has its own copy of this end now.
+  channel?.childEnd.destroy();
+  const stdout = channel?.reader ?? child.stdout!;
+  const stdin = child.stdin!;
+  const stderr = child.stderr!;
 
   let stderrTail = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d: string) => {
+  stderr.setEncoding('utf8');
+  stderr.on('data', (d: string) => {
     stderrTail = (stderrTail + d).slice(-STDERR_TAIL_BYTES);
   });
   const withStderr = (message: string): string => {
@@ -64,6 +93,7 @@ export async function openStdioTransport(
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       killGroup(child.pid, 'SIGKILL');
+      channel?.reader.destroy();
       reject(new ClientError('timeout', `Starting "${spec.command.join(' ')}" timed out.`));
     }, timeoutMs);
     child.once('spawn', () => {
@@ -72,6 +102,7 @@ export async function openStdioTransport(
     });
     child.once('error', (error) => {
       clearTimeout(timer);
+      channel?.reader.destroy();
       reject(
         new ClientError('transport', `Could not start the stdio server "${program}": ${error.message}.`),
       );
@@ -79,8 +110,6 @@ export async function openStdioTransport(
   });
   const pid = child.pid;
 
-  let closedByUs = false;
-  let reported = false;
   const report = (error: ClientError): void => {
     if (reported || closedByUs) return;
     reported = true;
@@ -101,7 +130,7 @@ export async function openStdioTransport(
     beforePreamble = null;
     return seen.subarray(at + preambleLine.length);
   };
-  const decoder = new StreamDecoder(
+  const streamDecoder = new StreamDecoder(
     MAX_INBOUND_MESSAGE_BYTES,
     {
       message: (kind, bytes) => {
@@ -120,27 +149,34 @@ export async function openStdioTransport(
       },
     },
     (bytes) => Buffer.allocUnsafe(bytes),
+    { chunksReused: channel !== null },
   );
-  child.stdout.on('data', (data: Buffer) => {
-    if (reported || closedByUs || decoder.isBroken) return;
+  decoder = streamDecoder;
+  onChunk = (data: Buffer): void => {
+    if (reported || closedByUs || streamDecoder.isBroken) return;
     const protocol = afterPreamble(data);
     if (protocol === null) return;
     handlers.onActivity();
-    decoder.push(protocol);
-  });
-  child.stdin.on('error', () => undefined);
+    streamDecoder.push(protocol);
+  };
+  if (!channel) child.stdout!.on('data', onChunk);
+  stdout.on('error', () => undefined);
+  stdin.on('error', () => undefined);
   child.on('exit', (code, signal) => {
     // Whatever the dead server left in its group is orphaned; clean it up.
     killGroup(pid, 'SIGKILL');
     const status = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     // Let stdout and stderr drain so the last lines and the stderr tail are not lost.
-    const finish = (): void =>
+    const finish = (): void => {
       report(
         spec.exitError?.(code) ?? new ClientError('disconnected', withStderr(`The stdio server ${status}.`)),
       );
-    if (child.stdout.readableEnded) finish();
+      // A descendant that outlived the group's kill must not keep our end open.
+      channel?.reader.destroy();
+    };
+    if (stdout.readableEnded) finish();
     else {
-      child.stdout.once('end', finish);
+      stdout.once('end', finish);
       setTimeout(finish, 200).unref();
     }
   });
@@ -151,24 +187,24 @@ export async function openStdioTransport(
     description,
     hasPings: false,
     send(text) {
-      if (reported || closedByUs || !child.stdin.writable) {
+      if (reported || closedByUs || !stdin.writable) {
         throw new ClientError('disconnected', `The stdio server "${spec.command.join(' ')}" is gone.`);
       }
       if (framing) {
-        child.stdin.write(streamFramePrefix(STREAM_FRAME_TEXT, Buffer.byteLength(text)));
-        child.stdin.write(text);
-      } else child.stdin.write(`${text}\n`);
+        stdin.write(streamFramePrefix(STREAM_FRAME_TEXT, Buffer.byteLength(text)));
+        stdin.write(text);
+      } else stdin.write(`${text}\n`);
     },
     sendDataFrame(frame) {
-      if (reported || closedByUs || !child.stdin.writable) {
+      if (reported || closedByUs || !stdin.writable) {
         throw new ClientError('disconnected', `The stdio server "${spec.command.join(' ')}" is gone.`);
       }
-      child.stdin.write(streamFramePrefix(STREAM_FRAME_DATA, frame.byteLength));
-      child.stdin.write(frame);
+      stdin.write(streamFramePrefix(STREAM_FRAME_DATA, frame.byteLength));
+      stdin.write(frame);
     },
     useFrames() {
       framing = true;
-      decoder.allowFrames();
+      streamDecoder.allowFrames();
     },
     ping() {
       return false;
@@ -176,7 +212,7 @@ export async function openStdioTransport(
     close() {
       if (closedByUs) return;
       closedByUs = true;
-      child.stdin.end();
+      stdin.end();
       if (child.exitCode !== null || child.signalCode !== null) {
         killGroup(pid, 'SIGKILL');
         return;

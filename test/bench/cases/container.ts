@@ -1,8 +1,9 @@
 // Case: Container environments against the engine itself, on one real podman container without
 // Node (test/support/containers.ts). The cold connect (installs server and runtime) is reported;
 // warm connects (installed already, a new client each time) are timed against `podman exec C true`,
-// and output throughput of `head -c N /dev/zero` against `podman exec C head -c N /dev/zero`.
-// Contenders take turns run by run.
+// and output throughput of `head -c N /dev/zero` against `podman exec C head -c N /dev/zero`: through
+// this process's client, and through `tether run --container podman:C` (the CLI as its own process,
+// as a user runs it, timed from spawn to exit like `podman exec`). Contenders take turns run by run.
 import { spawn } from 'node:child_process';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import {
@@ -16,6 +17,7 @@ import {
 import type { BenchCase, BenchContext } from '../lib/bench-case';
 import { withTimeout } from '../lib/child';
 import type { CaseRecorder } from '../lib/results';
+import { runTetherCommand } from '../lib/tether-run';
 import { elapsedMs, mbPerSecond } from '../lib/stats';
 import { interleaved, timedOutput } from './ssh';
 
@@ -24,6 +26,7 @@ const WARM = 'tether · container · warm connect';
 const EXEC_TRUE = 'podman exec C true';
 const OUTPUT_TETHER = 'tether · container · head -c N /dev/zero';
 const OUTPUT_EXEC = 'podman exec C head -c N /dev/zero';
+const OUTPUT_RUN = 'tether run --container podman:C -- head -c N /dev/zero';
 
 /** ms from creating a client until it is connected; the client is handed back connected. */
 async function timedConnect(
@@ -75,6 +78,13 @@ function judge(recorder: CaseRecorder): void {
   recorder.goal('container warm connect ≤ 1.5× podman exec C true (same run)', warm, (v) => v <= 1.5, times);
   const output = recorder.ratio('container output / podman exec output', OUTPUT_TETHER, OUTPUT_EXEC);
   recorder.goal('container output ≥ 0.8× podman exec C cmd (same run)', output, (v) => v >= 0.8, times);
+  const run = recorder.ratio('tether run --container output / podman exec output', OUTPUT_RUN, OUTPUT_EXEC);
+  recorder.goal(
+    'tether run --container output ≥ 0.8× podman exec C cmd (same run)',
+    run,
+    (v) => v >= 0.8,
+    times,
+  );
 }
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
@@ -83,7 +93,8 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     'One podman container (runc, busybox with glibc, no Node) on this machine. One cold connect ' +
       `(server and Node runtime installed inside), ${warmRuns} warm connect(s), each a new client timed until ` +
       'connected, beside one `podman exec C true`; ' +
-      `${outputRuns} run(s) of ${outputBytes / 1_048_576} MiB from \`head -c N /dev/zero\` without a pty.`,
+      `${outputRuns} run(s) of ${outputBytes / 1_048_576} MiB from \`head -c N /dev/zero\` without a pty, through ` +
+      'this process’s client and through `tether run --container` (its own process, spawn to exit).',
   );
   if (!containersAvailable()) {
     recorder.missing(WARM, 'ms', 'skipped', 'podman, runc or busybox-static is missing');
@@ -119,7 +130,15 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       return ms;
     };
     const tetherClient = client;
+    const cliOutput = async (bytes: number): Promise<number> => {
+      const args = ['run', '--container', `podman:${name}`, '--', 'head', '-c', String(bytes), '/dev/zero'];
+      const run = await runTetherCommand(args, runTimeoutMs);
+      if (run.bytes !== bytes) throw new Error(`tether run delivered ${run.bytes} of ${bytes} bytes`);
+      return run.ms;
+    };
+    recorder.command(`tether run --container podman:${name} -- head -c N /dev/zero`);
     await timedOutput(tetherClient, 64 * 1024, '/');
+    await cliOutput(64 * 1024);
     await timedExec(name, ['head', '-c', '65536', '/dev/zero']);
     await interleaved(context, recorder, outputRuns, 'MB/s', [
       {
@@ -133,6 +152,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
         name: OUTPUT_EXEC,
         once: async () => throughput(await withTimeout(execOutput(), runTimeoutMs, OUTPUT_EXEC)),
       },
+      { name: OUTPUT_RUN, once: async () => throughput(await cliOutput(outputBytes)) },
     ]);
   } finally {
     await client?.close();

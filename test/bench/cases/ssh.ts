@@ -1,7 +1,10 @@
 // Case: SSH environments against plain OpenSSH, through one ssh config to a real sshd on 127.0.0.1
 // (test/support/sshd.ts). Cold connect (fresh host HOME, so the server is installed) and warm connect
 // (installed already) against `ssh host true`; keystroke echo against `ssh -tt host cat`; output
-// throughput against `ssh host head -c N /dev/zero`. Contenders take turns run by run.
+// throughput against `ssh host head -c N /dev/zero`: this process's client against ssh over a master
+// of its own, and `tether run --ssh host` (the CLI as its own process, over the shared master it
+// reuses, spawn to exit) against a plain `ssh host head …`, as a user would run either. Contenders
+// take turns run by run.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +18,7 @@ import { clientTarget, commandTarget, RAW_CAT, sampleInRounds, type EchoTarget }
 import type { CaseRecorder } from '../lib/results';
 import { collectUntilClosed, PROCESS_CWD } from '../lib/sides';
 import { elapsedMs, mbPerSecond, quantile } from '../lib/stats';
+import { runTetherCommand } from '../lib/tether-run';
 
 /** The row recorded (and excused by the harness) when this machine has no sshd. */
 export const SSH_ENVIRONMENT_ROW = 'ssh environment';
@@ -30,6 +34,8 @@ const ECHO_SSH = 'ssh -tt host cat';
 const ECHO_SSH_MUX = 'ssh -tt host cat (mux client of a master)';
 const OUTPUT_TETHER = 'tether · ssh environment · head -c N /dev/zero';
 const OUTPUT_SSH = 'ssh host head -c N /dev/zero (over its own master)';
+const OUTPUT_RUN = 'tether run --ssh host -- head -c N /dev/zero';
+const OUTPUT_SSH_PLAIN = 'ssh host head -c N /dev/zero';
 
 /** Stages a connect went through; a prompt means the rig is broken (its host key is trusted). */
 function recordingStages(): { hooks: SshHooks; stages: SshStage[] } {
@@ -298,9 +304,34 @@ async function measureOutput(
     if (bytes !== outputBytes) throw new Error(`ssh delivered ${bytes} of ${outputBytes} bytes`);
     return ms;
   };
-  // One small un-measured run each, so neither pays a first-time cost inside the figures.
+  const plainOutput = async (): Promise<number> => {
+    const { ms, bytes } = await timedSsh(rig, host, ['head', '-c', String(outputBytes), '/dev/zero']);
+    if (bytes !== outputBytes) throw new Error(`ssh delivered ${bytes} of ${outputBytes} bytes`);
+    return ms;
+  };
+  const cliOutput = async (bytes: number): Promise<number> => {
+    const args = [
+      'run',
+      '--ssh',
+      host.alias,
+      ...rig.sshOptions,
+      '--',
+      'head',
+      '-c',
+      String(bytes),
+      '/dev/zero',
+    ];
+    const run = await runTetherCommand(args, runTimeoutMs);
+    if (run.bytes !== bytes) throw new Error(`tether run delivered ${run.bytes} of ${bytes} bytes`);
+    return run.ms;
+  };
+  recorder.command(`tether run --ssh ${host.alias} ${rig.sshOptions.join(' ')} -- head -c N /dev/zero`);
+  // One small un-measured run each, so none pays a first-time cost inside the figures (the CLI's
+  // starts the shared master it reuses from then on).
   await timedOutput(client, 64 * 1024);
   await timedSsh(rig, host, ['head', '-c', '65536', '/dev/zero'], muxOptions);
+  await cliOutput(64 * 1024);
+  await timedSsh(rig, host, ['head', '-c', '65536', '/dev/zero']);
   await interleaved(context, recorder, outputRuns, 'MB/s', [
     {
       name: OUTPUT_TETHER,
@@ -310,6 +341,11 @@ async function measureOutput(
     {
       name: OUTPUT_SSH,
       once: async () => throughput(await withTimeout(sshOutput(), runTimeoutMs, OUTPUT_SSH)),
+    },
+    { name: OUTPUT_RUN, once: async () => throughput(await cliOutput(outputBytes)) },
+    {
+      name: OUTPUT_SSH_PLAIN,
+      once: async () => throughput(await withTimeout(plainOutput(), runTimeoutMs, OUTPUT_SSH_PLAIN)),
     },
   ]);
 }
@@ -335,6 +371,8 @@ function judge(recorder: CaseRecorder): void {
   recorder.ratio('ssh -tt through a master p50 / ssh -tt p50', ECHO_SSH_MUX, ECHO_SSH);
   recorder.goal('keystroke echo p50 ≤ 1.5× ssh -tt p50 (same run)', echo, (v) => v <= 1.5, times);
   recorder.ratio('tether output / ssh output', OUTPUT_TETHER, OUTPUT_SSH);
+  const run = recorder.ratio('tether run --ssh output / ssh host head output', OUTPUT_RUN, OUTPUT_SSH_PLAIN);
+  recorder.goal('tether run --ssh output ≥ 0.9× ssh host cmd (same run)', run, (v) => v >= 0.9, times);
 }
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
@@ -345,7 +383,9 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       'the client until it is connected, with a master of their own (the app) and over the shared master ' +
       'a `tether run --ssh` reuses (the CLI), each beside one `ssh host true`; ' +
       `${echoSamples} keystroke echo samples per side (pty \`cat\`, p50); ` +
-      `${outputRuns} run(s) of ${outputBytes / 1_048_576} MiB from \`head -c N /dev/zero\` without a pty.`,
+      `${outputRuns} run(s) of ${outputBytes / 1_048_576} MiB from \`head -c N /dev/zero\` without a pty, through ` +
+      'this process’s client (against ssh over a master of its own) and through `tether run --ssh` ' +
+      '(its own process, spawn to exit, against a plain `ssh host head …`).',
   );
   if (!existsSync(SSHD_BINARY)) {
     recorder.missing(

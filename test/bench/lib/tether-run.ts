@@ -1,6 +1,7 @@
 // `tether run --server URL -- ARGV` as a user runs it: the CLI as its own process, its stdout read
 // and counted here, timed from spawn to exit (Node start-up included, the same for every server).
-// The raw binary ws ceiling's client (raw-relay-client.mjs) is timed the same way.
+// Any other `tether` command line (runTetherCommand) and the raw binary ws ceiling's client
+// (raw-relay-client.mjs) are timed the same way.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,11 @@ export function runTetherCli(
     ...argv,
   ];
   return runNodeCountingStdout(args, timeoutMs);
+}
+
+/** `tether ARGS…` (e.g. `run --container podman:C -- head …`) to its exit, its stdout counted. */
+export function runTetherCommand(args: string[], timeoutMs: number): Promise<{ bytes: number; ms: number }> {
+  return runNodeCountingStdout([TETHER_BIN, ...args], timeoutMs);
 }
 
 /** The ceiling's client against raw-relay-server.ts at `url`, running `argv` there. */

@@ -363,15 +363,16 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
   it('removes what it installed from a container', async () => {
     const name = await newContainer('uninstall');
     const c = client(spec(name));
-    let report;
     try {
-      // A connected client keeps the daemon (an idle one may leave by itself).
       await c.connect();
-      const uninstall = transportKind('container').uninstall!;
-      report = await uninstall(spec(name) as TransportSpec & { kind: 'container' }, undefined);
     } finally {
+      // Closed before the uninstall: a client still connected would take the stopped daemon for a
+      // dropped link and, reconnecting, install again. The daemon it started stays for its idle
+      // time (minutes), so there is one to stop.
       await c.close();
     }
+    const uninstall = transportKind('container').uninstall!;
+    const report = await uninstall(spec(name) as TransportSpec & { kind: 'container' }, undefined);
     expect(report.stoppedPids.length).toBe(1);
     expect(report.removed).toEqual(expect.arrayContaining(['/root/.tether/server', '/root/.tether/runtime']));
     expect(existsSync(path.join(tetherHome, 'server'))).toBe(false);

@@ -121,4 +121,128 @@ describe('stream framing', () => {
     expect(seen.tooLong).toBe(1);
     expect(seen.messages).toEqual([{ kind: 'line', text: '{"b":2}' }]);
   });
+
+  describe('with a reused read buffer', () => {
+    /** Every delivered message as given (not copied), to be read only after the stream is done. */
+    function keepingDecoder(): {
+      decoder: StreamDecoder;
+      kept: Array<{ kind: StreamMessageKind; bytes: Uint8Array }>;
+    } {
+      const kept: Array<{ kind: StreamMessageKind; bytes: Uint8Array }> = [];
+      const d: StreamDecoder = new StreamDecoder(
+        1_000_000,
+        {
+          message: (kind, bytes) => {
+            kept.push({ kind, bytes });
+            if (kind === 'line' && Buffer.from(bytes).includes('"tetherBinaryFrames":true')) d.allowFrames();
+          },
+          lineTooLong: () => undefined,
+          broken: (reason) => {
+            throw new Error(reason);
+          },
+        },
+        undefined,
+        { chunksReused: true },
+      );
+      return { decoder: d, kept };
+    }
+
+    const texts = (kept: Array<{ kind: StreamMessageKind; bytes: Uint8Array }>): Seen['messages'] =>
+      kept.map(({ kind, bytes }) => ({ kind, text: Buffer.from(bytes).toString('latin1') }));
+
+    /**
+     * Reads `bytes` as the stdio transport does: each read goes where readTarget() says, else into
+     * one buffer of `bufferBytes`, at most `readBytes` at a time; that buffer is scribbled over
+     * after each push, as the next read would.
+     */
+    function readThrough(bytes: Buffer, bufferBytes: number, readBytes: number): Seen['messages'] {
+      const { decoder: d, kept } = keepingDecoder();
+      const buffer = new Uint8Array(bufferBytes);
+      let at = 0;
+      while (at < bytes.length) {
+        const target = d.readTarget() ?? buffer;
+        const n = Math.min(target.length, readBytes, bytes.length - at);
+        target.set(bytes.subarray(at, at + n));
+        at += n;
+        if (target === buffer) {
+          d.push(buffer.subarray(0, n));
+          buffer.fill(0xee);
+        } else d.filledTarget(n);
+      }
+      expect(d.readTarget()).toBeNull();
+      return texts(kept);
+    }
+
+    /** Frames whose bodies are larger than the read buffer, back to back, between small ones. */
+    function bigStream(): { bytes: Buffer; expected: Seen['messages'] } {
+      const { bytes: start, expected } = stream();
+      const bodies = [
+        Buffer.alloc(90, 0x61),
+        Buffer.from(Array.from({ length: 257 }, (_, i) => i & 0xff)),
+        Buffer.from('{"x":1}'),
+        Buffer.alloc(130, 0x7a),
+      ];
+      return {
+        bytes: Buffer.concat([start, ...bodies.map((body) => frame(STREAM_FRAME_DATA, body))]),
+        expected: [
+          ...expected,
+          ...bodies.map((body) => ({ kind: 'dataFrame' as const, text: body.toString('latin1') })),
+        ],
+      };
+    }
+
+    it('delivers every message intact whatever the read sizes, bodies larger than the buffer included', () => {
+      const { bytes, expected } = bigStream();
+      for (const bufferBytes of [1, 5, 6, 64]) {
+        for (const readBytes of [1, 2, 3, 4, 5, 6, 7, 11, 63, 64, 65, 200]) {
+          expect(
+            readThrough(bytes, bufferBytes, readBytes),
+            `buffer ${bufferBytes}, reads of ${readBytes}`,
+          ).toEqual(expected);
+        }
+      }
+      // One read takes everything the buffer holds: several frames back to back in one push.
+      expect(readThrough(bytes, bytes.length, bytes.length)).toEqual(expected);
+    });
+
+    it('copies out what it keeps when the chunk is reused, at every split in two', () => {
+      const { bytes, expected } = bigStream();
+      for (let cut = 1; cut < bytes.length; cut++) {
+        const { decoder: d, kept } = keepingDecoder();
+        for (const part of [bytes.subarray(0, cut), bytes.subarray(cut)]) {
+          const chunk = Buffer.from(part);
+          d.push(chunk);
+          chunk.fill(0xee);
+        }
+        expect(texts(kept), `cut at ${cut}`).toEqual(expected);
+      }
+    });
+
+    it('lends only the rest of the body being gathered, and refuses a fill past it', () => {
+      const { decoder: d, kept } = keepingDecoder();
+      d.allowFrames();
+      expect(d.readTarget()).toBeNull();
+      const whole = frame(STREAM_FRAME_TEXT, 'abcdefgh');
+      d.push(whole.subarray(0, 7));
+      expect(d.readTarget()?.length).toBe(6);
+      expect(() => d.filledTarget(7)).toThrow(RangeError);
+      d.readTarget()!.set(Buffer.from('cdefgh'));
+      d.filledTarget(6);
+      expect(texts(kept)).toEqual([{ kind: 'text', text: 'abcdefgh' }]);
+      expect(d.readTarget()).toBeNull();
+    });
+  });
+
+  it('without reuse, a body whole in one chunk is a view of it (no copy)', () => {
+    const d = new StreamDecoder(1000, {
+      message: (_kind, bytes) => views.push(bytes),
+      lineTooLong: () => undefined,
+      broken: () => undefined,
+    });
+    const views: Uint8Array[] = [];
+    d.allowFrames();
+    const chunk = Buffer.concat([frame(STREAM_FRAME_TEXT, 'one'), frame(STREAM_FRAME_TEXT, 'two')]);
+    d.push(chunk);
+    expect(views.map((v) => v.buffer === chunk.buffer)).toEqual([true, true]);
+  });
 });
