@@ -71,19 +71,30 @@ function timedExec(container: string, args: string[]): Promise<{ ms: number; byt
   });
 }
 
+const THROUGH_THE_DAEMON =
+  "output passes the host daemon (its reader thread and the main thread's garbage collection are the largest " +
+  'cost) and then the bridge, one process more than the plain command; see docs/containers.md, Performance';
+
 function judge(recorder: CaseRecorder): void {
   const times = (v: number): string => `${v.toFixed(2)}×`;
   recorder.ratio('container cold connect / podman exec true', COLD, EXEC_TRUE);
   const warm = recorder.ratio('container warm connect / podman exec true', WARM, EXEC_TRUE);
   recorder.goal('container warm connect ≤ 1.5× podman exec C true (same run)', warm, (v) => v <= 1.5, times);
   const output = recorder.ratio('container output / podman exec output', OUTPUT_TETHER, OUTPUT_EXEC);
-  recorder.goal('container output ≥ 0.8× podman exec C cmd (same run)', output, (v) => v >= 0.8, times);
+  recorder.goal(
+    'container output ≥ 0.8× podman exec C cmd (same run)',
+    output,
+    (v) => v >= 0.8,
+    times,
+    THROUGH_THE_DAEMON,
+  );
   const run = recorder.ratio('tether run --container output / podman exec output', OUTPUT_RUN, OUTPUT_EXEC);
   recorder.goal(
     'tether run --container output ≥ 0.8× podman exec C cmd (same run)',
     run,
     (v) => v >= 0.8,
     times,
+    `${THROUGH_THE_DAEMON}; the CLI also compiles its bundle (about 0.3 s) before it starts podman`,
   );
 }
 

@@ -350,6 +350,10 @@ async function measureOutput(
   ]);
 }
 
+const THROUGH_THE_DAEMON =
+  "output passes the host daemon (its reader thread and the main thread's garbage collection are the largest " +
+  'cost) and then the bridge, one process more than the plain command; see docs/ssh.md, Performance';
+
 function judge(recorder: CaseRecorder): void {
   const times = (v: number): string => `${v.toFixed(2)}×`;
   // Cold connect and output are informational: their ratios are reported, not judged.
@@ -369,10 +373,25 @@ function judge(recorder: CaseRecorder): void {
   );
   const echo = recorder.ratio('tether echo p50 / ssh -tt p50', ECHO_TETHER, ECHO_SSH);
   recorder.ratio('ssh -tt through a master p50 / ssh -tt p50', ECHO_SSH_MUX, ECHO_SSH);
-  recorder.goal('keystroke echo p50 ≤ 1.5× ssh -tt p50 (same run)', echo, (v) => v <= 1.5, times);
+  recorder.goal('keystroke echo p50 ≤ 1.2× ssh -tt p50 (same run)', echo, (v) => v <= 1.2, times);
+  const p99Of = (name: string): number | null => recorder.get(name)?.extra?.['p99 ms'] ?? null;
+  const tetherP99 = p99Of(ECHO_TETHER);
+  const sshP99 = p99Of(ECHO_SSH);
+  recorder.goal(
+    'keystroke echo p99 ≤ 2× ssh -tt p99 (same run)',
+    tetherP99 !== null && sshP99 !== null && sshP99 > 0 ? tetherP99 / sshP99 : null,
+    (v) => v <= 2,
+    times,
+  );
   recorder.ratio('tether output / ssh output', OUTPUT_TETHER, OUTPUT_SSH);
   const run = recorder.ratio('tether run --ssh output / ssh host head output', OUTPUT_RUN, OUTPUT_SSH_PLAIN);
-  recorder.goal('tether run --ssh output ≥ 0.9× ssh host cmd (same run)', run, (v) => v >= 0.9, times);
+  recorder.goal(
+    'tether run --ssh output ≥ 0.9× ssh host cmd (same run)',
+    run,
+    (v) => v >= 0.9,
+    times,
+    THROUGH_THE_DAEMON,
+  );
 }
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
