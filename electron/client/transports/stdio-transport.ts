@@ -159,12 +159,14 @@ export async function openStdioTransport(
         child.stdin.write(text);
       } else child.stdin.write(`${text}\n`);
     },
-    sendDataFrame(frame) {
+    sendDataFrame(frame, written) {
       if (reported || closedByUs || !child.stdin.writable) {
         throw new ClientError('disconnected', `The stdio server "${spec.command.join(' ')}" is gone.`);
       }
       child.stdin.write(streamFramePrefix(STREAM_FRAME_DATA, frame.byteLength));
-      child.stdin.write(frame);
+      child.stdin.write(frame, (error) => {
+        if (!error) written?.();
+      });
     },
     useFrames() {
       framing = true;
