@@ -113,10 +113,15 @@ function compare(recorder: CaseRecorder, label: string, tether: string, scp: str
 }
 
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
-  const { bytes, rttsMs, smallFiles, smallFileBytes, runs } = context.config.transfer;
+  const { bytes, delayedBytes, rttsMs, smallFiles, smallFileBytes, runs } = context.config.transfer;
+  // The plain link gets the issue's full size; a delayed one a smaller file, which decides the
+  // same (each run still lasts seconds, start-up a small part of it) in a quarter of the time.
+  const sizeAt = (rtt: number): number => (rtt === 0 ? bytes : delayedBytes);
+  const mib = (n: number): string => `${n / 1_048_576} MiB`;
   recorder.setup(
-    `${bytes / 1_048_576} MiB of random bytes each way and a folder of ${smallFiles} × ${smallFileBytes} B ` +
-      `files each way, ${runs} interleaved run(s) each, each tool through its own delaying proxy ` +
+    `${mib(bytes)} of random bytes each way on the plain link, ${mib(delayedBytes)} over a delayed one, ` +
+      `and (on the first link) a folder of ${smallFiles} × ${smallFileBytes} B files each way; ` +
+      `${runs} interleaved run(s) each, each tool through its own delaying proxy ` +
       `(RTT ${rttsMs.join(', ')} ms, up to ${PROXY_HOLD_BYTES / 1_048_576} MiB held per direction); ` +
       'wall time of the whole command, start-up and connection included.',
   );
@@ -147,8 +152,11 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
         `to ${SSHD_BINARY} (${sshVersion()}); tether cp --ssh ${SCP_HOST} ${rig.sshOptions.join(' ')} ` +
         "to the same sshd, through scp's proxy",
     );
-    const big = path.join(local, 'big.bin');
-    writeRandomFile(big, bytes);
+    const bigFile = (size: number): string => `big-${size}.bin`;
+    for (const size of new Set(rttsMs.map(sizeAt))) {
+      writeRandomFile(path.join(local, bigFile(size)), size);
+      writeRandomFile(path.join(remote, bigFile(size)), size);
+    }
     const folder = path.join(local, 'small');
     const remoteFolder = path.join(remote, 'small');
     for (const dir of [folder, remoteFolder]) {
@@ -156,7 +164,6 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       for (let i = 0; i < smallFiles; i++)
         writeFileSync(path.join(dir, `f${i}`), randomBytes(smallFileBytes));
     }
-    writeRandomFile(path.join(remote, 'big.bin'), bytes);
     const proxy = tetherProxy;
     const tetherCp = (...args: string[]): string[] => [
       process.execPath,
@@ -194,6 +201,9 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     for (const rtt of rttsMs) {
       for (const p of [tetherProxy, sshProxy]) p.setLatency(rtt / 2);
       const at = `${rtt} ms RTT`;
+      const size = sizeAt(rtt);
+      const big = path.join(local, bigFile(size));
+      const remoteBig = path.join(remote, bigFile(size));
       context.log(`transfer at ${at}`);
       await measure(
         context,
@@ -202,38 +212,36 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
           {
             name: `tether cp · upload · ${at}`,
             argv: () => tetherCp(big, `remote:${path.join(remote, 'up-tether.bin')}`),
-            result: { path: path.join(remote, 'up-tether.bin'), bytes },
+            result: { path: path.join(remote, 'up-tether.bin'), bytes: size },
           },
           {
             name: `scp · upload · ${at}`,
             argv: () => scp(big, onScpHost(path.join(remote, 'up-scp.bin'))),
-            result: { path: path.join(remote, 'up-scp.bin'), bytes },
+            result: { path: path.join(remote, 'up-scp.bin'), bytes: size },
           },
           {
             name: `tether cp · download · ${at}`,
-            argv: () =>
-              tetherCp(`remote:${path.join(remote, 'big.bin')}`, path.join(local, 'down-tether.bin')),
-            result: { path: path.join(local, 'down-tether.bin'), bytes },
+            argv: () => tetherCp(`remote:${remoteBig}`, path.join(local, 'down-tether.bin')),
+            result: { path: path.join(local, 'down-tether.bin'), bytes: size },
           },
           {
             name: `scp · download · ${at}`,
-            argv: () => scp(onScpHost(path.join(remote, 'big.bin')), path.join(local, 'down-scp.bin')),
-            result: { path: path.join(local, 'down-scp.bin'), bytes },
+            argv: () => scp(onScpHost(remoteBig), path.join(local, 'down-scp.bin')),
+            result: { path: path.join(local, 'down-scp.bin'), bytes: size },
           },
           {
             name: `tether cp --ssh · upload · ${at}`,
             argv: () => tetherCpSsh(big, `remote:${path.join(remote, 'up-tether-ssh.bin')}`),
-            result: { path: path.join(remote, 'up-tether-ssh.bin'), bytes },
+            result: { path: path.join(remote, 'up-tether-ssh.bin'), bytes: size },
           },
           {
             name: `tether cp --ssh · download · ${at}`,
-            argv: () =>
-              tetherCpSsh(`remote:${path.join(remote, 'big.bin')}`, path.join(local, 'down-tether-ssh.bin')),
-            result: { path: path.join(local, 'down-tether-ssh.bin'), bytes },
+            argv: () => tetherCpSsh(`remote:${remoteBig}`, path.join(local, 'down-tether-ssh.bin')),
+            result: { path: path.join(local, 'down-tether-ssh.bin'), bytes: size },
           },
         ],
         'MB/s',
-        bytes,
+        size,
       );
       const target = rtt === 0 ? PLAIN_LINK_TARGET : DELAYED_LINK_TARGET;
       for (const direction of ['upload', 'download']) {
