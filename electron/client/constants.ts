@@ -98,8 +98,8 @@ export const FS_WINDOW_INITIAL_BLOCKS = 8;
  * Never fewer in flight, however short the link's delay: the quickest answer measures the link,
  * not the pauses of the processes at either end. On a busy machine each of them (client, server,
  * anything relaying) waits its turn for a CPU for tens of milliseconds at a time, and two blocks in
- * flight let the link stand idle through each such pause (measured on the loopback link: half
- * the throughput of eight).
+ * flight let the link stand idle through each such pause (on a busy machine's loopback link, a
+ * download with a floor of two went about 0.6 times as fast as with eight; see docs/files.md).
  */
 export const FS_WINDOW_MIN_BLOCKS = 8;
 /** The most one transfer holds in flight (and so in memory, on each side), whatever the link. */
