@@ -145,6 +145,11 @@ export const MESSAGE_POOL_BUFFER_BYTES = 192 * 1024;
 /** Pooled message buffers kept for reuse at most (the rest are left to the GC). */
 export const MESSAGE_POOL_MAX_FREE = 64;
 
+/** Pooled file-block buffers (1 MiB each) kept for reuse at most: one full download window. */
+export const BLOCK_POOL_MAX_FREE = 16;
+/** A block pool unused for this long is let go (an idle daemon keeps no download's buffers). */
+export const BLOCK_POOL_IDLE_MS = 10_000;
+
 /** Interval of server WebSocket pings (empty payload, pongs not enforced), as codex. */
 export const WS_PING_INTERVAL_MS = 30_000;
 /** Default terminal size of tty processes started without `size`. */

@@ -209,6 +209,28 @@ export function writeDataFrame(
   return frame;
 }
 
+/**
+ * A data frame of one payload built around it: the prefix and header are written into the bytes
+ * right before `payload` in its own buffer, so a block of file bytes is framed without a copy.
+ * The caller vouches that the `room` bytes before the payload are its to overwrite. Null when
+ * the header does not fit in them.
+ */
+export function dataFrameAround(headerText: string, payload: Uint8Array, room: number): Uint8Array | null {
+  const headerBytes = utf8Encoder.encode(headerText);
+  const start = payload.byteOffset - DATA_FRAME_PREFIX_BYTES - headerBytes.length;
+  if (DATA_FRAME_PREFIX_BYTES + headerBytes.length > room || start < 0) return null;
+  const frame = new Uint8Array(
+    payload.buffer,
+    start,
+    DATA_FRAME_PREFIX_BYTES + headerBytes.length + payload.length,
+  );
+  frame[0] = DATA_FRAME_MAGIC;
+  frame[1] = DATA_FRAME_VERSION;
+  new DataView(frame.buffer, frame.byteOffset, frame.byteLength).setUint32(2, headerBytes.length, false);
+  frame.set(headerBytes, DATA_FRAME_PREFIX_BYTES);
+  return frame;
+}
+
 /** JSON text of `value` with its Uint8Arrays replaced by payload references, and those payloads. */
 export function stringifyWithPayloads(value: unknown): { text: string; payloads: Uint8Array[] } {
   const payloads: Uint8Array[] = [];

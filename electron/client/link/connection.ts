@@ -22,6 +22,7 @@ import { ClientError } from '../client-error';
 import { errorMessage } from '../../../shared/error-message';
 import { DEFAULT_CALL_TIMEOUT_MS, LIVENESS_TICK_MS, MAX_PROTOCOL_ERRORS } from '../constants';
 import { Liveness } from './liveness';
+import { acquireFrame, releaseFrame } from './frame-pool';
 import { frameText, JsonLimitError, parseDataFrame, parseFrame } from './message-decoder';
 import { NotificationRouter, readProcessNotification, type ProcessEventSink } from './notification-router';
 import { PendingCalls } from './pending-calls';
@@ -187,8 +188,10 @@ export class ExecServerConnection {
     if (this.binaryFrames) {
       // One walk: without byte fields the header text is the very JSON text to send.
       const { text, payloads } = stringifyWithPayloads(message);
-      if (payloads.length > 0) this.transport.sendDataFrame!(writeDataFrame(text, payloads));
-      else this.transport.send(text);
+      if (payloads.length > 0) {
+        const frame = writeDataFrame(text, payloads, acquireFrame);
+        this.transport.sendDataFrame!(frame, () => releaseFrame(frame));
+      } else this.transport.send(text);
     } else {
       this.transport.send(stringifyWithBytes(message, toBase64));
     }

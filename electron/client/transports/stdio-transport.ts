@@ -195,12 +195,14 @@ export async function openStdioTransport(
         stdin.write(text);
       } else stdin.write(`${text}\n`);
     },
-    sendDataFrame(frame) {
+    sendDataFrame(frame, written) {
       if (reported || closedByUs || !stdin.writable) {
         throw new ClientError('disconnected', `The stdio server "${spec.command.join(' ')}" is gone.`);
       }
       stdin.write(streamFramePrefix(STREAM_FRAME_DATA, frame.byteLength));
-      stdin.write(frame);
+      stdin.write(frame, (error) => {
+        if (!error) written?.();
+      });
     },
     useFrames() {
       framing = true;

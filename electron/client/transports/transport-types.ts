@@ -38,8 +38,9 @@ export interface Transport {
   /**
    * Queues one binary data frame, like send. Only transports that can carry them have it
    * (WebSocket, stdio and so SSH); the connection asks for `tetherBinaryFrames` only where it is.
+   * `written` runs once the frame's bytes are no longer needed (so its buffer may be reused).
    */
-  sendDataFrame?(frame: Uint8Array): void;
+  sendDataFrame?(frame: Uint8Array, written?: () => void): void;
   /**
    * The server agreed to binary frames, and its initialize result was read: a byte stream frames
    * every message from here on, both ways. WebSocket messages need nothing.

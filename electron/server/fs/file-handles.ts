@@ -4,6 +4,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { MAX_FS_BLOCK_BYTES, type WireBytes } from '../../../shared/protocol';
 import { decodeBase64Strict } from '../rpc/base64';
+import { acquireBlockBuffer } from '../rpc/message-pool';
 import { toFsRpcError } from './os-error';
 import { uriToPath } from './path-uri';
 import { RpcError } from '../rpc/rpc-error';
@@ -58,13 +59,16 @@ export class FileHandles {
     return handle;
   }
 
-  /** The block's bytes; the connection sends them as base64 or in a data frame. */
+  /**
+   * The block's bytes, read into a pooled buffer; the connection sends them as base64 or in a
+   * data frame, which is then built around them without a copy (blockFrame).
+   */
   async readBlock(handleId: string, offset: number, len: number): Promise<{ chunk: Buffer; eof: boolean }> {
     const handle = this.get(handleId);
     if (len < 1 || len > MAX_FS_BLOCK_BYTES) {
       throw RpcError.invalidRequest(`file read block length must be between 1 and ${MAX_FS_BLOCK_BYTES}`);
     }
-    const buffer = Buffer.allocUnsafe(len);
+    const buffer = acquireBlockBuffer(len);
     try {
       const { bytesRead } = await handle.read(buffer, 0, len, offset);
       return { chunk: buffer.subarray(0, bytesRead), eof: bytesRead < len };

@@ -11,6 +11,7 @@ import {
   writeDataFrame,
 } from '../../../shared/protocol';
 import { errorMessage } from '../../../shared/error-message';
+import { blockFrame } from './message-pool';
 
 export type DecodedMessage =
   /** `idJson` is the id exactly as it must be echoed (JSON text). */
@@ -170,6 +171,9 @@ export function encodeResultFrame(idJson: string, result: unknown): { text: stri
   const { text, payloads } = stringifyWithPayloads(result);
   const message = `{"id":${idJson},"result":${text}}`;
   if (payloads.length === 0) return { text: message };
+  // A file block read into a pooled buffer is framed where it lies, without a copy.
+  const around = payloads.length === 1 ? blockFrame(message, payloads[0]!) : null;
+  if (around) return { dataFrame: around };
   return {
     dataFrame: writeDataFrame(message, payloads, (bytes) => Buffer.allocUnsafe(bytes)) as Buffer,
   };

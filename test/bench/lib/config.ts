@@ -66,8 +66,10 @@ export interface BenchConfig {
     settleMs: number;
   };
   transfer: {
-    /** Size of the one big file copied each way. */
+    /** Size of the one big file copied each way on the plain link (RTT 0). */
     bytes: number;
+    /** Size of the big file over a delayed link (RTT above 0). */
+    delayedBytes: number;
     /** Round-trip times the delaying proxy adds. */
     rttsMs: number[];
     /** The folder of many small files: how many, and how big each. */
@@ -147,10 +149,14 @@ export const FULL_CONFIG: BenchConfig = {
     resumeTimeoutMs: 60_000,
     settleMs: 5_000,
   },
+  // 256 MiB on the plain link, as issue #21 states its goal; 64 MiB at 40 ms and 1,000 small
+  // files instead of 2,000 keep the case near 4 minutes with the SSH rows (it took 5 without them
+  // and at full sizes) and change no verdict: each run still lasts seconds.
   transfer: {
     bytes: 256 * MiB,
+    delayedBytes: 64 * MiB,
     rttsMs: [0, 40],
-    smallFiles: 2000,
+    smallFiles: 1000,
     smallFileBytes: 4096,
     runs: 3,
     runTimeoutMs: 300_000,
@@ -214,6 +220,7 @@ export const QUICK_CONFIG: BenchConfig = {
   },
   transfer: {
     bytes: 1 * MiB,
+    delayedBytes: 1 * MiB,
     rttsMs: [40],
     smallFiles: 10,
     smallFileBytes: 4096,

@@ -206,11 +206,13 @@ export async function openWsTransport(
       }
       ws.send(text);
     },
-    sendDataFrame(frame) {
+    sendDataFrame(frame, written) {
       if (ws.readyState !== WebSocket.OPEN) {
         throw new ClientError('disconnected', `The connection to ${spec.url} is not open.`);
       }
-      ws.send(frame, { binary: true });
+      ws.send(frame, { binary: true }, (error) => {
+        if (!error) written?.();
+      });
     },
     ping() {
       if (ws.readyState === WebSocket.OPEN) ws.ping();

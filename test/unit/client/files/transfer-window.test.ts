@@ -1,7 +1,11 @@
 // TransferWindow on a clock the test moves: the window follows bandwidth × delay as measured
-// (twice it, plus one block), never below two blocks nor above FS_WINDOW_MAX_BYTES in flight.
+// (twice it, plus one block), never below FS_WINDOW_MIN_BLOCKS nor above FS_WINDOW_MAX_BYTES in flight.
 import { describe, expect, it } from 'vitest';
-import { FS_WINDOW_INITIAL_BLOCKS, FS_WINDOW_MAX_BYTES } from '../../../../electron/client/constants';
+import {
+  FS_WINDOW_INITIAL_BLOCKS,
+  FS_WINDOW_MAX_BYTES,
+  FS_WINDOW_MIN_BLOCKS,
+} from '../../../../electron/client/constants';
 import { TransferWindow } from '../../../../electron/client/files/transfer-window';
 
 const MiB = 1_048_576;
@@ -21,7 +25,7 @@ function run(
 }
 
 describe('TransferWindow', () => {
-  it('starts small, then sizes itself to twice bandwidth × delay', () => {
+  it('starts at its initial size, then sizes itself to twice bandwidth × delay', () => {
     const clock = { now: 0 };
     const window = new TransferWindow(MiB, () => clock.now);
     expect(window.blocks).toBe(FS_WINDOW_INITIAL_BLOCKS);
@@ -30,11 +34,11 @@ describe('TransferWindow', () => {
     expect(window.blocks).toBe(9);
   });
 
-  it('keeps at least two blocks on a link with no delay to speak of', () => {
+  it('keeps its minimum in flight on a link with no delay to speak of', () => {
     const clock = { now: 0 };
     const window = new TransferWindow(MiB, () => clock.now);
     run(window, clock, 20, 0, 10);
-    expect(window.blocks).toBe(2);
+    expect(window.blocks).toBe(FS_WINDOW_MIN_BLOCKS);
   });
 
   it('never holds more than FS_WINDOW_MAX_BYTES in flight', () => {
@@ -50,6 +54,6 @@ describe('TransferWindow', () => {
     run(window, clock, 20, 40, 10);
     // Ten times slower (1 MiB per 100 ms) for longer than the rate span: under one block in flight.
     run(window, clock, 10, 40, 100);
-    expect(window.blocks).toBe(2);
+    expect(window.blocks).toBe(FS_WINDOW_MIN_BLOCKS);
   });
 });
