@@ -4,16 +4,15 @@
 // open (a native view would cover the dialog). In web mode the body offers a browser tab instead.
 // The pane follows its forward; once the forward is gone it says so and offers to forward again.
 import { useEffect, useRef, useState } from 'react';
-import { ArrowLeft, ArrowRight, ExternalLink, House, RotateCw, X } from 'lucide-react';
+import { ArrowLeft, ArrowRight, ExternalLink, House, RotateCw } from 'lucide-react';
 import type { ForwardView, PreviewBounds } from '../../shared/ipc';
 import { errorMessage } from '../../shared/error-message';
 import { previewHome } from '../../shared/preview-origin';
 import { useUi } from '../app/ui-store';
 import { hostKind } from '../ipc/host-kind';
 import { invoke } from '../ipc/ipc-client';
-import { keysOfId } from '../palette/shortcuts';
-import { PANE_ID_ATTRIBUTE, requestClosePanes } from '../panes/pane-actions';
-import { PaneButtons } from '../panes/pane-buttons';
+import { PANE_ID_ATTRIBUTE } from '../panes/pane-actions';
+import { ClosePaneButton, PaneButtons } from '../panes/pane-buttons';
 import type { PaneProps } from '../panes/pane-kinds';
 import { usePanes } from '../panes/panes-store';
 import { openShell } from '../processes/process-actions';
@@ -122,14 +121,7 @@ export function PreviewPane({
           }
           splitTitle={(direction) => `Split ${direction === 'horizontal' ? 'right' : 'down'}: a shell`}
         />
-        <button
-          className="icon"
-          aria-label="Close pane"
-          title={`Close pane (${keysOfId('closePane')})`}
-          onClick={() => requestClosePanes(env.id, [paneId])}
-        >
-          <X size={14} aria-hidden="true" />
-        </button>
+        <ClosePaneButton envId={env.id} paneId={paneId} />
       </header>
       {forward && <ForwardBanner forward={forward} pageError={state?.error ?? null} />}
       <ErrorLine message={error} />

@@ -1,7 +1,8 @@
-// The buttons every pane's header shares: split right and down, and maximize/restore when the tab
-// has other panes. The pane decides what a split opens and how its tooltips read.
-import { Columns2, Maximize2, Minimize2, Rows2 } from 'lucide-react';
+// The buttons every pane's header shares: split right and down, maximize/restore when the tab has
+// other panes, and close. The pane decides what a split opens and how its tooltips read.
+import { Columns2, Maximize2, Minimize2, Rows2, X } from 'lucide-react';
 import { keysOfId } from '../palette/shortcuts';
+import { requestClosePanes } from './pane-actions';
 import { usePanes, type SplitDirection } from './panes-store';
 
 export function PaneButtons({
@@ -55,5 +56,19 @@ export function PaneButtons({
         </button>
       )}
     </>
+  );
+}
+
+/** Closes the pane (asking first when it still runs something: requestClosePanes decides). */
+export function ClosePaneButton({ envId, paneId }: { envId: string; paneId: string }) {
+  return (
+    <button
+      className="icon"
+      aria-label="Close pane"
+      title={`Close pane (${keysOfId('closePane')})`}
+      onClick={() => requestClosePanes(envId, [paneId])}
+    >
+      <X size={14} aria-hidden="true" />
+    </button>
   );
 }

@@ -23,7 +23,7 @@ import { linkStatus } from '../health/link-status';
 import { useHostContact } from '../app/host-contact-store';
 import { formatEnding } from '../ui/format';
 import { usePanes } from '../panes/panes-store';
-import { PaneButtons } from '../panes/pane-buttons';
+import { ClosePaneButton, PaneButtons } from '../panes/pane-buttons';
 import { processKeyString } from '../processes/process-key';
 import { useProgramTitles } from './program-titles-store';
 import { keysOfId } from '../palette/shortcuts';
@@ -222,14 +222,7 @@ export function TerminalPane(props: {
               : `Split down (${keysOfId('splitDown')})`
           }
         />
-        <button
-          className="icon"
-          aria-label="Close pane"
-          title={`Close pane (${keysOfId('closePane')})`}
-          onClick={() => requestClosePanes(env.id, [paneId])}
-        >
-          <X size={14} aria-hidden="true" />
-        </button>
+        <ClosePaneButton envId={env.id} paneId={paneId} />
       </header>
       {(link.kind === 'reconnecting' || link.kind === 'connecting' || link.kind === 'stalled') && (
         <div className="banner" role="status">

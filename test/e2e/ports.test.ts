@@ -5,7 +5,7 @@
 // server pushes later arrives); once the server is stopped, the page's socket closes and the forward
 // goes with the process that printed it.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { httpGet } from '../support/forward-peers';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -54,20 +54,6 @@ s.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (c) 
 s.listen(0, '127.0.0.1', () => console.log('  Local:   http://localhost:' + s.address().port + '/'));
 `;
 
-/** GET `path` on the loopback port; the body, or the error's code. */
-function get(port: number, urlPath = '/'): Promise<string> {
-  return new Promise((resolve) => {
-    http
-      .get({ host: '127.0.0.1', port, path: urlPath }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve(body));
-      })
-      .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
-  });
-}
-
 /** Writes the dev server's script into a temp folder (removed after the test); its path. */
 function devServerScript(): string {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'tether-e2e-ports-'));
@@ -107,7 +93,7 @@ async function devServerFlow(page: Page, context: BrowserContext): Promise<void>
   expect(await row.getByRole('cell').nth(5).textContent()).toContain('(auto)');
 
   // The server pushes once the page is up (a file changed): the page's socket carries it, live.
-  expect(await get(boundPort, '/push')).toBe('1');
+  expect(await httpGet(boundPort, '/push')).toBe('1');
   await expect.poll(() => opened.locator('#pushed').textContent(), poll).toBe('update 1');
 
   // Stopped: its socket through the forward closes, and the auto forward goes with its process.
@@ -117,7 +103,7 @@ async function devServerFlow(page: Page, context: BrowserContext): Promise<void>
   await expect.poll(() => socket.textContent(), poll).toBe('closed');
   await page.getByRole('tab', { name: 'Ports' }).click();
   await expect.poll(() => row.count(), poll).toBe(0);
-  expect(await get(boundPort)).toBe('ECONNREFUSED');
+  expect(await httpGet(boundPort)).toBe('ECONNREFUSED');
 }
 
 describe('web app: ports', () => {

@@ -1,6 +1,7 @@
 // TCP peers for the port-forwarding tests: servers on a loopback address, and a local client
 // that sends a payload and collects what comes back, or reports how its connection ended.
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import net from 'node:net';
 import type { WebSocketServer } from 'ws';
 
@@ -97,5 +98,19 @@ export function digestUntilEnd(socket: net.Socket): Promise<StreamDigest> {
     });
     socket.once('end', () => resolve({ bytes, sha: hash.digest('hex') }));
     socket.once('error', reject);
+  });
+}
+
+/** GET `urlPath` on a loopback port: the body as text, or the connection error's code. */
+export function httpGet(port: number, urlPath = '/'): Promise<string> {
+  return new Promise((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path: urlPath }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve(body));
+      })
+      .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
   });
 }

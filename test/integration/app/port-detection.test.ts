@@ -5,13 +5,12 @@
 // listeners raises one summarised notice; against codex (no ports/listening) ports are listed with
 // an unknown process and none is forwarded by itself.
 import { writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForwardView } from '../../../shared/ipc';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { portOf, tcpServer } from '../../support/forward-peers';
+import { httpGet, portOf, tcpServer } from '../../support/forward-peers';
 import { NOTICE_GAP_MS } from '../../../electron/app/forwarding/detection-notices';
 import { createHarness, outputOf, waitFor, type Harness } from './app-harness';
 
@@ -48,19 +47,6 @@ setTimeout(() => {
     console.log('up ' + servers.map((s) => s.address().port).join(' ') + ' .'));
 }, count > 1 ? 100 : 0);
 `;
-
-function get(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: '/' }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve(body));
-      })
-      .on('error', reject);
-  });
-}
 
 async function addEnvironment(server: StartedServer, name: string): Promise<string> {
   const envId = (
@@ -125,7 +111,7 @@ describe('ports detected from listening sockets', () => {
     expect(forward).toMatchObject({ foundBy: 'listeningSocket', state: 'forwarding', label: 'node' });
     expect(forward!.process).toMatchObject({ name: 'node' });
     expect(forward!.process!.pid).not.toBe(shell.pid);
-    expect(await get(forward!.boundPort!)).toBe('socket page');
+    expect(await httpGet(forward!.boundPort!)).toBe('socket page');
     await waitFor(() => h.eventsNamed('forwards.detected').length === 1, 'the notice');
     expect(h.eventsNamed('forwards.detected')[0]!.forwards.map((f) => f.port)).toEqual([port]);
 

@@ -3,11 +3,10 @@
 // forwards that port at once (forwards.detected, not kept in the config), a GET through the local
 // port returns its page, and when the process ends the forward is gone and its port released.
 import { readdir, readFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
-import { outcome, portOf, tcpServer } from '../../support/forward-peers';
+import { httpGet, outcome, portOf, tcpServer } from '../../support/forward-peers';
 import { printedPorts } from '../../../electron/app/forwarding/printed-ports';
 import { listeningPortsOf } from '../../../shared/listening-sockets';
 import { createHarness, outputOf, waitFor, type Harness } from './app-harness';
@@ -23,19 +22,6 @@ afterAll(async () => {
   await h.close();
   await server.stop();
 });
-
-function get(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: '/' }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve(body));
-      })
-      .on('error', reject);
-  });
-}
 
 // Listens on a free port, then says where in vite's words and colours (the port in bold).
 const DEV_SERVER = `
@@ -121,7 +107,7 @@ describe('ports printed by processes', () => {
       async () => (await h.invoke('forwards.list', { envId }))[0]?.process?.name === 'node',
       'its listener named',
     );
-    expect(await get(forward!.boundPort!)).toBe('<h1>dev page</h1>');
+    expect(await httpGet(forward!.boundPort!)).toBe('<h1>dev page</h1>');
     // Not kept: an auto forward lives with its process, and a restart would find nothing of it.
     const files = await readdir(h.dataDir, { recursive: true, withFileTypes: true });
     const saved = await Promise.all(
