@@ -29,7 +29,9 @@ function bridge(): TetherBridge {
 }
 
 export function invoke<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>> {
-  return bridge().invoke(name, input);
+  // A missing bridge rejects like any failed command, so fire-and-forget callers (`.catch`) hold.
+  if (current === null) return Promise.reject(new BridgeMissingError());
+  return current.invoke(name, input);
 }
 
 export function onEvent<N extends EventName>(
