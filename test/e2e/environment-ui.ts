@@ -61,3 +61,28 @@ export async function openRemoteShell(
   await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
   return addEnvironment(page, target, timeoutMs);
 }
+
+/**
+ * Adds the host `alias` of ~/.ssh/config through the dialog's picker, trusts its unknown host key,
+ * and waits until it is connected and its first shell's pane is there.
+ */
+export async function addSshEnvironment(page: Page, alias: string, timeoutMs: number): Promise<void> {
+  const poll = { timeout: timeoutMs, interval: 100 };
+  await page.getByRole('button', { name: 'Add environment' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add environment' });
+  await dialog.getByLabel('Connect via').selectOption('ssh');
+  const picker = dialog.getByLabel('From ~/.ssh/config');
+  await expect.poll(() => picker.locator('option', { hasText: alias }).count(), poll).toBeGreaterThan(0);
+  await picker.selectOption(alias);
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: `${alias}: unknown host key` })
+    .getByRole('button', { name: 'Trust and connect' })
+    .click();
+  const indicator = page
+    .getByRole('button', { name: `Environment ${alias}` })
+    .getByRole('img', { name: /^Connection:/ });
+  await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: connected/);
+  // Its first shell opens by itself; callers go on once it has, so its tab does not land later.
+  await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);
+}

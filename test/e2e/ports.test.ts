@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFailed, onTestFinish
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { REPO_ROOT } from '../support/exec-servers';
 import { SshTestRig } from '../support/sshd';
-import { addEnvironment } from './environment-ui';
+import { addEnvironment, addSshEnvironment } from './environment-ui';
 import { remoteRig } from './remote-rig';
 import { pane, typeLine } from './terminal-text';
 import { reportFailure } from './screens';
@@ -140,24 +140,7 @@ describe('web app: ports on an SSH environment', () => {
     const { page, context } = browser;
     onTestFailed(() => reportFailure(page, 'ports-ssh', app));
     await page.goto(app.url);
-    await page.getByRole('button', { name: 'Add environment' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Add environment' });
-    await dialog.getByLabel('Connect via').selectOption('ssh');
-    const picker = dialog.getByLabel('From ~/.ssh/config');
-    await expect
-      .poll(() => picker.locator('option', { hasText: 'lab-ssh' }).count(), poll)
-      .toBeGreaterThan(0);
-    await picker.selectOption('lab-ssh');
-    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await page
-      .getByRole('dialog', { name: 'lab-ssh: unknown host key' })
-      .getByRole('button', { name: 'Trust and connect' })
-      .click();
-    const indicator = page
-      .getByRole('button', { name: 'Environment lab-ssh' })
-      .getByRole('img', { name: /^Connection:/ });
-    await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: connected/);
-    await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);
+    await addSshEnvironment(page, 'lab-ssh', UI_TIMEOUT_MS);
     await devServerFlow(page, context);
   });
 });

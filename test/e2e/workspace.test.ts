@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { SshTestRig, type SshdHost } from '../support/sshd';
-import { addEnvironment } from './environment-ui';
+import { addEnvironment, addSshEnvironment } from './environment-ui';
 import { remoteRig } from './remote-rig';
 import { reportFailure, saveScreenshot } from './screens';
 import { startWebApp, type WebApp } from './web-app';
@@ -175,23 +175,7 @@ describe('web app: the workspace on an SSH environment', () => {
     const { page } = browser;
     onTestFailed(() => reportFailure(page, 'workspace-ssh', app));
     await page.goto(app.url);
-    await page.getByRole('button', { name: 'Add environment' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Add environment' });
-    await dialog.getByLabel('Connect via').selectOption('ssh');
-    const picker = dialog.getByLabel('From ~/.ssh/config');
-    await expect
-      .poll(() => picker.locator('option', { hasText: 'lab-ssh' }).count(), poll)
-      .toBeGreaterThan(0);
-    await picker.selectOption('lab-ssh');
-    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    const question = page.getByRole('dialog', { name: 'lab-ssh: unknown host key' });
-    await question.getByRole('button', { name: 'Trust and connect' }).click();
-    const indicator = page
-      .getByRole('button', { name: 'Environment lab-ssh' })
-      .getByRole('img', { name: /^Connection:/ });
-    await expect.poll(() => indicator.getAttribute('aria-label'), poll).toMatch(/^Connection: connected/);
-    // Its first shell opens by itself; the flow starts once it has, so its tab does not land later.
-    await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);
+    await addSshEnvironment(page, 'lab-ssh', UI_TIMEOUT_MS);
     await workspaceFlow(page, host.home, 'lab-ssh', 'ssh');
   });
 });
