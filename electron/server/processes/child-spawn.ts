@@ -55,7 +55,6 @@ export interface ChildCallbacks {
 
 export interface ChildIo {
   readonly pid: number;
-  readonly streamCount: number;
   readonly stdinWritable: boolean;
   write(chunk: Buffer): void;
   /** Ends the input: closes the stdin pipe, or under a tty sends the terminal's EOF character. */
@@ -211,7 +210,6 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
   });
   return {
     pid: term.pid,
-    streamCount: 1,
     stdinWritable: true,
     // After the reap the master may be closed and its number reused by another terminal.
     write,
@@ -251,7 +249,6 @@ async function spawnWithPipes(spec: SpawnSpec, program: string, callbacks: Child
   }
   return {
     pid: child.pid,
-    streamCount: 2,
     stdinWritable: spec.pipeStdin,
     write: child.write,
     closeStdin: child.endStdin,

@@ -52,6 +52,12 @@ export interface ProcessTie {
   emit: (message: OutboundMessage) => void;
 }
 
+/**
+ * Output streams whose end a process reports (ChildCallbacks.streamEnd): a pty's master, or stdout
+ * and stderr. Known before the spawn returns, because the ends can arrive before it does.
+ */
+const outputStreamCount = (tty: boolean): number => (tty ? 1 : 2);
+
 export class ManagedProcess {
   private idJson: string;
   /** Epoch ms of the start. */
@@ -70,7 +76,8 @@ export class ManagedProcess {
   private stdinEnded = false;
   /** Killed by process/terminate: its stdin is gone, and writes fail as codex's do. */
   private terminated = false;
-  private openStreams = 0;
+  /** Output streams not ended yet; set before the spawn, whose events may come before bind(). */
+  private openStreams: number;
   private readonly waiters = new Set<() => void>();
   private produced = 0;
   private acked = 0;
@@ -86,6 +93,7 @@ export class ManagedProcess {
     readonly launch: ProcessLaunch = { argv: [], cwd: '/' },
   ) {
     this.idJson = JSON.stringify(ownId);
+    this.openStreams = outputStreamCount(tty);
     this.log = new OutputLog(limits.retainedOutputBytes, limits.retainedOutputChunks);
     this.retentionBytes = limits.retainedOutputBytes;
     if (outputWindowBytes !== null) {
@@ -139,10 +147,12 @@ export class ManagedProcess {
     for (const watcher of this.watchers.values()) watcher.emit(message(watcher.idJson));
   }
 
-  /** Binds the spawned child; called once, right after a successful spawn. */
+  /**
+   * Binds the spawned child; called once, right after a successful spawn. Its output, stream ends
+   * and exit may already have come (the reader thread posts them with the spawn in one batch).
+   */
   bind(io: ChildIo): void {
     this.io = io;
-    this.openStreams = io.streamCount;
     this.updateReading();
   }
 

@@ -7,13 +7,12 @@ import { Notification } from '../../../../shared/protocol';
 const limits = { retainedOutputBytes: 1_000_000, retainedOutputChunks: 1000, writeIdWindow: 2 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function fakeProcess(options: { window?: number; stdin?: boolean } = {}) {
+function fakeProcess(options: { window?: number; stdin?: boolean; unbound?: boolean } = {}) {
   const sent: Array<{ method: string; params: Record<string, unknown> }> = [];
   const reading: boolean[] = [];
   const written: string[] = [];
   const io: ChildIo = {
     pid: 4242,
-    streamCount: 2,
     stdinWritable: options.stdin ?? true,
     write: (chunk) => written.push(chunk.toString()),
     closeStdin: () => written.push('<EOF>'),
@@ -33,8 +32,8 @@ function fakeProcess(options: { window?: number; stdin?: boolean } = {}) {
     },
     () => {},
   );
-  managed.bind(io);
-  return { managed, sent, reading, written };
+  if (!options.unbound) managed.bind(io);
+  return { managed, sent, reading, written, io };
 }
 
 const never = new AbortController().signal;
@@ -56,6 +55,22 @@ describe('ManagedProcess', () => {
       ['process/closed', 4],
     ]);
     expect(sent[2]!.params).toEqual({ processId: 'p', seq: 3, exitCode: 3, sandboxDenied: false });
+  });
+
+  it('closes only after every stream ended, when the child reported its output and exit before the spawn returned', () => {
+    // The reader thread posts the spawn, the output, both EOFs and the exit in one batch for a quick
+    // child, so all of it reaches the process before session.ts binds the child.
+    const { managed, sent, io } = fakeProcess({ unbound: true });
+    managed.onExit(0);
+    managed.onStreamEnd();
+    managed.onData('stdout', Buffer.from('late'));
+    managed.onStreamEnd();
+    managed.bind(io);
+    expect(sent.map((m) => [m.method, m.params.seq])).toEqual([
+      ['process/exited', 1],
+      ['process/output', 2],
+      ['process/closed', 3],
+    ]);
   });
 
   it('sends a read that follows a quiet spell at once, named by the protocol constants', () => {
