@@ -37,16 +37,17 @@ describe('flow control through a faulty link (tether)', () => {
     await client.connect();
     expect(client.hasCapability(TetherCapability.flowControl)).toBe(true);
     const stream = lineStream({ bursts: 40, linesPerBurst: 1_000, pauseMs: 100, exitCode: 6 });
-    const { handle, followed } = await startFollowed(client, server, {
-      argv: stream.argv,
-      outputWindowBytes: WINDOW_BYTES,
-    });
     let consumed = 0;
-    handle.subscribe((event) => {
-      if (event.kind !== 'output') return;
-      consumed += event.data.length;
-      handle.acknowledge(consumed);
-    });
+    const { followed } = await startFollowed(
+      client,
+      server,
+      { argv: stream.argv, outputWindowBytes: WINDOW_BYTES },
+      (event, handle) => {
+        if (event.kind !== 'output') return;
+        consumed += event.data.length;
+        handle.acknowledge(consumed);
+      },
+    );
 
     const schedule = new FaultSchedule({ proxy, random: seededRandom(seed), maxFaults: 30 });
     try {
@@ -75,19 +76,19 @@ describe('flow control through a faulty link (tether)', () => {
       `${numberedLines(1, WINDOW_LINES)}; read more; ` +
       `${numberedLines(WINDOW_LINES + 1, totalLines)}; read done; exit 6`;
     proxy.setLatency(ACK_HOLD_MS, 'upstream');
-    const { handle, followed } = await startFollowed(client, server, {
-      argv: ['/bin/sh', '-c', script],
-      pipeStdin: true,
-      outputWindowBytes: WINDOW_BYTES,
-    });
     let consumed = 0;
     let firstOutputAt: number | null = null;
-    handle.subscribe((event) => {
-      if (event.kind !== 'output') return;
-      firstOutputAt ??= performance.now();
-      consumed += event.data.length;
-      handle.acknowledge(consumed);
-    });
+    const { handle, followed } = await startFollowed(
+      client,
+      server,
+      { argv: ['/bin/sh', '-c', script], pipeStdin: true, outputWindowBytes: WINDOW_BYTES },
+      (event, handle) => {
+        if (event.kind !== 'output') return;
+        firstOutputAt ??= performance.now();
+        consumed += event.data.length;
+        handle.acknowledge(consumed);
+      },
+    );
     await waitUntil(() => consumed === WINDOW_BYTES, 20_000, 'the first window of output');
     // Every ack was sent after the first output arrived, so none can have passed the latency yet.
     const ackAge = performance.now() - firstOutputAt!;

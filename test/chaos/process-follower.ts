@@ -13,7 +13,14 @@ export interface FollowedProcess {
   unsubscribe: () => void;
 }
 
-export function followProcess(handle: ProcessHandle): FollowedProcess {
+/**
+ * `onEvent` sees every event too, the output that came before the subscription included: the client
+ * hands its pre-subscribe buffer to the first subscriber only, so a second one may miss it.
+ */
+export function followProcess(
+  handle: ProcessHandle,
+  onEvent: (event: ProcessEvent) => void = () => undefined,
+): FollowedProcess {
   const chunks: Buffer[] = [];
   const problems: string[] = [];
   let exitCode: number | null = null;
@@ -21,6 +28,7 @@ export function followProcess(handle: ProcessHandle): FollowedProcess {
   let settle: (how: 'closed' | 'failed') => void = () => undefined;
   const finished = new Promise<'closed' | 'failed'>((resolve) => (settle = resolve));
   const unsubscribe = handle.subscribe((event: ProcessEvent) => {
+    onEvent(event);
     if ('seq' in event) {
       if (event.seq <= lastSeq) problems.push(`seq ${event.seq} delivered after seq ${lastSeq}`);
       lastSeq = event.seq;

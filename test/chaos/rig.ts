@@ -1,7 +1,7 @@
 // What every chaos test sets up: a real server behind a fault proxy, and clients through that
 // proxy. Everything a test opened is closed after it, clients first, in reverse order.
 import { afterEach } from 'vitest';
-import type { ProcessHandle, ProcessStartOptions } from '../../electron/client/api';
+import type { ProcessEvent, ProcessHandle, ProcessStartOptions } from '../../electron/client/api';
 import { RemoteExecServerClient, type RemoteClientOptions } from '../../electron/client/link/remote-client';
 import {
   startServer,
@@ -60,6 +60,7 @@ export async function startFollowed(
   client: RemoteExecServerClient,
   server: StartedServer,
   options: Omit<ProcessStartOptions, 'cwd' | 'tty'> & { tty?: boolean },
+  onEvent?: (event: ProcessEvent, handle: ProcessHandle) => void,
 ): Promise<{ handle: ProcessHandle; followed: FollowedProcess }> {
   const handle = await client.startProcess({
     cwd: server.home,
@@ -67,5 +68,5 @@ export async function startFollowed(
     tty: false,
     ...options,
   });
-  return { handle, followed: followProcess(handle) };
+  return { handle, followed: followProcess(handle, (event) => onEvent?.(event, handle)) };
 }
