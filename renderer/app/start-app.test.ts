@@ -118,6 +118,47 @@ describe('startApp', () => {
     expect(useUi.getState().activeEnvId).toBe('remote');
   });
 
+  it('after a restart, leaves a tab the user opened while the startup shell was starting in front', async () => {
+    const connected = { ...local, link: { kind: 'connected' as const, since: 1 } };
+    let started: (() => void) | null = null;
+    bridge
+      .handle('environments.list', () => [connected])
+      .handle('processes.list', ({ envId }) =>
+        envId === 'local' ? [makeProcess({ envId, processId: 'old', state: 'exited', exitCode: 3 })] : [],
+      )
+      .handle(
+        'processes.start',
+        (input) =>
+          new Promise((resolve) => {
+            started = () => resolve(makeProcess({ envId: input.envId, processId: 'startup' }));
+          }),
+      )
+      .handle('layout.get', () => ({
+        byEnv: {
+          local: {
+            tabs: [
+              {
+                id: 't1',
+                root: { type: 'leaf', id: 'l1', content: terminalContent('old') },
+                focusedPaneId: 'l1',
+              },
+            ],
+            activeTabId: 't1',
+          },
+        },
+      }))
+      .handle('layout.save', () => ({ ok: true }));
+    stop = await startApp();
+    await waitFor(() => expect(started).not.toBeNull());
+    // The user's own new terminal, opened while the startup shell is on its way.
+    usePanes.getState().openTab('local', terminalContent('mine'));
+    started!();
+    await waitFor(() => expect(envPanes(usePanes.getState().byEnv, 'local').tabs).toHaveLength(3));
+    const panes = envPanes(usePanes.getState().byEnv, 'local');
+    const shown = panes.tabs.find((t) => t.id === panes.activeTabId)!;
+    expect(processIdOf(leaves(shown.root)[0]!)).toBe('mine');
+  });
+
   it('after a restart, opens no Local shell while a Local pane shows a running one', async () => {
     const connected = { ...local, link: { kind: 'connected' as const, since: 1 } };
     bridge

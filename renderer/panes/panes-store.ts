@@ -7,7 +7,8 @@ export type SplitDirection = 'horizontal' | 'vertical';
 
 interface PanesState {
   byEnv: Record<string, EnvPanes>;
-  openTab: (envId: string, content: PaneContent) => void;
+  /** Adds a tab at the end of the strip; it becomes the one shown unless `activate` is false. */
+  openTab: (envId: string, content: PaneContent, options?: { activate?: boolean }) => void;
   split: (envId: string, paneId: string, direction: SplitDirection, content: PaneContent) => void;
   closePane: (envId: string, paneId: string) => void;
   activateTab: (envId: string, tabId: string) => void;
@@ -112,12 +113,13 @@ function withoutMaximized(tab: Tab): Tab {
 
 export const usePanes = create<PanesState>()((set) => ({
   byEnv: {},
-  openTab: (envId, content) =>
+  openTab: (envId, content, options = {}) =>
     set((s) =>
       updateEnv(s, envId, (env) => {
         const leaf: PaneNode = { type: 'leaf', id: newId('pane'), content };
         const tab: Tab = { id: newId('tab'), root: leaf, focusedPaneId: leaf.id };
-        return { tabs: [...env.tabs, tab], activeTabId: tab.id };
+        const activate = options.activate !== false || env.activeTabId === null;
+        return { tabs: [...env.tabs, tab], activeTabId: activate ? tab.id : env.activeTabId };
       }),
     ),
   split: (envId, paneId, direction, content) =>

@@ -30,16 +30,23 @@ export async function openShell(
   options: {
     cwd?: string;
     splitOf?: { paneId: string; direction: SplitDirection };
-    /** Switch the environment to its terminals (default); false leaves the panel the user is on. */
+    /**
+     * Switch the environment to its terminals (default). False leaves the panel the user is on, and
+     * the tab too if they switched tabs (or opened one) while the shell was starting.
+     */
     reveal?: boolean;
   } = {},
 ): Promise<void> {
   const cwd = options.cwd ?? (options.splitOf && paneFolder(envId, options.splitOf.paneId));
+  const tabAtStart = envPanes(usePanes.getState().byEnv, envId).activeTabId;
   const view = await startProcess({ envId, tty: true, ...(cwd ? { cwd } : {}) });
   const content = terminalContent(view.processId);
   if (options.splitOf)
     usePanes.getState().split(envId, options.splitOf.paneId, options.splitOf.direction, content);
-  else usePanes.getState().openTab(envId, content);
+  else {
+    const userMoved = envPanes(usePanes.getState().byEnv, envId).activeTabId !== tabAtStart;
+    usePanes.getState().openTab(envId, content, { activate: options.reveal !== false || !userMoved });
+  }
   if (options.reveal !== false) useUi.getState().showPanel(envId, 'terminals');
 }
 

@@ -7,11 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { openRemoteShell } from './environment-ui';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure, reportIfFailed } from './screens';
 import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
 import { startWebApp, type WebApp } from './web-app';
 
@@ -25,7 +25,8 @@ describe('web app: restart', () => {
   let server: StartedServer | undefined;
   const apps: WebApp[] = [];
   let browser: LaunchedBrowser | undefined;
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     for (const app of apps.splice(0).reverse()) await app.stop();
     await server?.stop();
@@ -38,7 +39,7 @@ describe('web app: restart', () => {
     browser = await launchBrowser({ disableWebgl: true });
     const { page } = browser;
     let current = first;
-    onTestFailed(() => reportFailure(page, 'app-restart', current));
+    reportOnFailure(page, 'app-restart', () => current);
 
     await openRemoteShell(page, first.url, server.transportSpec(), UI_TIMEOUT_MS);
     await typeLine(
@@ -73,7 +74,7 @@ describe('web app: restart', () => {
     browser = await launchBrowser({ disableWebgl: true });
     const { page } = browser;
     let current = first;
-    onTestFailed(() => reportFailure(page, 'app-restart-ended', current));
+    reportOnFailure(page, 'app-restart-ended', () => current);
 
     await openRemoteShell(page, first.url, server.transportSpec(), UI_TIMEOUT_MS);
     // Both shells wait for a file the test makes only once the app host has stopped.
@@ -135,7 +136,7 @@ describe('web app: restart', () => {
       browser = await launchBrowser({ disableWebgl: true });
       const { page } = browser;
       let current = first;
-      onTestFailed(() => reportFailure(page, `app-restart-typing-${impl}`, current));
+      reportOnFailure(page, `app-restart-typing-${impl}`, () => current);
       await openRemoteShell(page, first.url, server.transportSpec(), UI_TIMEOUT_MS);
       await interruptThenEcho(page, 1);
 

@@ -6,14 +6,14 @@
 // run serves every test of the file.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser';
 import { startCodexAgent, type CodexAgent } from '../support/codex-agent';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { tetherCli, type TetherCli } from '../support/tether-cli';
 import { waitFor } from '../support/wait';
 import { addEnvironment } from './environment-ui';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { focusTerminal } from './terminal-text';
 import { startWebApp } from './web-app';
 
@@ -109,7 +109,7 @@ describe("codex exec as the agent, seen in the app's Processes panel", () => {
     const app = await startWebApp();
     const browser = await launchBrowser({ disableWebgl: true });
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'codex-agent', app));
+    reportOnFailure(page, 'codex-agent', app);
     try {
       await page.goto(app.url);
       await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);

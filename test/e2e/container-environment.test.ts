@@ -1,7 +1,7 @@
 // A Container environment through the UI in Chromium (web mode), against a real podman container
 // without Node (test/support/containers.ts): picked from the engine's live list in the dialog, the
 // server installed inside, a shell run in it, and its files browsed like any environment's.
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import {
   containerName,
@@ -11,7 +11,7 @@ import {
   runContainer,
   testImage,
 } from '../support/containers';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { countInPane, pane, typeLine } from './terminal-text';
 import { startWebApp, type WebApp } from './web-app';
 
@@ -38,7 +38,7 @@ afterAll(async () => {
 describe.runIf(containersAvailable())('web app: container environment', () => {
   it('adds a container from the live list, installs inside, runs a shell and browses its files', async () => {
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'container-environment', app));
+    reportOnFailure(page, 'container-environment', app);
     await page.goto(app.url);
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
 

@@ -4,11 +4,11 @@
 // *Overwrite with mine* writes mine; a save while the link is cut goes through once it is back.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addEnvironment } from './environment-ui';
 import { seriousAxeViolations } from './page-audit';
 import { remoteRig } from './remote-rig';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -18,7 +18,7 @@ describe('web app: the editor', () => {
 
   it('saves with Ctrl+S, shows a conflict with the file changed on disk, and saves across a cut', async () => {
     const { page } = rig.browser;
-    onTestFailed(() => reportFailure(page, 'editor', rig.app));
+    reportOnFailure(page, 'editor', rig.app);
     const folder = path.join(rig.server.home, 'project');
     const file = path.join(folder, 'notes.md');
     mkdirSync(folder);

@@ -6,9 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openEmptyFolder } from './files-ui';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { localRig } from './local-rig';
 
 /** Generous bound for UI conditions on a shared, loaded machine. */
@@ -47,7 +47,7 @@ describe('web app: folders', () => {
   it('uploads a chosen folder with per-file progress, lists it, and downloads it back as a zip', async () => {
     const { app, browser, scratch } = rig;
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'folders', app));
+    reportOnFailure(page, 'folders', app);
     // Playwright's own waits (30 s by default) get the same generous bound on a loaded machine.
     page.setDefaultTimeout(UI_TIMEOUT_MS);
     const source = path.join(scratch, 'local', 'my folder ✓');
@@ -102,7 +102,7 @@ describe('web app: folders', () => {
   it('uploads the empty folders of a folder from the folder picker, and downloads them back', async () => {
     const { app, browser, scratch } = rig;
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'folders-empty', app));
+    reportOnFailure(page, 'folders-empty', app);
     page.setDefaultTimeout(UI_TIMEOUT_MS);
     const remote = path.join(scratch, 'remote-empty');
     mkdirSync(remote);

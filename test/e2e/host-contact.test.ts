@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
-import { reportFailure, saveScreenshot } from './screens';
-import { countInPane, pane, typeLine } from './terminal-text';
+import { reportIfFailed, reportOnFailure, saveScreenshot } from './screens';
+import { countInPane, pane, paneText, typeLine } from './terminal-text';
 import { startWebApp, type WebApp } from './web-app';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -21,7 +21,8 @@ const NOTICE_TIMEOUT_MS = 5_000;
 describe('web app: losing and regaining the host', () => {
   const apps: WebApp[] = [];
   let browser: LaunchedBrowser | undefined;
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     for (const app of apps.splice(0).reverse()) await app.stop();
   });
@@ -32,7 +33,7 @@ describe('web app: losing and regaining the host', () => {
     browser = await launchBrowser({ disableWebgl: true });
     const { page } = browser;
     let current = first;
-    onTestFailed(() => reportFailure(page, 'host-contact', current));
+    reportOnFailure(page, 'host-contact', () => current);
 
     await page.goto(first.url);
     const connected = page.getByRole('img', { name: /^Connection: connected/ });
@@ -61,8 +62,14 @@ describe('web app: losing and regaining the host', () => {
     expect(await unknown.count()).toBe(0);
     expect(page.url()).toBe(address);
 
-    // The page works again: a new shell in Local answers.
+    // The page works again. The new host's run opens a Local shell of its own, beside the tab whose
+    // shell ended with the old host (the startup-shell policy); then a new shell from the button
+    // answers. Typed once that tab is shown and has a prompt.
+    const tabs = page.getByRole('tablist', { name: 'Terminal tabs' }).getByRole('tab');
+    await expect.poll(() => tabs.count(), poll).toBe(2);
     await page.getByRole('button', { name: 'New terminal' }).first().click();
+    await expect.poll(() => tabs.count(), poll).toBe(3);
+    await expect.poll(async () => /[#$]\s*$/.test(await paneText(page)), poll).toBe(true);
     await typeLine(page, 'echo back-$((40+2))');
     await expect.poll(() => countInPane(page, /^back-42$/m), poll).toBeGreaterThan(0);
     await saveScreenshot(page, 'recovered');
@@ -74,7 +81,7 @@ describe('web app: losing and regaining the host', () => {
     browser = await launchBrowser({ disableWebgl: true });
     const { page } = browser;
     let current = first;
-    onTestFailed(() => reportFailure(page, 'host-contact-logged-out', current));
+    reportOnFailure(page, 'host-contact-logged-out', () => current);
 
     await page.goto(first.url);
     await expect

@@ -1,13 +1,13 @@
 // The Local environment with no setup, through the UI in Chromium: a shell ready on first launch,
 // the file browser (drag-and-drop upload, preview, byte-identical download), the other panels, and a
 // page reload that restores the pane and its scrollback without duplicates.
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { localRig } from './local-rig';
 import { dropFile, openEmptyFolder } from './files-ui';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 
 /** Generous bound for UI conditions on a shared, loaded machine. */
 const UI_TIMEOUT_MS = 30_000;
@@ -19,7 +19,7 @@ describe('web app: Local environment', () => {
   it('opens a ready shell, moves files both ways, splits, and restores panes after a reload', async () => {
     const { app, browser, scratch } = rig;
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'local-environment', app));
+    reportOnFailure(page, 'local-environment', app);
     await page.goto(app.url);
 
     await expect

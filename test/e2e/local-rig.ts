@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
+import { reportIfFailed } from './screens';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
 
@@ -23,7 +24,8 @@ export function localRig(scratchPrefix: string): LocalRig {
     app = await startWebApp();
     browser = await launchBrowser({ disableWebgl: true });
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     await app?.stop();
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });

@@ -2,7 +2,7 @@
 // screenshots (test-results/screenshots), checked by axe-core (no serious or critical violation)
 // and for clipped row actions; plus what only a real browser shows: the image preview's layout,
 // a dialog's width when a message appears, and copy and paste through the terminal's context menu.
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
 import { countInPane, pane, typeLine } from './terminal-text';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { clippedRowActions, seriousAxeViolations } from './page-audit';
 import { waitFor } from '../support/wait';
 
@@ -112,7 +112,7 @@ describe('web app: look and feel of every main view', () => {
         `${label}: terminals, processes, files, health, menus and dialogs`,
         async () => {
           const { page } = browser;
-          onTestFailed(() => reportFailure(page, `look-${label}`, app));
+          reportOnFailure(page, `look-${label}`, app);
           await page.setViewportSize(size);
           await page.emulateMedia({ colorScheme: scheme });
 
@@ -184,7 +184,7 @@ describe('web app: look and feel of every main view', () => {
     'copies and pastes through the terminal context menu, with the real clipboard',
     async () => {
       const { page, context } = browser;
-      onTestFailed(() => reportFailure(page, 'look-clipboard', app));
+      reportOnFailure(page, 'look-clipboard', app);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
         origin: new URL(app.url).origin,
       });

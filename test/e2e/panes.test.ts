@@ -3,13 +3,13 @@
 // moves focus to the pane next on screen in a 2×2 split, maximize hides panes without stopping
 // them, tabs mark unseen output and unseen exits, and the sidebar marks an environment whose link
 // is down. The new controls are checked by axe-core too.
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startServer, type StartedServer } from '../support/exec-servers';
 import { addEnvironment } from './environment-ui';
 import { clippedRowActions, seriousAxeViolations } from './page-audit';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
 import { startWebApp, type WebApp } from './web-app';
 
@@ -72,7 +72,7 @@ describe('web app: panes and tabs', () => {
     'titles, renames, reorders and marks tabs; moves focus by position; maximizes without stopping panes',
     async () => {
       const { page } = browser;
-      onTestFailed(() => reportFailure(page, 'panes', app));
+      reportOnFailure(page, 'panes', app);
       await page.goto(app.url);
       await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
       await typeLine(page, 'echo ready-$((2*3))');
@@ -205,7 +205,7 @@ describe('web app: panes and tabs', () => {
     'marks an environment whose link is down in the sidebar, by name and not colour alone',
     async () => {
       const { page } = browser;
-      onTestFailed(() => reportFailure(page, 'panes-sidebar', app));
+      reportOnFailure(page, 'panes-sidebar', app);
       server = await startServer('tether', 'ws');
       await addEnvironment(page, server.transportSpec(), UI_TIMEOUT_MS);
       const entry = page.getByRole('button', { name: 'Environment Lab box' });

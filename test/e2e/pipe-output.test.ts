@@ -2,10 +2,10 @@
 // pane in Chromium: its stdout and stderr come through pipes, with no line discipline to turn `\n`
 // into `\r\n`, yet every line starts at column 0 (no staircase), and stderr is drawn in another
 // colour than stdout.
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
-import { reportFailure } from './screens';
+import { reportOnFailure, reportIfFailed } from './screens';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -18,14 +18,15 @@ describe('web app: a process without a tty in a pane', () => {
     app = await startWebApp();
     browser = await launchBrowser({ disableWebgl: true });
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     await app?.stop();
   });
 
   it('prints its lines straight and stderr in a colour of its own', async () => {
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'pipe-output', app));
+    reportOnFailure(page, 'pipe-output', app);
     await page.goto(app.url);
     // The local environment is up once its first shell shows.
     await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);

@@ -9,14 +9,14 @@ import { httpGet } from '../support/forward-peers';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it, onTestFailed, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { REPO_ROOT } from '../support/exec-servers';
 import { SshTestRig } from '../support/sshd';
 import { addEnvironment, addSshEnvironment } from './environment-ui';
 import { remoteRig } from './remote-rig';
 import { pane, typeLine } from './terminal-text';
-import { reportFailure } from './screens';
+import { reportOnFailure, reportIfFailed } from './screens';
 import { startWebApp, type WebApp } from './web-app';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -113,7 +113,7 @@ describe('web app: ports', () => {
 
   it('forwards the port a dev server in a pane prints, previews its page and its live socket', async () => {
     const { page, context } = rig.browser;
-    onTestFailed(() => reportFailure(page, 'ports', rig.app));
+    reportOnFailure(page, 'ports', rig.app);
     await page.goto(rig.app.url);
     await addEnvironment(page, rig.server.transportSpec(rig.proxy.url()), UI_TIMEOUT_MS);
     await devServerFlow(page, context);
@@ -130,7 +130,8 @@ describe('web app: ports on an SSH environment', () => {
     app = await startWebApp({ homeFiles: { '.ssh/config': readFileSync(ssh.configFile, 'utf8') } });
     browser = await launchBrowser({ disableWebgl: true });
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     await app?.stop();
     await ssh?.close();
@@ -138,7 +139,7 @@ describe('web app: ports on an SSH environment', () => {
 
   it('forwards through the host daemon what a dev server there prints, page and socket', async () => {
     const { page, context } = browser;
-    onTestFailed(() => reportFailure(page, 'ports-ssh', app));
+    reportOnFailure(page, 'ports-ssh', app);
     await page.goto(app.url);
     await addSshEnvironment(page, 'lab-ssh', UI_TIMEOUT_MS);
     await devServerFlow(page, context);

@@ -3,13 +3,13 @@
 // underlined until it is; a password typed into `read -s` is never drawn; and the screen the
 // predictions leave behind is the host's: a reload, which replays the host's output into a fresh
 // terminal, shows the same text.
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startProxiedServer, type ProxiedServer } from '../support/proxied-server';
 import { openRemoteShell } from './environment-ui';
 import { startWebApp, type WebApp } from './web-app';
 import { focusTerminal, pane, paneText, typeLine } from './terminal-text';
-import { reportFailure } from './screens';
+import { reportOnFailure } from './screens';
 import { pressUntilShown } from '../support/key-timing';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -42,7 +42,7 @@ describe('web app: predictive local echo on a slow link', () => {
     { timeout: 90_000 },
     async () => {
       const { page } = browser;
-      onTestFailed(() => reportFailure(page, 'predictive-echo', app));
+      reportOnFailure(page, 'predictive-echo', app);
       const indicator = await openRemoteShell(
         page,
         app.url,

@@ -5,12 +5,12 @@
 // against either server.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addEnvironment, openRemoteShell } from './environment-ui';
 import { remoteRig } from './remote-rig';
 import { dropFile, openEmptyFolder } from './files-ui';
 import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -29,7 +29,7 @@ describe('web app: remote environment over a bad link', () => {
 
   it('survives a cut without losing or repeating output or input, resizes, and shows the exit code', async () => {
     const { page } = rig.browser;
-    onTestFailed(() => reportFailure(page, 'remote-environment', rig.app));
+    reportOnFailure(page, 'remote-environment', rig.app);
     const indicator = await openRemoteShell(
       page,
       rig.app.url,
@@ -104,7 +104,7 @@ describe('web app: remote environment over a bad link', () => {
 
   async function uploadAcrossCut(impl: 'tether' | 'codex'): Promise<void> {
     const { page } = rig.browser;
-    onTestFailed(() => reportFailure(page, `remote-upload-${impl}`, rig.app));
+    reportOnFailure(page, `remote-upload-${impl}`, rig.app);
     await page.goto(rig.app.url);
     const indicator = await addEnvironment(page, rig.server.transportSpec(rig.proxy.url()), UI_TIMEOUT_MS);
     const folder = path.join(rig.server.home, 'uploads');

@@ -1,6 +1,7 @@
 // The parts of an e2e test of a remote environment: an exec-server behind a fault proxy, the web
 // app and Chromium, started before each test of the calling describe block and stopped after it.
 import { afterEach, beforeEach } from 'vitest';
+import { reportIfFailed } from './screens';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import type { ServerImpl, StartedServer } from '../support/exec-servers';
 import type { FaultProxy } from '../support/fault-proxy';
@@ -29,7 +30,8 @@ export function remoteRig(impl: ServerImpl, options: { serverArgs?: string[] } =
     app = await startWebApp();
     browser = await launchBrowser({ disableWebgl: true });
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     await app?.stop();
     await remote?.stop();

@@ -3,14 +3,14 @@
 // shell as typed input (issue 20, defect 2). Live queries after the reload are still answered, and
 // so is a query no terminal has shown yet that reaches a new pane through its first replay (a
 // program that asks at startup, like fish, and waits for the answer).
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
-import { reportFailure } from './screens';
+import { reportOnFailure, reportIfFailed } from './screens';
 
 /** Generous bound for UI conditions on a shared, loaded machine. */
 const UI_TIMEOUT_MS = 30_000;
@@ -35,7 +35,8 @@ describe('web app: replayed output after a reload', () => {
     app = await startWebApp();
     browser = await launchBrowser({ disableWebgl: true });
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     await app?.stop();
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
@@ -43,7 +44,7 @@ describe('web app: replayed output after a reload', () => {
 
   it('sends the shell nothing for queries in the replay, and still answers live ones', async () => {
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'replay-input', app));
+    reportOnFailure(page, 'replay-input', app);
     await page.goto(app.url);
     await expect
       .poll(() => page.getByRole('img', { name: /^Connection: connected/ }).count(), poll)
@@ -83,7 +84,8 @@ describe('web app: a new pane whose program asks the terminal at once', () => {
     app = await startWebApp({ homeFiles: { '.bash_profile': ASKING_PROFILE } });
     browser = await launchBrowser({ disableWebgl: true });
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     await app?.stop();
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
@@ -91,7 +93,7 @@ describe('web app: a new pane whose program asks the terminal at once', () => {
 
   it('answers the first query of a process once, and not again after a reload', async () => {
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'startup-query', app));
+    reportOnFailure(page, 'startup-query', app);
     await page.goto(app.url);
     await expect
       .poll(() => page.getByRole('img', { name: /^Connection: connected/ }).count(), poll)

@@ -5,13 +5,13 @@
 // Tether's server the app's output window stays within the retention, so a cut cannot cause a gap.)
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WEB_TOKEN_PARAM, webSocketUrlFor, type ProcessEventView } from '../../shared/ipc';
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/web-bridge-client';
 import { openRemoteShell } from './environment-ui';
 import { remoteRig } from './remote-rig';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -48,7 +48,7 @@ describe('web app: output beyond the server’s retention during a cut', () => {
 
   it('shows a gap marker with the seqs the app reports lost, then the output after it', async () => {
     const { page } = rig.browser;
-    onTestFailed(() => reportFailure(page, 'retention-gap', rig.app));
+    reportOnFailure(page, 'retention-gap', rig.app);
     const indicator = await openRemoteShell(
       page,
       rig.app.url,

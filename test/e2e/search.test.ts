@@ -4,11 +4,11 @@
 // opens the editor with its cursor on that line, scrolled into view.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addEnvironment } from './environment-ui';
 import { seriousAxeViolations } from './page-audit';
 import { remoteRig } from './remote-rig';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -19,7 +19,7 @@ describe('web app: Quick open and Find in files', () => {
 
   it('Ctrl+P opens a file by a fuzzy name; a search result opens the editor at its line', async () => {
     const { page } = rig.browser;
-    onTestFailed(() => reportFailure(page, 'search', rig.app));
+    reportOnFailure(page, 'search', rig.app);
     const folder = path.join(rig.server.home, 'project');
     mkdirSync(path.join(folder, 'src', 'server'), { recursive: true });
     mkdirSync(path.join(folder, 'notes'));

@@ -4,11 +4,11 @@
 // that ended with it — its pane keeping its output — and "Start a new session", which connects anew.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pidAlive } from '../support/pids';
 import { openRemoteShell } from './environment-ui';
 import { remoteRig } from './remote-rig';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { countInPane, typeLine } from './terminal-text';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -20,7 +20,7 @@ describe('web app: a session that expires during an outage', () => {
 
   it('says until when it is held, then when it expired and what ended with it, and starts anew', async () => {
     const { page } = rig.browser;
-    onTestFailed(() => reportFailure(page, 'session-expiry', rig.app));
+    reportOnFailure(page, 'session-expiry', rig.app);
     const indicator = await openRemoteShell(
       page,
       rig.app.url,

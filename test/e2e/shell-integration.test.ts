@@ -5,9 +5,9 @@
 // and a `file:line` path a command printed, relative to the folder it ran in, opens the editor.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localRig } from './local-rig';
-import { reportFailure } from './screens';
+import { reportOnFailure } from './screens';
 import { focusTerminal, pane, paneText, typeLine } from './terminal-text';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -18,7 +18,7 @@ describe('web app: shell integration', () => {
 
   it('marks commands by status, jumps back to one, shows a failure badge and opens file:line links', async () => {
     const { page } = rig.browser;
-    onTestFailed(() => reportFailure(page, 'shell-integration', rig.app));
+    reportOnFailure(page, 'shell-integration', rig.app);
     mkdirSync(path.join(rig.scratch, 'src'));
     writeFileSync(path.join(rig.scratch, 'src', 'app.ts'), 'one\ntwo\nthe third line\nfour\n');
     await page.goto(rig.app.url);

@@ -1,9 +1,9 @@
 // What only a real browser lays out, on a short (1024×700) window: the Menu, which lists every
 // command, stays inside the window and scrolls, so its last command can be reached and clicked.
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
-import { reportFailure } from './screens';
+import { reportOnFailure } from './screens';
 
 const poll = { timeout: 30_000, interval: 100 };
 const VIEWPORT = { width: 1024, height: 700 };
@@ -25,7 +25,7 @@ describe('web app on a 1024×700 window', () => {
 
   it('keeps the Menu inside the window, its last command in reach', async () => {
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'short-window-menu', app));
+    reportOnFailure(page, 'short-window-menu', app);
     // The first shell's pane takes the focus as it opens: open the Menu after that, or the pane
     // can take the focus back from it.
     await expect.poll(() => page.locator('section.pane .xterm-rows').count(), poll).toBe(1);

@@ -4,10 +4,10 @@
 // exactly once; then its files and processes work like any other environment's.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { SshTestRig, type SshdHost } from '../support/sshd';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure, reportIfFailed } from './screens';
 import { countInPane, focusTerminal, pane, paneText, typeLine } from './terminal-text';
 import { startWebApp, type WebApp } from './web-app';
 
@@ -30,7 +30,8 @@ beforeEach(async () => {
   app = await startWebApp({ homeFiles: { '.ssh/config': readFileSync(rig.configFile, 'utf8') } });
   browser = await launchBrowser({ disableWebgl: true });
 });
-afterEach(async () => {
+afterEach(async (ctx) => {
+  await reportIfFailed(ctx);
   await browser?.close();
   await app?.stop();
   await rig?.close();
@@ -40,7 +41,7 @@ describe('web app: SSH environment', () => {
   it('adds a host from the picker, trusts its key, installs, and resumes a shell across a cut', async () => {
     const { page } = browser;
     const proxy = host.proxy!;
-    onTestFailed(() => reportFailure(page, 'ssh-environment', app));
+    reportOnFailure(page, 'ssh-environment', app);
     await page.goto(app.url);
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
 

@@ -1,7 +1,7 @@
 // A link a program prints, clicked in the web app in Chromium: the app asks first (full URL and
 // host), and Open opens it in a new tab of the browser, with no opener; the web host runs no
 // program for it (a recording xdg-open is first on its PATH and must stay unused).
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
 import { pane, typeLine } from './terminal-text';
-import { reportFailure } from './screens';
+import { reportOnFailure, reportIfFailed } from './screens';
 
 const UI_TIMEOUT_MS = 30_000;
 const poll = { timeout: UI_TIMEOUT_MS, interval: 100 };
@@ -38,7 +38,8 @@ describe('web app: links in terminal output', () => {
     process.env.PATH = savedPath;
     browser = await launchBrowser({ disableWebgl: true });
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     process.env.PATH = savedPath;
     await browser?.close();
     await app?.stop();
@@ -48,7 +49,7 @@ describe('web app: links in terminal output', () => {
 
   it('asks, then opens the link in a new tab instead of on the host', async () => {
     const { page, context } = browser;
-    onTestFailed(() => reportFailure(page, 'terminal-links', app));
+    reportOnFailure(page, 'terminal-links', app);
     await page.goto(app.url);
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
 

@@ -1,9 +1,9 @@
 // Terminal profiles and split folders in Chromium against a real Local shell: a profile set in
 // Local's dialog (a variable, a start command, a folder) shapes the next new terminal, and a split
 // of a pane whose shell reported its folder (OSC 7) after a `cd` starts in that folder.
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localRig } from './local-rig';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { countInPane, pane, paneText, typeLine } from './terminal-text';
 
 const UI_TIMEOUT_MS = 60_000;
@@ -15,7 +15,7 @@ describe('web app: terminal profiles', () => {
   it('starts a new terminal as Local’s profile says, and a split in the folder its pane reported', async () => {
     const { app, browser, scratch } = rig;
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'terminal-profile', app));
+    reportOnFailure(page, 'terminal-profile', app);
     await page.goto(app.url);
     await expect.poll(() => pane(page).locator('.xterm-rows').count(), poll).toBe(1);
 

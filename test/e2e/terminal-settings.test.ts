@@ -3,12 +3,12 @@
 // output at once (same xterm, scrollback kept); the right-click setting switches between the menu
 // and paste; the bell flashes the pane on `printf '\a'`. Saves the dialog's screenshots (the user
 // guide's docs/images/settings-*.png are copies) and audits it with axe-core.
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
 import { countInPane, focusTerminal, pane, typeLine } from './terminal-text';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure } from './screens';
 import { seriousAxeViolations } from './page-audit';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -79,7 +79,7 @@ describe('web app: terminal settings apply live', () => {
     'changes font size, line height, cursor and scheme of an open terminal at once, keeping its scrollback',
     async () => {
       const { page } = browser;
-      onTestFailed(() => reportFailure(page, 'terminal-settings-live', app));
+      reportOnFailure(page, 'terminal-settings-live', app);
       await page.emulateMedia({ colorScheme: 'dark' });
       // Output that scrolls off the screen, then a marker on screen.
       await typeLine(page, 'echo first-of-all-$((6*7)); seq 1 120; echo on-screen-$((2*2))');
@@ -144,7 +144,7 @@ describe('web app: terminal settings apply live', () => {
     'right click opens the menu, or pastes when set to paste',
     async () => {
       const { page } = browser;
-      onTestFailed(() => reportFailure(page, 'terminal-settings-right-click', app));
+      reportOnFailure(page, 'terminal-settings-right-click', app);
       const mount = pane(page).locator('.terminal-mount');
       const menu = page.getByRole('menu', { name: 'Terminal' });
       await mount.click({ button: 'right' });
@@ -180,7 +180,7 @@ describe('web app: terminal settings apply live', () => {
     "flashes the pane on printf '\\a', and not once the bell is off",
     async () => {
       const { page } = browser;
-      onTestFailed(() => reportFailure(page, 'terminal-settings-bell', app));
+      reportOnFailure(page, 'terminal-settings-bell', app);
       // Records every flash, however short, as it starts.
       await pane(page)
         .locator('.terminal-host')

@@ -7,10 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { startWebApp, type WebApp } from './web-app';
-import { reportFailure } from './screens';
+import { reportOnFailure, reportIfFailed } from './screens';
 
 /** Generous bound for UI conditions on a shared, loaded machine. */
 const UI_TIMEOUT_MS = 30_000;
@@ -33,7 +33,8 @@ describe('web app: login', () => {
     });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     await app?.stop();
     await new Promise((resolve) => other?.close(resolve));
@@ -41,7 +42,7 @@ describe('web app: login', () => {
 
   it('keeps the token out of the address bar, the socket URL and other local servers', async () => {
     const { page, context } = browser;
-    onTestFailed(() => reportFailure(page, 'web-login', app));
+    reportOnFailure(page, 'web-login', app);
     const printed = new URL(app.url);
     const token = printed.searchParams.get('token')!;
     const socketUrls: string[] = [];
@@ -89,7 +90,7 @@ describe('web app: login', () => {
     app = await startWebApp({ opener: bin });
     try {
       const { page } = browser;
-      onTestFailed(() => reportFailure(page, 'web-login-opener', app));
+      reportOnFailure(page, 'web-login-opener', app);
       await expect.poll(() => existsSync(record), poll).toBe(true);
       const opened = readFileSync(record, 'utf8');
       expect(opened).toMatch(/^file:\/\//);

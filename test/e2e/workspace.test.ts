@@ -5,12 +5,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { SshTestRig, type SshdHost } from '../support/sshd';
 import { addEnvironment, addSshEnvironment } from './environment-ui';
 import { remoteRig } from './remote-rig';
-import { reportFailure, saveScreenshot } from './screens';
+import { saveScreenshot, reportOnFailure, reportIfFailed } from './screens';
 import { startWebApp, type WebApp } from './web-app';
 
 const UI_TIMEOUT_MS = 60_000;
@@ -147,7 +147,7 @@ describe('web app: the workspace', () => {
 
   it('opens a folder, changes files in it, and edits one in an editor tab', async () => {
     const { page } = rig.browser;
-    onTestFailed(() => reportFailure(page, 'workspace', rig.app));
+    reportOnFailure(page, 'workspace', rig.app);
     await page.goto(rig.app.url);
     await addEnvironment(page, rig.server.transportSpec(rig.proxy.url()), UI_TIMEOUT_MS);
     await workspaceFlow(page, rig.server.home, 'Lab box', 'ws');
@@ -165,7 +165,8 @@ describe('web app: the workspace on an SSH environment', () => {
     app = await startWebApp({ homeFiles: { '.ssh/config': readFileSync(ssh.configFile, 'utf8') } });
     browser = await launchBrowser({ disableWebgl: true });
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    await reportIfFailed(ctx);
     await browser?.close();
     await app?.stop();
     await ssh?.close();
@@ -173,7 +174,7 @@ describe('web app: the workspace on an SSH environment', () => {
 
   it('opens a folder on the host, changes files in it, and edits one in an editor tab', async () => {
     const { page } = browser;
-    onTestFailed(() => reportFailure(page, 'workspace-ssh', app));
+    reportOnFailure(page, 'workspace-ssh', app);
     await page.goto(app.url);
     await addSshEnvironment(page, 'lab-ssh', UI_TIMEOUT_MS);
     await workspaceFlow(page, host.home, 'lab-ssh', 'ssh');
