@@ -1,8 +1,9 @@
 // Terminal settings in the web app through Chromium (issue #14): font size, line height, cursor
 // style and colour scheme changed in the Settings dialog change an already open terminal with
 // output at once (same xterm, scrollback kept); the right-click setting switches between the menu
-// and paste; the bell flashes the pane on `printf '\a'`. Saves the dialog's screenshots (the user
-// guide's docs/images/settings-*.png are copies) and audits it with axe-core.
+// and paste; the bell flashes the pane on `printf '\a'`; a blinking cursor holds still while keys
+// come. Saves the dialog's screenshots (the user guide's docs/images/settings-*.png are copies) and
+// audits it with axe-core.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
@@ -206,6 +207,46 @@ describe('web app: terminal settings apply live', () => {
       // The marker is drawn after the bell was handled, so no flash by then means none at all.
       await expect.poll(() => countInPane(page, /^quiet-8$/m), poll).toBe(1);
       expect(await flashes()).toBe(1);
+    },
+    TEST_TIMEOUT_MS,
+  );
+  it(
+    'holds the blinking cursor still while keys come (no blink animation) and blinks again after a pause',
+    async () => {
+      const { page } = browser;
+      reportOnFailure(page, 'terminal-settings-typing-cursor', app);
+      await typeLine(page, 'echo blink-$((5+6))');
+      await expect.poll(() => countInPane(page, /^blink-11$/m), poll).toBe(1);
+      // The animation xterm's DOM renderer gives the focused cursor ('none' while it holds still).
+      const animation = () =>
+        pane(page)
+          .locator('.xterm-rows')
+          .evaluate((rows) => {
+            const cursor = rows.querySelector('.xterm-cursor');
+            return cursor ? getComputedStyle(cursor).animationName : 'no cursor';
+          });
+      // Blinking is the default; it starts again a second after the Enter above.
+      const holding = () => pane(page).locator('.terminal-host.cursor-still').count();
+      await expect.poll(holding, poll).toBe(0);
+      await expect.poll(animation, poll).toMatch(/^blink_/);
+      // What the cursor's animation was as the host took the typing class, however briefly.
+      await pane(page)
+        .locator('.terminal-host')
+        .evaluate((host) => {
+          const seen: string[] = [];
+          (globalThis as unknown as { stillCursor: string[] }).stillCursor = seen;
+          new MutationObserver(() => {
+            const cursor = host.querySelector('.xterm-rows .xterm-cursor');
+            if (host.classList.contains('cursor-still') && cursor)
+              seen.push(getComputedStyle(cursor).animationName);
+          }).observe(host, { attributes: true, attributeFilter: ['class'] });
+        });
+      await page.keyboard.type('#');
+      const still = () =>
+        page.evaluate(() => (globalThis as unknown as { stillCursor: string[] }).stillCursor);
+      await expect.poll(still, poll).toEqual(['none']);
+      await expect.poll(animation, poll).toMatch(/^blink_/);
+      await page.keyboard.press('Backspace');
     },
     TEST_TIMEOUT_MS,
   );

@@ -22,6 +22,7 @@ import { absolutePath, fileLineLinks } from '../../web-links/file-links';
 import { openEditor } from '../../editor/editor-actions';
 import { cwdOf } from '../../processes/processes-store';
 import { PredictiveEcho } from './predictive-echo';
+import { TypingCursor } from './typing-cursor';
 import { useEnvironments } from '../../environments/environments-store';
 
 export interface TerminalStatus {
@@ -78,6 +79,8 @@ export class ProcessTerminal {
   private predictiveEcho: Settings['predictiveEcho'];
   /** Sits at the xterm boundary: sees every key typed and every host write into the terminal. */
   private readonly echo: PredictiveEcho;
+  /** Keeps a blinking cursor still while keys come (see typing-cursor). */
+  private readonly typingCursor: TypingCursor;
 
   constructor(
     readonly key: ProcessKey,
@@ -103,6 +106,7 @@ export class ProcessTerminal {
       linkHandler: { activate: (_event, uri) => requestOpenLink(uri, key.envId) },
     });
     this.replayGuard = new ReplayInputGuard(this.terminal);
+    this.typingCursor = new TypingCursor(this.element);
     this.predictiveEcho = settings.predictiveEcho;
     this.echo = new PredictiveEcho(this.terminal, {
       mode: () => this.predictiveEcho,
@@ -121,12 +125,14 @@ export class ProcessTerminal {
     // user types still goes out: right after a restart is when people type at once.
     this.terminal.onData((data) => {
       if (!this.replayGuard.passes()) return;
+      this.typingCursor.typed();
       this.echo.typed(data);
       this.input.send(data);
     });
     this.terminal.onBell(() => this.bell.ring(this.bellSetting));
     this.terminal.onBinary((data) => {
       if (!this.replayGuard.passes()) return;
+      this.typingCursor.typed();
       this.echo.typed(data);
       this.input.sendBinary(data);
     });
@@ -338,6 +344,7 @@ export class ProcessTerminal {
   dispose(): void {
     this.flow.dispose();
     this.echo.dispose();
+    this.typingCursor.dispose();
     this.statusListeners.clear();
     this.terminal.dispose();
     this.element.remove();
