@@ -5,10 +5,11 @@
 // and after the first command has run writes them once: they then hold the functions that command
 // compiled lazily too.
 //
-// One file per bundle and Node, in the user's cache directory ($XDG_CACHE_HOME or ~/.cache, then
-// tether/cli-code-cache/). Its name and its header carry the bundle's SHA-256, Node's version and
-// the architecture, and the header the SHA-256 of the V8 bytes: a file of another bundle or Node,
-// a truncated or corrupt one is never handed to V8, only replaced. V8 may still reject bytes
+// One file per command, bundle and Node, in the user's cache directory ($XDG_CACHE_HOME or
+// ~/.cache, then tether/cli-code-cache/). Its name and its header carry the bundle's SHA-256, the
+// command, Node's and V8's versions and the architecture, and the header the SHA-256 of the V8
+// bytes: a file of another bundle or Node, a truncated or corrupt one is never handed to V8, only
+// replaced. V8 may still reject bytes
 // (other V8 flags): then they are replaced too. Writes go to a temporary file renamed into place,
 // so a reader never sees half a file. Nothing here may fail the CLI: the cache is only ever skipped.
 // TETHER_CODE_CACHE=off turns it off, TETHER_CODE_CACHE=verbose reports what it did on stderr.
@@ -82,9 +83,14 @@ function commandKey(command: string | undefined): string {
   return command !== undefined && /^[a-z][a-z-]{0,31}$/.test(command) ? command : 'other';
 }
 
+/** Node's and V8's versions and the architecture (Electron's Node, running as node, has its own V8). */
+function runtimeKey(): string {
+  return `${process.version}-v8-${process.versions.v8}-${process.arch}`;
+}
+
 /** The header line naming what the bytes after it were made for, and their own hash. */
 function header(bundleHash: string, command: string, payloadHash: string): string {
-  return `${MAGIC} ${bundleHash} ${command} ${process.version} ${process.arch} ${payloadHash}\n`;
+  return `${MAGIC} ${bundleHash} ${command} ${runtimeKey()} ${payloadHash}\n`;
 }
 
 /** The V8 bytes of `file` if its header is for `bundleHash` and this Node and they are whole; else null. */
@@ -107,7 +113,11 @@ function readCache(file: string, bundleHash: string, command: string): Buffer | 
 function prune(dir: string): void {
   const files = readdirSync(dir)
     .filter((name) => FILE_PATTERN.test(name))
-    .map((name) => ({ name, mtime: statSync(path.join(dir, name)).mtimeMs }))
+    // Another `tether` may remove one meanwhile: it then sorts first and is left alone.
+    .map((name) => ({
+      name,
+      mtime: statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? Infinity,
+    }))
     .sort((a, b) => b.mtime - a.mtime);
   for (const { name } of files.slice(KEEP_FILES)) rmSync(path.join(dir, name), { force: true });
 }
@@ -136,10 +146,7 @@ export function compileBundle(bundleFile: string, options: CodeCacheOptions = {}
   const bundleHash = sha256(source);
   const command = commandKey(options.command);
   const dir = options.cacheDir ?? defaultCacheDir();
-  const cacheFile = path.join(
-    dir,
-    `cli-${bundleHash.slice(0, 16)}-${command}-${process.version}-${process.arch}.v8cache`,
-  );
+  const cacheFile = path.join(dir, `cli-${bundleHash.slice(0, 16)}-${command}-${runtimeKey()}.v8cache`);
   const cached = readCache(cacheFile, bundleHash, command);
   const script = new vm.Script(wrapped, {
     filename: bundleFile,
