@@ -26,10 +26,10 @@ const common = {
   loader: SHELL_SCRIPT_LOADERS,
 };
 
-// Bundled CommonJS (commander, ws) calls require(): give it one bound to the bundle's location.
-const CLI_REQUIRE_BANNER =
-  "import { createRequire as __tetherCreateRequire } from 'node:module';\n" +
-  'const require = __tetherCreateRequire(import.meta.url);';
+// Strict as the ES module it was (the directive must come first), and import.meta.url of the
+// CommonJS CLI bundle: its own file.
+const CLI_BUNDLE_BANNER =
+  '"use strict";\n' + "const __tetherBundleUrl = require('node:url').pathToFileURL(__filename).href;";
 
 const only = process.argv.slice(2);
 const want = (name) => only.length === 0 || only.includes(name);
@@ -42,15 +42,28 @@ if (want('cli')) {
     build({
       ...common,
       entryPoints: ['electron/cli/main.ts'],
-      outfile: 'dist/cli.js',
-      format: 'esm',
+      outfile: 'dist/cli-main.cjs',
+      // A CommonJS script: the launcher compiles it as a vm.Script with its V8 code cache
+      // (electron/cli/code-cache.ts), which ES modules cannot have on Node 20.
+      format: 'cjs',
       // Its JavaScript dependencies inlined: each `tether` command (cp above all) used to spend a
       // third of a second of CPU resolving and compiling zod's, ws's and commander's many modules
       // before doing anything. node-pty stays out (native, loaded at run time); ws's optional
       // native helpers stay out too (ws falls back to JavaScript when they are missing).
       packages: undefined,
       external: ['node-pty', 'bufferutil', 'utf-8-validate'],
-      banner: { js: CLI_REQUIRE_BANNER },
+      // The sources find files beside the bundle from import.meta.url.
+      define: { 'import.meta.url': '__tetherBundleUrl' },
+      banner: { js: CLI_BUNDLE_BANNER },
+    }),
+    // What bin/tether.js runs: loads the bundle above with its code cache. Node's modules only.
+    build({
+      ...common,
+      entryPoints: ['electron/cli/launcher.ts'],
+      outfile: 'dist/cli.js',
+      format: 'esm',
+      sourcemap: false,
+      plugins: [],
     }),
   );
 }

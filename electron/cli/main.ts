@@ -42,14 +42,18 @@ async function allCommands(): Promise<Register[]> {
   ];
 }
 
-const program = new Command('tether')
-  .description('Stay attached to remote machines and containers through a bad network.')
-  .version(TETHER_VERSION)
-  // Lets `tether run ... ls -la` pass the program's own options through untouched.
-  .enablePositionalOptions();
+async function main(): Promise<void> {
+  const program = new Command('tether')
+    .description('Stay attached to remote machines and containers through a bad network.')
+    .version(TETHER_VERSION)
+    // Lets `tether run ... ls -la` pass the program's own options through untouched.
+    .enablePositionalOptions();
 
-const named = process.argv[2];
-const only = named !== undefined && Object.hasOwn(COMMANDS, named) ? COMMANDS[named] : undefined;
-for (const register of await (only ?? allCommands)()) register(program);
+  const named = process.argv[2];
+  const only = named !== undefined && Object.hasOwn(COMMANDS, named) ? COMMANDS[named] : undefined;
+  for (const register of await (only ?? allCommands)()) register(program);
+  await program.parseAsync(process.argv);
+}
 
-await program.parseAsync(process.argv);
+// A failure rejects unhandled, ending the CLI with its stack and status 1 as a top-level await did.
+void main();
