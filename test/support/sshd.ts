@@ -123,6 +123,8 @@ export interface SshdOptions {
   password?: string;
   /** sshd's LogLevel VERBOSE, which logs each session it starts (see startedSessions). */
   verboseLog?: boolean;
+  /** More sshd_config lines (e.g. `AllowStreamLocalForwarding no`). */
+  sshdLines?: string[];
 }
 
 export interface SshdHost {
@@ -221,6 +223,7 @@ export class SshTestRig {
         'Subsystem sftp internal-sftp',
         // INFO logs each accepted login, which servedConnections() counts; VERBOSE each session too.
         `LogLevel ${options.verboseLog ? 'VERBOSE' : 'INFO'}`,
+        ...(options.sshdLines ?? []),
         '',
       ].join('\n'),
     );
