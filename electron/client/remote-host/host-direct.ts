@@ -179,11 +179,26 @@ export async function openDirectLink(
   let framing = false;
   const gone = (): ClientError =>
     new ClientError('disconnected', `The direct link to the daemon on ${description} is gone.`);
+  // Messages of one event-loop turn leave in one writev, as the daemon sends its own: a message
+  // split over two writes may cross the SSH connection as two packets, and the second then waits
+  // for the first one's ACK (Nagle: neither end of a master without a tty sets TCP_NODELAY).
+  let corked = false;
+  const flush = (): void => {
+    corked = false;
+    connected.uncork();
+  };
+  const cork = (): void => {
+    if (corked) return;
+    corked = true;
+    connected.cork();
+    process.nextTick(flush);
+  };
   const transport: Transport = {
     description: `direct socket to ${description}`,
     hasPings: false,
     send(text) {
       if (reported || closedByUs || !connected.writable) throw gone();
+      cork();
       if (framing) {
         connected.write(streamFramePrefix(STREAM_FRAME_TEXT, Buffer.byteLength(text)));
         connected.write(text);
@@ -191,6 +206,7 @@ export async function openDirectLink(
     },
     sendDataFrame(frame, written) {
       if (reported || closedByUs || !connected.writable) throw gone();
+      cork();
       connected.write(streamFramePrefix(STREAM_FRAME_DATA, frame.byteLength));
       connected.write(frame, (error) => {
         if (!error) written?.();

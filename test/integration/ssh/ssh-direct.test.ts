@@ -100,7 +100,11 @@ describe('SSH direct link', () => {
       await client.connect();
       expect(directSockets(hooks)).toHaveLength(1);
       const out = collect(
-        await client.startProcess({ argv: ['/bin/sh', '-c', untilFile('never')], cwd: host.home, tty: false }),
+        await client.startProcess({
+          argv: ['/bin/sh', '-c', untilFile('never')],
+          cwd: host.home,
+          tty: false,
+        }),
       );
       for (const pid of daemonPids(host)) process.kill(pid, 'SIGKILL');
       await waitFor('the client to fail', () => client.state.kind === 'failed', 45_000);

@@ -324,6 +324,7 @@ export class SshMaster implements HostShell {
         );
       });
     });
+    await this.setInteractive();
     if (this.shared) {
       // The master lives on in the background and still holds its stderr: let go of it, or this
       // process could not exit before the master does (ssh ignores the broken pipe).
@@ -334,6 +335,31 @@ export class SshMaster implements HostShell {
     }
     child.once('exit', (code, signal) => {
       if (this.child === child) this.onLog(`ssh master ended (${signal ?? `exit ${code}`})`);
+    });
+  }
+
+  /**
+   * Runs `true` under a pty as the connection's first session. sshd decides once per connection,
+   * at its first session, whether the connection is interactive (a pty) and only then sets
+   * TCP_NODELAY; otherwise a small message that follows another before its ACK (a keystroke's
+   * echo after the write's answer) waits for the peer's delayed ACK, some 40 ms. The bridge used
+   * to merge such messages by chance; a direct link relays them as they come. Best effort: a host
+   * that refuses a pty keeps working, only slower to echo.
+   */
+  private setInteractive(): Promise<void> {
+    return new Promise((resolve) => {
+      const argv = this.commandArgv('true');
+      argv.splice(1, 1, '-tt');
+      const run = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+      const timer = setTimeout(() => run.kill('SIGKILL'), SSH_CONNECT_TIMEOUT_S * 1000);
+      run.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      run.once('error', () => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
   }
 
