@@ -334,7 +334,11 @@ export class SshMaster implements HostShell {
       return;
     }
     child.once('exit', (code, signal) => {
-      if (this.child === child) this.onLog(`ssh master ended (${signal ?? `exit ${code}`})`);
+      // A master that ended by itself is said even when its successor is on the way already (a
+      // direct link over it closes with it, so the reconnect may start before this exit is seen);
+      // one we stopped (SIGTERM) only if it was still the current one.
+      if (this.child === child || signal === null)
+        this.onLog(`ssh master ended (${signal ?? `exit ${code}`})`);
     });
   }
 
