@@ -123,6 +123,8 @@ export interface SshdOptions {
   password?: string;
   /** sshd's LogLevel VERBOSE, which logs each session it starts (see startedSessions). */
   verboseLog?: boolean;
+  /** More sshd_config lines (e.g. `AllowStreamLocalForwarding no`). */
+  sshdLines?: string[];
 }
 
 export interface SshdHost {
@@ -221,6 +223,7 @@ export class SshTestRig {
         'Subsystem sftp internal-sftp',
         // INFO logs each accepted login, which servedConnections() counts; VERBOSE each session too.
         `LogLevel ${options.verboseLog ? 'VERBOSE' : 'INFO'}`,
+        ...(options.sshdLines ?? []),
         '',
       ].join('\n'),
     );
@@ -306,7 +309,30 @@ export class SshTestRig {
 
   async close(): Promise<void> {
     for (const host of this.hosts.splice(0)) await host.stop();
+    forgetDaemonSockets(this.dir);
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Removes what connects remembered of this rig's hosts' daemon sockets (ssh-master.ts: the
+ * `d-<hash>-<bundle>` files in /tmp/tether-<uid>), each naming a socket under `dir`.
+ */
+function forgetDaemonSockets(dir: string): void {
+  const root = path.join('/tmp', `tether-${os.userInfo().uid}`);
+  let names: string[];
+  try {
+    names = readdirSync(root).filter((name) => name.startsWith('d-'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      if (readFileSync(path.join(root, name), 'utf8').includes(dir))
+        rmSync(path.join(root, name), { force: true });
+    } catch {
+      // Gone meanwhile, or a socket (a link's, never a memory).
+    }
   }
 }
 

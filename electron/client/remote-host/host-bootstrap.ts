@@ -98,6 +98,11 @@ export class HostBootstrap {
     this.hooks.onStage({ stage: 'connected' });
   }
 
+  /** A line for the connect log (`--verbose`). */
+  log(line: string): void {
+    this.hooks.onLog(line);
+  }
+
   dispose(): void {
     this.access.dispose();
   }

@@ -69,15 +69,17 @@ const unprepared = new ClientError('transport', 'The host is not prepared for th
 /**
  * Starts the checked bridge on the host of `setup`, preparing the host first if the bridge says
  * it must (`onSetup` is told, for the log). Resolves once the bridge runs (its preamble came).
+ * `locate`: the bridge only says where the daemon's socket is, then ends (host-direct.ts).
  */
 export async function startBridge(
   setup: HostSetup,
   resume: boolean,
   options: StartBridgeOptions,
   onSetup: () => void = () => undefined,
+  locate = false,
 ): Promise<StartedBridge> {
   for (let attempt = 1; ; attempt++) {
-    const { argv, preamble } = await setup.checkedBridgeCommand(resume);
+    const { argv, preamble } = await setup.checkedBridgeCommand(resume, locate);
     const relay = new Relay();
     // The unprepared exit counts only before the preamble: after it, the bridge (node) runs.
     let running = false;

@@ -68,12 +68,21 @@ interface ChosenRuntime {
 /** Free space the install wants beyond the payload, for unpacking (payload × this factor). */
 const UNPACK_SPACE_FACTOR = 5;
 
-/** The bridge's own arguments after `node server.mjs`. */
-function bridgeArgs(shell: HostShell, sessionTtlMs: number, resume: boolean, preamble: string): string {
+/**
+ * The bridge's own arguments after `node server.mjs`. `locate`: the bridge only says where the
+ * daemon's socket is (starting the daemon first unless resuming), for a direct link (host-direct.ts).
+ */
+function bridgeArgs(
+  shell: HostShell,
+  sessionTtlMs: number,
+  resume: boolean,
+  preamble: string,
+  locate = false,
+): string {
   return (
     `bridge --preamble ${preamble} --session-ttl-ms ${sessionTtlMs}` +
     (resume ? ' --no-start' : '') +
-    (shell.forwardsAgent === true ? ' --forward-agent' : '')
+    (locate ? ' --locate' : shell.forwardsAgent === true ? ' --forward-agent' : '')
   );
 }
 
@@ -114,13 +123,24 @@ export class HostSetup {
     return this.shell.hostName;
   }
 
+  /** The shell this setup runs over (its direct road to the daemon's socket, if it has one). */
+  get hostShell(): HostShell {
+    return this.shell;
+  }
+
+  /** The id (`<version>-<hash>`) of the bundle this client runs on the host. */
+  async bundleId(): Promise<string> {
+    this.bundle ??= await loadServerBundle(this.options.artifacts ?? {});
+    return this.bundle.id;
+  }
+
   /**
    * The bridge in one host command, for a host a full setup (prepare) already prepared: it checks
    * that this bundle is installed (its manifest's sha256) and that a setup recorded the node to run
    * it with, then starts the bridge; otherwise it exits HOST_UNPREPARED_EXIT before its preamble,
    * and the caller prepares the host and asks again. A warm connect thus costs one command.
    */
-  async checkedBridgeCommand(resume: boolean): Promise<BridgeCommand> {
+  async checkedBridgeCommand(resume: boolean, locate = false): Promise<BridgeCommand> {
     this.bundle ??= await loadServerBundle(this.options.artifacts ?? {});
     const bundle = this.bundle;
     const preamble = newMarker();
@@ -137,10 +157,10 @@ export class HostSetup {
             ? ` && [ "$N" = "${safeRemotePath(wanted, 'remoteNodePath', 'checking')}" ]`
             : '') +
           ` && [ "$(h "$D/${REMOTE_BUNDLE_MANIFEST}" 2>/dev/null)" = "${bundle.manifestSha256}" ]; then ` +
-          `exec "$N" "$D/${REMOTE_BUNDLE_ENTRY}" ${bridgeArgs(shell, this.options.sessionTtlMs, resume, preamble)}; fi`,
+          `exec "$N" "$D/${REMOTE_BUNDLE_ENTRY}" ${bridgeArgs(shell, this.options.sessionTtlMs, resume, preamble, locate)}; fi`,
         `exit ${HOST_UNPREPARED_EXIT}`,
       ]),
-      { agent: shell.forwardsAgent === true },
+      { agent: !locate && shell.forwardsAgent === true },
     );
     return { argv, preamble };
   }

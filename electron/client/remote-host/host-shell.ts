@@ -22,4 +22,32 @@ export interface HostShell {
    * script), or null if it has none (ssh: 255).
    */
   readonly channelFailureExit: number | null;
+  /** A way for links to reach the daemon's socket without the bridge, where the shell has one. */
+  readonly direct?: DirectSocketRoad;
 }
+
+/** A local unix socket that the shell's connection forwards to a socket on the host. */
+export interface ForwardedSocket {
+  /** The local end (in a private 0700 directory of ours), for net.connect. */
+  readonly localPath: string;
+  /** Cancels the forward and removes the local socket. */
+  close(): void;
+}
+
+/**
+ * What a shell may offer besides running commands: a forward from a local unix socket to a unix
+ * socket on the host (OpenSSH's streamlocal forwarding over the master), so a link reaches the
+ * daemon with no process of ours in between. Kinds without one (containers) keep the bridge.
+ */
+export interface DirectSocketRoad {
+  /** Why links must take the bridge on this shell now (the agent is forwarded), or null. */
+  unavailable(): string | null;
+  /** Forwards a fresh local socket to `remoteSocket` on the host. */
+  forward(remoteSocket: string): Promise<ForwardedSocket>;
+  /** What an earlier process learned for `bundleId` on this host: its daemon's socket, or that the host refused. */
+  recall(bundleId: string): DirectMemory | null;
+  remember(bundleId: string, memory: DirectMemory): void;
+}
+
+/** A remembered daemon socket on the host, or that its sshd refused to forward to it. */
+export type DirectMemory = { socket: string } | { refused: true };

@@ -2,7 +2,8 @@
 // and the socket to stdout, byte for byte and with backpressure both ways, and starts the daemon
 // (detached, under a lock so concurrent bridges start one, without this SSH session's agent, display
 // or connection variables) when none answers, unless --no-start. With --forward-agent it offers its
-// session's agent to the daemon's processes while it relays (agent-link.ts).
+// session's agent to the daemon's processes while it relays (agent-link.ts). With --locate it only
+// says where the daemon's socket is, for a client that forwards to it directly (host-direct.ts).
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,12 @@ export interface BridgeOptions {
    * reads that as a host to examine rather than as a broken link.
    */
   preamble?: string;
+  /**
+   * --locate: relay nothing; once the daemon answers (started if need be, unless --no-start), print
+   * `{"daemonSocket":"<path>"}` after the preamble and exit 0. A client that can reach the socket
+   * itself (OpenSSH's streamlocal forwarding) learns where it is this way.
+   */
+  locate?: boolean;
 }
 
 /** Exit code and message when no daemon answers and the bridge may not start one. */
@@ -174,6 +181,11 @@ export async function runBridge(options: BridgeOptions): Promise<number> {
   const identity = readBundleIdentity();
   const paths = daemonPaths(ensureRunDir(), remoteBundleId(identity));
   const socket = await reachDaemon(paths, options);
+  if (options.locate) {
+    socket.destroy();
+    const line = `${JSON.stringify({ daemonSocket: paths.socket })}\n`;
+    return new Promise((resolve) => process.stdout.write(line, () => resolve(0)));
+  }
   if (!options.forwardAgent) return relay(socket);
   // The agent is a convenience: a failure to offer it must not cost the connection.
   tryAgentLink(() => offerAgent(paths));

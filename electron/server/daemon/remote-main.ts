@@ -68,9 +68,14 @@ program
   .option('--idle-exit-ms <ms>', 'for a daemon this bridge starts')
   .option('--forward-agent', "offer this SSH session's forwarded agent to the daemon's processes")
   .option('--preamble <line>', 'print this line on stdout first; the protocol follows it')
+  .option(
+    '--locate',
+    "reach the daemon (starting it unless --no-start), print its socket's path as JSON, exit",
+  )
   .action(
     (raw: {
       start: boolean;
+      locate?: boolean;
       sessionTtlMs?: string;
       idleExitMs?: string;
       forwardAgent?: boolean;

@@ -178,7 +178,7 @@ function judge(recorder: CaseRecorder): void {
     sshEnv,
     (v) => v >= 0.9,
     times,
-    'the chain is three Node processes (host daemon, bridge, client) where ssh -L has two; none is CPU-bound, ' +
+    "the chain adds two Node processes (host daemon, client) to ssh -L's ssh and sshd; none is CPU-bound, " +
       'each waits for its turn on the CPU (docs/forwarding.md, Performance)',
   );
   const ws = recorder.ratio('forward over ws / ssh -L', WS_DOWNLOAD, SSH_L_DOWNLOAD);

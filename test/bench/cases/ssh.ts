@@ -352,7 +352,7 @@ async function measureOutput(
 
 const THROUGH_THE_DAEMON =
   "output passes the host daemon (its reader thread and the main thread's garbage collection are the largest " +
-  'cost) and then the bridge, one process more than the plain command; see docs/ssh.md, Performance';
+  'cost), and each run starts Node and the CLI before ssh; see docs/ssh.md, Performance';
 
 function judge(recorder: CaseRecorder): void {
   const times = (v: number): string => `${v.toFixed(2)}×`;

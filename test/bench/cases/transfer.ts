@@ -2,8 +2,8 @@
 // (test/support/sshd.ts), each through its own delaying proxy with the same RTT: one big file up
 // and down, and (at the first RTT, the plain link in a full run) a folder of many small files up
 // and down. `tether cp --ssh` to that same sshd, through scp's own proxy, is the SSH environment's
-// row: its bytes cross the SSH bridge to the Tether daemon on the host, as an SSH environment's
-// do. Each run spawns the command and times it to exit, start-up and connection included.
+// row: its bytes go over the SSH connection to the Tether daemon's socket on the host (the direct
+// link; the bridge where sshd refuses socket forwarding), as an SSH environment's do. Each run spawns the command and times it to exit, start-up and connection included.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,7 @@
-// Fast SSH connects: a connect to a host where the server is installed runs one command there (the
-// checked bridge: no probe before it), counted in the sshd's own log; and `tether run --ssh` signs
+// Fast SSH connects: a connect to a host where the server is installed and its daemon's socket is
+// known runs no Tether command there (the link goes straight to the daemon's socket; else it is one
+// command, the checked locate or bridge, with no probe before it), counted in the sshd's own log;
+// and `tether run --ssh` signs
 // in once for consecutive commands, through a shared per-host master that outlives each command
 // for a while (ControlPersist) in Tether's private directory, and says so with --verbose.
 import { spawn, spawnSync } from 'node:child_process';
@@ -40,7 +42,7 @@ async function tether(args: string[]): Promise<{ code: number | null; stderr: st
 }
 
 describe('fast SSH connects', () => {
-  it('runs one command on a host where the server is installed: the bridge, checked on the way', async () => {
+  it('runs no command on a host whose daemon it reached before: the link goes direct', async () => {
     // The first connect installs the server (the host's node runs it).
     const installing = sshClient(rig, host, recordingHooks());
     await installing.connect();
@@ -53,8 +55,9 @@ describe('fast SSH connects', () => {
       await client.connect();
       const handle = await client.startProcess({ argv: ['true'], cwd: '/', tty: false });
       await new Promise<void>((resolve) => handle.subscribe((e) => e.kind === 'closed' && resolve()));
-      await waitFor(() => host.startedSessions() > before, 'the bridge session in the sshd log');
-      // One session on the host: no probe, no check of node before the bridge.
+      // One session on the host, the new master's `true` under a pty (ssh-master.ts: it makes the
+      // connection interactive): no probe, no check, no bridge; the daemon answered on its socket.
+      expect(hooks.logs.filter((line) => line.startsWith('link: direct socket'))).toHaveLength(1);
       expect(host.startedSessions() - before).toBe(1);
       expect(hooks.stages.map((s) => s.stage)).not.toContain('checking');
       expect(hooks.stages.at(-1)?.stage).toBe('connected');
@@ -77,10 +80,10 @@ describe('fast SSH connects', () => {
     expect(reuse, second.stderr).not.toBeNull();
     const [, pid, socket] = reuse as unknown as [string, string, string];
     sharedSockets.push(socket);
-    // No second sign-in, and again one command on the host.
-    await waitFor(() => host.startedSessions() > sessions, 'the second bridge in the sshd log');
+    // No second sign-in, and no command on the host: the link went to the daemon's socket.
+    expect(second.stderr).toMatch(/link: direct socket/);
     expect(host.servedConnections()).toBe(logins + 1);
-    expect(host.startedSessions() - sessions).toBe(1);
+    expect(host.startedSessions() - sessions).toBe(0);
 
     // The socket is in Tether's own 0700 directory, short enough for sun_path with ssh's
     // temporary suffix, and its master ends once idle for a while.

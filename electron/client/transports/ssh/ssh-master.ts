@@ -2,8 +2,8 @@
 // authenticates once, through askpass, and every probe, upload and bridge rides on it as a mux
 // client, so a reconnect over a live master needs no new handshake and never a second prompt.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -13,7 +13,13 @@ import {
   SSH_SERVER_ALIVE_INTERVAL_S,
   SSH_SHARED_MASTER_PERSIST_S,
 } from './ssh-constants';
-import type { HostShell } from '../../remote-host/host-shell';
+import type {
+  DirectMemory,
+  DirectSocketRoad,
+  ForwardedSocket,
+  HostShell,
+} from '../../remote-host/host-shell';
+import { sharedMasterRoot } from './private-dir';
 import { SshError } from './ssh-error';
 import type { SshStageEvent } from './ssh-hooks';
 
@@ -132,6 +138,9 @@ export function masterFailure(stderr: string, cancelled: boolean, destination: s
   return new SshError('transport', 'connecting', `Could not connect to ${destination}.${saying}`);
 }
 
+/** How long a host's refusal to forward to the daemon's socket is believed before trying again. */
+const DIRECT_REFUSAL_TRUSTED_MS = 60 * 60 * 1000;
+
 export class SshMaster implements HostShell {
   readonly channelFailureExit = SSH_CONNECTION_FAILED_EXIT;
 
@@ -144,6 +153,8 @@ export class SshMaster implements HostShell {
   private controlPath: string;
   /** The master in use is a shared one, which outlives us (ControlPersist), not our child. */
   private shared = false;
+  /** The hash of what ssh -G resolved (see ResolvedTarget.key), naming what is remembered of the host. */
+  private resolvedKey: string | null = null;
 
   /**
    * `sharedRoot`: where shared per-host masters live (the CLI's; see SSH_SHARED_MASTER_PERSIST_S),
@@ -179,6 +190,7 @@ export class SshMaster implements HostShell {
     onStage({ stage: 'connecting', detail: `ssh ${this.target.destination}` });
     const resolved = await resolveTarget(this.target, { ...process.env, ...this.env });
     this.forwardsAgent = resolved.forwardsAgent;
+    this.resolvedKey = resolved.key;
     if (this.forwardsAgent) this.onLog('ssh: your ssh config forwards the agent to this host');
     this.shared = this.sharedRoot !== null && resolved.key !== null;
     this.controlPath =
@@ -312,6 +324,7 @@ export class SshMaster implements HostShell {
         );
       });
     });
+    await this.setInteractive();
     if (this.shared) {
       // The master lives on in the background and still holds its stderr: let go of it, or this
       // process could not exit before the master does (ssh ignores the broken pipe).
@@ -321,7 +334,36 @@ export class SshMaster implements HostShell {
       return;
     }
     child.once('exit', (code, signal) => {
-      if (this.child === child) this.onLog(`ssh master ended (${signal ?? `exit ${code}`})`);
+      // A master that ended by itself is said even when its successor is on the way already (a
+      // direct link over it closes with it, so the reconnect may start before this exit is seen);
+      // one we stopped (SIGTERM) only if it was still the current one.
+      if (this.child === child || signal === null)
+        this.onLog(`ssh master ended (${signal ?? `exit ${code}`})`);
+    });
+  }
+
+  /**
+   * Runs `true` under a pty as the connection's first session. sshd decides once per connection,
+   * at its first session, whether the connection is interactive (a pty) and only then sets
+   * TCP_NODELAY; otherwise a small message that follows another before its ACK (a keystroke's
+   * echo after the write's answer) waits for the peer's delayed ACK, some 40 ms. The bridge used
+   * to merge such messages by chance; a direct link relays them as they come. Best effort: a host
+   * that refuses a pty keeps working, only slower to echo.
+   */
+  private setInteractive(): Promise<void> {
+    return new Promise((resolve) => {
+      const argv = this.commandArgv('true');
+      argv.splice(1, 1, '-tt');
+      const run = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+      const timer = setTimeout(() => run.kill('SIGKILL'), SSH_CONNECT_TIMEOUT_S * 1000);
+      run.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      run.once('error', () => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
   }
 
@@ -336,18 +378,23 @@ export class SshMaster implements HostShell {
   }
 
   /** `ssh -O <command>` to the master on the socket; `said` is its answer ("pid=1234"). */
-  private control(command: 'check' | 'stop'): Promise<{ ok: boolean; said: string }> {
+  private control(
+    command: 'check' | 'stop' | 'forward' | 'cancel',
+    extra: string[] = [],
+  ): Promise<{ ok: boolean; said: string; stderr: string }> {
     return new Promise((resolve) => {
       const probe = spawn(
         'ssh',
-        ['-o', `ControlPath=${this.controlPath}`, '-O', command, this.target.destination],
+        ['-o', `ControlPath=${this.controlPath}`, '-O', command, ...extra, this.target.destination],
         { stdio: ['ignore', 'ignore', 'pipe'] },
       );
-      let said = '';
+      let stderr = '';
       probe.stderr.setEncoding('utf8');
-      probe.stderr.on('data', (data: string) => (said += data));
-      probe.once('exit', (code) => resolve({ ok: code === 0, said: /\((pid=\d+)\)/.exec(said)?.[1] ?? '' }));
-      probe.once('error', () => resolve({ ok: false, said: '' }));
+      probe.stderr.on('data', (data: string) => (stderr += data));
+      probe.once('exit', (code) =>
+        resolve({ ok: code === 0, said: /\((pid=\d+)\)/.exec(stderr)?.[1] ?? '', stderr }),
+      );
+      probe.once('error', () => resolve({ ok: false, said: '', stderr: '' }));
     });
   }
 
@@ -374,6 +421,78 @@ export class SshMaster implements HostShell {
       this.target.destination,
       remoteCommand,
     ];
+  }
+
+  /**
+   * Links reach the daemon's socket through the master's streamlocal forwarding (`ssh -O forward
+   * -L local.sock:remote.sock`): the local socket is the master's, in this login's private
+   * directory, so no mux client and no bridge sit between the link and sshd.
+   */
+  readonly direct: DirectSocketRoad = {
+    unavailable: () =>
+      this.forwardsAgent ? 'your ssh config forwards the agent, which only the bridge carries' : null,
+    forward: (remoteSocket) => this.forwardSocket(remoteSocket),
+    recall: (bundleId) => this.recallDirect(bundleId),
+    remember: (bundleId, memory) => this.rememberDirect(bundleId, memory),
+  };
+
+  private async forwardSocket(remoteSocket: string): Promise<ForwardedSocket> {
+    const localPath = path.join(path.dirname(this.privatePath), `d-${randomBytes(4).toString('hex')}.sock`);
+    const spec = `${localPath}:${remoteSocket}`;
+    const forwarded = await this.control('forward', ['-L', spec]);
+    if (!forwarded.ok) {
+      rmSync(localPath, { force: true });
+      throw new SshError(
+        'transport',
+        'starting',
+        `The SSH master would not forward a local socket to ${remoteSocket}${forwarded.stderr.trim() ? `: ${forwarded.stderr.trim()}` : ''}.`,
+      );
+    }
+    let closed = false;
+    return {
+      localPath,
+      close: () => {
+        if (closed) return;
+        closed = true;
+        // The master removes its listener (and the file); should it be gone, the file is ours to remove.
+        void this.control('cancel', ['-L', spec]).then(() => rmSync(localPath, { force: true }));
+      },
+    };
+  }
+
+  /** Where what was learned of this host for `bundleId` is kept, beside the shared masters; null: nowhere. */
+  private directMemoryFile(bundleId: string): string | null {
+    if (this.resolvedKey === null || !/^[\w.-]+$/.test(bundleId)) return null;
+    const root = sharedMasterRoot();
+    return root === null ? null : path.join(root, `d-${this.resolvedKey}-${bundleId}`);
+  }
+
+  private recallDirect(bundleId: string): DirectMemory | null {
+    const file = this.directMemoryFile(bundleId);
+    if (file === null) return null;
+    try {
+      const memory = JSON.parse(readFileSync(file, 'utf8')) as { socket?: unknown; refused?: unknown };
+      if (typeof memory.socket === 'string' && memory.socket.startsWith('/'))
+        return { socket: memory.socket };
+      if (memory.refused === true && Date.now() - statSync(file).mtimeMs < DIRECT_REFUSAL_TRUSTED_MS) {
+        return { refused: true };
+      }
+    } catch {
+      // Nothing remembered (or nothing readable).
+    }
+    return null;
+  }
+
+  private rememberDirect(bundleId: string, memory: DirectMemory): void {
+    const file = this.directMemoryFile(bundleId);
+    if (file === null) return;
+    try {
+      const draft = `${file}.${process.pid}`;
+      writeFileSync(draft, JSON.stringify(memory), { mode: 0o600 });
+      renameSync(draft, file);
+    } catch {
+      // A memory only saves a step next time.
+    }
   }
 
   stop(): void {
