@@ -176,3 +176,22 @@ describe('the terminal context menu', () => {
     }
   });
 });
+
+describe('a pane that opens behind a dialog', () => {
+  it('leaves the keyboard focus in the dialog (a first shell starting while a form is filled in)', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(screen.getAllByRole('button', { name: 'Add environment' })[0]!);
+    const dialog = screen.getByRole('dialog', { name: 'Add environment' });
+    const name = within(dialog).getByLabelText('Name');
+    await user.click(name);
+    expect(document.activeElement).toBe(name);
+    useProcesses.getState().upsert(makeProcess({ envId: 'env-1', processId: 'late-shell' }));
+    usePanes.getState().openTab('env-1', terminalContent('late-shell'));
+    await waitFor(() => expect(panesOf().map(processIdOf)).toContain('late-shell'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(document.activeElement).toBe(name);
+    await user.keyboard('Lab box');
+    expect(name).toHaveProperty('value', 'Lab box');
+  });
+});

@@ -38,6 +38,7 @@ import { contextMenuPoint, PopupMenu, type MenuEntry } from '../ui/popup-menu';
 import { StatusIcon } from '../health/status-indicator';
 import { ProcessStateBadge } from '../processes/process-badge';
 import { TerminalSearchBar } from './terminal-search-bar';
+import { modalIsOpen } from '../ui/modal';
 
 export function TerminalPane(props: {
   env: EnvironmentView;
@@ -85,8 +86,11 @@ export function TerminalPane(props: {
     };
   }, [env.id, processId]);
 
+  // A pane that opens behind a dialog (a first shell starting while the user fills in a form) leaves
+  // the focus where the user types; the dialog gives focus back to the page when it closes.
   useEffect(() => {
-    if (focused) terminalFor({ envId: env.id, processId }, useSettings.getState().settings).focus();
+    if (focused && !modalIsOpen())
+      terminalFor({ envId: env.id, processId }, useSettings.getState().settings).focus();
   }, [focused, env.id, processId]);
 
   const watched = process?.watched;

@@ -3,6 +3,11 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { useRestoreFocus } from './restore-focus';
 
+/** Whether a modal dialog is open: nothing behind it may take the keyboard focus meanwhile. */
+export function modalIsOpen(): boolean {
+  return document.querySelector('[role="dialog"][aria-modal="true"]') !== null;
+}
+
 export function Modal({
   title,
   onClose,
