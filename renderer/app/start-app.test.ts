@@ -41,6 +41,12 @@ beforeEach(() => {
 });
 afterEach(() => stop?.());
 
+/** The layout the host restores: Local with one tab on `processId`. */
+function localTabOn(processId: string) {
+  const tab = { id: 't1', root: { type: 'leaf' as const, id: 'l1', content: terminalContent(processId) } };
+  return { byEnv: { local: { tabs: [{ ...tab, focusedPaneId: 'l1' }], activeTabId: 't1' } } };
+}
+
 describe('startApp', () => {
   it('opens a shell in the Local environment once it connects, at the host start only (not at a reload)', async () => {
     stop = await startApp();
@@ -94,20 +100,7 @@ describe('startApp', () => {
       .handle('processes.list', ({ envId }) =>
         envId === 'local' ? [makeProcess({ envId, processId: 'old', state: 'exited', exitCode: 3 })] : [],
       )
-      .handle('layout.get', () => ({
-        byEnv: {
-          local: {
-            tabs: [
-              {
-                id: 't1',
-                root: { type: 'leaf', id: 'l1', content: terminalContent('old') },
-                focusedPaneId: 'l1',
-              },
-            ],
-            activeTabId: 't1',
-          },
-        },
-      }))
+      .handle('layout.get', () => localTabOn('old'))
       .handle('layout.save', () => ({ ok: true }));
     useUi.getState().selectEnv('remote');
     stop = await startApp();
@@ -133,20 +126,7 @@ describe('startApp', () => {
             started = () => resolve(makeProcess({ envId: input.envId, processId: 'startup' }));
           }),
       )
-      .handle('layout.get', () => ({
-        byEnv: {
-          local: {
-            tabs: [
-              {
-                id: 't1',
-                root: { type: 'leaf', id: 'l1', content: terminalContent('old') },
-                focusedPaneId: 'l1',
-              },
-            ],
-            activeTabId: 't1',
-          },
-        },
-      }))
+      .handle('layout.get', () => localTabOn('old'))
       .handle('layout.save', () => ({ ok: true }));
     stop = await startApp();
     await waitFor(() => expect(started).not.toBeNull());
@@ -164,20 +144,7 @@ describe('startApp', () => {
     bridge
       .handle('environments.list', () => [connected])
       .handle('processes.list', () => [makeProcess({ envId: 'local', processId: 'live' })])
-      .handle('layout.get', () => ({
-        byEnv: {
-          local: {
-            tabs: [
-              {
-                id: 't1',
-                root: { type: 'leaf', id: 'l1', content: terminalContent('live') },
-                focusedPaneId: 'l1',
-              },
-            ],
-            activeTabId: 't1',
-          },
-        },
-      }))
+      .handle('layout.get', () => localTabOn('live'))
       .handle('layout.save', () => ({ ok: true }));
     stop = await startApp();
     await new Promise((resolve) => setTimeout(resolve, 0));

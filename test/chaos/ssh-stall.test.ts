@@ -11,8 +11,7 @@ import {
   SSH_SERVER_ALIVE_COUNT,
   SSH_SERVER_ALIVE_INTERVAL_S,
 } from '../../electron/client/transports/ssh/ssh-constants';
-import type { FaultProxy } from '../support/fault-proxy';
-import { SshTestRig, type SshdHost } from '../support/sshd';
+import { proxyOf, SshTestRig, type SshdHost } from '../support/sshd';
 import { recordingHooks, sshClient, type RecordingHooks } from '../integration/ssh/ssh-helpers';
 import { firstDifference, lineStream } from './line-stream';
 import { followProcess, waitUntil, within } from './process-follower';
@@ -36,11 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig.close();
 });
-
-function proxyOf(h: SshdHost): FaultProxy {
-  if (!h.proxy) throw new Error('the host has no proxy');
-  return h.proxy;
-}
 
 /** A connected client streaming numbered lines (~20 s, ~190 KB), its first output seen. */
 async function streaming(hooks: RecordingHooks, options: { stallReconnectAfterMs?: number } = {}) {

@@ -382,3 +382,9 @@ export function daemonPids(host: SshdHost): number[] {
     }
   });
 }
+
+/** The fault proxy in front of a host started with one (fails the test when it has none). */
+export function proxyOf(host: SshdHost): FaultProxy {
+  if (!host.proxy) throw new Error('the host has no proxy');
+  return host.proxy;
+}

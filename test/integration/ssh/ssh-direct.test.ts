@@ -5,7 +5,7 @@
 // works as before; the local socket is gone once the link closes.
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonPids, pidsWithHome, SshTestRig, type SshdHost } from '../../support/sshd';
+import { daemonPids, pidsWithHome, SshTestRig, type SshdHost, proxyOf } from '../../support/sshd';
 import { ALL_TICKS, collect, outputProducedWhileCut, untilFile, waitFor } from '../client/helpers';
 import { recordingHooks, sshClient, type RecordingHooks } from './ssh-helpers';
 
@@ -41,11 +41,6 @@ function directSockets(hooks: RecordingHooks): string[] {
     const match = /^link: direct socket \((\S+) -> \S+\)/.exec(line);
     return match?.[1] ? [match[1]] : [];
   });
-}
-
-function proxyOf(h: SshdHost): NonNullable<SshdHost['proxy']> {
-  if (!h.proxy) throw new Error('the host has no proxy');
-  return h.proxy;
 }
 
 describe('SSH direct link', () => {

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../../electron/client/api';
-import { daemonPids, SshTestRig, type SshdHost } from '../../support/sshd';
+import { daemonPids, SshTestRig, proxyOf } from '../../support/sshd';
 import { collect, untilFile, waitFor } from '../client/helpers';
 import { recordingHooks, sshClient } from './ssh-helpers';
 
@@ -22,11 +22,6 @@ beforeAll(() => {
 afterAll(async () => {
   await rig.close();
 });
-
-function proxyOf(h: SshdHost): NonNullable<SshdHost['proxy']> {
-  if (!h.proxy) throw new Error('the host has no proxy');
-  return h.proxy;
-}
 
 function sessionOf(state: ConnectionState): string | null {
   return state.kind === 'connected' ? state.sessionId : null;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonPids, SshTestRig, type SshdHost } from '../../support/sshd';
+import { daemonPids, SshTestRig, type SshdHost, proxyOf } from '../../support/sshd';
 import {
   ALL_TICKS,
   collect,
@@ -26,11 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig.close();
 });
-
-function proxyOf(h: SshdHost): NonNullable<SshdHost['proxy']> {
-  if (!h.proxy) throw new Error('the host has no proxy');
-  return h.proxy;
-}
 
 describe('SSH reconnect', () => {
   it('delivers output produced while the link was cut, byte-exact, in the same session', async () => {
