@@ -17,7 +17,7 @@ import {
   PINS,
   runtimeTarballName,
 } from '../../../scripts/node-runtimes.mjs';
-import { SshTestRig, type SshdHost } from '../../support/sshd';
+import { daemonPids, SshTestRig, type SshdHost } from '../../support/sshd';
 import { recordingHooks, sshClient } from './ssh-helpers';
 
 const ARCH = process.arch === 'arm64' ? 'arm64' : 'x64';
@@ -102,6 +102,15 @@ async function connect(runtimesDir: string, registryUrl: string) {
   }
 }
 
+/**
+ * The host as if it never had the runtime: its files gone, and the daemon an earlier test started
+ * with it ended (by pid), since a link reaches a running daemon without looking at the files.
+ */
+function withoutRuntime(): void {
+  for (const pid of daemonPids(host)) process.kill(pid, 'SIGKILL');
+  rmSync(path.join(host.home, '.tether', 'runtime'), { recursive: true, force: true });
+}
+
 describe('the Node runtime, fetched on first need', () => {
   it('is fetched from the registry with progress, cached whole, and runs the server on the host', async () => {
     const cache = emptyCache('good');
@@ -122,7 +131,7 @@ describe('the Node runtime, fetched on first need', () => {
   });
 
   it('refuses a tampered tarball with a clear error, and keeps nothing', async () => {
-    rmSync(path.join(host.home, '.tether', 'runtime'), { recursive: true, force: true });
+    withoutRuntime();
     const cache = emptyCache('tampered');
     const { error } = await connect(cache, `${base}/tampered`);
     expect(error?.message).toMatch(/arrived with integrity sha512-\S+, but sha512-\S+ is pinned/);
@@ -131,7 +140,7 @@ describe('the Node runtime, fetched on first need', () => {
   });
 
   it('says which command fetches it beforehand when the registry cannot be reached', async () => {
-    rmSync(path.join(host.home, '.tether', 'runtime'), { recursive: true, force: true });
+    withoutRuntime();
     // A port nothing listens on.
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

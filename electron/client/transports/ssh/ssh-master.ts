@@ -145,6 +145,8 @@ export class SshMaster implements HostShell {
   readonly channelFailureExit = SSH_CONNECTION_FAILED_EXIT;
 
   private child: ChildProcess | null = null;
+  /** Masters this client sent SIGTERM. */
+  private readonly stopped = new WeakSet<ChildProcess>();
   /** Set by the bootstrap when the user cancels a prompt, so the failure says so. */
   cancelled = false;
   /** What the user's config says about agent forwarding to this host (asked at each start). */
@@ -336,9 +338,10 @@ export class SshMaster implements HostShell {
     child.once('exit', (code, signal) => {
       // A master that ended by itself is said even when its successor is on the way already (a
       // direct link over it closes with it, so the reconnect may start before this exit is seen);
-      // one we stopped (SIGTERM) only if it was still the current one.
-      if (this.child === child || signal === null)
-        this.onLog(`ssh master ended (${signal ?? `exit ${code}`})`);
+      // one we stopped only if it was still the current one. ssh ends on our SIGTERM with exit 0
+      // rather than by the signal, so a stopped master that exits otherwise had ended by itself.
+      const stoppedByUs = this.stopped.has(child) && (code === 0 || signal !== null);
+      if (this.child === child || !stoppedByUs) this.onLog(`ssh master ended (${signal ?? `exit ${code}`})`);
     });
   }
 
@@ -498,7 +501,10 @@ export class SshMaster implements HostShell {
   stop(): void {
     const child = this.child;
     this.child = null;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child && child.exitCode === null && child.signalCode === null) {
+      this.stopped.add(child);
+      child.kill('SIGTERM');
+    }
   }
 
   /** Stops the master and waits until it is gone, so its socket is not mistaken for the next one's. */
