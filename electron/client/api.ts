@@ -369,6 +369,9 @@ export interface ExecServerClientApi {
   listeningPorts(): Promise<ListeningPortEntry[]>;
   /** Skip the backoff wait: retry now if reconnecting (or reconnect a failed client). */
   reconnectNow(): void;
-  /** Closes the connection and stops reconnecting. Remote processes keep running on the server. */
+  /**
+   * Closes the connection and stops reconnecting. Remote processes keep running on the server; a
+   * server the client started itself (stdio) has exited when this settles.
+   */
   close(): Promise<void>;
 }

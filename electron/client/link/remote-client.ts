@@ -370,10 +370,10 @@ export class RemoteExecServerClient implements ExecServerClientApi {
   }
 
   async close(): Promise<void> {
-    this.link.close();
+    const linkClosed = this.link.close();
     this.streams.closeAll();
     this.httpRequests.closeAll();
-    await this.httpLink.close();
+    await Promise.all([this.httpLink.close(), linkClosed]);
   }
 
   /**

@@ -132,14 +132,18 @@ export class SessionLink {
     return whyLinkCannotResume(this.options.transport) === null;
   }
 
-  /** Ends the link for good: the connection closes, and every followed process fails. */
-  close(): void {
+  /**
+   * Ends the link for good: the connection closes, and every followed process fails. Settles once
+   * what the links ran has ended (see TransportOpener.dispose).
+   */
+  async close(): Promise<void> {
     if (this.lifetime.signal.aborted) return;
     this.lifetime.abort(clientClosed());
     this.releaseLink(clientClosed());
-    this.opener.dispose();
+    const disposed = this.opener.dispose();
     for (const followed of [...this.hooks.processes()]) followed.fail('The client was closed.');
     this.enter({ kind: 'closed', since: Date.now() });
+    await disposed;
   }
 
   /** Resolves with a usable connection, connecting or waiting for recovery as needed. */

@@ -42,11 +42,16 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
+export interface StdioTransport extends Transport {
+  /** Settles once the server's process has exited (a closed transport's within the kill grace). */
+  readonly exited: Promise<void>;
+}
+
 export async function openStdioTransport(
   spec: StdioTransportSpec,
   handlers: TransportHandlers,
   timeoutMs: number,
-): Promise<Transport> {
+): Promise<StdioTransport> {
   const [program, ...args] = spec.command;
   if (!program) throw new ClientError('invalidArgument', 'The stdio transport needs a command to run.');
   let closedByUs = false;
@@ -109,6 +114,7 @@ export async function openStdioTransport(
     });
   });
   const pid = child.pid;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const report = (error: ClientError): void => {
     if (reported || closedByUs) return;
@@ -186,6 +192,7 @@ export async function openStdioTransport(
   return {
     description,
     hasPings: false,
+    exited,
     send(text) {
       if (reported || closedByUs || !stdin.writable) {
         throw new ClientError('disconnected', `The stdio server "${spec.command.join(' ')}" is gone.`);
@@ -231,11 +238,23 @@ export async function openStdioTransport(
 
 /** A stdio command starts a new server process that has never heard of the old session. */
 export const stdioTransport: TransportKind<'stdio'> = {
-  opener: (spec) => ({
-    prepare: () => Promise.resolve(),
-    open: (handlers, timeoutMs) => openStdioTransport(spec, handlers, timeoutMs),
-    dispose: () => undefined,
-  }),
+  opener: (spec) => {
+    // Servers started and not known to have exited: disposing waits for them, so a client closed
+    // at quit (the Local server) has ended, and written its last files, when its app exits.
+    const running = new Set<Promise<void>>();
+    return {
+      prepare: () => Promise.resolve(),
+      open: async (handlers, timeoutMs) => {
+        const transport = await openStdioTransport(spec, handlers, timeoutMs);
+        running.add(transport.exited);
+        void transport.exited.then(() => running.delete(transport.exited));
+        return transport;
+      },
+      dispose: async () => {
+        await Promise.all(running);
+      },
+    };
+  },
   whyLinkCannotResume: () =>
     'A new stdio server process cannot resume the old session, so its processes are gone.',
 };

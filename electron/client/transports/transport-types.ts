@@ -65,8 +65,11 @@ export interface TransportOpener {
    * on the same dead route, and is rebuilt before the next link rather than trusted.
    */
   linkStalled?(): void;
-  /** Ends what the opener holds between links (an SSH master). */
-  dispose(): void;
+  /**
+   * Ends what the opener holds between links (an SSH master). A promise settles once what its
+   * links ran has ended too (a stdio server's process, within its kill grace).
+   */
+  dispose(): void | Promise<void>;
 }
 
 export interface TransportOpenerOptions {

@@ -201,7 +201,7 @@ function spawnPty(spec: SpawnSpec, program: string, callbacks: ChildCallbacks): 
   const write = (chunk: Buffer): void => {
     if (spawned.reaped() || chunk.length === 0) return;
     lastWritten = chunk[chunk.length - 1]!;
-    term.write(chunk);
+    spawned.write(chunk);
   };
   term.onExit(({ exitCode, signal }) => {
     // node-pty reports exit only after the terminal's output stream closed.

@@ -1,7 +1,7 @@
 // Every use of node-pty's private internals, in one place, written against node-pty
 // NODE_PTY_VERSION (pinned in package.json). node-pty has no public way to let another thread read
-// a terminal, to learn of an exit before the terminal's output closed, or to drop queued input; this
-// file does all three through what that version keeps inside, and checks that it is all there.
+// a terminal, or to learn of an exit before the terminal's output closed; this file does both
+// through what that version keeps inside, and checks that it is all there.
 import { EventEmitter } from 'node:events';
 import tty from 'node:tty';
 import type * as NodePty from 'node-pty';
@@ -43,7 +43,6 @@ interface NativePty {
 /** A UnixTerminal's private fields, set by its constructor. */
 interface TerminalInternals {
   _socket?: unknown;
-  _writeStream?: { _writeQueue?: unknown; dispose?: unknown };
   /** Accessors on UnixTerminal.prototype (not in node-pty's typings): the master and the slave's path. */
   fd?: unknown;
   ptsName?: unknown;
@@ -169,9 +168,6 @@ function missingTerminalInternal(internals: TerminalInternals): string | null {
   }
   if (typeof internals.fd !== 'number') return 'master descriptor (UnixTerminal.fd)';
   if (typeof internals.ptsName !== 'string') return 'slave path (UnixTerminal.ptsName)';
-  const writeStream = internals._writeStream;
-  if (!Array.isArray(writeStream?._writeQueue)) return 'input queue (UnixTerminal._writeStream._writeQueue)';
-  if (typeof writeStream.dispose !== 'function') return 'UnixTerminal._writeStream.dispose';
   return null;
 }
 
@@ -210,19 +206,4 @@ export function spawnTerminal(
     masterFd: internals.fd as number,
     slavePath: internals.ptsName as string,
   };
-}
-
-/**
- * node-pty queues pty input the terminal has no room for and retries it on every event-loop turn.
- * Once the program is gone nobody reads it, and the master's descriptor is about to be closed and
- * its number reused (the retry then fails with EBADF, or writes into whatever file got the number),
- * so the queue is dropped.
- */
-export function dropQueuedInput(term: NodePty.IPty): void {
-  const writeStream = (term as unknown as TerminalInternals)._writeStream as {
-    _writeQueue: unknown[];
-    dispose: () => void;
-  };
-  writeStream._writeQueue.length = 0;
-  writeStream.dispose();
 }

@@ -2,7 +2,8 @@
 // spawned there, and the master side of every pty is read there. A pty buffers only ~12 KiB and a
 // pipe 64 KiB between the program and the server, so while the main thread encoded and sent a
 // chunk the program blocked; a dedicated reader keeps them drained (codex has reader threads too).
-// node-pty still spawns ptys, writes to them, resizes them and reports their exit. This is the
+// Input to a pty goes through that thread too, since it closes the master (terminal-input.ts).
+// node-pty still spawns ptys, resizes them and reports their exit. This is the
 // main thread's side; the thread itself is reader-worker.ts.
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -13,7 +14,7 @@ import type { OutputStream } from '../../../shared/protocol';
 // Inlined rather than shipped as a second file beside the bundle: the server must also run as one
 // copied file (the SSH install), and a worker loaded by path breaks when the bundle moves alone.
 import readerWorkerSource from 'virtual:tether-reader-worker';
-import { dropQueuedInput, spawnTerminal } from './node-pty-internals';
+import { spawnTerminal } from './node-pty-internals';
 import type {
   FromReaderBatch,
   FromReaderMessage,
@@ -198,7 +199,10 @@ class ReaderThread {
 const readerThread = new ReaderThread();
 
 export interface ReadPty {
+  /** For its pid, exit, resize and kill; input goes through `write`, not `term.write`. */
   term: pty.IPty;
+  /** Input for the program, in order; dropped once the terminal closes. */
+  write(chunk: Buffer): void;
   setReading(reading: boolean): void;
   /**
    * True once the process was reaped. From then on the master may be closed and its descriptor
@@ -231,15 +235,10 @@ export function spawnReadPty(
     closeSync(slave);
     slave = null;
   };
-  // Null only while spawnTerminal runs, or for good when it threw after forking (the reap of that
-  // killed process still comes here).
-  let spawnedTerm: pty.IPty | null = null;
   const { term, socket, masterFd, slavePath } = spawnTerminal(file, args, options, () => {
     exited = true;
-    if (spawnedTerm) dropQueuedInput(spawnedTerm);
     releaseSlave();
   });
-  spawnedTerm = term;
   if (!exited) {
     try {
       slave = openSync(slavePath, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
@@ -250,10 +249,7 @@ export function spawnReadPty(
   let reading = true;
   const id = readerThread.add({ op: 'pty', fd: masterFd }, 1, bounds, {
     data: (_stream, chunk, lease) => data(chunk, lease),
-    streamEnd: () => {
-      dropQueuedInput(term);
-      socket.finish();
-    },
+    streamEnd: () => socket.finish(),
   });
   socket.onForcedClose = () => {
     releaseSlave();
@@ -262,6 +258,7 @@ export function spawnReadPty(
   };
   return {
     term,
+    write: (chunk) => readerThread.write(id, chunk),
     setReading: (on) => {
       if (on === reading) return;
       reading = on;

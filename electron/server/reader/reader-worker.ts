@@ -1,6 +1,7 @@
 // The reader thread's entry (bundled on its own, see reader-thread.ts): it spawns pipe processes,
-// so their pipes belong to this thread, reads every pty master handed over by the main thread, and
-// posts their output in batches (reader-stream.ts). Nothing here runs on the main thread.
+// so their pipes belong to this thread, reads and writes every pty master handed over by the main
+// thread, and posts their output in batches (reader-stream.ts). Nothing here runs on the main
+// thread.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readSync } from 'node:fs';
 import type { ConnectOpts, SocketConstructorOpts } from 'node:net';
@@ -18,6 +19,7 @@ import type {
 import { ReaderMemory } from './reader-shared-memory';
 import { readIntoBuffer } from './pipe-onread';
 import { StreamReader, type BatchSink } from './reader-stream';
+import { TerminalInput } from './terminal-input';
 
 if (!parentPort) throw new Error('reader-worker runs only as the reader thread of the exec-server');
 const port: MessagePort = parentPort;
@@ -27,6 +29,7 @@ interface PtyEntry {
   fd: number;
   stream: tty.ReadStream;
   reader: StreamReader;
+  input: TerminalInput;
   ended: boolean;
 }
 
@@ -106,6 +109,7 @@ function finishPty(id: number, entry: PtyEntry, fdOpen: boolean): void {
   if (fdOpen) drainPty(entry);
   entry.reader.flush();
   entries.delete(id);
+  entry.input.close();
   entry.stream.destroy();
   post({ op: 'end', id });
 }
@@ -125,7 +129,8 @@ function openPty(message: OpenPtyMessage): void {
   const stream = new tty.ReadStream(message.fd, options);
   reader.attach(stream);
   stream.resume(); // With onread nothing else starts the reading.
-  const entry: PtyEntry = { kind: 'pty', fd: message.fd, stream, reader, ended: false };
+  const input = new TerminalInput(message.fd);
+  const entry: PtyEntry = { kind: 'pty', fd: message.fd, stream, reader, input, ended: false };
   stream.on('end', () => finishPty(message.id, entry, true));
   stream.on('error', () => finishPty(message.id, entry, false));
   stream.on('close', () => finishPty(message.id, entry, false));
@@ -183,7 +188,9 @@ port.on('message', (message: ToReaderMessage) => {
       if (entry.kind === 'pty') finishPty(message.id, entry, true);
       return;
     case 'write':
-      if (entry.kind === 'pipes') {
+      if (entry.kind === 'pty') {
+        entry.input.write(message.data);
+      } else {
         const stdin = entry.child.stdin;
         if (stdin && !stdin.destroyed) stdin.write(message.data);
       }

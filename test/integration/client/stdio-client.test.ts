@@ -1,6 +1,6 @@
 // The client over stdio against both servers, and against stdio "servers" that misbehave: one that
 // writes garbage and one that dies. Each is reported clearly and leaves no process group behind.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,6 +26,15 @@ function recordingPid(dir: string, command: string): { command: string[]; pid: (
     command: ['/bin/sh', '-c', `echo $$ > '${pidFile}'; ${command}`],
     pid: () => Number(readFileSync(pidFile, 'utf8').trim()),
   };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function shellQuote(args: string[]): string {
@@ -57,6 +66,23 @@ describe.each<ServerImpl>(['codex', 'tether'])('RemoteExecServerClient against %
     expect(groupAlive(pid)).toBe(true);
     await client.close();
     await waitFor('server group gone', () => !groupAlive(pid), 10_000);
+  });
+
+  it('settles close only once the server process has exited, its last writes done', async () => {
+    const dir = scratch();
+    const { command, args } = serverCommand(impl);
+    const marker = path.join(dir, 'last-write');
+    // What the server process does on its way out (the Local server writes its code cache), played
+    // by the shell that runs it: it exits only after the file is written.
+    const server = recordingPid(
+      dir,
+      `CODEX_HOME='${dir}' ${shellQuote([command, ...args, '--listen', 'stdio'])}; sleep 0.3; echo done > '${marker}'`,
+    );
+    const client = new RemoteExecServerClient({ transport: { kind: 'stdio', command: server.command } });
+    await client.connect();
+    await client.close();
+    expect(existsSync(marker)).toBe(true);
+    expect(processAlive(server.pid())).toBe(false);
   });
 
   it('reports a stdio server that dies, failing its processes, and leaves no group behind', async () => {

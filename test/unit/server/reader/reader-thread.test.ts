@@ -1,6 +1,10 @@
 // The reader thread against real processes: pipe output in order with exit and stream ends (also
 // when several reads travel in one message), spawn failures, a pty's full output before its exit,
 // and the read-ahead bound while paused.
+import { pbkdf2 } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OutputStream } from '../../../../shared/protocol';
 import {
@@ -119,23 +123,92 @@ describe('reader thread', () => {
     expect(bytes).toBe(total);
   });
 
-  it('drops input still queued for a pty once its program is gone, instead of writing it to a closed descriptor', async () => {
+  it('writes input exactly once and in order through a terminal the program drains slowly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tether-pty-input-'));
+    try {
+      const size = 512 * 1024;
+      const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+      const input = Buffer.from(
+        Array.from({ length: size }, (_, i) => letters[(i * 7 + (i >> 10)) % 36]).join(''),
+      );
+      const out = join(dir, 'out');
+      // Raw, so the terminal passes every byte; dd's small reads keep the terminal full, so most
+      // of the input waits in the queue and is retried.
+      const { term, write } = spawnReadPty(
+        '/bin/sh',
+        [
+          '-c',
+          `stty raw -echo && echo ready && dd bs=512 count=${size / 512} iflag=fullblock of=${out} status=none`,
+        ],
+        { cols: 80, rows: 24, env, cwd: '/tmp' },
+        { readAhead: 1024 * 1024, ringBytes: 0 },
+        (chunk) => {
+          if (chunk.includes('ready')) write(input);
+        },
+      );
+      const exitCode = await new Promise<number>((resolve) =>
+        term.onExit(({ exitCode }) => resolve(exitCode)),
+      );
+      expect(exitCode).toBe(0);
+      const got = readFileSync(out);
+      expect(got.length).toBe(size);
+      expect(got.equals(input)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps reading other terminals while one holds input its program never reads', async () => {
+    const stuck = spawnReadPty(
+      '/bin/sleep',
+      ['2'],
+      { cols: 80, rows: 24, env, cwd: '/tmp' },
+      { readAhead: 1024 * 1024, ringBytes: 0 },
+      () => {},
+    );
+    stuck.write(Buffer.alloc(1024 * 1024, 'x'));
+    let bytes = 0;
+    const total = 256 * 1024;
+    const busy = spawnReadPty(
+      '/usr/bin/head',
+      ['-c', String(total), '/dev/zero'],
+      { cols: 80, rows: 24, env, cwd: '/tmp' },
+      { readAhead: 1024 * 1024, ringBytes: 0 },
+      (chunk) => (bytes += chunk.length),
+    );
+    const started = Date.now();
+    await new Promise<void>((resolve) => busy.term.onExit(() => resolve()));
+    expect(bytes).toBe(total);
+    // Long before the stuck program's exit: its input never held up the reader thread.
+    expect(Date.now() - started).toBeLessThan(1500);
+    stuck.term.kill('SIGKILL');
+    await new Promise<void>((resolve) => stuck.term.onExit(() => resolve()));
+  });
+
+  it('drops input still queued for a pty once its program is gone, even while the thread pool is busy', async () => {
     const logged: unknown[][] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void logged.push(args);
     try {
-      // The program never reads, so most of the input waits in node-pty's queue (the terminal
-      // takes some KiB); the queue retries until the write succeeds or fails.
-      const { term } = spawnReadPty(
+      // Jobs that hold every thread-pool thread past the program's exit: input written through the
+      // pool (as node-pty writes it) would run only after the master was closed, and fail with EBADF.
+      const poolThreads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+      const busyPool = Array.from(
+        { length: poolThreads },
+        () => new Promise((resolve) => pbkdf2(String(Math.random()), 'salt', 400_000, 32, 'sha256', resolve)),
+      );
+      const { term, write } = spawnReadPty(
         '/bin/sleep',
-        ['0.3'],
+        ['0.1'],
         { cols: 80, rows: 24, env, cwd: '/tmp' },
         { readAhead: 1024 * 1024, ringBytes: 0 },
         () => {},
       );
-      term.write(Buffer.alloc(1024 * 1024, 'x'));
+      // The program never reads, so most of the input waits in the queue.
+      write(Buffer.alloc(1024 * 1024, 'x'));
       await new Promise<void>((resolve) => term.onExit(() => resolve()));
-      await sleep(300);
+      await Promise.all(busyPool);
+      await sleep(100);
     } finally {
       console.error = original;
     }

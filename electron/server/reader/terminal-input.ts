@@ -1,0 +1,81 @@
+// Input for one terminal, written by the reader thread because that thread also closes the
+// master: a write can never meet a closed descriptor, or one whose number another file took.
+// (node-pty's own writer runs fs.write on the thread pool from the main thread; a write still
+// queued there when the program exited ran after the close, and failed with EBADF or, worse, went
+// to whatever file got the number.) Writes are synchronous on the non-blocking master, so none is
+// ever in flight when the stream closes.
+import { writeSync } from 'node:fs';
+
+/** Waits after a retry that moved nothing: a program that stopped reading costs few wake-ups. */
+const IDLE_RETRY_MS = [1, 2, 4, 8, 16] as const;
+
+export class TerminalInput {
+  private readonly queue: Buffer[] = [];
+  /** Bytes of the queue's head already written. */
+  private offset = 0;
+  /** Cancels the retry that is waiting, if one is. */
+  private retry: (() => void) | null = null;
+  private idleRetries = 0;
+  private closed = false;
+
+  constructor(private readonly fd: number) {}
+
+  write(data: Uint8Array): void {
+    if (this.closed || data.byteLength === 0) return;
+    this.queue.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    if (this.retry === null) this.flush();
+  }
+
+  /** Drops what is queued: the terminal is closing, and nobody will read it. */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+    this.cancelRetry();
+  }
+
+  private flush(): void {
+    this.retry = null;
+    let moved = false;
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      let written: number;
+      try {
+        written = writeSync(this.fd, head, this.offset, head.length - this.offset);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+          this.scheduleRetry(moved);
+        } else {
+          // EIO once the program is gone: the master's end follows, and the input has no reader.
+          this.close();
+        }
+        return;
+      }
+      moved ||= written > 0;
+      this.offset += written;
+      if (this.offset === head.length) {
+        this.queue.shift();
+        this.offset = 0;
+      }
+    }
+    this.idleRetries = 0;
+  }
+
+  /** The terminal is full. While the program keeps reading, try again at once; else back off. */
+  private scheduleRetry(moved: boolean): void {
+    if (moved) {
+      this.idleRetries = 0;
+      const immediate = setImmediate(() => this.flush());
+      this.retry = () => clearImmediate(immediate);
+      return;
+    }
+    const wait = IDLE_RETRY_MS[Math.min(this.idleRetries, IDLE_RETRY_MS.length - 1)]!;
+    this.idleRetries++;
+    const timer = setTimeout(() => this.flush(), wait);
+    this.retry = () => clearTimeout(timer);
+  }
+
+  private cancelRetry(): void {
+    this.retry?.();
+    this.retry = null;
+  }
+}
