@@ -31,8 +31,8 @@ export type OpenEntryMessage = OpenPtyMessage | SpawnPipesMessage;
 
 /**
  * Main thread → reader. 'pause' and 'resume' follow the paused flag in shared memory, 'wake'
- * answers a wake request; 'drain' reads a pty's master dry and ends it; 'write' feeds a pty or a
- * pipe process's stdin and 'endStdin' closes a pipe's stdin (after the writes posted before it).
+ * answers a wake request; 'drain' reads a pty's master dry and ends it; 'write' feeds a pipe
+ * process's stdin and 'endStdin' closes it (after the writes posted before it).
  */
 export type ToReaderMessage =
   | OpenEntryMessage

@@ -2,8 +2,8 @@
 // spawned there, and the master side of every pty is read there. A pty buffers only ~12 KiB and a
 // pipe 64 KiB between the program and the server, so while the main thread encoded and sent a
 // chunk the program blocked; a dedicated reader keeps them drained (codex has reader threads too).
-// Input to a pty goes through that thread too, since it closes the master (terminal-input.ts).
-// node-pty still spawns ptys, resizes them and reports their exit. This is the
+// Pty input is written here, on the main thread (terminal-input.ts). node-pty still spawns ptys,
+// resizes them and reports their exit. This is the
 // main thread's side; the thread itself is reader-worker.ts.
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -15,6 +15,7 @@ import type { OutputStream } from '../../../shared/protocol';
 // copied file (the SSH install), and a worker loaded by path breaks when the bundle moves alone.
 import readerWorkerSource from 'virtual:tether-reader-worker';
 import { spawnTerminal } from './node-pty-internals';
+import { TerminalInput } from './terminal-input';
 import type {
   FromReaderBatch,
   FromReaderMessage,
@@ -235,30 +236,42 @@ export function spawnReadPty(
     closeSync(slave);
     slave = null;
   };
+  // Null only while spawnTerminal runs (a reap that early finds nothing to close yet).
+  let input: TerminalInput | null = null;
+  // The master reaches its end, and the reader thread closes it, only once the slave held here is
+  // released: input stops first, so no write can meet a closed or reused descriptor.
+  const endInput = (): void => {
+    input?.close();
+    releaseSlave();
+  };
   const { term, socket, masterFd, slavePath } = spawnTerminal(file, args, options, () => {
     exited = true;
-    releaseSlave();
+    endInput();
   });
-  if (!exited) {
+  input = new TerminalInput(masterFd);
+  if (exited) input.close();
+  else {
     try {
       slave = openSync(slavePath, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
     } catch {
-      // The terminal is already gone; there is nothing left to hold open.
+      // The terminal is already gone; there is nothing left to hold open, nor anyone to read input.
+      input.close();
     }
   }
+  const terminalInput = input;
   let reading = true;
   const id = readerThread.add({ op: 'pty', fd: masterFd }, 1, bounds, {
     data: (_stream, chunk, lease) => data(chunk, lease),
     streamEnd: () => socket.finish(),
   });
   socket.onForcedClose = () => {
-    releaseSlave();
+    endInput();
     if (reading) readerThread.drain(id);
     else setTimeout(() => socket.destroy(), PAUSED_CLOSE_RETRY_MS).unref();
   };
   return {
     term,
-    write: (chunk) => readerThread.write(id, chunk),
+    write: (chunk) => terminalInput.write(chunk),
     setReading: (on) => {
       if (on === reading) return;
       reading = on;

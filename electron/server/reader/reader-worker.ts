@@ -1,7 +1,6 @@
 // The reader thread's entry (bundled on its own, see reader-thread.ts): it spawns pipe processes,
-// so their pipes belong to this thread, reads and writes every pty master handed over by the main
-// thread, and posts their output in batches (reader-stream.ts). Nothing here runs on the main
-// thread.
+// so their pipes belong to this thread, reads every pty master handed over by the main thread, and
+// posts their output in batches (reader-stream.ts). Nothing here runs on the main thread.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readSync } from 'node:fs';
 import type { ConnectOpts, SocketConstructorOpts } from 'node:net';
@@ -19,7 +18,6 @@ import type {
 import { ReaderMemory } from './reader-shared-memory';
 import { readIntoBuffer } from './pipe-onread';
 import { StreamReader, type BatchSink } from './reader-stream';
-import { TerminalInput } from './terminal-input';
 
 if (!parentPort) throw new Error('reader-worker runs only as the reader thread of the exec-server');
 const port: MessagePort = parentPort;
@@ -29,7 +27,6 @@ interface PtyEntry {
   fd: number;
   stream: tty.ReadStream;
   reader: StreamReader;
-  input: TerminalInput;
   ended: boolean;
 }
 
@@ -109,7 +106,6 @@ function finishPty(id: number, entry: PtyEntry, fdOpen: boolean): void {
   if (fdOpen) drainPty(entry);
   entry.reader.flush();
   entries.delete(id);
-  entry.input.close();
   entry.stream.destroy();
   post({ op: 'end', id });
 }
@@ -129,8 +125,7 @@ function openPty(message: OpenPtyMessage): void {
   const stream = new tty.ReadStream(message.fd, options);
   reader.attach(stream);
   stream.resume(); // With onread nothing else starts the reading.
-  const input = new TerminalInput(message.fd);
-  const entry: PtyEntry = { kind: 'pty', fd: message.fd, stream, reader, input, ended: false };
+  const entry: PtyEntry = { kind: 'pty', fd: message.fd, stream, reader, ended: false };
   stream.on('end', () => finishPty(message.id, entry, true));
   stream.on('error', () => finishPty(message.id, entry, false));
   stream.on('close', () => finishPty(message.id, entry, false));
@@ -188,9 +183,7 @@ port.on('message', (message: ToReaderMessage) => {
       if (entry.kind === 'pty') finishPty(message.id, entry, true);
       return;
     case 'write':
-      if (entry.kind === 'pty') {
-        entry.input.write(message.data);
-      } else {
+      if (entry.kind === 'pipes') {
         const stdin = entry.child.stdin;
         if (stdin && !stdin.destroyed) stdin.write(message.data);
       }

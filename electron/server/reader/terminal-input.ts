@@ -1,9 +1,9 @@
-// Input for one terminal, written by the reader thread because that thread also closes the
-// master: a write can never meet a closed descriptor, or one whose number another file took.
-// (node-pty's own writer runs fs.write on the thread pool from the main thread; a write still
-// queued there when the program exited ran after the close, and failed with EBADF or, worse, went
-// to whatever file got the number.) Writes are synchronous on the non-blocking master, so none is
-// ever in flight when the stream closes.
+// Input for one terminal, written on the main thread with synchronous writes to the non-blocking
+// master, so none is ever in flight: once close() returned, nothing touches the descriptor, and the
+// master may be closed (by the reader thread, once the slave is released) and its number reused.
+// node-pty's own writer queued fs.write calls on the thread pool, and one still queued at the exit
+// ran after the close: EBADF, or a write into whatever file got the number. Written here rather
+// than by the reader thread, keystrokes take no thread hop on their way to the program.
 import { writeSync } from 'node:fs';
 
 /** Waits after a retry that moved nothing: a program that stopped reading costs few wake-ups. */
