@@ -3,11 +3,19 @@
 // twice. A resend carries the same id and the same bytes. The same id with other bytes is never a
 // resend (it comes from another client that numbers its ids the same way, such as an earlier app
 // instance): it is a new write, and answering `accepted` without writing it would lose the bytes.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** What `WriteDedup` compares: equal for equal bytes (a truncated SHA-256, to keep entries small). */
+/** Writes up to this long (keystrokes, escape sequences) are kept as they are: hashing cost more. */
+const VERBATIM_BYTES = 16;
+
+/**
+ * What `WriteDedup` compares: equal for equal bytes. A short write itself (after `=`, which no
+ * base64 begins with), else a truncated SHA-256, to keep entries small.
+ */
 export function writeDigest(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest().toString('base64', 0, 16);
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.length <= VERBATIM_BYTES) return `=${view.toString('latin1')}`;
+  return hash('sha256', view, 'base64').slice(0, 22);
 }
 
 interface Entry {

@@ -45,6 +45,17 @@ describe('WriteDedup', () => {
     expect(writeDigest(Buffer.from('x'))).toBe(X);
     expect(writeDigest(new Uint8Array(0))).not.toBe(X);
     expect(writeDigest(Buffer.alloc(1 << 20, 1))).not.toBe(writeDigest(Buffer.alloc(1 << 20, 2)));
+    expect(writeDigest(Buffer.alloc(1 << 20, 1))).toBe(writeDigest(Buffer.alloc(1 << 20, 1)));
+    // Either side of the length kept verbatim, bytes that differ only at the end, and views into
+    // a larger buffer (a data frame's payload) digest by their own bytes.
+    for (const length of [16, 17]) {
+      const a = Buffer.alloc(length, 'k');
+      const b = Buffer.from(a);
+      b[length - 1] = 0x6c;
+      expect(writeDigest(a)).not.toBe(writeDigest(b));
+      const frame = Buffer.concat([Buffer.from('head'), a, Buffer.from('tail')]);
+      expect(writeDigest(frame.subarray(4, 4 + length))).toBe(writeDigest(a));
+    }
   });
 
   it('stays correct over many ids', () => {
