@@ -17,6 +17,10 @@ import { openSide, type Side } from '../lib/sides';
 import { quantile } from '../lib/stats';
 import { SSHD_BINARY, SshTestRig } from '../../support/sshd';
 
+/** Why echo goals against ssh are not met (docs/exec-server.md, Keystroke latency). */
+export const KEYSTROKE_MESSAGES =
+  "a keystroke is three JSON-RPC messages (the write, its answer, the echo's notification), each decoded, validated and dispatched in JavaScript: about 0.3 ms of the server's main-thread CPU per key, plus the reader thread's hand-over and the client's own share, where ssh moves raw bytes in C; see docs/exec-server.md, Keystroke latency";
+
 async function run(context: BenchContext, recorder: CaseRecorder): Promise<void> {
   const { samples, warmupSamples, sampleTimeoutMs } = context.config.echo;
   recorder.setup(
@@ -70,13 +74,22 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
   const tetherWs = 'tether client · tether server · ws';
   const ms = (v: number): string => `${v.toFixed(3)} ms`;
   recorder.goal('Tether p50 ≤ 1 ms over ws', recorder.median(tetherWs), (v) => v <= 1, ms);
-  recorder.goal('Tether p99 ≤ 3 ms over ws', p99(tetherWs), (v) => v <= 3, ms);
+  const codexP99 = p99('tether client · codex server · ws');
+  recorder.goal(
+    'Tether p99 ≤ 3 ms over ws',
+    p99(tetherWs),
+    (v) => v <= 3,
+    ms,
+    'the tail is waiting for a CPU (client, server and its reader thread, cat and the bench share 2 cores) ' +
+      `and garbage collection in both Node processes; codex's server, same client, same run: p99 ${codexP99 === null ? '?' : ms(codexP99)}; see docs/exec-server.md, Keystroke latency`,
+  );
   const vsSsh = recorder.ratio('tether ws p50 / ssh p50', tetherWs, 'ssh -tt');
   recorder.goal(
     'Tether p50 ≤ 1.5× ssh p50 (same run)',
     vsSsh,
     (v) => v <= 1.5,
     (v) => `${v.toFixed(2)}×`,
+    KEYSTROKE_MESSAGES,
   );
   recorder.goal(
     'Tether client p50 < 1 ms against codex server (ws)',
