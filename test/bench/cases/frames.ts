@@ -130,6 +130,9 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     overCodex,
     (v) => v >= 1.5,
     times,
+    'each run includes starting the CLI (Node, its bundle, connecting: 0.23–0.47 s measured here), the same on ' +
+      'both sides and a third or more of a 128 MiB run, which pulls the ratio toward 1; Tether’s server used ' +
+      'no more CPU per run than codex’s (docs/exec-server.md, Binary data frames)',
   );
   const ofCeiling = recorder.ratio(
     'tether run: tether (binary) / raw binary ws ceiling',

@@ -23,6 +23,23 @@ const TRANSPORTS = ['ws', 'stdio'] as const;
 const IMPLS = ['tether', 'codex'] as const;
 const CHILD_ENV = { PATH: '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
 
+// Why a pty goal can be missed (measured, docs/exec-server.md, Pty output): the kernel's pty path
+// bounds every reader, Tether's and codex's alike.
+const PTY_READS =
+  'a pty hands over at most 4 KiB per read (its line discipline’s buffer) and each read waits on the ' +
+  'kernel’s flush worker, so every reader pays the kernel per 4 KiB (Tether’s reader thread, the server’s ' +
+  'largest consumer for a pty, spends more than half of its CPU in the pty’s read and poll)';
+const PTY_WHY_NOT: Record<PayloadKind, string> = {
+  zeros:
+    `${PTY_READS}; a bare blocking read loop (Python) got 1.3–2.6× codex’s rate over ws and 3.3–4.2× ` +
+    'over stdio in the same minutes, and Tether 0.55–1.2× of that loop, its reader, main thread and client ' +
+    'sharing the 2 cores with the writer and the flush worker (docs/exec-server.md, Pty output)',
+  ansi:
+    `${PTY_READS}; the writer’s side costs more still (the line discipline writes each line as its text ` +
+    'and then CR LF, pushing the buffer to the flush worker each time), so a bare blocking read loop got ' +
+    'only 1.7–2.5× codex’s rate (docs/exec-server.md, Pty output)',
+};
+
 interface Sample {
   mbps: number;
   cpuMs: number | null;
@@ -145,6 +162,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
           ratio,
           (v) => v >= target,
           (v) => `${v.toFixed(2)}×`,
+          mode.tty ? PTY_WHY_NOT[kind] : undefined,
         );
         recorder.ratio(
           `tether/direct · ${transport} · ${mode.name} · ${kind}`,
