@@ -1,6 +1,7 @@
 // Catch-up of a process's events after a reconnect or a reorder-buffer overflow: process/read from
-// the last delivered seq until nothing new comes back, merged into the reorder buffer, with the exit
-// and close placed where they belong and visible gaps for output the server no longer retains.
+// the last delivered seq until nothing new comes back or live events carry on from it, merged into
+// the reorder buffer, with the exit and close placed where they belong and visible gaps for output
+// the server no longer retains.
 import type { ProcessReadParams, ProcessReadResult } from '../../../shared/protocol';
 import { isUnknownProcessError, toClientError } from '../client-error';
 import { CATCH_UP_READ_MAX_BYTES } from '../constants';
@@ -118,7 +119,10 @@ export class CatchUp {
     }
   }
 
-  /** process/read from the last delivered seq until nothing new comes back, merged into the stream. */
+  /**
+   * process/read from the last delivered seq, merged into the stream, until nothing new comes back
+   * or the live events carry on from where a read ended.
+   */
   private async readUntilCaughtUp(): Promise<void> {
     const target = this.target;
     let afterSeq = target.lastDeliveredSeq();
@@ -146,6 +150,10 @@ export class CatchUp {
       }
       first = false;
       target.drain();
+      // Delivery went past the read's last chunk: the events after it came live (the server sends
+      // all that follows those), so the hole is filled. Reading on would only chase the live output
+      // with one round trip per few lines, fetching what arrives anyway.
+      if (result.chunks.length > 0 && !result.failure && target.lastDeliveredSeq() > afterSeq) return;
       if (result.chunks.length === 0) {
         resolveEnd(target.buffer, target.lastDeliveredSeq(), target.exitDelivered(), result);
         target.drain();

@@ -19,6 +19,20 @@ const LINE_PRINTER = [
   'setInterval(() => { n += 1;',
   "process.stdout.write(n + ' ' + (performance.timeOrigin + performance.now()).toFixed(3) + '\\n'); }, every);",
 ].join(' ');
+/** Why the catch-up can exceed 10 ms (timestamps traced through client and server). */
+const CHUNK_BY_CHUNK =
+  'an outage leaves one chunk per printed line (about 500 after 0.5 s) and the catch-up read carries them ' +
+  'one by one: it reaches the server 1–2 ms after the resume, the server (started fresh, so this path runs ' +
+  'cold) reads and encodes it in 1.5–4 ms, the client decodes, validates and delivers it in about 4 ms, ' +
+  "three Node event loops sharing 2 busy cores (through codex's native server: 4–10 ms); see " +
+  'docs/client.md, Ordered delivery, catch-up and gap events';
+/** Why link back → caught up can exceed 260 ms (traced: the attempts' times after the cut). */
+const BACKOFF_RAMP =
+  'the backoff is a ramp (0, 0.25, 0.5, 1, 2, 4 s, ±20 %), not a 250 ms cap: after a 0.5 s cut the third ' +
+  'attempt, about 0.75 s after it, finds the link back 100–400 ms after the restore, so the median (a 0.5 s ' +
+  'run) falls either side of 260 ms with the jitter, and after 2 s the fifth comes at about 1.75 s; nothing ' +
+  "here signals the network's return as the app's online, wake and focus events do; see docs/client.md, " +
+  'Backoff and how long the client keeps trying';
 /** Lines printed after the gap is filled, before the process is stopped and the run checked. */
 const TAIL_LINES = 50;
 
@@ -205,12 +219,14 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     catchUps.length > 0 ? quantile(catchUps, 0.5) : null,
     (v) => v <= 10,
     (v) => `${v.toFixed(1)} ms`,
+    CHUNK_BY_CHUNK,
   );
   recorder.goal(
     'Median link back → all missed output ≤ 10 ms + one backoff cap (250 ms) (Tether, all outages)',
     fills.length > 0 ? quantile(fills, 0.5) : null,
     (v) => v <= 260,
     (v) => `${v.toFixed(1)} ms`,
+    BACKOFF_RAMP,
   );
   recorder.goal(
     'Zero lines lost or duplicated (Tether)',

@@ -17,6 +17,8 @@ class ScriptedProcess {
   /** Output seqs at or below this were evicted. */
   evictedThrough = 0;
   reads: Array<{ afterSeq: number }> = [];
+  /** Runs once a read has been answered, before the client sees the answer (output meanwhile). */
+  afterRead: (() => void) | null = null;
   writes: Array<{ chunk: string; writeId: string }> = [];
 
   output(seq: number, text: string): ServerEvent {
@@ -77,7 +79,11 @@ function makeSession(
     callOnce: (() => Promise.resolve({})) as ProcessSessionOps['callOnce'],
     callRetrying: ((method: string, params: Record<string, unknown>) => {
       if (method === 'process/read') {
-        return Promise.resolve(server.read(params.afterSeq as number, params.maxBytes as number));
+        const result = server.read(params.afterSeq as number, params.maxBytes as number);
+        const afterRead = server.afterRead;
+        server.afterRead = null;
+        afterRead?.();
+        return Promise.resolve(result);
       }
       if (method === 'process/write') {
         server.writes.push({ chunk: params.chunk as string, writeId: params.writeId as string });
@@ -255,6 +261,26 @@ describe('ProcessSession catch-up', () => {
     await settle();
     session.accept(server.output(4, 'd'));
     expect(describeEvents(seen)).toEqual(['1:a', '2:b', '3:c', '4:d']);
+  });
+
+  it('ends the catch-up once live events continue where its read ended: no reads chasing them', async () => {
+    const server = new ScriptedProcess();
+    const { session, seen } = makeSession(server);
+    session.markStarted(null);
+    session.accept(server.output(1, 'a'));
+    server.output(2, 'b');
+    server.output(3, 'c');
+    // Printed after the read was answered: on the resumed link they come live, ahead of the answer.
+    server.afterRead = () => {
+      session.accept(server.output(4, 'd'));
+      session.accept(server.output(5, 'e'));
+    };
+    session.resync();
+    await settle();
+    expect(describeEvents(seen)).toEqual(['1:a', '2:b', '3:c', '4:d', '5:e']);
+    expect(server.reads).toEqual([{ afterSeq: 1 }]);
+    session.accept(server.output(6, 'f'));
+    expect(describeEvents(seen).at(-1)).toBe('6:f');
   });
 
   it('turns reorder-buffer overflow into a catch-up read instead of a failure', async () => {
