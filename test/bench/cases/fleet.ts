@@ -49,8 +49,8 @@ const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.tim
 
 /** Why the long-task goal is missed here: measured with TETHER_BENCH_FLEET_TRACE (docs/app.md, Environments). */
 const WAITING_FOR_A_CORE =
-  "in a traced run each long task used at most 13 ms of the page's main-thread CPU; the rest of its " +
-  '50–105 ms it waited for one of the two cores, shared with the 100 printers, servers and proxies (load about 8)';
+  "in traced runs each long task used at most 13 ms of the page's main-thread CPU, the rest of its time " +
+  'waiting for one of the two cores, shared with the 100 printers, servers and proxies (load about 8)';
 
 /** Counts the page's long tasks and requestAnimationFrame intervals from its first script on. */
 const PAGE_PROBE = `
