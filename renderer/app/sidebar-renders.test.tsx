@@ -10,6 +10,7 @@ import { makeEnv } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
 import { Sidebar } from './sidebar';
 import type * as LinkStatusModule from '../health/link-status';
+import type * as LinkEncryptionModule from '../../shared/link-encryption';
 
 const renderedEnvIds = vi.hoisted(() => [] as string[]);
 vi.mock('../health/link-status', async (importOriginal) => {
@@ -19,6 +20,18 @@ vi.mock('../health/link-status', async (importOriginal) => {
     linkStatus: (env: EnvironmentView, now: number, hostLost?: boolean) => {
       renderedEnvIds.push(env.id);
       return real.linkStatus(env, now, hostLost);
+    },
+  };
+});
+
+const parsedUrls = vi.hoisted(() => [] as string[]);
+vi.mock('../../shared/link-encryption', async (importOriginal) => {
+  const real = await importOriginal<typeof LinkEncryptionModule>();
+  return {
+    ...real,
+    isUnencryptedRemoteUrl: (url: string) => {
+      parsedUrls.push(url);
+      return real.isUnencryptedRemoteUrl(url);
     },
   };
 });
@@ -66,5 +79,20 @@ describe('Sidebar rows', () => {
     expect(rendersOf('env-a')).toBe(0);
     // Of B's row, only the indicator: its marker and the row say the kind of link, which stays.
     expect(rendersOf('env-b')).toBe(1);
+  });
+
+  it("parse an environment's URL once, not again for each change of its link", () => {
+    const a = makeEnv({ id: 'env-a', name: 'A' });
+    useEnvironments.getState().setAll([a]);
+    render(<Sidebar />);
+    parsedUrls.length = 0;
+    // As from the host: each change a new view, its settings a new object with the same URL.
+    act(() =>
+      useEnvironments
+        .getState()
+        .upsert({ ...a, settings: { ...a.settings }, health: { ...a.health!, lastRttMs: 9 } }),
+    );
+    expect(screen.getByRole('img', { name: 'Connection: connected, 9 ms' })).toBeTruthy();
+    expect(parsedUrls).toEqual([]);
   });
 });

@@ -47,4 +47,17 @@ describe('environment changes from the host', () => {
     expect(seen.at(-1)).toBe('e0:connecting>failed');
     expect(seen).toHaveLength(101);
   });
+
+  it('changes to environments already listed keep the list order as it was (the sidebar list does not redraw)', async () => {
+    useEnvironments.getState().setAll([makeEnv({ id: 'a' }), makeEnv({ id: 'b' })]);
+    const order = useEnvironments.getState().order;
+    queueEnvironmentChange(makeEnv({ id: 'b', link: { kind: 'connecting', since: 1 } }));
+    await nextFrame();
+    expect(useEnvironments.getState().byId['b']!.link.kind).toBe('connecting');
+    expect(useEnvironments.getState().order).toBe(order);
+    // A new one is appended.
+    queueEnvironmentChange(makeEnv({ id: 'c' }));
+    await nextFrame();
+    expect(useEnvironments.getState().order).toEqual(['a', 'b', 'c']);
+  });
 });

@@ -27,9 +27,14 @@ export const useEnvironments = create<EnvironmentsState>((set) => ({
   upsertMany: (envs) =>
     set((s) => {
       const byId = { ...s.byId };
-      const order = [...s.order];
+      // The same order while no environment is new: the sidebar's list subscribes to it, and a
+      // fleet's link changes would redraw the whole list for each batch.
+      let order = s.order;
       for (const env of envs) {
-        if (!(env.id in byId)) order.push(env.id);
+        if (!(env.id in byId)) {
+          if (order === s.order) order = [...order];
+          order.push(env.id);
+        }
         byId[env.id] = env;
       }
       return { byId, order };

@@ -18,7 +18,7 @@ import type { EnvironmentView } from '../../shared/ipc';
 import { linkStatus, linkTicks, type LinkStatus } from './link-status';
 import { useHostContact } from '../app/host-contact-store';
 import { useNow } from '../ui/use-now';
-import { isUnencryptedLink } from '../environments/unencrypted-note';
+import { isUnencryptedRemoteUrl } from '../../shared/link-encryption';
 
 const STATUS_ICONS: Record<LinkStatus['kind'], LucideIcon> = {
   idle: Circle,
@@ -43,8 +43,10 @@ export function StatusIndicator({ env, compact = false }: { env: EnvironmentView
   const now = useNow(linkTicks(env));
   const hostLost = useHostContact((s) => s.lost);
   const status = linkStatus(env, now, hostLost);
-  // Parses the URL: once per settings, not once per second of a countdown.
-  const unencrypted = useMemo(() => isUnencryptedLink(env.settings), [env.settings]);
+  // Parses the URL once per URL, not once per second of a countdown nor per change of the link:
+  // each change from the host brings a new settings object with the same URL.
+  const wsUrl = env.settings.kind === 'ws' ? env.settings.url : null;
+  const unencrypted = useMemo(() => wsUrl !== null && isUnencryptedRemoteUrl(wsUrl), [wsUrl]);
   return (
     <span
       className={`status status-${status.kind}`}

@@ -38,7 +38,9 @@ export type WebResultMessage = z.infer<typeof WebResultMessage>;
 const WebEventMessage = z.object({ type: z.literal('event'), name: z.string(), payload: z.unknown() });
 export type WebEventMessage = z.infer<typeof WebEventMessage>;
 
-export const WebServerMessage = z.union([WebResultMessage, WebEventMessage]);
+// Events first: zod tries the options in order, and an event (most messages) failing both result
+// forms first had its issues built and formatted each time.
+export const WebServerMessage = z.union([WebEventMessage, WebResultMessage]);
 export type WebServerMessage = z.infer<typeof WebServerMessage>;
 
 /**

@@ -40,6 +40,17 @@ const SAMPLE_MS = 1_000;
  * profiler) from the cut to the end of the measured window, for DevTools or a script to read.
  */
 const PROFILE_FILE = process.env.TETHER_BENCH_FLEET_PROFILE;
+/**
+ * TETHER_BENCH_FLEET_TRACE=FILE: also records a Chromium trace over the same window (DevTools'
+ * Performance panel reads it), whose tasks carry their thread CPU time beside their wall time.
+ */
+const TRACE_FILE = process.env.TETHER_BENCH_FLEET_TRACE;
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+
+/** Why the long-task goal is missed here: measured with TETHER_BENCH_FLEET_TRACE (docs/app.md, Environments). */
+const WAITING_FOR_A_CORE =
+  "in traced runs each long task used at most 13 ms of the page's main-thread CPU, the rest of its time " +
+  'waiting for one of the two cores, shared with the 100 printers, servers and proxies (load about 8)';
 
 /** Counts the page's long tasks and requestAnimationFrame intervals from its first script on. */
 const PAGE_PROBE = `
@@ -196,6 +207,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
       await profiler.send('Profiler.start');
     }
+    if (TRACE_FILE) await browser.startTracing(page, { path: TRACE_FILE, categories: TRACE_CATEGORIES });
     cutAt = fleet.cut();
     context.log(`  cut ${fleet.proxies.length} proxies for ${options.cutMs / 1000} s`);
     await sleep(options.cutMs);
@@ -212,6 +224,10 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
       const { profile } = await profiler.send('Profiler.stop');
       writeFileSync(PROFILE_FILE, JSON.stringify(profile));
       context.log(`  page CPU profile written to ${PROFILE_FILE}`);
+    }
+    if (TRACE_FILE) {
+      await browser.stopTracing();
+      context.log(`  page trace written to ${TRACE_FILE}`);
     }
     readings = await page.evaluate(() => (window as unknown as { __fleetProbe: ProbeReadings }).__fleetProbe);
   } finally {
@@ -333,6 +349,7 @@ async function run(context: BenchContext, recorder: CaseRecorder): Promise<void>
     (v) => v === 0,
     (v) =>
       v === 0 ? 'no task ≥ 50 ms' : `${v} task(s) ≥ 50 ms, longest ${Math.max(...longTasks).toFixed(0)} ms`,
+    WAITING_FOR_A_CORE,
   );
   recorder.goal(
     'Frames < 16 ms: p95 rAF interval within one 60 Hz frame (16.7 ms)',
