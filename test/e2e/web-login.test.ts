@@ -86,9 +86,9 @@ describe('web app: login', () => {
       `#!/bin/sh\nprintf '%s' "$1" > '${record}.tmp'\nmv '${record}.tmp' '${record}'\n`,
     );
     chmodSync(path.join(bin, 'xdg-open'), 0o755);
-    await app.stop();
-    app = await startWebApp({ opener: bin });
     try {
+      await app.stop();
+      app = await startWebApp({ opener: bin });
       const { page } = browser;
       reportOnFailure(page, 'web-login-opener', app);
       await expect.poll(() => existsSync(record), poll).toBe(true);

@@ -2,7 +2,7 @@
 // process's output and exit code, the host's login shell under a real pty, a folder copied both
 // ways, a key passphrase asked on the terminal, and `tether uninstall --ssh`.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,25 +52,29 @@ async function tether(args: string[]): Promise<{ code: number | null; stderr: st
 describe('tether ssh / tether run --ssh / tether cp --ssh', () => {
   it('copies a folder to the host and back, byte for byte', async () => {
     const local = mkdtempSync(path.join(os.tmpdir(), 'tether-cp-ssh-'));
-    const tree = path.join(local, 'tree folder');
-    mkdirSync(path.join(tree, 'sub'), { recursive: true });
-    const payload = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
-    writeFileSync(path.join(tree, 'sub', 'données.bin'), payload);
-    writeFileSync(path.join(tree, 'empty'), '');
-    const sshArgs = ['--ssh', host.alias, '-F', rig.configFile, '-q', '-r'];
-    const up = await tether(['cp', ...sshArgs, tree, 'remote:uploaded']);
-    // The first connect installs the server (said on stderr); no copy failed.
-    expect(up.stderr).not.toContain('tether cp:');
-    expect(up.code).toBe(0);
-    // It landed in the host's home (the server's working folder), not locally.
-    expect(readFileSync(path.join(host.home, 'uploaded', 'sub', 'données.bin')).equals(payload)).toBe(true);
-    expect(readFileSync(path.join(host.home, 'uploaded', 'empty'))).toHaveLength(0);
-    const back = path.join(local, 'back');
-    const down = await tether(['cp', ...sshArgs, 'remote:uploaded', back]);
-    expect(down.code).toBe(0);
-    expect(readFileSync(path.join(back, 'sub', 'données.bin')).equals(payload)).toBe(true);
-    const missing = await tether(['cp', ...sshArgs, 'remote:no-such-thing', path.join(local, 'x')]);
-    expect(missing.code).toBe(1);
+    try {
+      const tree = path.join(local, 'tree folder');
+      mkdirSync(path.join(tree, 'sub'), { recursive: true });
+      const payload = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
+      writeFileSync(path.join(tree, 'sub', 'données.bin'), payload);
+      writeFileSync(path.join(tree, 'empty'), '');
+      const sshArgs = ['--ssh', host.alias, '-F', rig.configFile, '-q', '-r'];
+      const up = await tether(['cp', ...sshArgs, tree, 'remote:uploaded']);
+      // The first connect installs the server (said on stderr); no copy failed.
+      expect(up.stderr).not.toContain('tether cp:');
+      expect(up.code).toBe(0);
+      // It landed in the host's home (the server's working folder), not locally.
+      expect(readFileSync(path.join(host.home, 'uploaded', 'sub', 'données.bin')).equals(payload)).toBe(true);
+      expect(readFileSync(path.join(host.home, 'uploaded', 'empty'))).toHaveLength(0);
+      const back = path.join(local, 'back');
+      const down = await tether(['cp', ...sshArgs, 'remote:uploaded', back]);
+      expect(down.code).toBe(0);
+      expect(readFileSync(path.join(back, 'sub', 'données.bin')).equals(payload)).toBe(true);
+      const missing = await tether(['cp', ...sshArgs, 'remote:no-such-thing', path.join(local, 'x')]);
+      expect(missing.code).toBe(1);
+    } finally {
+      rmSync(local, { recursive: true, force: true });
+    }
   });
 
   it('runs one command over SSH with its output and exit code', async () => {
