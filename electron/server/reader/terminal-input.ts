@@ -22,8 +22,23 @@ export class TerminalInput {
 
   write(data: Uint8Array): void {
     if (this.closed || data.byteLength === 0) return;
-    this.queue.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    if (this.retry === null) this.flush();
+    const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    let at = 0;
+    if (this.queue.length === 0) {
+      // Nothing waits: straight from the caller's buffer, which is not ours to keep.
+      try {
+        at = writeSync(this.fd, view);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
+          this.close();
+          return;
+        }
+      }
+      if (at === view.length) return;
+    }
+    // What waits is copied: the caller may reuse its buffer (a data frame's) once this returns.
+    this.queue.push(Buffer.from(view.subarray(at)));
+    if (this.retry === null && this.queue.length === 1) this.scheduleRetry(at > 0);
   }
 
   /** Drops what is queued: the terminal is closing, and nobody will read it. */

@@ -143,7 +143,12 @@ describe('reader thread', () => {
         { cols: 80, rows: 24, env, cwd: '/tmp' },
         { readAhead: 1024 * 1024, ringBytes: 0 },
         (chunk) => {
-          if (chunk.includes('ready')) write(input);
+          if (!chunk.includes('ready')) return;
+          // Written from a buffer the caller reuses at once (as a data frame's may be): what
+          // waits for the terminal must be the input's own copy.
+          const reused = Buffer.from(input);
+          write(reused);
+          reused.fill('!');
         },
       );
       const exitCode = await new Promise<number>((resolve) =>
