@@ -4,6 +4,7 @@
 // It is the one raw client of the suites: conformance, the server's integration tests and the
 // chaos suite's bare resume all speak through it.
 import type { ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import WebSocket from 'ws';
 
 /** Upper bound for any single wait of the peer unless the caller passes its own: generous, because
@@ -158,15 +159,20 @@ export class RpcPeer {
     const stdin = child.stdin;
     const stdout = child.stdout;
     if (!stdin || !stdout) throw new Error('stdio peer needs a child started with piped stdin/stdout');
+    return RpcPeer.overStreams(stdin, stdout);
+  }
+
+  /** JSON lines written to `input` and read from `output` (a child's stdio, or pipes of one). */
+  static overStreams(input: Writable, output: Readable): RpcPeer {
     const peer = new RpcPeer(
-      (text) => stdin.write(`${text}\n`),
-      (bytes) => stdin.write(bytes),
-      () => stdin.end(),
-      () => stdin.end(),
+      (text) => input.write(`${text}\n`),
+      (bytes) => input.write(bytes),
+      () => input.end(),
+      () => input.end(),
     );
     let pending = '';
-    stdout.setEncoding('utf8');
-    stdout.on('data', (data: string) => {
+    output.setEncoding('utf8');
+    output.on('data', (data: string) => {
       pending += data;
       let newline = pending.indexOf('\n');
       while (newline >= 0) {
@@ -176,8 +182,8 @@ export class RpcPeer {
         newline = pending.indexOf('\n');
       }
     });
-    stdout.once('close', () => peer.markClosed(null));
-    stdin.on('error', () => undefined);
+    output.once('close', () => peer.markClosed(null));
+    input.on('error', () => undefined);
     return peer;
   }
 

@@ -1,5 +1,7 @@
-// `server.mjs bridge`: what the client runs over SSH. It relays stdin to the daemon's unix socket
-// and the socket to stdout, byte for byte and with backpressure both ways, and starts the daemon
+// `server.mjs bridge`: what the client runs over SSH or an exec session. It relays stdin to the
+// daemon's unix socket and the socket to stdout, byte for byte and with backpressure both ways (or,
+// when its stdin and stdout are pipes, has the daemon serve them itself: pipe-adoption.ts, and only
+// waits), and starts the daemon
 // (detached, under a lock so concurrent bridges start one, without this SSH session's agent, display
 // or connection variables) when none answers, unless --no-start. With --forward-agent it offers its
 // session's agent to the daemon's processes while it relays (agent-link.ts). With --locate it only
@@ -17,6 +19,14 @@ import { DAEMON_LOG_ROTATE_BYTES, DAEMON_START_POLL_MS, DAEMON_START_TIMEOUT_MS 
 import { claimPidFile, releasePidFile } from './pid-lock';
 import { StartupError } from '../server-options';
 import { connectUnix } from './socket-probe';
+import {
+  ADOPT_REQUEST_MAX_BYTES,
+  ADOPTED_REPLY,
+  DECLINED_REPLY,
+  encodeAdoptRequest,
+  ownAdoptRequest,
+  type AdoptRequest,
+} from './pipe-adoption';
 import { errorMessage } from '../../../shared/error-message';
 
 export interface BridgeOptions {
@@ -176,8 +186,54 @@ function relay(socket: net.Socket): Promise<number> {
   });
 }
 
+/**
+ * Asks the daemon to serve the link on this bridge's own pipes (pipe-adoption.ts): true once it
+ * did; false when it declined, with the socket closed and the reason on stderr for the client's log.
+ */
+function askAdoption(socket: net.Socket, request: AdoptRequest): Promise<boolean> {
+  return new Promise((resolve) => {
+    let reply = '';
+    const onData = (chunk: Buffer): void => {
+      reply += chunk.toString('utf8');
+      const newline = reply.indexOf('\n');
+      if (newline < 0 && reply.length < ADOPT_REQUEST_MAX_BYTES) return;
+      socket.off('data', onData);
+      const line = reply.slice(0, newline < 0 ? undefined : newline);
+      const reason = line.startsWith(`${DECLINED_REPLY} `) ? line.slice(DECLINED_REPLY.length + 1) : line;
+      if (line === ADOPTED_REPLY) {
+        resolve(true);
+        return;
+      }
+      process.stderr.write(
+        `tether bridge: relaying, the daemon did not adopt this session's pipes: ${reason}\n`,
+      );
+      socket.destroy();
+      resolve(false);
+    };
+    socket.on('data', onData);
+    // The daemon gone before it answered: relaying will tell the client the same.
+    socket.once('close', () => resolve(false));
+    socket.on('error', () => undefined);
+    socket.write(encodeAdoptRequest(request));
+  });
+}
+
+/**
+ * The adopted link's lifetime: the daemon closes the socket when the link ends there (or it went
+ * away), and this bridge's exit then ends the exec session. Exit code 0, as after a relay's end.
+ */
+function whileAdopted(socket: net.Socket): Promise<number> {
+  // The daemon writes nothing more here: reading only watches for the close.
+  socket.resume();
+  return new Promise((resolve) => {
+    if (socket.destroyed) resolve(0);
+    else socket.once('close', () => resolve(0));
+  });
+}
+
 export async function runBridge(options: BridgeOptions): Promise<number> {
-  if (options.preamble !== undefined) process.stdout.write(`${options.preamble}\n`);
+  // Written before the daemon may be asked to take stdout over, so the preamble stays first.
+  if (options.preamble !== undefined) await writeStdout(`${options.preamble}\n`);
   const identity = readBundleIdentity();
   const paths = daemonPaths(ensureRunDir(), remoteBundleId(identity));
   const socket = await reachDaemon(paths, options);
@@ -186,7 +242,13 @@ export async function runBridge(options: BridgeOptions): Promise<number> {
     const line = `${JSON.stringify({ daemonSocket: paths.socket })}\n`;
     return new Promise((resolve) => process.stdout.write(line, () => resolve(0)));
   }
-  if (!options.forwardAgent) return relay(socket);
+  if (!options.forwardAgent) {
+    const request = ownAdoptRequest();
+    if (request === null) return relay(socket);
+    if (await askAdoption(socket, request)) return whileAdopted(socket);
+    // Declined (said why on stderr): relay on a link of our own, as a bridge without pipes does.
+    return relay(await reachDaemon(paths, { ...options, start: false }));
+  }
   // The agent is a convenience: a failure to offer it must not cost the connection.
   tryAgentLink(() => offerAgent(paths));
   // sshd ends a dropped session's command with SIGHUP (or SIGTERM): the offer goes with it.
@@ -201,6 +263,10 @@ export async function runBridge(options: BridgeOptions): Promise<number> {
   } finally {
     tryAgentLink(() => withdrawAgent(paths));
   }
+}
+
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(text, () => resolve()));
 }
 
 function tryAgentLink(step: () => unknown): void {

@@ -2,9 +2,20 @@
 // outside the repository (so no node_modules is up its tree), with a run directory of its own
 // ($TETHER_RUN_DIR), and bridges as child processes speaking JSON-RPC through their stdio. Every daemon it
 // started is found by its command line (the unique bundle path) and killed by pid in cleanup().
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { afterEach } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +55,7 @@ export class DaemonRig {
   readonly scratchDir: string;
   readonly manifest: RemoteBundleManifest;
   private readonly children = new Set<ChildProcess>();
+  private fifos = 0;
 
   constructor() {
     if (!existsSync(path.join(BUILT_BUNDLE, 'manifest.json'))) {
@@ -94,6 +106,45 @@ export class DaemonRig {
   bridge(args: string[] = []): Bridge {
     const child = this.spawn(['bridge', ...args]);
     return { child, client: RpcPeer.overStdio(child), finished: collect(child, false) };
+  }
+
+  /**
+   * A bridge whose stdin and stdout are pipes (named ones in the scratch directory), as an exec
+   * session or sshd gives it, rather than the socket pair of Node's stdio: the daemon may adopt
+   * them. `pipes` are their paths, for a look at who holds them open. `wrap` runs the bridge under
+   * another command (`unshare …`), which passes the pipes on.
+   */
+  bridgeOverPipes(
+    args: string[] = [],
+    wrap: string[] = [],
+  ): Bridge & { pipes: { stdin: string; stdout: string } } {
+    const pipes = {
+      stdin: path.join(this.scratchDir, `in-${this.fifos}`),
+      stdout: path.join(this.scratchDir, `out-${this.fifos++}`),
+    };
+    execFileSync('mkfifo', ['-m', '600', pipes.stdin, pipes.stdout]);
+    // Each read end first, without blocking, so the write end opens at once.
+    const bridgeIn = openSync(pipes.stdin, constants.O_RDONLY | constants.O_NONBLOCK);
+    const ourIn = openSync(pipes.stdin, constants.O_WRONLY);
+    const ourOut = openSync(pipes.stdout, constants.O_RDONLY | constants.O_NONBLOCK);
+    const bridgeOut = openSync(pipes.stdout, constants.O_WRONLY);
+    let child: ChildProcess;
+    try {
+      const argv = [...wrap, process.execPath, path.join(this.bundleDir, 'server.mjs'), 'bridge', ...args];
+      child = spawn(argv[0]!, argv.slice(1), {
+        cwd: this.bundleDir,
+        env: this.env(),
+        stdio: [bridgeIn, bridgeOut, 'pipe'],
+      });
+    } finally {
+      closeSync(bridgeIn);
+      closeSync(bridgeOut);
+    }
+    this.children.add(child);
+    child.once('exit', () => this.children.delete(child));
+    const input = new net.Socket({ fd: ourIn, readable: false, writable: true });
+    const output = new net.Socket({ fd: ourOut, readable: true, writable: false });
+    return { child, client: RpcPeer.overStreams(input, output), finished: collect(child, false), pipes };
   }
 
   /** Pids of the daemons running from this rig's bundle (none other has its path). */
