@@ -23,6 +23,8 @@ export interface StartBridgeOptions {
   timeoutMs: number;
   /** What an exit status of the bridge means (see StdioTransportSpec.exitError). */
   exitError(code: number | null): ClientError | null;
+  /** For the link's log: what the bridge says on stderr (that it relays, and why, for one). */
+  log?: (line: string) => void;
 }
 
 /** Handlers that hold what arrives until the link attaches its own, and tell how the bridge began. */
@@ -91,6 +93,11 @@ export async function startBridge(
           !running && (code === HOST_UNPREPARED_EXIT || SHELL_COULD_NOT_RUN_EXITS.includes(code ?? -1))
             ? unprepared
             : options.exitError(code),
+        ...(options.log
+          ? {
+              onStderrLine: (line: string) => options.log!(`bridge: ${line.replace(/^tether bridge: /, '')}`),
+            }
+          : {}),
       },
       relay,
       options.timeoutMs,

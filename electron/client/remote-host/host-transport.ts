@@ -76,6 +76,7 @@ export class HostTransportOpener implements TransportOpener {
     const options: StartBridgeOptions = {
       timeoutMs: CONNECT_TIMEOUT_MS,
       exitError: (code) => bridgeExitError(code, resume, this.words),
+      log: (line) => this.bootstrap.log(line),
     };
     try {
       this.started =

@@ -31,6 +31,8 @@ export interface StdioTransportSpec {
   preamble?: string;
   /** What an exit status means, when the command gives some statuses a meaning of their own. */
   exitError?: (code: number | null) => ClientError | null;
+  /** Each line the command writes on stderr, as it comes (for the link's log). */
+  onStderrLine?: (line: string) => void;
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
@@ -86,9 +88,15 @@ export async function openStdioTransport(
   const stderr = child.stderr!;
 
   let stderrTail = '';
+  let stderrLine = '';
   stderr.setEncoding('utf8');
   stderr.on('data', (d: string) => {
     stderrTail = (stderrTail + d).slice(-STDERR_TAIL_BYTES);
+    if (!spec.onStderrLine) return;
+    const lines = (stderrLine + d).split('\n');
+    // A line longer than the tail is cut there: a log line, not a transcript.
+    stderrLine = lines.pop()!.slice(-STDERR_TAIL_BYTES);
+    for (const line of lines) if (line.trim() !== '') spec.onStderrLine(line);
   });
   const withStderr = (message: string): string => {
     const tail = stderrTail.trim();

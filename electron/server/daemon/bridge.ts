@@ -21,6 +21,7 @@ import { StartupError } from '../server-options';
 import { connectUnix } from './socket-probe';
 import {
   ADOPT_REQUEST_MAX_BYTES,
+  ADOPTED_LOG_LINE,
   ADOPTED_REPLY,
   DECLINED_REPLY,
   encodeAdoptRequest,
@@ -245,7 +246,10 @@ export async function runBridge(options: BridgeOptions): Promise<number> {
   if (!options.forwardAgent) {
     const request = ownAdoptRequest();
     if (request === null) return relay(socket);
-    if (await askAdoption(socket, request)) return whileAdopted(socket);
+    if (await askAdoption(socket, request)) {
+      process.stderr.write(`tether bridge: ${ADOPTED_LOG_LINE}\n`);
+      return whileAdopted(socket);
+    }
     // Declined (said why on stderr): relay on a link of our own, as a bridge without pipes does.
     return relay(await reachDaemon(paths, { ...options, start: false }));
   }

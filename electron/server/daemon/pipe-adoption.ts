@@ -17,6 +17,8 @@ export const ADOPT_REQUEST_PREFIX = 'tether-adopt ';
 /** The daemon's answers: the first, or the second with a reason. */
 export const ADOPTED_REPLY = 'adopted';
 export const DECLINED_REPLY = 'declined';
+/** What an adopted bridge says on stderr (the client's log shows it). */
+export const ADOPTED_LOG_LINE = "the daemon serves this session's pipes itself";
 /** A request line is short; a longer first line is not one. */
 export const ADOPT_REQUEST_MAX_BYTES = 512;
 

@@ -38,6 +38,7 @@ import {
   testImage,
 } from '../../support/containers';
 import { collect, untilFile, waitFor } from '../client/helpers';
+import { ADOPTED_LOG_LINE } from '../../../electron/server/daemon/pipe-adoption';
 import { recordingHooks, type RecordingHooks } from '../ssh/ssh-helpers';
 
 const CLI = path.resolve('dist/cli.js');
@@ -108,6 +109,8 @@ function tether(
   });
 }
 
+const ADOPTED_LOG = `bridge: ${ADOPTED_LOG_LINE}`;
+
 let main = '';
 let rig: SshTestRig;
 let sshHost: SshdHost;
@@ -152,6 +155,8 @@ describe.runIf(containersAvailable())('container environments (podman)', () => {
       expect(second.stages.map((s) => s.stage)).not.toContain('checking');
       // Output crosses the bridge raw, not as base64 in JSON (docs/containers.md, Performance).
       expect(b.binaryFrames).toBe(true);
+      // The daemon writes straight into the exec session's pipes: no bridge relays them.
+      await waitFor('the bridge to say it was adopted', () => second.logs.includes(ADOPTED_LOG));
     } finally {
       await b.close();
     }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPids, pidsWithHome, SshTestRig, type SshdHost, proxyOf } from '../../support/sshd';
 import { ALL_TICKS, collect, outputProducedWhileCut, untilFile, waitFor } from '../client/helpers';
 import { recordingHooks, sshClient, type RecordingHooks } from './ssh-helpers';
+import { ADOPTED_LOG_LINE } from '../../../electron/server/daemon/pipe-adoption';
 
 let rig: SshTestRig;
 let host: SshdHost;
@@ -132,6 +133,8 @@ describe('SSH direct link', () => {
       );
       await waitFor('the output', () => out.closed());
       expect(out.text()).toBe('over the bridge\n');
+      // sshd gives the bridge pipes, which the daemon serves itself.
+      expect(hooks.logs).toContain(`bridge: ${ADOPTED_LOG_LINE}`);
     } finally {
       await client.close();
     }
