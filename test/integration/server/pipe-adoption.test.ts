@@ -2,29 +2,16 @@
 // docker exec and sshd give it) has the daemon serve those pipes itself, byte-exact; the link and
 // the bridge end together, whichever side ends first; a bridge the daemon cannot verify (another pid
 // namespace) is declined and relays as before; and a forged request on the socket is declined.
-import { readdirSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ADOPT_REQUEST_PREFIX, ADOPTED_LOG_LINE } from '../../../electron/server/daemon/pipe-adoption';
 import { pidAlive } from '../../support/pids';
+import { openFds } from '../../support/proc-fds';
 import type { RpcPeer } from '../../support/rpc-peer';
 import { waitFor } from '../../support/wait';
 import { daemonRigsEachTest, type DaemonRig } from './daemon-rig';
 
 const newRig = daemonRigsEachTest();
-
-/** The paths `pid` holds open (a named pipe shows as its path). */
-function openPaths(pid: number): string[] {
-  const paths: string[] = [];
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      paths.push(readlinkSync(`/proc/${pid}/fd/${fd}`));
-    } catch {
-      // Closed while we looked.
-    }
-  }
-  return paths;
-}
 
 async function seqOutput(client: RpcPeer, processId: string, count: number): Promise<void> {
   await client.call('process/start', {
@@ -57,14 +44,14 @@ describe('a bridge on pipes', () => {
     const daemon = await rig.daemonPid();
     await seqOutput(bridge.client, 'count', 100_000);
     // The daemon holds both pipes open itself; the bridge said nothing of relaying.
-    const held = openPaths(daemon);
+    const held = openFds(daemon);
     expect(held).toContain(bridge.pipes.stdin);
     expect(held).toContain(bridge.pipes.stdout);
     await bridge.client.close();
     const finished = await bridge.finished;
     expect(finished.code).toBe(0);
     expect(finished.stderr).toBe(`tether bridge: ${ADOPTED_LOG_LINE}\n`);
-    await waitFor(() => !openPaths(daemon).includes(bridge.pipes.stdout), 'daemon let go of the pipes');
+    await waitFor(() => !openFds(daemon).includes(bridge.pipes.stdout), 'daemon let go of the pipes');
   });
 
   it('ends its link when it is killed, and the next bridge resumes the session', async () => {
@@ -73,12 +60,12 @@ describe('a bridge on pipes', () => {
     const sessionId = (await first.client.handshake()).sessionId;
     const daemon = await rig.daemonPid();
     await seqOutput(first.client, 'before', 1000);
-    expect(openPaths(daemon)).toContain(first.pipes.stdout);
+    expect(openFds(daemon)).toContain(first.pipes.stdout);
     first.child.kill('SIGKILL');
     await first.finished;
     // The daemon saw its lifeline close: it let go of the pipes, so the client reads their end.
     await first.client.waitForClose();
-    await waitFor(() => !openPaths(daemon).includes(first.pipes.stdout), 'daemon let go of the pipes');
+    await waitFor(() => !openFds(daemon).includes(first.pipes.stdout), 'daemon let go of the pipes');
     const second = rig.bridgeOverPipes(['--no-start']);
     expect((await second.client.handshake(sessionId)).sessionId).toBe(sessionId);
     await seqOutput(second.client, 'after', 1000);

@@ -44,7 +44,7 @@ function sleeperOnPipes(): { child: ChildProcess; write: number; read: number; r
   return { child, write, read, request: { ...request, pid: child.pid! } };
 }
 
-function openFds(): number {
+function openFdCount(): number {
   return readdirSync('/proc/self/fd').length;
 }
 
@@ -80,7 +80,7 @@ describe('adoptPipes', () => {
 
   it('declines pipes other than the ones named, and fds that are not pipes, leaving nothing open', () => {
     const { request } = sleeperOnPipes();
-    const before = openFds();
+    const before = openFdCount();
     const swapped = adoptPipes({ ...request, stdin: request.stdout, stdout: request.stdin });
     expect(swapped).toBe(`fd 0 of pid ${request.pid} is not the pipe the request names`);
     const otherOut = adoptPipes({ ...request, stdout: { ...request.stdout, ino: request.stdout.ino + 1 } });
@@ -88,7 +88,7 @@ describe('adoptPipes', () => {
     // Our own stdio under vitest is no pair of these pipes either.
     expect(typeof adoptPipes({ ...request, pid: process.pid })).toBe('string');
     expect(adoptPipes({ ...request, pid: 2 ** 30 })).toMatch(/^cannot open fd 0 of pid \d+: ENOENT$/);
-    expect(openFds()).toBe(before);
+    expect(openFdCount()).toBe(before);
   });
 });
 
