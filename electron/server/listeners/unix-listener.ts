@@ -1,5 +1,5 @@
 // The unix-socket listener (`--listen unix:PATH`): JSON lines (frames once agreed), one connection per
-// client socket, no token. It binds only inside a directory private to us (private-dir.ts), which
+// client socket (or, for a bridge that asks first, on the pipes it names: pipe-adoption.ts), no token. It binds only inside a directory private to us (private-dir.ts), which
 // is its authentication, and makes the socket itself 0600 as well.
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
