@@ -200,11 +200,11 @@ function askAdoption(socket: net.Socket, request: AdoptRequest): Promise<boolean
       if (newline < 0 && reply.length < ADOPT_REQUEST_MAX_BYTES) return;
       socket.off('data', onData);
       const line = reply.slice(0, newline < 0 ? undefined : newline);
-      const reason = line.startsWith(`${DECLINED_REPLY} `) ? line.slice(DECLINED_REPLY.length + 1) : line;
       if (line === ADOPTED_REPLY) {
         resolve(true);
         return;
       }
+      const reason = line.startsWith(`${DECLINED_REPLY} `) ? line.slice(DECLINED_REPLY.length + 1) : line;
       process.stderr.write(
         `tether bridge: relaying, the daemon did not adopt this session's pipes: ${reason}\n`,
       );
@@ -240,8 +240,8 @@ export async function runBridge(options: BridgeOptions): Promise<number> {
   const socket = await reachDaemon(paths, options);
   if (options.locate) {
     socket.destroy();
-    const line = `${JSON.stringify({ daemonSocket: paths.socket })}\n`;
-    return new Promise((resolve) => process.stdout.write(line, () => resolve(0)));
+    await writeStdout(`${JSON.stringify({ daemonSocket: paths.socket })}\n`);
+    return 0;
   }
   if (!options.forwardAgent) {
     const request = ownAdoptRequest();

@@ -92,7 +92,7 @@ export function claimPidFile(file: string): ClaimResult {
   return { claimed: false, ownerPid: owner === 'gone' ? null : owner };
 }
 
-/** Tries at a lock that keeps being released and claimed by others before giving up this once. */
+/** How often one claim tries while others keep releasing and re-claiming the lock in between. */
 const CLAIM_ATTEMPTS = 5;
 
 /** Removes `file` if it still holds our pid (never someone else's claim). */
