@@ -24,7 +24,12 @@ export interface BoundedSeqLogOptions<T> {
 const COMPACT_AFTER = 1024;
 
 export class BoundedSeqLog<T> {
-  private items: T[] = [];
+  /**
+   * Retained items from `head` on. The slots before it are emptied as their items are evicted: an
+   * evicted item must not stay reachable until the next compaction (up to COMPACT_AFTER of them),
+   * since it may hold output bytes, or a view that pins a whole output ring.
+   */
+  private items: (T | undefined)[] = [];
   /** Index of the oldest retained item: evicting is a step, not a shift. */
   private head = 0;
   private bytes = 0;
@@ -54,9 +59,19 @@ export class BoundedSeqLog<T> {
     this.maxBytes = Math.max(this.maxBytes, bytes);
   }
 
+  /** Lowers the byte bound (never raises it), evicting the oldest items down to it. */
+  lowerMaxBytes(bytes: number): void {
+    this.maxBytes = Math.min(this.maxBytes, bytes);
+    this.enforce();
+  }
+
   append(item: T): void {
     this.items.push(item);
     this.bytes += this.options.sizeOf(item);
+    this.enforce();
+  }
+
+  private enforce(): void {
     while (this.length > this.options.maxItems || this.bytes > this.maxBytes) {
       if (this.evictOldest() === undefined) break;
     }
@@ -65,7 +80,8 @@ export class BoundedSeqLog<T> {
   /** Evicts the oldest item and returns it; undefined when nothing may go (empty, or keepNewest). */
   evictOldest(): T | undefined {
     if (this.length <= (this.options.keepNewest ? 1 : 0)) return undefined;
-    const item = this.items[this.head++]!;
+    const item = this.items[this.head]!;
+    this.items[this.head++] = undefined;
     this.bytes -= this.options.sizeOf(item);
     this.evictedThrough = Math.max(this.evictedThrough, this.options.seqOf(item) ?? 0);
     this.options.onEvict?.(item);

@@ -116,6 +116,9 @@ export function flowControlledRetentionSlack(windowBytes: number): number {
   return flowControlledReadAhead(windowBytes) + 4 * MAX_OUTPUT_CHUNK_BYTES;
 }
 
+/** Rings of ended streams the reader thread keeps for reuse (reader/output-ring.ts, RetiredRings). */
+export const RETIRED_RINGS = 4;
+
 /** The largest output ring of one stream; a larger retention spills into fresh buffers. */
 export const MAX_OUTPUT_RING_BYTES = 32 * 1024 * 1024;
 

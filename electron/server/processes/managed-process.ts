@@ -67,6 +67,8 @@ export class ManagedProcess {
   private readonly log: OutputLog;
   /** Output bytes the log retains at most (the reader's rings are sized by it). */
   readonly retentionBytes: number;
+  /** What the log keeps of a closed process's acknowledged output (`process/read`, a late attach). */
+  private readonly closedRetentionBytes: number;
   private readonly dedup: WriteDedup;
   private io: ChildIo | null = null;
   private nextSeq = 1;
@@ -96,6 +98,7 @@ export class ManagedProcess {
     this.openStreams = outputStreamCount(tty);
     this.log = new OutputLog(limits.retainedOutputBytes, limits.retainedOutputChunks);
     this.retentionBytes = limits.retainedOutputBytes;
+    this.closedRetentionBytes = limits.retainedOutputBytes;
     if (outputWindowBytes !== null) {
       const covered = outputWindowBytes + flowControlledRetentionSlack(outputWindowBytes);
       this.log.ensureCapacity(covered);
@@ -208,6 +211,7 @@ export class ManagedProcess {
     this.closed = true;
     // No more output comes: the retained tail leaves the reader's rings, so they can be freed.
     this.log.detachFromRings();
+    this.trimAcknowledged();
     const seq = this.nextSeq++;
     this.emit((idJson) => `${CLOSED_HEAD}${idJson},"seq":${seq}}}`);
     this.wake();
@@ -324,6 +328,17 @@ export class ManagedProcess {
     if (consumedBytes <= this.acked) return;
     this.acked = Math.min(consumedBytes, this.produced);
     this.updateReading();
+    this.trimAcknowledged();
+  }
+
+  /**
+   * A closed process keeps no more than the default retention of output its client acknowledged:
+   * the window's extra room covers a resume while output still flows, and a closed process may
+   * wait hours in a detached session (every `tether run` leaves one). Unacknowledged output stays.
+   */
+  private trimAcknowledged(): void {
+    if (!this.closed || this.outputWindowBytes === null) return;
+    this.log.lowerCapacity(Math.max(this.closedRetentionBytes, this.produced - this.acked));
   }
 
   setCongested(congested: boolean): void {

@@ -42,19 +42,28 @@ export class OutputLog {
     this.log.raiseMaxBytes(bytes);
   }
 
+  /** Lowers the byte bound (never raises it), evicting the oldest chunks down to it. */
+  lowerCapacity(bytes: number): void {
+    this.log.lowerMaxBytes(bytes);
+  }
+
   append(chunk: LogChunk): void {
     this.log.append(chunk);
   }
 
   /**
    * Moves every retained chunk that lies in a ring into memory of its own, once the process's
-   * output ended: its tail may be kept for a long while, and would pin the whole ring.
+   * output ended, and hands the rings back whole: the tail may be kept for a long while, and
+   * would pin the whole ring, which the reader thread can give a later stream instead.
    */
   detachFromRings(): void {
     for (const chunk of this.log.after(0)) {
-      if (!chunk.lease) continue;
+      const lease = chunk.lease;
+      if (!lease) continue;
       chunk.data = Buffer.from(chunk.data);
       chunk.lease = null;
+      // In seq order, like evictions: each release hands back everything before it too.
+      lease.release();
     }
   }
 

@@ -5,7 +5,7 @@
 import { OutputCoalescer } from '../../../shared/output-coalescing';
 import type { OutputStream } from '../../../shared/protocol';
 import { MAX_OUTPUT_CHUNK_BYTES, OUTPUT_COALESCING } from '../limits';
-import { OutputRing } from './output-ring';
+import { OutputRing, type RetiredRings } from './output-ring';
 import type { ReaderMemory } from './reader-shared-memory';
 
 /** What a StreamReader needs of the stream it reads (a node stream has both). */
@@ -62,6 +62,8 @@ export class StreamReader {
     private readonly readAhead: number,
     private readonly sink: BatchSink,
     private readonly ringBytes: number,
+    /** Rings of ended streams to reuse, and where this one goes once its stream ended. */
+    private readonly retired: RetiredRings | null = null,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
@@ -91,7 +93,11 @@ export class StreamReader {
   /** Room for the next batch: in the ring when it has some, else a buffer of our own. */
   private startBatch(): Buffer {
     if (this.wantsRing && this.ring === null) {
-      this.ring = new OutputRing(this.ringBytes, () => this.memory.released(this.stream));
+      this.ring = new OutputRing(
+        this.ringBytes,
+        () => this.memory.released(this.stream),
+        this.retired?.take(this.ringBytes) ?? null,
+      );
       this.sink.ring(this.stream, this.ring.shared);
     }
     const room = this.ring?.reserve(MAX_OUTPUT_CHUNK_BYTES) ?? null;
@@ -129,6 +135,12 @@ export class StreamReader {
     }
     if (this.aheadTooFar()) this.updateReading();
   };
+
+  /** The stream ended and its last batch was posted: its ring may serve a later stream. */
+  retire(): void {
+    if (this.ring) this.retired?.add(this.ring);
+    this.ring = null;
+  }
 
   /**
    * Pauses or resumes the stream after a change of the paused flag or of the bytes taken. A reader

@@ -7,7 +7,7 @@ import type { ConnectOpts, SocketConstructorOpts } from 'node:net';
 import tty from 'node:tty';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import type { OutputStream } from '../../../shared/protocol';
-import { MAX_OUTPUT_CHUNK_BYTES } from '../limits';
+import { MAX_OUTPUT_CHUNK_BYTES, RETIRED_RINGS } from '../limits';
 import type {
   FromReaderBatch,
   FromReaderMessage,
@@ -17,6 +17,7 @@ import type {
 } from './reader-messages';
 import { ReaderMemory } from './reader-shared-memory';
 import { readIntoBuffer } from './pipe-onread';
+import { RetiredRings } from './output-ring';
 import { StreamReader, type BatchSink } from './reader-stream';
 
 if (!parentPort) throw new Error('reader-worker runs only as the reader thread of the exec-server');
@@ -37,6 +38,9 @@ interface PipesEntry {
 }
 
 const entries = new Map<number, PtyEntry | PipesEntry>();
+
+/** A few ended streams' rings, for the next bulk streams (output-ring.ts says why). */
+const retiredRings = new RetiredRings(RETIRED_RINGS);
 
 // Messages wait in an outbox until the reads of this turn of the event loop are done, then leave
 // in one postMessage. Under bulk output libuv runs several pipe reads per callback: 256 MiB of
@@ -75,6 +79,7 @@ function streamReader(
     opening.readAhead,
     sink,
     opening.ringBytes,
+    retiredRings,
   );
 }
 
@@ -105,6 +110,7 @@ function finishPty(id: number, entry: PtyEntry, fdOpen: boolean): void {
   entry.ended = true;
   if (fdOpen) drainPty(entry);
   entry.reader.flush();
+  entry.reader.retire();
   entries.delete(id);
   entry.stream.destroy();
   post({ op: 'end', id });
@@ -163,7 +169,10 @@ function spawnPipes(message: SpawnPipesMessage): void {
     for (const reader of readers) reader.flush();
     post({ op: 'exit', id, code, signal });
   });
-  child.once('close', () => entries.delete(id));
+  child.once('close', () => {
+    for (const reader of readers) reader.retire();
+    entries.delete(id);
+  });
   entries.set(id, { kind: 'pipes', child, readers });
   post({ op: 'spawned', id, pid: child.pid });
 }

@@ -167,7 +167,7 @@ export const FULL_CONFIG: BenchConfig = {
   container: {
     warmRuns: 10,
     outputBytes: 64 * MiB,
-    outputRuns: 3,
+    outputRuns: 7,
     runTimeoutMs: 60_000,
     connectTimeoutMs: 120_000,
   },

@@ -1,5 +1,11 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { BoundedSeqLog, type BoundedSeqLogOptions } from '../../../shared/bounded-seq-log';
+
+// A full collection on demand, to see what the log still keeps reachable.
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
 
 interface Item {
   seq: number | null;
@@ -124,6 +130,16 @@ describe('BoundedSeqLog', () => {
     expect(seqs(0)).toEqual([2, 3, 4, 5]);
   });
 
+  it('lowers its byte bound on request, evicting down to it, but never raises it that way', () => {
+    const { log, evicted, append, seqs } = logOf({ maxBytes: 50 });
+    for (let seq = 1; seq <= 5; seq++) append(seq, 10);
+    log.lowerMaxBytes(25);
+    expect([seqs(0), evicted.map((item) => item.seq), log.evictedThroughSeq]).toEqual([[4, 5], [1, 2, 3], 3]);
+    log.lowerMaxBytes(100);
+    append(6, 10);
+    expect(seqs(0)).toEqual([5, 6]);
+  });
+
   it('stays correct across compaction, and keeps its array bounded over a long run', () => {
     const { log, evicted, append, seqs } = logOf({ maxItems: 50 });
     for (let seq = 1; seq <= 5_000; seq++) {
@@ -154,5 +170,26 @@ describe('BoundedSeqLog', () => {
     ]);
     append(4, 10);
     expect(seqs(0)).toEqual([4]);
+  });
+
+  it('lets go of an evicted item at once, long before its slot is compacted away', async () => {
+    // No onEvict here: nothing but the log may hold the items.
+    const log = new BoundedSeqLog<Item & { data: Uint8Array }>({
+      seqOf: (item) => item.seq,
+      sizeOf: (item) => item.bytes,
+      maxBytes: 1_000,
+      maxItems: 2,
+      keepNewest: false,
+    });
+    const refs: Array<WeakRef<Item>> = [];
+    for (let seq = 1; seq <= 5; seq++) {
+      const item = { seq, bytes: 1, data: new Uint8Array(1_024) };
+      refs.push(new WeakRef(item));
+      log.append(item);
+    }
+    // A WeakRef holds its target until the current job ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(refs.map((ref) => ref.deref()?.seq ?? null)).toEqual([null, null, null, 4, 5]);
   });
 });

@@ -7,7 +7,9 @@ import { Notification } from '../../../../shared/protocol';
 const limits = { retainedOutputBytes: 1_000_000, retainedOutputChunks: 1000, writeIdWindow: 2 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function fakeProcess(options: { window?: number; stdin?: boolean; unbound?: boolean } = {}) {
+function fakeProcess(
+  options: { window?: number; stdin?: boolean; unbound?: boolean; retained?: number } = {},
+) {
   const sent: Array<{ method: string; params: Record<string, unknown> }> = [];
   const reading: boolean[] = [];
   const written: string[] = [];
@@ -23,7 +25,7 @@ function fakeProcess(options: { window?: number; stdin?: boolean; unbound?: bool
   const managed = new ManagedProcess(
     'p',
     false,
-    limits,
+    { ...limits, retainedOutputBytes: options.retained ?? limits.retainedOutputBytes },
     options.window ?? null,
     (message) => {
       // What a JSON-mode connection would send.
@@ -152,5 +154,21 @@ describe('ManagedProcess', () => {
     expect(reading.at(-1)).toBe(false);
     managed.setCongested(false);
     expect(reading.at(-1)).toBe(true);
+  });
+
+  it("keeps a closed process's acknowledged output only within the default retention", async () => {
+    const { managed } = fakeProcess({ window: 1_000, retained: 100 });
+    const retainedSeqs = async () => (await managed.read(0, null, 0, never)).chunks.map((chunk) => chunk.seq);
+    for (let i = 0; i < 10; i++) managed.onData('stdout', Buffer.alloc(100, i));
+    managed.ack(600);
+    // Running, the window's retention holds all of it.
+    expect(await retainedSeqs()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    managed.onExit(0);
+    managed.onStreamEnd();
+    managed.onStreamEnd();
+    // Closed: what is not acknowledged stays (a resume needs it); the rest comes down to 100 bytes.
+    expect(await retainedSeqs()).toEqual([7, 8, 9, 10]);
+    managed.ack(1_000);
+    expect(await retainedSeqs()).toEqual([10]);
   });
 });

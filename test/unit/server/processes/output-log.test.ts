@@ -95,14 +95,17 @@ describe('OutputLog with chunks in a ring', () => {
 });
 
 describe('OutputLog leaving its rings', () => {
-  it('keeps the retained bytes in memory of its own, so the ring may go', () => {
+  it('keeps the retained bytes in memory of its own and hands the ring back whole', () => {
     const ring = Buffer.from(new SharedArrayBuffer(32));
     const log = new OutputLog(16, 100);
+    const released: number[] = [];
     for (let i = 0; i < 4; i++) {
       const data = ring.subarray(i * 8, i * 8 + 8).fill(65 + i);
-      log.append({ seq: i + 1, stream: 'stdout', data, lease: { release: () => {} } });
+      log.append({ seq: i + 1, stream: 'stdout', data, lease: { release: () => released.push(i + 1) } });
     }
     log.detachFromRings();
+    // Evicted ones went back as they left; the kept ones go back now, in order, the ring whole.
+    expect(released).toEqual([1, 2, 3, 4]);
     ring.fill(0);
     const kept = log.select(0, null);
     expect(kept.map((c) => c.data.toString())).toEqual(['CCCCCCCC', 'DDDDDDDD']);

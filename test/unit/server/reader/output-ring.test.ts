@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutputStream } from '../../../../shared/protocol';
 import { MAX_OUTPUT_CHUNK_BYTES } from '../../../../electron/server/limits';
-import { OutputRing, RingLease } from '../../../../electron/server/reader/output-ring';
+import { OutputRing, RetiredRings, RingLease } from '../../../../electron/server/reader/output-ring';
 import {
   allocateEntryMemory,
   ReaderMemory,
@@ -95,7 +95,7 @@ interface RingPost {
 }
 
 /** A StreamReader with a ring of `ringBytes`, recording what it posts the way the main thread sees it. */
-function readerRig(ringBytes: number) {
+function readerRig(ringBytes: number, retired: RetiredRings | null = null) {
   const shared = allocateEntryMemory();
   const taker = new TakerMemory(shared);
   const own: Buffer[] = [];
@@ -115,6 +115,7 @@ function readerRig(ringBytes: number) {
       ringBatch: (stream, offset, length, end) => inRing.push({ stream, offset, length, end }),
     },
     ringBytes,
+    retired,
     // Every read comes after a quiet spell, so each is posted at once.
     (() => {
       let now = 0;
@@ -123,7 +124,7 @@ function readerRig(ringBytes: number) {
   );
   const bytesOf = (post: RingPost): Buffer =>
     Buffer.from(ring!.subarray(post.offset, post.offset + post.length));
-  return { reader, taker, own, inRing, bytesOf, rings: () => rings };
+  return { reader, taker, own, inRing, bytesOf, rings: () => rings, ring: () => ring };
 }
 
 function pattern(length: number, seed: number): Buffer {
@@ -178,5 +179,53 @@ describe('StreamReader with an output ring', () => {
     expect(rig.inRing[2]!.offset).toBe(0);
     expect(rig.bytesOf(rig.inRing[2]!).equals(next)).toBe(true);
     expect(rig.bytesOf(rig.inRing[1]!).equals(held[1]!)).toBe(true);
+  });
+
+  it("gives an ended stream's ring to the next stream of its size, only once all of it was handed back", () => {
+    const retired = new RetiredRings(4);
+    const first = readerRig(2 * MAX_OUTPUT_CHUNK_BYTES, retired);
+    first.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 0)); // Turns the ring on.
+    first.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 1));
+    first.reader.onData(pattern(1000, 2));
+    first.reader.flush();
+    const [held, last] = [first.inRing[0]!, first.inRing[1]!];
+    first.reader.retire();
+    // The main thread still holds the last batch: a new stream gets memory of its own.
+    new RingLease(first.taker, 'stdout', held.end).release();
+    const second = readerRig(2 * MAX_OUTPUT_CHUNK_BYTES, retired);
+    second.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 3));
+    second.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 4));
+    expect(second.ring()!.buffer).not.toBe(first.ring()!.buffer);
+    expect(first.bytesOf(last).equals(pattern(1000, 2))).toBe(true);
+    // All handed back (the log does that when the process closes): the next stream writes there.
+    new RingLease(first.taker, 'stdout', last.end).release();
+    const third = readerRig(2 * MAX_OUTPUT_CHUNK_BYTES, retired);
+    third.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 5));
+    const next = pattern(MAX_OUTPUT_CHUNK_BYTES, 6);
+    third.reader.onData(next);
+    expect(third.ring()!.buffer).toBe(first.ring()!.buffer);
+    expect(third.inRing[0]!.offset).toBe(0);
+    expect(third.bytesOf(third.inRing[0]!).equals(next)).toBe(true);
+    // Taken once: a fourth stream does not share it.
+    const fourth = readerRig(2 * MAX_OUTPUT_CHUNK_BYTES, retired);
+    fourth.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 7));
+    fourth.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 8));
+    expect(fourth.ring()!.buffer).not.toBe(first.ring()!.buffer);
+  });
+});
+
+describe('RetiredRings', () => {
+  it('hands out only returned rings of the asked size, once each, and keeps at most its bound', () => {
+    const retired = new RetiredRings(2);
+    const rigs = [ringRig(4 * K), ringRig(4 * K), ringRig(8 * K)];
+    const ends = rigs.map(({ ring }) => place(ring, K, 100, 1)!.end);
+    for (const { ring } of rigs) retired.add(ring);
+    // The first was pushed out by the third; none is handed back yet.
+    expect(retired.take(4 * K)).toBeNull();
+    rigs.forEach((rig, i) => rig.release(ends[i]!));
+    expect(retired.take(4 * K)).toBe(rigs[1]!.ring.shared);
+    expect(retired.take(4 * K)).toBeNull();
+    expect(retired.take(8 * K)).toBe(rigs[2]!.ring.shared);
+    expect(retired.take(8 * K)).toBeNull();
   });
 });

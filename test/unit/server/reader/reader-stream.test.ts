@@ -27,6 +27,7 @@ function rig(options: { stream?: OutputStream; readAhead?: number; ringBytes?: n
     options.readAhead ?? 1024 * 1024,
     { batch: (stream, data) => posted.push({ stream, data }), ring: () => {}, ringBatch: () => {} },
     options.ringBytes ?? 0,
+    null,
     () => now,
   );
   const source = new PassThrough();
