@@ -314,6 +314,16 @@ export interface WriteStreamOptions {
   rewind?: () => AsyncIterable<Uint8Array>;
 }
 
+export interface CloseOptions {
+  /**
+   * This session will not be resumed (a one-shot command is done): the server forgets it now, with
+   * `session/end`, instead of keeping its finished processes until the session TTL. Its processes
+   * still running are killed. Skipped where the link is down or the server lacks the extension
+   * (capability `tetherSessionEnd`): the session then waits out its TTL as before.
+   */
+  endSession?: boolean;
+}
+
 export interface ExecServerClientApi {
   readonly state: ConnectionState;
   onStateChange(listener: (state: ConnectionState) => void): () => void;
@@ -373,5 +383,5 @@ export interface ExecServerClientApi {
    * Closes the connection and stops reconnecting. Remote processes keep running on the server; a
    * server the client started itself (stdio) has exited when this settles.
    */
-  close(): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
 }

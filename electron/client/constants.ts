@@ -177,3 +177,5 @@ export const HTTP_FORWARD_HEAD_TIMEOUT_MS = 60_000;
 export const HTTP_FORWARD_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 /** Body pieces of one response that may arrive ahead of its headers or out of order. */
 export const HTTP_FORWARD_MAX_HELD_DELTAS = 256;
+/** How long a closing one-shot client waits for the server to end its session (session/end). */
+export const SESSION_END_TIMEOUT_MS = 2_000;

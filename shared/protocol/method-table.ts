@@ -31,6 +31,7 @@ export const MethodTable = {
   [Method.fsClose]: { params: S.FsHandleParams, result: S.EmptyResult },
   [Method.sessionList]: { params: S.NoParams, result: S.SessionListResult },
   [Method.sessionSubscribe]: { params: S.NoParams, result: S.EmptyResult },
+  [Method.sessionEnd]: { params: S.NoParams, result: S.EmptyResult },
   [Method.processAttach]: { params: S.ProcessAttachParams, result: S.ProcessSummary },
   [Method.processDetach]: { params: S.ProcessIdParams, result: S.EmptyResult },
   [Method.processKeep]: { params: S.ProcessIdParams, result: S.EmptyResult },

@@ -44,6 +44,11 @@ export const Method = {
   processDetach: 'process/detach',
   /** Tether extension (capability `tetherSessionProcesses`): move an attached process under this session. */
   processKeep: 'process/keep',
+  /**
+   * Tether extension (capability `tetherSessionEnd`): the caller will not resume its session, so
+   * the server forgets it now instead of a session TTL later (a one-shot CLI command's session).
+   */
+  sessionEnd: 'session/end',
   /** Tether extension (capability `tetherStreams`): a TCP stream to a loopback port on the host. */
   streamOpen: 'stream/open',
   /** Tether extension (capability `tetherListeningPorts`): the host's listening TCP ports and their processes. */
@@ -120,6 +125,11 @@ export const TetherCapability = {
    * `process/keep` to watch, drive and adopt a process another client started.
    */
   sessionProcesses: 'tetherSessionProcesses',
+  /**
+   * `session/end`: ends the connection's session at once. Its processes still running are killed
+   * as at the session TTL's expiry, and its finished ones are forgotten.
+   */
+  sessionEnd: 'tetherSessionEnd',
   /**
    * TCP streams to loopback ports on the host (`stream/open` and the `stream/*` notifications), each
    * with its own credit window: what port forwarding rides on (docs/forwarding.md).

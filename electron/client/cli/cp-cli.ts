@@ -149,7 +149,7 @@ async function copy(source: string, destination: string, options: CpOptions): Pr
     say(errorMessage(error));
     return CP_FAILURE_EXIT_CODE;
   } finally {
-    await client.close();
+    await client.close({ endSession: true });
   }
 }
 

@@ -103,7 +103,7 @@ export async function runForward(specs: ForwardSpec[], options: ForwardOptions):
     return RUN_FAILURE_EXIT_CODE;
   } finally {
     await Promise.all(forwards.map((forward) => forward.stop()));
-    await client?.close();
+    await client?.close({ endSession: true });
   }
 }
 

@@ -95,7 +95,7 @@ async function ps(options: WhereOptions): Promise<number> {
     say('ps', errorMessage(error));
     return RUN_FAILURE_EXIT_CODE;
   } finally {
-    await client?.close();
+    await client?.close({ endSession: true });
   }
 }
 

@@ -70,6 +70,8 @@ export async function runRemote(program: Program, options: RemoteRunOptions, say
     cleanups.push(pumpInput(handle, { interactive, verbose: options.verbose }, say));
     const output = pumpOutput(handle, say);
     cleanups.push(endOnBrokenPipe(handle, output.finish));
+    // Cleanups run last first: no output is written once the broken pipe's handler is gone.
+    cleanups.push(output.stop);
     if (options.tty && stdout.isTTY) cleanups.push(forwardResize(handle));
     // Without raw mode, ^C reaches us as SIGINT: pass it on instead of dying.
     if (!interactive) cleanups.push(forwardSignals(handle));
@@ -85,21 +87,26 @@ export async function runRemote(program: Program, options: RemoteRunOptions, say
     return RUN_FAILURE_EXIT_CODE;
   } finally {
     for (const cleanup of cleanups.reverse()) cleanup();
-    await client.close();
+    // Nobody resumes a command's session: the daemon forgets it now rather than in hours.
+    await client.close({ endSession: true });
   }
 }
 
-/** The process's output to stdout/stderr, acknowledged once written; `finished` is the exit status. */
+/**
+ * The process's output to stdout/stderr, acknowledged once written; `finished` is the exit status,
+ * and `stop` ends the copying (once the run is over: a reader that went away gets no more writes).
+ */
 export function pumpOutput(
   handle: ProcessHandle,
   say: Say,
-): { finished: Promise<number>; finish: (code: number) => void } {
+): { finished: Promise<number>; finish: (code: number) => void; stop: () => void } {
   let finish: (code: number) => void = () => undefined;
+  let stop: () => void = () => undefined;
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
     let exitCode: number | null = null;
     let consumed = 0;
-    handle.subscribe((event: ProcessEvent) => {
+    stop = handle.subscribe((event: ProcessEvent) => {
       switch (event.kind) {
         case 'output': {
           const target = event.stream === 'stderr' ? process.stderr : process.stdout;
@@ -129,7 +136,7 @@ export function pumpOutput(
       }
     });
   });
-  return { finished, finish };
+  return { finished, finish, stop };
 }
 
 /** A reader that went away (`tether run … | head`) ends the run like SIGPIPE would. */

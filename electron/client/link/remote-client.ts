@@ -16,6 +16,7 @@ import {
   type ResultOf,
 } from '../../../shared/protocol';
 import type {
+  CloseOptions,
   ConnectionState,
   ExecServerClientApi,
   HealthSnapshot,
@@ -30,6 +31,7 @@ import {
   DEFAULT_RETAINED_BYTES_TOTAL,
   DEFAULT_RETAINED_EVENTS,
   HTTP_FORWARD_HEAD_TIMEOUT_MS,
+  SESSION_END_TIMEOUT_MS,
 } from '../constants';
 import { HealthMonitor } from './health-monitor';
 import { toConnectionState } from './link-state';
@@ -369,11 +371,24 @@ export class RemoteExecServerClient implements ExecServerClientApi {
     this.link.reconnectNow();
   }
 
-  async close(): Promise<void> {
+  async close(options: CloseOptions = {}): Promise<void> {
+    if (options.endSession) await this.endSession();
     const linkClosed = this.link.close();
     this.streams.closeAll();
     this.httpRequests.closeAll();
     await Promise.all([this.httpLink.close(), linkClosed]);
+  }
+
+  /** session/end on the link as it is now: a closing client does not wait for a reconnect. */
+  private async endSession(): Promise<void> {
+    const connection = this.connection;
+    if (!connection || !this.hasCapability(TetherCapability.sessionEnd)) return;
+    try {
+      await connection.call(Method.sessionEnd, {}, { timeoutMs: SESSION_END_TIMEOUT_MS });
+    } catch (error) {
+      // The link goes anyway; the session then waits out its TTL on the server.
+      this.options.log?.(`Could not end the session: ${errorMessage(error)}`);
+    }
   }
 
   /**

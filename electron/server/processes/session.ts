@@ -103,9 +103,16 @@ export class Session {
     return this.sink === null;
   }
 
+  /** Ended (session/end) or expired: it serves nothing any more. */
+  get ended(): boolean {
+    return this.disposed;
+  }
+
   detach(sink: SessionSink): void {
     if (this.sink !== sink) return;
     this.sink = null;
+    // An ended session has no TTL left to wait out.
+    if (this.disposed) return;
     this.setCongested(false);
     this.ttlTimer = setTimeout(() => {
       this.dispose();
@@ -424,6 +431,13 @@ export class SessionRegistry {
       });
       other.emit(text);
     }
+  }
+
+  /** Forgets `session` now, at its client's word (session/end): its processes are killed. */
+  end(session: Session): void {
+    if (this.sessions.get(session.id) !== session) return;
+    this.sessions.delete(session.id);
+    session.dispose();
   }
 
   private evictOldestIdle(): void {

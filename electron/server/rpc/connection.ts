@@ -396,6 +396,12 @@ export class Connection implements SessionSink {
   }
 
   private async run(request: PendingRequest): Promise<void> {
+    if (this.session?.ended) {
+      this.send(
+        encodeError(request.idJson, ErrorCode.invalidRequest, `session ${this.session.id} has ended`),
+      );
+      return;
+    }
     const ctx: RequestContext = {
       session: this.session!,
       registry: this.deps.registry,

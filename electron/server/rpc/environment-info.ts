@@ -66,6 +66,7 @@ export function buildEnvironmentInfo(
       [TetherCapability.closeStdin]: true,
       [TetherCapability.binaryFrames]: true,
       [TetherCapability.sessionProcesses]: true,
+      [TetherCapability.sessionEnd]: true,
       [TetherCapability.streams]: true,
       ...(listeningPortsSupported() ? { [TetherCapability.listeningPorts]: true } : {}),
       ...(options.unauthenticatedListener ? { [UNAUTHENTICATED_LISTENER_FLAG]: true } : {}),

@@ -95,6 +95,10 @@ export const requestHandlers: HandlerTable = {
   [Method.sessionList]: (_params, ctx) => ({
     sessions: ctx.registry.sessionsOf(ctx.principal).map((session) => session.summary(ctx.session)),
   }),
+  [Method.sessionEnd]: (_params, ctx) => {
+    ctx.registry.end(ctx.session);
+    return {};
+  },
   [Method.sessionSubscribe]: (_params, ctx) => {
     ctx.session.subscribed = true;
     return {};

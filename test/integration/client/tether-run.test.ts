@@ -8,6 +8,7 @@ import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../../support/fault-proxy';
 import { serverCommand, startServer, TETHER_BIN, type ServerImpl } from '../../support/exec-servers';
+import { RpcPeer } from '../../support/rpc-peer';
 import { makeCaSignedCertificate, startWssServer } from '../../support/tls';
 import { untilFile, waitFor } from './helpers';
 
@@ -267,6 +268,29 @@ describe.each<ServerImpl>(['codex', 'tether'])('tether run against %s', (impl) =
     const result = await tetherRun(['--stdio', line, '--', '/bin/sh', '-c', 'echo over-stdio; exit 3']);
     expect(result.stdout.toString()).toBe('over-stdio\n');
     expect(result.code).toBe(3);
+  });
+});
+
+describe('tether run and the session it leaves', () => {
+  it('ends its session when done, so the server keeps nothing of it (session/end)', async () => {
+    const server = await startServer('tether', 'ws');
+    cleanups.push(() => server.stop());
+    const run = await tetherRun([
+      '--server',
+      server.url!,
+      '--token-file',
+      server.tokenFile!,
+      '--',
+      'echo',
+      'hi',
+    ]);
+    expect([run.code, run.stdout.toString()]).toEqual([0, 'hi\n']);
+    const watcher = await RpcPeer.connectWs(server.url!, { headers: server.authHeaders() });
+    cleanups.push(() => watcher.drop());
+    await watcher.call('initialize', { clientName: 'watcher' });
+    watcher.notify('initialized', {});
+    const listed = await watcher.call<{ sessions: Array<{ clientName: string }> }>('session/list', {});
+    expect(listed.sessions.map((session) => session.clientName)).toEqual(['watcher']);
   });
 });
 
