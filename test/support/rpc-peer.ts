@@ -404,3 +404,13 @@ function paramsOf(message: InboundMessage): Record<string, unknown> {
   const params = message.message.params;
   return params !== null && typeof params === 'object' ? (params as Record<string, unknown>) : {};
 }
+
+/** `process/start` params for a `/bin/sh -c` script in /tmp with this process's PATH and piped stdin. */
+export const shellStartParams = (processId: string, script: string) => ({
+  processId,
+  argv: ['/bin/sh', '-c', script],
+  cwd: 'file:///tmp',
+  env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  tty: false,
+  pipeStdin: true,
+});

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteExecServerClient } from '../../../electron/client/link/remote-client';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
-import { RpcPeer } from '../../support/rpc-peer';
+import { RpcPeer, shellStartParams } from '../../support/rpc-peer';
 import { waitFor } from '../../support/wait';
 
 interface Listed {
@@ -33,14 +33,6 @@ async function peer(clientName: string): Promise<{ peer: RpcPeer; sessionId: str
   return { peer: connected, sessionId };
 }
 
-const start = (processId: string, script: string) => ({
-  processId,
-  argv: ['/bin/sh', '-c', script],
-  cwd: 'file:///tmp',
-  env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-  tty: false,
-});
-
 const listedNames = async (by: RpcPeer): Promise<string[]> =>
   (await by.call<Listed>('session/list', {})).sessions.map((s) => s.clientName).sort();
 
@@ -49,8 +41,11 @@ describe('session/end', () => {
     const { peer: oneShot, sessionId } = await peer('one-shot');
     const info = await oneShot.call<{ capabilities: Record<string, unknown> }>('environment/info');
     expect(info.capabilities.tetherSessionEnd).toBe(true);
-    const running = await oneShot.call<{ pid: number }>('process/start', start('sleeper', 'exec sleep 60'));
-    await oneShot.call('process/start', start('done', 'echo finished'));
+    const running = await oneShot.call<{ pid: number }>(
+      'process/start',
+      shellStartParams('sleeper', 'exec sleep 60'),
+    );
+    await oneShot.call('process/start', shellStartParams('done', 'echo finished'));
     await waitFor(async () => {
       const read = await oneShot.call<{ closed: boolean }>('process/read', {
         processId: 'done',

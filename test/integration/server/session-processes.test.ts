@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from '../../support/exec-servers';
 import { pidAlive } from '../../support/pids';
-import { RpcPeer, UpgradeRefusedError } from '../../support/rpc-peer';
+import { RpcPeer, shellStartParams, UpgradeRefusedError } from '../../support/rpc-peer';
 import { waitFor } from '../../support/wait';
 
 interface Listed {
@@ -47,15 +47,6 @@ async function peer(url: string, headers: Record<string, string>, clientName: st
   return connected;
 }
 
-const start = (processId: string, script: string) => ({
-  processId,
-  argv: ['/bin/sh', '-c', script],
-  cwd: 'file:///tmp',
-  env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-  tty: false,
-  pipeStdin: true,
-});
-
 /** The output of `processId` as `process/read` from seq 0 returns it. */
 async function readAll(client: RpcPeer, processId: string): Promise<string> {
   const read = await client.call<{ chunks: Array<{ chunk: string }> }>('process/read', {
@@ -78,7 +69,7 @@ describe('sessions of one capability token', () => {
     expect(info.capabilities.tetherSessionProcesses).toBe(true);
     await agent.call(
       'process/start',
-      start('job', 'echo started; while read line; do echo "got $line"; done'),
+      shellStartParams('job', 'echo started; while read line; do echo "got $line"; done'),
     );
     await waitFor(() => agent.outputOf('job').includes('started'), 'first output');
 
@@ -113,7 +104,7 @@ describe('sessions of one capability token', () => {
     await waitFor(() => agent.outputOf('job').includes('got hello'), 'live output at the owner');
 
     // A process of the agent starting and ending is announced to the subscriber.
-    await agent.call('process/start', start('short', 'exit 3'));
+    await agent.call('process/start', shellStartParams('short', 'exit 3'));
     await watcher.notification(
       'session/processChanged',
       (p) => p.processId === 'short' && p.state === 'running',
@@ -135,8 +126,14 @@ describe('sessions of one capability token', () => {
 
   it('process/keep moves a process under the watcher: the owner expiring no longer ends it', async () => {
     const owner = await peer(server.url!, server.authHeaders(), 'owner');
-    const { pid: keptPid } = await owner.call<{ pid: number }>('process/start', start('kept', 'sleep 60'));
-    const { pid: leftPid } = await owner.call<{ pid: number }>('process/start', start('left', 'sleep 60'));
+    const { pid: keptPid } = await owner.call<{ pid: number }>(
+      'process/start',
+      shellStartParams('kept', 'sleep 60'),
+    );
+    const { pid: leftPid } = await owner.call<{ pid: number }>(
+      'process/start',
+      shellStartParams('left', 'sleep 60'),
+    );
     const ownerId = (await owner.call<Listed>('session/list', {})).sessions.find((s) => s.current)!.sessionId;
 
     const watcher = await peer(server.url!, server.authHeaders(), 'keeper');
@@ -183,7 +180,7 @@ describe('who sees what', () => {
       };
     };
     const alice = await peer(server.url!, bearer('alice'), 'alice-agent');
-    await alice.call('process/start', start('p', 'sleep 30'));
+    await alice.call('process/start', shellStartParams('p', 'sleep 30'));
     const aliceId = (await alice.call<Listed>('session/list', {})).sessions[0]!.sessionId;
     const aliceAgain = await peer(server.url!, bearer('alice'), 'alice-app');
     expect(
@@ -200,9 +197,9 @@ describe('who sees what', () => {
     expect(
       (await resume.request('initialize', { clientName: 'bob', resumeSessionId: aliceId })).error?.message,
     ).toBe(`unknown session id ${aliceId}`);
-    await alice.call('process/start', start('q', 'true'));
+    await alice.call('process/start', shellStartParams('q', 'true'));
     await aliceAgain.call('session/subscribe', {});
-    await alice.call('process/start', start('r', 'true'));
+    await alice.call('process/start', shellStartParams('r', 'true'));
     await aliceAgain.notification('session/processChanged', (p) => p.processId === 'r');
     expect(bob.notifications('session/processChanged')).toEqual([]);
     await alice.call('process/terminate', { processId: 'p' });
