@@ -136,8 +136,12 @@ export class StreamReader {
     if (this.aheadTooFar()) this.updateReading();
   };
 
-  /** The stream ended and its last batch was posted: its ring may serve a later stream. */
+  /**
+   * The stream ended: what its batch still gathers is posted (the coalescing wait may not have run
+   * out yet), then its ring may serve a later stream. Nothing is placed in the ring after this.
+   */
   retire(): void {
+    this.flush();
     if (this.ring) this.retired?.add(this.ring);
     this.ring = null;
   }

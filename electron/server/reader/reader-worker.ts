@@ -109,7 +109,6 @@ function finishPty(id: number, entry: PtyEntry, fdOpen: boolean): void {
   if (entry.ended) return;
   entry.ended = true;
   if (fdOpen) drainPty(entry);
-  entry.reader.flush();
   entry.reader.retire();
   entries.delete(id);
   entry.stream.destroy();
@@ -159,8 +158,10 @@ function spawnPipes(message: SpawnPipesMessage): void {
     if (!readIntoBuffer(source, READ_BUFFER, (n) => reader.onData(READ_BUFFER.subarray(0, n)))) {
       source.on('data', (chunk: Buffer) => reader.onData(chunk));
     }
+    // The child's 'close' comes out of the last stream's 'close', before this listener runs: each
+    // stream gives up its ring here, once it cannot read any more.
     source.once('close', () => {
-      reader.flush();
+      reader.retire();
       post({ op: 'streamEnd', id });
     });
   }
@@ -169,10 +170,7 @@ function spawnPipes(message: SpawnPipesMessage): void {
     for (const reader of readers) reader.flush();
     post({ op: 'exit', id, code, signal });
   });
-  child.once('close', () => {
-    for (const reader of readers) reader.retire();
-    entries.delete(id);
-  });
+  child.once('close', () => entries.delete(id));
   entries.set(id, { kind: 'pipes', child, readers });
   post({ op: 'spawned', id, pid: child.pid });
 }

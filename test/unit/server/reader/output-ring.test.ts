@@ -95,7 +95,15 @@ interface RingPost {
 }
 
 /** A StreamReader with a ring of `ringBytes`, recording what it posts the way the main thread sees it. */
-function readerRig(ringBytes: number, retired: RetiredRings | null = null) {
+function readerRig(
+  ringBytes: number,
+  retired: RetiredRings | null = null,
+  // Every read comes after a quiet spell, so each is posted at once.
+  now: () => number = (() => {
+    let at = 0;
+    return () => (at += 10);
+  })(),
+) {
   const shared = allocateEntryMemory();
   const taker = new TakerMemory(shared);
   const own: Buffer[] = [];
@@ -116,11 +124,7 @@ function readerRig(ringBytes: number, retired: RetiredRings | null = null) {
     },
     ringBytes,
     retired,
-    // Every read comes after a quiet spell, so each is posted at once.
-    (() => {
-      let now = 0;
-      return () => (now += 10);
-    })(),
+    now,
   );
   const bytesOf = (post: RingPost): Buffer =>
     Buffer.from(ring!.subarray(post.offset, post.offset + post.length));
@@ -211,6 +215,25 @@ describe('StreamReader with an output ring', () => {
     fourth.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 7));
     fourth.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 8));
     expect(fourth.ring()!.buffer).not.toBe(first.ring()!.buffer);
+  });
+
+  it('posts what a batch still gathers when its stream ends, before the ring may go to another stream', () => {
+    // A busy stream: every read comes at once, so a part-full batch waits to be joined.
+    const retired = new RetiredRings(4);
+    const rig = readerRig(2 * MAX_OUTPUT_CHUNK_BYTES, retired, () => 0);
+    rig.reader.onData(pattern(MAX_OUTPUT_CHUNK_BYTES, 0)); // Turns the ring on.
+    const tail = pattern(12_288, 1);
+    rig.reader.onData(tail);
+    expect(rig.inRing).toHaveLength(0);
+    rig.reader.retire();
+    expect(rig.inRing).toHaveLength(1);
+    expect(rig.bytesOf(rig.inRing[0]!).equals(tail)).toBe(true);
+    // The coalescing timer found nothing left, and the ring is not handed out while that batch is held.
+    expect(() => rig.reader.flush()).not.toThrow();
+    expect(rig.inRing).toHaveLength(1);
+    expect(retired.take(2 * MAX_OUTPUT_CHUNK_BYTES)).toBeNull();
+    new RingLease(rig.taker, 'stdout', rig.inRing[0]!.end).release();
+    expect(retired.take(2 * MAX_OUTPUT_CHUNK_BYTES)).toBe(rig.ring()!.buffer);
   });
 });
 
