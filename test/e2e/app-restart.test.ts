@@ -79,14 +79,20 @@ describe('web app: restart', () => {
     await openRemoteShell(page, first.url, server.transportSpec(), UI_TIMEOUT_MS);
     // Both shells wait for a file the test makes only once the app host has stopped.
     const go = path.join(server.home, 'go');
-    const waitForGo = `while [ ! -f ${go} ]; do sleep 0.1; done`;
-    await typeLine(page, `${waitForGo}; exit 3`);
+    // Each shell says it took its line (the quotes keep the echo of the line from matching), so the
+    // app host is not stopped while the Enter is still on its way.
+    const waitForGo = (tab: number) => `echo wait''ing-${tab}; while [ ! -f ${go} ]; do sleep 0.1; done`;
+    const taken = (tab: number) =>
+      expect.poll(async () => (await paneText(page)).includes(`waiting-${tab}`), poll);
+    await typeLine(page, `${waitForGo(1)}; exit 3`);
+    await taken(1).toBe(true);
     await page.getByRole('button', { name: 'New terminal' }).click();
     await expect
       .poll(() => page.getByRole('tablist', { name: 'Terminal tabs' }).getByRole('tab').count(), poll)
       .toBe(2);
     await expect.poll(async () => /[#$]\s*$/.test(await paneText(page)), poll).toBe(true);
-    await typeLine(page, `${waitForGo}; kill -9 $$`);
+    await typeLine(page, `${waitForGo(2)}; kill -9 $$`);
+    await taken(2).toBe(true);
 
     await first.stop({ keepDataDir: true });
     writeFileSync(go, '');
