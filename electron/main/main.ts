@@ -11,6 +11,7 @@ import { fileDownloadTarget } from '../app/files/file-download-target';
 import { FileSecretStore } from '../app/persistence/file-secret-store';
 import { localFolderTarget } from '../app/files/folder-download-target';
 import { localPathUnder } from '../client/files/entry-names';
+import { applyClientHeapPolicy } from '../client/heap-policy';
 import { findPackageRoot, localServerCommand } from '../app/environments/local-server';
 import { installMenu } from './app-menu';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveRenderer } from './app-protocol';
@@ -31,6 +32,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'renderer');
 
 let mainWindow: BrowserWindow | null = null;
+
+// This process hosts the app's clients (client/heap-policy.ts).
+applyClientHeapPolicy();
 
 // Lets tests (and people with several setups) keep the config somewhere else.
 if (process.env.TETHER_USER_DATA) app.setPath('userData', path.resolve(process.env.TETHER_USER_DATA));

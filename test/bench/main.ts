@@ -14,6 +14,7 @@ import { CaseRecorder } from './lib/results';
 import { elapsedMs } from './lib/stats';
 import { REPO_ROOT } from '../support/exec-servers';
 import { errorMessage } from '../../shared/error-message';
+import { applyClientHeapPolicy } from '../../electron/client/heap-policy';
 
 interface Options {
   quick: boolean;
@@ -35,6 +36,8 @@ const program = new Command()
   )
   .parse();
 const options = program.opts<Options>();
+// The cases' in-process clients stand for the app's main process, which runs with this policy.
+applyClientHeapPolicy();
 
 const wanted = options.case?.split(',').map((id) => id.trim()) ?? ALL_CASES.map((c) => c.id);
 const unknown = wanted.filter((id) => !ALL_CASES.some((c) => c.id === id));
