@@ -1,8 +1,8 @@
 // How V8 sizes the heap of a process that hosts the client (the app's main process, `tether web`,
-// the client commands). Streamed output arrives as one fresh buffer per frame, and V8 weighs
-// those bytes, held outside its heap until a collection frees them, against the old generation's
-// limit. Once a long-lived client's heap had settled (after about ten connects in one process),
-// that limit sat so close to the live heap that V8 ran a full collection every 8 MB or so of
+// the client commands). Streamed output arrives as one fresh buffer per frame, held outside V8's
+// heap until a collection frees it; the readings fit V8 weighing those bytes against the old
+// generation's limit. Once a long-lived client's heap had settled (after about ten connects in one
+// process), that limit sat so close to the live heap that V8 ran a full collection every 8 MB or so of
 // output: 44 mark-compacts over six 64 MiB container runs, and about 180 ms of client CPU per
 // run. A fixed growing factor of 4 (the most V8's own heuristic gives a large heap) measured 3
 // mark-compacts and about 105 ms; factors of 2 and 3 still measured 30 and 24. The heap may then
