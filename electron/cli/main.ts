@@ -12,7 +12,6 @@
 // app (node-pty among them) cost it 30–40 ms of CPU for nothing.
 import { Command } from 'commander';
 import { TETHER_VERSION } from '../../shared/version';
-import { applyClientHeapPolicy } from '../client/heap-policy';
 
 type Register = (program: Command) => void;
 
@@ -51,8 +50,6 @@ async function main(): Promise<void> {
     .enablePositionalOptions();
 
   const named = process.argv[2];
-  // Every command but the server is a client, or hosts the app's (client/heap-policy.ts).
-  if (named !== 'exec-server') applyClientHeapPolicy();
   const only = named !== undefined && Object.hasOwn(COMMANDS, named) ? COMMANDS[named] : undefined;
   for (const register of await (only ?? allCommands)()) register(program);
   await program.parseAsync(process.argv);
