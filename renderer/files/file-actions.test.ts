@@ -1,9 +1,11 @@
 // openHome's retry policy on its own: the first load of the home folder is tried again while it
-// shows no folder, HOME_RETRY_MS apart, and not once more after the caller gave up on it.
+// shows no folder, HOME_RETRY_MS apart, and not once more after the caller gave up on it. And what
+// a listing of the folder already shown leaves of the cursor, the marks and the preview.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type FakeBridge } from '../test/fake-bridge';
 import { withFreshBridge } from '../test/fresh-bridge';
-import { HOME_RETRY_MS, openHome } from './file-actions';
+import { HOME_RETRY_MS, navigate, openHome, refresh, selectEntry } from './file-actions';
+import type { FileEntry } from '../../shared/ipc';
 import { filesOf, useFiles } from './files-store';
 
 let bridge: FakeBridge;
@@ -45,5 +47,56 @@ describe('openHome', () => {
     await done;
     await new Promise((resolve) => setTimeout(resolve, HOME_RETRY_MS));
     expect(homeCalls).toBe(1);
+  });
+});
+
+const file = (name: string): FileEntry => ({
+  name,
+  path: `/w/${name}`,
+  kind: 'file',
+  size: 1,
+  modifiedAtMs: 0,
+  hidden: false,
+});
+
+describe('a listing of the folder shown', () => {
+  it('keeps a click made while it was on its way, and reads that preview afresh', async () => {
+    let entries = [file('a.txt'), file('b.txt')];
+    let answerList: () => void = () => undefined;
+    let held = false;
+    bridge.handle('files.list', ({ path }) =>
+      held ? new Promise((resolve) => (answerList = () => resolve({ path, entries }))) : { path, entries },
+    );
+    let reads = 0;
+    bridge.handle('files.preview', () => ({
+      kind: 'text',
+      text: `read ${++reads}`,
+      truncated: false,
+      size: 6,
+    }));
+    await navigate('env-1', '/w');
+
+    held = true;
+    const refreshed = refresh('env-1');
+    await selectEntry('env-1', '/w/b.txt', true, ['/w/a.txt', '/w/b.txt']);
+    entries = [file('b.txt'), file('c.txt')];
+    answerList();
+    await refreshed;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+
+    const f = filesOf(useFiles.getState().byEnv, 'env-1');
+    expect(f.selected).toBe('/w/b.txt');
+    expect(f.marked).toEqual(['/w/b.txt']);
+    expect(f.preview?.preview).toEqual({ kind: 'text', text: 'read 2', truncated: false, size: 6 });
+  });
+
+  it('starts another folder with nothing selected', async () => {
+    bridge.handle('files.list', ({ path }) => ({ path, entries: [file('a.txt')] }));
+    bridge.handle('files.preview', () => ({ kind: 'binary', size: 1 }));
+    await navigate('env-1', '/w');
+    await selectEntry('env-1', '/w/a.txt', true);
+    await navigate('env-1', '/elsewhere');
+    const f = filesOf(useFiles.getState().byEnv, 'env-1');
+    expect([f.selected, f.marked, f.preview]).toEqual([null, [], null]);
   });
 });

@@ -3,7 +3,15 @@ import { invoke } from '../ipc/ipc-client';
 import { useRecentPaths } from './recent-paths-store';
 import { useEnvironments } from '../environments/environments-store';
 import { errorMessage } from '../../shared/error-message';
-import { filesOf, joinPath, parentPath, pathChain, useFiles, type SortKey } from './files-store';
+import {
+  filesOf,
+  joinPath,
+  keptSelection,
+  parentPath,
+  pathChain,
+  useFiles,
+  type SortKey,
+} from './files-store';
 import { ConflictChoices, isConflict } from '../transfers/conflict-choices';
 import { followMove } from '../editor/editor-actions';
 
@@ -65,15 +73,17 @@ export async function navigate(envId: string, path: string): Promise<void> {
       entries: result.entries,
       hiddenCount: result.hiddenCount ?? 0,
       loading: false,
-      selected: null,
-      marked: [],
-      preview: null,
+      ...keptSelection(f, result.path, result.entries),
       tree: { ...f.tree, [result.path]: result.entries.filter((e) => e.kind === 'directory') },
     }));
   } catch (error) {
     patch(envId, { loading: false, error: errorMessage(error) });
     return;
   }
+  // The folder listed again (Refresh, a change in it): its file under the cursor is read afresh.
+  const kept = state(envId);
+  if (kept.preview && kept.selected === kept.preview.path)
+    void previewFile(envId, kept.selected, { quiet: true });
   const opened = state(envId).path ?? path;
   useRecentPaths.getState().visited(envId, opened);
   await revealInTree(envId, opened);
@@ -155,10 +165,13 @@ export async function selectEntry(
   if (isFile) await previewFile(envId, path);
 }
 
-/** Reads the preview of the file at `path`, shown while it is still the one under the cursor. */
-export async function previewFile(envId: string, path: string): Promise<void> {
+/**
+ * Reads the preview of the file at `path`, shown while it is still the one under the cursor.
+ * `quiet` keeps the preview in view until the new one arrives (a re-read, not a new file).
+ */
+export async function previewFile(envId: string, path: string, { quiet = false } = {}): Promise<void> {
   const patch = useFiles.getState().patch;
-  patch(envId, { preview: { path, preview: null, error: null } });
+  if (!quiet) patch(envId, { preview: { path, preview: null, error: null } });
   try {
     const preview = await invoke('files.preview', { envId, path });
     patch(envId, (f) => (f.selected === path ? { preview: { path, preview, error: null } } : {}));

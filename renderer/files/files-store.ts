@@ -61,6 +61,26 @@ export function filesOf(byEnv: Record<string, EnvFiles>, envId: string): EnvFile
   return byEnv[envId] ?? EMPTY_FILES;
 }
 
+/**
+ * What a new listing leaves of the cursor, the marks and the preview: in the folder already shown,
+ * the entries still there keep them (a click while a Refresh is on its way is not undone by it);
+ * another folder starts with none.
+ */
+export function keptSelection(
+  f: EnvFiles,
+  path: string,
+  entries: FileEntry[],
+): Pick<EnvFiles, 'selected' | 'marked' | 'preview'> {
+  if (f.path !== path) return { selected: null, marked: [], preview: null };
+  const present = new Set(entries.map((e) => e.path));
+  const selected = f.selected !== null && present.has(f.selected) ? f.selected : null;
+  return {
+    selected,
+    marked: f.marked.filter((p) => present.has(p)),
+    preview: selected !== null && f.preview?.path === selected ? f.preview : null,
+  };
+}
+
 /** Directories first, then by the chosen column. */
 export function sortEntries(entries: FileEntry[], sort: EnvFiles['sort']): FileEntry[] {
   const dir = sort.ascending ? 1 : -1;

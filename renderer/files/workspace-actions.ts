@@ -5,7 +5,7 @@ import { invoke } from '../ipc/ipc-client';
 import { useEnvironments } from '../environments/environments-store';
 import { ConflictChoices, isConflict } from '../transfers/conflict-choices';
 import { navigate } from './file-actions';
-import { filesOf, joinPath, parentPath, useFiles, type EnvFiles } from './files-store';
+import { filesOf, joinPath, keptSelection, parentPath, useFiles, type EnvFiles } from './files-store';
 import type { FileEntry } from '../../shared/ipc';
 import { followMove } from '../editor/editor-actions';
 
@@ -132,11 +132,9 @@ export async function recheckFolder(envId: string): Promise<void> {
   // The user moved on meanwhile: this listing is of a folder no longer shown.
   if (now.path !== result.path || now.loading) return;
   if (fingerprint(now.entries) === fingerprint(result.entries)) return;
-  const paths = new Set(result.entries.map((e) => e.path));
   useFiles.getState().patch(envId, (f) => ({
     entries: result.entries,
-    selected: f.selected && paths.has(f.selected) ? f.selected : null,
-    marked: f.marked.filter((p) => paths.has(p)),
+    ...keptSelection(f, result.path, result.entries),
     tree: { ...f.tree, [result.path]: result.entries.filter((e) => e.kind === 'directory') },
   }));
 }

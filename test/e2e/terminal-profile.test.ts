@@ -42,7 +42,13 @@ describe('web app: terminal profiles', () => {
     expect(await paneText(page)).not.toContain('export SEEN');
 
     // The shell reports its folder after the cd (as shells set up for OSC 7 do at each prompt).
-    await typeLine(page, `cd /tmp && printf '\\033]7;file://%s%s\\007' "$HOSTNAME" "$PWD"`);
+    // The split waits for the line printed after the report: a click before the report reached the
+    // pane would rightly start in the profile's folder.
+    await typeLine(
+      page,
+      `cd /tmp && printf '\\033]7;file://%s%s\\007' "$HOSTNAME" "$PWD"; echo "reported-$PWD"`,
+    );
+    await expect.poll(() => countInPane(page, /^reported-\/tmp$/m), poll).toBe(1);
     await page.getByRole('button', { name: 'Split right' }).first().click();
     await expect.poll(() => page.locator('section.pane').count(), poll).toBe(2);
     await expect.poll(async () => (await paneText(page, 1)).trim().length, poll).toBeGreaterThan(0);
