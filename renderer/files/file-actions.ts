@@ -80,10 +80,11 @@ export async function navigate(envId: string, path: string): Promise<void> {
     patch(envId, { loading: false, error: errorMessage(error) });
     return;
   }
-  // The folder listed again (Refresh, a change in it): its file under the cursor is read afresh.
-  const kept = state(envId);
-  if (kept.preview && kept.selected === kept.preview.path)
-    void previewFile(envId, kept.selected, { quiet: true });
+  // The folder listed again (Refresh, a change in it): its file under the cursor is read afresh,
+  // unless the read of that preview is still on its way.
+  const { selected, preview } = state(envId);
+  if (preview && selected === preview.path && (preview.preview || preview.error))
+    void previewFile(envId, selected, { quiet: true });
   const opened = state(envId).path ?? path;
   useRecentPaths.getState().visited(envId, opened);
   await revealInTree(envId, opened);
